@@ -1,0 +1,2 @@
+// Public surface of @cyclebill/domain: pure rules shared by server and web.
+export {};
