@@ -1,2 +1,10 @@
 // Public surface of @cyclebill/domain: pure rules shared by server and web.
-export {};
+export * from "./money/decimal.js";
+export * from "./money/money.js";
+export * from "./money/money-schemas.js";
+export * from "./api/drf-messages.js";
+export * from "./api/list-query.js";
+export * from "./codes/code-types.js";
+export * from "./codes/code-schemas.js";
+export * from "./groups/group-schemas.js";
+export * from "./ledger/ledger-effect.js";

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { describeDataError, pgErrorCode } from "./db/pg-errors.js";
+import { HttpError, NOT_FOUND_DETAIL, SERVER_ERROR_DETAIL } from "./http/errors.js";
+import { buildOpenApiDocument } from "./http/openapi.js";
+import type { AppDeps, Router } from "./http/router.js";
+import { registerCodeRoutes } from "./modules/codes/codes.routes.js";
+import { registerGroupRoutes } from "./modules/groups/groups.routes.js";
+import { registerHealthRoutes } from "./modules/health/health.routes.js";
+import { registerUnitRoutes } from "./modules/units/units.routes.js";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Query keys whose values never reach the logs. */
+const SECRET_QUERY_KEYS = /^(token|password|password_confirmation|confirmPassword|secret|key)$/i;
+
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf("?");
+  if (queryStart < 0) return url;
+  const params = new URLSearchParams(url.slice(queryStart + 1));
+  for (const key of [...params.keys()]) if (SECRET_QUERY_KEYS.test(key)) params.set(key, "[redacted]");
+  return `${url.slice(0, queryStart)}?${params.toString()}`;
+}
+
+export type BuildAppOptions = { logger?: boolean };
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: "x-request-id",
+    genReqId: () => randomUUID(),
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: deps.config.logLevel,
+            redact: {
+              paths: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
+              censor: "[redacted]",
+            },
+            serializers: {
+              req: (request: { method: string; url: string; id: string }) => ({
+                method: request.method,
+                url: redactUrl(request.url),
+                reqId: request.id,
+              }),
+            },
+          },
+  });
+
+  // Empty JSON bodies (e.g. action POSTs with no payload) read as "no body" instead of failing.
+  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    defaultJsonParser(request, text, done);
+  });
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.status).send(error.body);
+    const fastifyError = error as FastifyError;
+    switch (fastifyError.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return reply.code(413).send({ detail: "Request body is too large; the limit is 1 MB." });
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return reply
+          .code(415)
+          .send({ detail: `Unsupported media type "${request.headers["content-type"] ?? ""}" in request.` });
+      case "FST_ERR_CTP_INVALID_JSON_BODY":
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+        return reply.code(400).send({ detail: `JSON parse error - ${fastifyError.message}` });
+      default:
+        break;
+    }
+    if (error instanceof SyntaxError || fastifyError.statusCode === 400) {
+      return reply.code(400).send({ detail: `JSON parse error - ${error.message}` });
+    }
+    const dataError = describeDataError(pgErrorCode(error));
+    if (dataError) return reply.code(400).send({ non_field_errors: [dataError] });
+    if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      return reply.code(fastifyError.statusCode).send({ detail: fastifyError.message });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.code(500).send({ detail: SERVER_ERROR_DETAIL });
+  });
+
+  const router: Router = { app, deps, documented: [] };
+  registerHealthRoutes(router);
+  registerUnitRoutes(router);
+  registerCodeRoutes(router);
+  registerGroupRoutes(router);
+
+  const openApiDocument = buildOpenApiDocument(router.documented);
+  app.get("/api/docs", async () => openApiDocument);
+
+  const webIndex = path.join(deps.config.webDistDir, "index.html");
+  const hasWebApp = existsSync(webIndex);
+  if (hasWebApp) {
+    await app.register(fastifyStatic, { root: deps.config.webDistDir, wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split("?")[0] ?? "";
+    if (pathname === "/api" || pathname.startsWith("/api/"))
+      return reply.code(404).send({ detail: NOT_FOUND_DETAIL });
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return reply.code(404).send({ detail: NOT_FOUND_DETAIL });
+    // History-mode routing: every other path is a screen of the web app.
+    if (hasWebApp) return reply.header("cache-control", "no-cache").sendFile("index.html");
+    return reply
+      .code(404)
+      .type("text/plain")
+      .send("The web app is not built. Run `npm run build` (or `npm start`, which builds it).");
+  });
+
+  return app;
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from "node:util";
+import { formatDemoLogins } from "./bootstrap.js";
+import { loadConfig } from "./config.js";
+import { openDatabase } from "./db/database.js";
+import { seedDemo } from "./modules/demo/seed-demo.js";
+import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
+
+const usage = `Usage: npm run cli -- <command>
+  migrate                                       apply database migrations
+  create-admin --email <email> --password <pw>  create a provider admin
+  seed-demo                                     add the demo clients, users, customers and postings`;
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  if (!command || command === "help" || command === "--help") {
+    console.log(usage);
+    return command ? 0 : 1;
+  }
+  const database = await openDatabase(config.database);
+  try {
+    await database.migrate();
+    switch (command) {
+      case "migrate":
+        console.log(`Migrations applied (${database.kind}).`);
+        return 0;
+      case "create-admin": {
+        const { values } = parseArgs({
+          args: rest,
+          options: { email: { type: "string" }, password: { type: "string" } },
+        });
+        if (!values.email || !values.password) {
+          console.error("create-admin needs --email and --password");
+          return 1;
+        }
+        if (values.password.length < 8) {
+          console.error("The password must have at least 8 characters.");
+          return 1;
+        }
+        if (await findUserByEmail(database.db, values.email)) {
+          console.error(`A user with the email ${values.email} already exists.`);
+          return 1;
+        }
+        await createUser(database.db, { email: values.email, password: values.password, isAdmin: true });
+        console.log(`Admin ${values.email} created.`);
+        return 0;
+      }
+      case "seed-demo": {
+        if (
+          (await countUsers(database.db)) > 0 &&
+          (await findUserByEmail(database.db, "owner@greenway.example"))
+        ) {
+          console.error("The demo data is already there.");
+          return 1;
+        }
+        const hasAdmin = (await countUsers(database.db)) > 0;
+        const logins = await seedDemo(database.db, { createAdmin: !hasAdmin });
+        console.log(formatDemoLogins(logins, config.publicUrl));
+        return 0;
+      }
+      default:
+        console.error(`Unknown command "${command}".\n${usage}`);
+        return 1;
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

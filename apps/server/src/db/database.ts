@@ -1,0 +1,53 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import * as tables from "./tables.js";
+
+export type Schema = typeof tables;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A database handle or an open transaction: functions that write money take this. */
+export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: "pglite" | "postgres";
+  migrate: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type DatabaseTarget =
+  | { kind: "pglite"; dataDir: string | null } // null = in memory (tests)
+  | { kind: "postgres"; url: string; poolSize?: number };
+
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === "pglite") {
+    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema: tables });
+    return {
+      db: db as unknown as Database,
+      kind: "pglite",
+      migrate: () => migratePglite(db, { migrationsFolder }),
+      close: () => client.close(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+  // An idle client's network error must not crash the process; the pool replaces it.
+  pool.on("error", () => undefined);
+  const db = drizzleNodePg(pool, { schema: tables });
+  return {
+    db: db as unknown as Database,
+    kind: "postgres",
+    migrate: () => migrateNodePg(db, { migrationsFolder }),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,497 @@
+import {
+  boolean,
+  date,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  varchar,
+} from "drizzle-orm/pg-core";
+import {
+  amountColumn,
+  createdAtColumn,
+  idColumn,
+  quantityColumn,
+  rateColumn,
+  refColumn,
+  updatedAtColumn,
+} from "./columns.js";
+import { clients, pools, productionRuns, unitsOfMeasure, users } from "./platform.js";
+
+// Tenant-owned tables. client_id leads every primary, unique and foreign key so the
+// schema can be distributed by tenant (Citus) without rewriting keys.
+
+const clientIdColumn = () =>
+  refColumn("client_id")
+    .notNull()
+    .references(() => clients.id, { onDelete: "cascade" });
+
+export const codeTypes = [
+  "info",
+  "charge",
+  "payment",
+  "adjust",
+  "debit",
+  "percent_discount",
+  "flat_discount",
+] as const;
+
+export const codes = pgTable(
+  "codes",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    /** Negative numbers are system codes (late fees, voids, ...), not editable. */
+    code: integer("code").notNull(),
+    codeName: varchar("code_name", { length: 60 }).notNull().default(""),
+    description: varchar("description", { length: 60 }).notNull().default(""),
+    codeType: varchar("code_type", { length: 20, enum: codeTypes }).notNull(),
+    taxable: boolean("taxable").notNull().default(false),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("codes_client_code_key").on(t.clientId, t.code),
+  ],
+);
+
+export const customers = pgTable(
+  "customers",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    customerNo: integer("customer_no").notNull(),
+    customerName: varchar("customer_name", { length: 160 }).notNull().default(""),
+    firstName: varchar("first_name", { length: 80 }).notNull().default(""),
+    lastName: varchar("last_name", { length: 80 }).notNull().default(""),
+    companyName: varchar("company_name", { length: 120 }).notNull().default(""),
+    phone1: varchar("phone1", { length: 14 }).notNull().default(""),
+    phone2: varchar("phone2", { length: 14 }).notNull().default(""),
+    phone3: varchar("phone3", { length: 14 }).notNull().default(""),
+    email: varchar("email", { length: 254 }).notNull().default(""),
+    address1: varchar("address1", { length: 120 }).notNull().default(""),
+    address2: varchar("address2", { length: 120 }).notNull().default(""),
+    address3: varchar("address3", { length: 120 }).notNull().default(""),
+    city: varchar("city", { length: 80 }).notNull().default(""),
+    state: varchar("state", { length: 2 }).notNull().default(""),
+    zip: varchar("zip", { length: 5 }).notNull().default(""),
+    propertyAddress1: varchar("property_address1", { length: 120 }).notNull().default(""),
+    propertyAddress2: varchar("property_address2", { length: 120 }).notNull().default(""),
+    propertyAddress3: varchar("property_address3", { length: 120 }).notNull().default(""),
+    propertyCity: varchar("property_city", { length: 80 }).notNull().default(""),
+    propertyState: varchar("property_state", { length: 2 }).notNull().default(""),
+    propertyZip: varchar("property_zip", { length: 5 }).notNull().default(""),
+    /** Statement flag: A, T, P, N, L, E, M. */
+    pullFlag: varchar("pull_flag", { length: 1 }).notNull().default("A"),
+    pullExplanation: varchar("pull_explanation", { length: 1 }).notNull().default("0"),
+    /** Invoice flag: M, E, B. */
+    biPullFlag: varchar("bi_pull_flag", { length: 1 }).notNull().default("M"),
+    /** C use the client's flag; 1/2/3; N. */
+    financeFlag: varchar("finance_flag", { length: 1 }).notNull().default("C"),
+    autopayFlag: boolean("autopay_flag").notNull().default(false),
+    taxStatus: varchar("tax_status", { length: 1 }).notNull().default("T"),
+    message: text("message").notNull().default(""),
+    messageDuration: integer("message_duration").notNull().default(0),
+    messageInternal: text("message_internal").notNull().default(""),
+    messageField: text("message_field").notNull().default(""),
+    bluepayTransactionId: varchar("bluepay_transaction_id", { length: 64 }).notNull().default(""),
+    bluepayTransactionMessage: text("bluepay_transaction_message").notNull().default(""),
+    /** D: delete when zero, billing stopped; S: delete when zero, billing continued; null: no mark. */
+    deleteFlag: varchar("delete_flag", { length: 1 }),
+    deleted: boolean("deleted").notNull().default(false),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    openDate: date("open_date").notNull().defaultNow(),
+    lastPayDate: date("last_pay_date"),
+    // Running figures, changed in the same database transaction as each posting.
+    totalBalance: amountColumn("total_balance").notNull().default("0"),
+    mtdCharges: amountColumn("mtd_charges").notNull().default("0"),
+    mtdPayments: amountColumn("mtd_payments").notNull().default("0"),
+    mtdCrAdj: amountColumn("mtd_cr_adj").notNull().default("0"),
+    mtdDbAdj: amountColumn("mtd_db_adj").notNull().default("0"),
+    // Ageing as of the last statement, written by the production run.
+    previousBalance: amountColumn("previous_balance").notNull().default("0"),
+    currentBalance: amountColumn("current_balance").notNull().default("0"),
+    overdue30Days: amountColumn("overdue_30_days").notNull().default("0"),
+    overdue60Days: amountColumn("overdue_60_days").notNull().default("0"),
+    overdue90Days: amountColumn("overdue_90_days").notNull().default("0"),
+    overdueOver90Days: amountColumn("overdue_over_90_days").notNull().default("0"),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("customers_client_customer_no_key").on(t.clientId, t.customerNo),
+    index("customers_client_name_idx").on(t.clientId, t.customerName),
+  ],
+);
+
+/** A saved card or bank account; only the gateway's token is kept, never the number. */
+export const customerPaymentMethods = pgTable(
+  "customer_payment_methods",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    method: varchar("method", { length: 8, enum: ["cc", "check"] }).notNull(),
+    gatewayToken: varchar("gateway_token", { length: 128 }).notNull(),
+    last4: varchar("last4", { length: 4 }).notNull().default(""),
+    expMonth: varchar("exp_month", { length: 2 }).notNull().default(""),
+    expYear: varchar("exp_year", { length: 2 }).notNull().default(""),
+    firstName: varchar("first_name", { length: 80 }).notNull().default(""),
+    lastName: varchar("last_name", { length: 80 }).notNull().default(""),
+    billingAddress1: varchar("billing_address1", { length: 120 }).notNull().default(""),
+    billingAddress2: varchar("billing_address2", { length: 120 }).notNull().default(""),
+    city: varchar("city", { length: 80 }).notNull().default(""),
+    state: varchar("state", { length: 2 }).notNull().default(""),
+    postalCode: varchar("postal_code", { length: 10 }).notNull().default(""),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("customer_payment_methods_customer_key").on(t.clientId, t.customerId),
+    foreignKey({
+      name: "customer_payment_methods_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+export const billIndicatorFlags = ["standard", "skip", "pause"] as const;
+
+/** A group (route) of customers. */
+export const routes = pgTable(
+  "routes",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    routeName: varchar("route_name", { length: 80 }).notNull(),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.id] })],
+);
+
+/** A customer's membership and position (stop) in a group. */
+export const routePlans = pgTable(
+  "route_plans",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    routeId: refColumn("route_id").notNull(),
+    customerId: refColumn("customer_id").notNull(),
+    stop: integer("stop").notNull(),
+    billIndicatorFlag: varchar("bill_indicator_flag", { length: 8, enum: billIndicatorFlags })
+      .notNull()
+      .default("standard"),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("route_plans_route_customer_key").on(t.clientId, t.routeId, t.customerId),
+    foreignKey({
+      name: "route_plans_route_id_fk",
+      columns: [t.clientId, t.routeId],
+      foreignColumns: [routes.clientId, routes.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "route_plans_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    index("route_plans_route_stop_idx").on(t.clientId, t.routeId, t.stop),
+  ],
+);
+
+export const storedAmounts = pgTable(
+  "stored_amounts",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    codeId: refColumn("code_id").notNull(),
+    description: varchar("description", { length: 60 }).notNull().default(""),
+    rate: rateColumn("rate").notNull(),
+    quantity: quantityColumn("quantity").notNull().default("1"),
+    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
+    amount: amountColumn("amount").notNull(),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    foreignKey({
+      name: "stored_amounts_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "stored_amounts_code_id_fk",
+      columns: [t.clientId, t.codeId],
+      foreignColumns: [codes.clientId, codes.id],
+    }),
+    index("stored_amounts_customer_idx").on(t.clientId, t.customerId),
+  ],
+);
+
+export const recurringFrequencies = [
+  "daily",
+  "weekly",
+  "biweekly",
+  "semimonthly",
+  "monthly",
+  "bimonthly",
+  "quarterly",
+  "semiannual",
+  "annual",
+] as const;
+
+/** Recurring charge ("auto amount") posted by the production run. */
+export const recurringCharges = pgTable(
+  "recurring_charges",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    codeId: refColumn("code_id").notNull(),
+    description: varchar("description", { length: 60 }).notNull().default(""),
+    rate: rateColumn("rate").notNull(),
+    quantity: quantityColumn("quantity").notNull().default("1"),
+    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
+    amount: amountColumn("amount").notNull(),
+    startMonth: smallint("start_month").notNull(),
+    endMonth: smallint("end_month").notNull(),
+    frequency: varchar("frequency", { length: 12, enum: recurringFrequencies }).notNull().default("monthly"),
+    /** false = Advance, true = Arrears. */
+    arrears: boolean("arrears").notNull().default(false),
+    lastBilledOn: date("last_billed_on"),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    foreignKey({
+      name: "recurring_charges_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "recurring_charges_code_id_fk",
+      columns: [t.clientId, t.codeId],
+      foreignColumns: [codes.clientId, codes.id],
+    }),
+    index("recurring_charges_customer_idx").on(t.clientId, t.customerId),
+  ],
+);
+
+export const invoiceStatuses = ["open", "closed", "processed"] as const;
+
+/** A statement produced for a customer by a production run (or a test helper using the same functions). */
+export const statements = pgTable(
+  "statements",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    statementNum: integer("statement_num").notNull(),
+    customerId: refColumn("customer_id").notNull(),
+    statementDate: date("statement_date").notNull(),
+    invoiceStatus: varchar("invoice_status", { length: 10, enum: invoiceStatuses })
+      .notNull()
+      .default("processed"),
+    poolId: refColumn("pool_id").references(() => pools.id, { onDelete: "set null" }),
+    productionRunId: refColumn("production_run_id"),
+    /** How it goes out: mail, email, both, bulk shipping to the client, or not sent (pulled). */
+    delivery: varchar("delivery", { length: 8, enum: ["mail", "email", "both", "bulk", "pulled"] })
+      .notNull()
+      .default("mail"),
+    previousBalance: amountColumn("previous_balance").notNull().default("0"),
+    charges: amountColumn("charges").notNull().default("0"),
+    payments: amountColumn("payments").notNull().default("0"),
+    creditAdjustments: amountColumn("credit_adjustments").notNull().default("0"),
+    debitAdjustments: amountColumn("debit_adjustments").notNull().default("0"),
+    lateFees: amountColumn("late_fees").notNull().default("0"),
+    newBalance: amountColumn("new_balance").notNull().default("0"),
+    currentBalance: amountColumn("current_balance").notNull().default("0"),
+    overdue30Days: amountColumn("overdue_30_days").notNull().default("0"),
+    overdue60Days: amountColumn("overdue_60_days").notNull().default("0"),
+    overdue90Days: amountColumn("overdue_90_days").notNull().default("0"),
+    overdueOver90Days: amountColumn("overdue_over_90_days").notNull().default("0"),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("statements_client_statement_num_key").on(t.clientId, t.statementNum),
+    foreignKey({
+      name: "statements_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "statements_production_run_id_fk",
+      columns: [t.clientId, t.productionRunId],
+      foreignColumns: [productionRuns.clientId, productionRuns.id],
+    }),
+    index("statements_customer_date_idx").on(t.clientId, t.customerId, t.statementDate),
+  ],
+);
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    invoiceNum: integer("invoice_num").notNull(),
+    customerId: refColumn("customer_id").notNull(),
+    invoiceDate: date("invoice_date").notNull(),
+    invoiceStatus: varchar("invoice_status", { length: 10, enum: invoiceStatuses }).notNull().default("open"),
+    /** The statement that carried this invoice to the customer, once processed. */
+    statementId: refColumn("statement_id"),
+    createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAtColumn(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("invoices_client_invoice_num_key").on(t.clientId, t.invoiceNum),
+    foreignKey({
+      name: "invoices_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "invoices_statement_id_fk",
+      columns: [t.clientId, t.statementId],
+      foreignColumns: [statements.clientId, statements.id],
+    }),
+    index("invoices_customer_date_idx").on(t.clientId, t.customerId, t.invoiceDate),
+  ],
+);
+
+export const transactionStatuses = ["new", "attached"] as const;
+export const transactionTypes = [
+  "user_or_scanner",
+  "route",
+  "bulk",
+  "voids_a_transaction",
+  "invoice",
+] as const;
+
+/** The ledger. A customer's total_balance always equals the sum of ledger_amount of its rows. */
+export const transactions = pgTable(
+  "transactions",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    codeId: refColumn("code_id").notNull(),
+    description: varchar("description", { length: 60 }).notNull().default(""),
+    quantity: quantityColumn("quantity").notNull().default("1"),
+    rate: rateColumn("rate").notNull(),
+    /** Never negative; rate × quantity rounded to 2 places. */
+    amount: amountColumn("amount").notNull(),
+    /** Signed effect on the customer's balance, derived from the code type when posted. */
+    ledgerAmount: amountColumn("ledger_amount").notNull(),
+    serviceDate: date("service_date").notNull().defaultNow(),
+    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
+    transactionStatus: varchar("transaction_status", { length: 10, enum: transactionStatuses })
+      .notNull()
+      .default("new"),
+    transactionType: varchar("transaction_type", { length: 20, enum: transactionTypes })
+      .notNull()
+      .default("user_or_scanner"),
+    invoiceId: refColumn("invoice_id"),
+    statementId: refColumn("statement_id"),
+    /** For a voiding entry: the transaction it voids. */
+    voidsTransactionId: refColumn("voids_transaction_id"),
+    /** For a reversal: the transaction it reverses. */
+    reversesTransactionId: refColumn("reverses_transaction_id"),
+    voided: boolean("voided").notNull().default(false),
+    storedAmountFlag: boolean("stored_amount_flag").notNull().default(true),
+    recurringChargeId: refColumn("recurring_charge_id"),
+    productionRunId: refColumn("production_run_id"),
+    createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    foreignKey({
+      name: "transactions_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "transactions_code_id_fk",
+      columns: [t.clientId, t.codeId],
+      foreignColumns: [codes.clientId, codes.id],
+    }),
+    foreignKey({
+      name: "transactions_invoice_id_fk",
+      columns: [t.clientId, t.invoiceId],
+      foreignColumns: [invoices.clientId, invoices.id],
+    }),
+    foreignKey({
+      name: "transactions_statement_id_fk",
+      columns: [t.clientId, t.statementId],
+      foreignColumns: [statements.clientId, statements.id],
+    }),
+    foreignKey({
+      name: "transactions_voids_transaction_id_fk",
+      columns: [t.clientId, t.voidsTransactionId],
+      foreignColumns: [t.clientId, t.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "transactions_reverses_transaction_id_fk",
+      columns: [t.clientId, t.reversesTransactionId],
+      foreignColumns: [t.clientId, t.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "transactions_recurring_charge_id_fk",
+      columns: [t.clientId, t.recurringChargeId],
+      foreignColumns: [recurringCharges.clientId, recurringCharges.id],
+    }),
+    foreignKey({
+      name: "transactions_production_run_id_fk",
+      columns: [t.clientId, t.productionRunId],
+      foreignColumns: [productionRuns.clientId, productionRuns.id],
+    }),
+    index("transactions_customer_service_date_idx").on(t.clientId, t.customerId, t.serviceDate),
+    index("transactions_client_created_idx").on(t.clientId, t.createdAt),
+    index("transactions_invoice_idx").on(t.clientId, t.invoiceId),
+  ],
+);
+
+/** Every attempt to charge a card or bank account through the gateway, approved or not. */
+export const paymentAttempts = pgTable(
+  "payment_attempts",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    statementId: refColumn("statement_id"),
+    transactionId: refColumn("transaction_id"),
+    paymentMethod: varchar("payment_method", { length: 10, enum: ["cc", "check", "useSaved"] }).notNull(),
+    amount: amountColumn("amount").notNull(),
+    approved: boolean("approved").notNull().default(false),
+    messageResponse: text("message_response").notNull().default(""),
+    gatewayTransactionId: varchar("gateway_transaction_id", { length: 64 }).notNull().default(""),
+    isClientInitiated: boolean("is_client_initiated").notNull().default(false),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    foreignKey({
+      name: "payment_attempts_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "payment_attempts_transaction_id_fk",
+      columns: [t.clientId, t.transactionId],
+      foreignColumns: [transactions.clientId, transactions.id],
+    }),
+    index("payment_attempts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
+  ],
+);

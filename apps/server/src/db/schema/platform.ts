@@ -1,0 +1,250 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
+import {
+  amountColumn,
+  createdAtColumn,
+  idColumn,
+  rateColumn,
+  refColumn,
+  updatedAtColumn,
+} from "./columns.js";
+
+// Global (reference) tables: not owned by one tenant. Everything else carries client_id.
+
+export const clients = pgTable(
+  "clients",
+  {
+    id: idColumn().primaryKey(),
+    clientNo: integer("client_no").notNull(),
+    clientName: varchar("client_name", { length: 120 }).notNull(),
+    address1: varchar("address1", { length: 120 }).notNull().default(""),
+    address2: varchar("address2", { length: 120 }).notNull().default(""),
+    address3: varchar("address3", { length: 120 }).notNull().default(""),
+    city: varchar("city", { length: 80 }).notNull().default(""),
+    state: varchar("state", { length: 2 }).notNull().default(""),
+    zip: varchar("zip", { length: 5 }).notNull().default(""),
+    zip4: varchar("zip4", { length: 4 }).notNull().default(""),
+    busPhone: varchar("bus_phone", { length: 14 }).notNull().default(""),
+    faxNumber: varchar("fax_number", { length: 14 }).notNull().default(""),
+    cellPhone: varchar("cell_phone", { length: 14 }).notNull().default(""),
+    homePhone: varchar("home_phone", { length: 14 }).notNull().default(""),
+    email: varchar("email", { length: 254 }).notNull().default(""),
+    businessOwner: varchar("business_owner", { length: 120 }).notNull().default(""),
+    primaryContact: varchar("primary_contact", { length: 120 }).notNull().default(""),
+    alternateContact: varchar("alternate_contact", { length: 120 }).notNull().default(""),
+    bluepayAccountId: varchar("bluepay_account_id", { length: 64 }).notNull().default(""),
+    /** Gateway secret, encrypted at rest; never returned by the API. */
+    bluepaySecretKeyEncrypted: text("bluepay_secret_key_encrypted"),
+    alternateName: varchar("alternate_name", { length: 120 }).notNull().default(""),
+    alternateAddress1: varchar("alternate_address1", { length: 120 }).notNull().default(""),
+    alternateAddress2: varchar("alternate_address2", { length: 120 }).notNull().default(""),
+    alternateAddress3: varchar("alternate_address3", { length: 120 }).notNull().default(""),
+    alternateCity: varchar("alternate_city", { length: 80 }).notNull().default(""),
+    alternateState: varchar("alternate_state", { length: 2 }).notNull().default(""),
+    alternateZip: varchar("alternate_zip", { length: 5 }).notNull().default(""),
+    alternateBusPhone: varchar("alternate_bus_phone", { length: 14 }).notNull().default(""),
+    /** Alt address flags 1-4; empty when unused. */
+    alternateAddressFlag: varchar("alternate_address_flag", { length: 1 }).notNull().default(""),
+    businessType: varchar("business_type", { length: 80 }).notNull().default(""),
+    sicCode: varchar("sic_code", { length: 10 }).notNull().default(""),
+    businessForm: varchar("business_form", { length: 80 }).notNull().default(""),
+    license: varchar("license", { length: 80 }).notNull().default(""),
+    corporateName: varchar("corporate_name", { length: 120 }).notNull().default(""),
+    pullDuration: integer("pull_duration").notNull().default(0),
+    /** Pull explanations 0-3: not set, send with reports, insert, special handling. */
+    pullExplanation: varchar("pull_explanation", { length: 1 }).notNull().default("0"),
+    termsMessage: varchar("terms_message", { length: 20 }).notNull().default(""),
+    infoMessage: text("info_message").notNull().default(""),
+    billMessageLine1: varchar("bill_message_line_1", { length: 80 }).notNull().default(""),
+    billMessageLine2: varchar("bill_message_line_2", { length: 80 }).notNull().default(""),
+    billMessageLine3: varchar("bill_message_line_3", { length: 80 }).notNull().default(""),
+    biMessage: text("bi_message").notNull().default(""),
+    /** Shown in the notification bell of this client's users. */
+    clientMessage: text("client_message").notNull().default(""),
+    /** Cycle day 1-27, or 99. */
+    normalCycle: smallint("normal_cycle").notNull().default(1),
+    cycleRan: boolean("cycle_ran").notNull().default(false),
+    daysInLastCycle: integer("days_in_last_cycle").notNull().default(0),
+    clientStartDate: date("client_start_date"),
+    dateFirstBilling: date("date_first_billing"),
+    dateLastBilling: date("date_last_billing"),
+    dateThisBilling: date("date_this_billing"),
+    numberBillsSentYtd: integer("number_bills_sent_ytd").notNull().default(0),
+    numberBiSentYtd: integer("number_bi_sent_ytd").notNull().default(0),
+    /** Client status: A, M, C, N, I, P, D. */
+    statusCode: varchar("status_code", { length: 1 }).notNull().default("A"),
+    /** Inactive flag: '' none, C no bills, D no bills no reports. */
+    inactiveFlag: varchar("inactive_flag", { length: 1 }).notNull().default(""),
+    /** Finance flag: N none; 1/2/3 begin at 30/60/90 days overdue; E exception. */
+    financeFlag: varchar("finance_flag", { length: 1 }).notNull().default("N"),
+    thirtyDayRateOrPercent: varchar("thirty_day_rate_or_percent", { length: 7 }).notNull().default("rate"),
+    sixtyDayRateOrPercent: varchar("sixty_day_rate_or_percent", { length: 7 }).notNull().default("rate"),
+    ninetyDayRateOrPercent: varchar("ninety_day_rate_or_percent", { length: 7 }).notNull().default("rate"),
+    financeRate30Day: rateColumn("finance_rate_30_day"),
+    dayFinanceRate60Day: rateColumn("day_finance_rate_60_day"),
+    dayFinanceRate90Day: rateColumn("day_finance_rate_90_day"),
+    dayCharge30Day: amountColumn("day_charge_30_day"),
+    dayCharge60Day: amountColumn("day_charge_60_day"),
+    dayCharge90Day: amountColumn("day_charge_90_day"),
+    permissionToRefDate: date("permission_to_ref_date"),
+    codeSet: varchar("code_set", { length: 20 }).notNull().default(""),
+    fiscalYearResetMonth: smallint("fiscal_year_reset_month").notNull().default(1),
+    /** Bill production criteria 00, 01, 02, 03, 99. */
+    billCriteria: varchar("bill_criteria", { length: 2 }).notNull().default("00"),
+    /** Bill fulfilment: '' mail, C bulk ship to client, A ship to alternate address. */
+    billFulfilment: varchar("bill_fulfilment", { length: 1 }).notNull().default(""),
+    processType: varchar("process_type", { length: 2 }).notNull().default("00"),
+    // Rates charged by the provider to the client.
+    emailedBillRate: rateColumn("emailed_bill_rate").notNull().default("0"),
+    creditCardBillRate: rateColumn("credit_card_bill_rate").notNull().default("0"),
+    pulledBillRate: rateColumn("pulled_bill_rate").notNull().default("0"),
+    mailedBillRate: rateColumn("mailed_bill_rate").notNull().default("0"),
+    overflowBillRate: rateColumn("overflow_bill_rate").notNull().default("0"),
+    discounts: rateColumn("discounts").notNull().default("0"),
+    basicFee: amountColumn("basic_fee").notNull().default("0"),
+    accountRate: rateColumn("account_rate").notNull().default("0"),
+    numberEmailedBills: integer("number_emailed_bills").notNull().default(0),
+    numberCreditCardBills: integer("number_credit_card_bills").notNull().default(0),
+    numberPulledBills: integer("number_pulled_bills").notNull().default(0),
+    numberMailedBills: integer("number_mailed_bills").notNull().default(0),
+    numberBillOverflows: integer("number_bill_overflows").notNull().default(0),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
+  },
+  (t) => [uniqueIndex("clients_client_no_key").on(t.clientNo)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: idColumn().primaryKey(),
+    username: varchar("username", { length: 254 }).notNull(),
+    email: varchar("email", { length: 254 }).notNull(),
+    firstName: varchar("first_name", { length: 80 }).notNull().default(""),
+    lastName: varchar("last_name", { length: 80 }).notNull().default(""),
+    /** argon2id hash; null until the user sets a password. */
+    passwordHash: text("password_hash"),
+    isActive: boolean("is_active").notNull().default(true),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    isClientStaff: boolean("is_client_staff").notNull().default(false),
+    /** The user's client; null for provider admins and for registrations not yet attached. */
+    clientId: refColumn("client_id").references(() => clients.id, { onDelete: "set null" }),
+    lastLogin: timestamp("last_login", { withTimezone: true }),
+    loginCount: integer("login_count").notNull().default(0),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    uniqueIndex("users_username_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    index("users_client_idx").on(t.clientId),
+  ],
+);
+
+/** Tokens made unusable by logout before their expiry. */
+export const revokedTokens = pgTable("revoked_tokens", {
+  jti: varchar("jti", { length: 64 }).primaryKey(),
+  userId: refColumn("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: idColumn().primaryKey(),
+    userId: refColumn("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the emailed token; the token itself is never stored. */
+    tokenHash: varchar("token_hash", { length: 64 }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex("password_reset_tokens_hash_key").on(t.tokenHash)],
+);
+
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: idColumn().primaryKey(),
+    account: varchar("account", { length: 254 }).notNull(),
+    address: varchar("address", { length: 64 }).notNull(),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    index("login_failures_account_idx").on(t.account, t.createdAt),
+    index("login_failures_address_idx").on(t.address, t.createdAt),
+  ],
+);
+
+/** The provider's system message shown to every user; the newest row is current. */
+export const systemMessages = pgTable("system_messages", {
+  id: idColumn().primaryKey(),
+  body: text("body").notNull(),
+  createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAtColumn(),
+});
+
+export const unitsOfMeasure = pgTable(
+  "units_of_measure",
+  {
+    id: idColumn().primaryKey(),
+    name: varchar("name", { length: 40 }).notNull(),
+  },
+  (t) => [uniqueIndex("units_of_measure_name_key").on(t.name)],
+);
+
+/** A named production batch of statements across clients (admin). */
+export const pools = pgTable(
+  "pools",
+  {
+    id: idColumn().primaryKey(),
+    poolName: varchar("pool_name", { length: 80 }).notNull(),
+    poolDate: date("pool_date").notNull(),
+    cycle: smallint("cycle"),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex("pools_pool_name_key").on(t.poolName)],
+);
+
+export const productionRunStatus = ["running", "completed", "failed"] as const;
+
+/** One client's part of a production run; tenant-owned. */
+export const productionRuns = pgTable(
+  "production_runs",
+  {
+    clientId: refColumn("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    id: idColumn(),
+    poolId: refColumn("pool_id").references(() => pools.id, { onDelete: "set null" }),
+    cycle: smallint("cycle").notNull(),
+    runDate: date("run_date").notNull(),
+    status: varchar("status", { length: 12, enum: productionRunStatus }).notNull().default("running"),
+    statementsCount: integer("statements_count").notNull().default(0),
+    recurringChargesPosted: integer("recurring_charges_posted").notNull().default(0),
+    lateFeesPosted: integer("late_fees_posted").notNull().default(0),
+    startedByUserId: refColumn("started_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    startedAt: createdAtColumn(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    index("production_runs_run_date_idx").on(t.clientId, t.runDate),
+  ],
+);

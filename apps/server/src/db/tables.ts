@@ -1,0 +1,3 @@
+// The whole schema, for drizzle's relational queries and drizzle-kit.
+export * from "./schema/platform.js";
+export * from "./schema/billing.js";

@@ -1,0 +1,53 @@
+import type { z } from "zod";
+
+export type ErrorBody = Record<string, unknown>;
+
+/** An error that becomes an HTTP response in Django REST Framework's shape. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(typeof body.detail === "string" ? body.detail : `HTTP ${status}`);
+  }
+}
+
+export const NOT_FOUND_DETAIL = "Not found.";
+export const SERVER_ERROR_DETAIL = "Server side error occurred";
+
+export function notFound(): HttpError {
+  return new HttpError(404, { detail: NOT_FOUND_DETAIL });
+}
+
+export function unauthorized(detail = "Authentication credentials were not provided."): HttpError {
+  return new HttpError(401, { detail });
+}
+
+export function forbidden(detail = "You do not have permission to perform this action."): HttpError {
+  return new HttpError(403, { detail });
+}
+
+/** 400 with `{field: [msg]}`; use the key non_field_errors for errors about the whole request. */
+export function badRequest(errors: Record<string, string[]>): HttpError {
+  return new HttpError(400, errors);
+}
+
+export function fieldError(field: string, message: string): HttpError {
+  return badRequest({ [field]: [message] });
+}
+
+export function nonFieldError(message: string): HttpError {
+  return badRequest({ non_field_errors: [message] });
+}
+
+/** Groups zod issues by their top-level field, as DRF reports serializer errors. */
+export function zodIssuesToDrf(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const [head, ...rest] = issue.path;
+    const field = head === undefined ? "non_field_errors" : String(head);
+    const message = rest.length > 0 ? `${rest.map(String).join(".")}: ${issue.message}` : issue.message;
+    (errors[field] ??= []).push(message);
+  }
+  return errors;
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { drfErrorMap } from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Config } from "../config.js";
+import type { Database } from "../db/database.js";
+import { authenticate } from "../modules/auth/authenticate.js";
+import type { AuthContext } from "./auth-context.js";
+import { badRequest, forbidden, zodIssuesToDrf } from "./errors.js";
+
+export type AppDeps = { db: Database; config: Config };
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** public: anyone; user: any signed-in user; admin: provider admins only. */
+export type Access = "public" | "user" | "admin";
+
+export type DocumentedRoute = {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  params?: z.ZodType;
+  response?: z.ZodType;
+  successStatus: number;
+  produces?: string;
+};
+
+export type Router = {
+  app: FastifyInstance;
+  deps: AppDeps;
+  documented: DocumentedRoute[];
+};
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type RouteInput<Q, B, P, A extends Access> = {
+  query: Output<Q>;
+  body: Output<B>;
+  params: Output<P>;
+  auth: A extends "public" ? AuthContext | null : AuthContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+};
+
+export type RouteDefinition<Q, B, P, A extends Access> = {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  tags: string[];
+  access: A;
+  query?: Q;
+  body?: B;
+  params?: P;
+  response?: z.ZodType;
+  /** Status of a successful answer; 200 unless said otherwise (201 for creates, 204 for deletes). */
+  successStatus?: number;
+  /** Content type of a successful answer when it is not JSON (PDF, CSV, zip). */
+  produces?: string;
+  handle: (input: RouteInput<Q, B, P, A>) => Promise<unknown> | unknown;
+};
+
+/** Parses with DRF-worded messages; a failure is a 400 in DRF's shape. */
+export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  const result = schema.safeParse(data, { error: drfErrorMap });
+  if (!result.success) throw badRequest(zodIssuesToDrf(result.error.issues));
+  return result.data;
+}
+
+/**
+ * Registers one API route: authenticate, parse the inputs with the shared zod schemas,
+ * call the handler (one plain function), answer. The same definition feeds the OpenAPI document.
+ */
+export function defineRoute<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  A extends Access = Access,
+>(router: Router, definition: RouteDefinition<Q, B, P, A>): void {
+  const { app, deps, documented } = router;
+  const successStatus = definition.successStatus ?? 200;
+  documented.push({
+    method: definition.method,
+    url: definition.url,
+    summary: definition.summary,
+    tags: definition.tags,
+    access: definition.access,
+    query: definition.query,
+    body: definition.body,
+    params: definition.params,
+    response: definition.response,
+    successStatus,
+    produces: definition.produces,
+  });
+  app.route({
+    method: definition.method,
+    url: definition.url,
+    handler: async (request, reply) => {
+      let auth: AuthContext | null = null;
+      if (definition.access !== "public") {
+        auth = await authenticate(deps.db, deps.config.jwtSecret, request.headers.authorization);
+        if (definition.access === "admin" && !auth.user.isAdmin) throw forbidden();
+      } else if (request.headers.authorization) {
+        auth = await authenticate(deps.db, deps.config.jwtSecret, request.headers.authorization).catch(
+          () => null,
+        );
+      }
+      const input = {
+        query: (definition.query
+          ? parseInput(definition.query, request.query ?? {})
+          : undefined) as Output<Q>,
+        body: (definition.body ? parseInput(definition.body, request.body) : undefined) as Output<B>,
+        params: (definition.params
+          ? parseInput(definition.params, request.params ?? {})
+          : undefined) as Output<P>,
+        auth: auth as RouteInput<Q, B, P, A>["auth"],
+        request,
+        reply,
+      };
+      const result = await definition.handle(input);
+      if (reply.sent) return reply;
+      if (successStatus === 204) return reply.code(204).send();
+      return reply.code(successStatus).send(result);
+    },
+  });
+}

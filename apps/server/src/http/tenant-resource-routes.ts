@@ -1,0 +1,105 @@
+import type { PgTable } from "drizzle-orm/pg-core";
+import { listQuerySchema, recordIdParamsSchema, recordQuerySchema } from "@cyclebill/domain";
+import { z } from "zod";
+import { resolveTenant } from "../modules/tenancy/resolve-tenant.js";
+import {
+  createTenantRecord,
+  deleteTenantRecord,
+  getTenantRecord,
+  listTenantRecords,
+  updateTenantRecord,
+  type TenantResource,
+} from "../modules/tenancy/tenant-records.js";
+import { defineRoute, parseInput, type Router } from "./router.js";
+
+/** Registers the five conventional routes of a tenant resource under /api/{name}/. */
+export function registerTenantResource<TTable extends PgTable, TInput, TOutput, TFilters>(
+  router: Router,
+  resource: TenantResource<TTable, TInput, TOutput, TFilters>,
+): void {
+  const { db } = router.deps;
+  const collection = `/api/${resource.name}/`;
+  const member = `/api/${resource.name}/:id/`;
+  const tags = [resource.tag];
+  const pageSchema = z.object({ count: z.number().int(), results: z.array(resource.output) });
+
+  defineRoute(router, {
+    method: "GET",
+    url: collection,
+    summary: `List ${resource.name}`,
+    tags,
+    access: "user",
+    query: resource.filters ? listQuerySchema.and(resource.filters.schema) : listQuerySchema,
+    response: pageSchema,
+    handle: async ({ query, auth, request }) => {
+      const tenant = await resolveTenant(db, auth, query.client_id);
+      const filters = resource.filters ? parseInput(resource.filters.schema, request.query) : undefined;
+      return listTenantRecords(db, tenant, resource, query, filters);
+    },
+  });
+
+  defineRoute(router, {
+    method: "GET",
+    url: member,
+    summary: `Get one of ${resource.name}`,
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    response: resource.output,
+    handle: async ({ params, query, auth }) =>
+      getTenantRecord(db, await resolveTenant(db, auth, query.client_id), resource, params.id),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: collection,
+    summary: `Create one of ${resource.name}`,
+    tags,
+    access: "user",
+    query: recordQuerySchema,
+    body: resource.input,
+    response: resource.output,
+    successStatus: 201,
+    handle: async ({ query, body, auth, request }) => {
+      const tenant = await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body));
+      return createTenantRecord(db, tenant, resource, body);
+    },
+  });
+
+  defineRoute(router, {
+    method: "PUT",
+    url: member,
+    summary: `Replace one of ${resource.name} (full body)`,
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    body: resource.input,
+    response: resource.output,
+    handle: async ({ params, query, body, auth, request }) => {
+      const tenant = await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body));
+      return updateTenantRecord(db, tenant, resource, params.id, body);
+    },
+  });
+
+  defineRoute(router, {
+    method: "DELETE",
+    url: member,
+    summary: `Delete one of ${resource.name}`,
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    successStatus: 204,
+    handle: async ({ params, query, auth }) =>
+      deleteTenantRecord(db, await resolveTenant(db, auth, query.client_id), resource, params.id),
+  });
+}
+
+const bodyClientSchema = z.object({ client_id: z.number().int().positive().optional() }).catch({});
+
+/** Clients of the old API name the tenant in the body as client_id; the query wins when both are given. */
+function clientIdInBody(body: unknown): number | undefined {
+  return bodyClientSchema.parse(body ?? {}).client_id;
+}

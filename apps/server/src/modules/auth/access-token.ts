@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import { SignJWT, jwtVerify } from "jose";
+
+const ISSUER = "cyclebill";
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
+export const REMEMBERED_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+
+export type AccessTokenClaims = { userId: number; tokenId: string; expiresAt: Date };
+
+function key(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+export async function signAccessToken(
+  secret: string,
+  userId: number,
+  lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS,
+): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(ISSUER)
+    .setSubject(String(userId))
+    .setJti(randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeSeconds)
+    .sign(key(secret));
+}
+
+/** Returns the claims of a valid token, or null for anything forged, expired or malformed. */
+export async function verifyAccessToken(secret: string, token: string): Promise<AccessTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, algorithms: ["HS256"] });
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || !payload.jti || !payload.exp) return null;
+    return { userId, tokenId: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+  } catch {
+    return null;
+  }
+}

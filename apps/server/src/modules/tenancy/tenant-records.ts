@@ -1,0 +1,188 @@
+import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { parseOrdering, resolvePaging, type ListQuery, type Page } from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database, Executor } from "../../db/database.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError, forbidden, nonFieldError, notFound } from "../../http/errors.js";
+
+/**
+ * One tenant-owned resource served with the shared conventions: list with paging and
+ * ordering, get, create, full update, delete, always inside the caller's client.
+ */
+export type TenantResource<TTable extends PgTable, TInput, TOutput, TFilters = Record<string, never>> = {
+  /** Path segment under /api/, e.g. "codes". */
+  name: string;
+  tag: string;
+  table: TTable;
+  columns: { id: AnyPgColumn; clientId: AnyPgColumn };
+  /** Body of POST and PUT (PUT takes the full body). */
+  input: z.ZodType<TInput>;
+  output: z.ZodType<TOutput>;
+  /** Extra list filters parsed from the query string. */
+  filters?: { schema: z.ZodType<TFilters>; conditions: (filters: TFilters) => SQL[] };
+  orderingFields: Record<string, AnyPgColumn>;
+  defaultOrdering: string;
+  toValues: (input: TInput) => Partial<TTable["$inferInsert"]>;
+  toApi: (row: TTable["$inferSelect"]) => TOutput;
+  /** Who may create, update and delete; everyone in the tenant may read. */
+  canWrite?: (tenant: TenantContext) => boolean;
+  /** A reason the stored row may not be changed or deleted (e.g. system codes), or undefined. */
+  protect?: (row: TTable["$inferSelect"]) => string | undefined;
+  /** Business checks before a write (e.g. uniqueness with the spec's message). */
+  validate?: (db: Executor, tenant: TenantContext, input: TInput, existingId: number | null) => Promise<void>;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds resources of every table type
+export type AnyTenantResource = TenantResource<PgTable, any, unknown, any>;
+
+type Row<TTable extends PgTable> = TTable["$inferSelect"];
+
+function scope(resource: AnyTenantResource, tenant: TenantContext, id?: number): SQL {
+  const tenantCondition = eq(resource.columns.clientId, tenant.clientId);
+  return id === undefined ? tenantCondition : (and(tenantCondition, eq(resource.columns.id, id)) as SQL);
+}
+
+function assertCanWrite(resource: AnyTenantResource, tenant: TenantContext): void {
+  if (resource.canWrite && !resource.canWrite(tenant)) throw forbidden();
+}
+
+export async function listTenantRecords<TTable extends PgTable, TInput, TOutput, TFilters>(
+  db: Database,
+  tenant: TenantContext,
+  resource: TenantResource<TTable, TInput, TOutput, TFilters>,
+  query: ListQuery,
+  filters?: TFilters,
+): Promise<Page<TOutput>> {
+  const ordering = parseOrdering(
+    query.ordering ?? resource.defaultOrdering,
+    Object.keys(resource.orderingFields),
+  );
+  if (!ordering.ok) {
+    throw fieldError(
+      "ordering",
+      `Unknown ordering field: ${ordering.unknown.join(", ")}. Allowed: ${Object.keys(resource.orderingFields).join(", ")}.`,
+    );
+  }
+  const conditions = [
+    scope(resource as AnyTenantResource, tenant),
+    ...(resource.filters && filters !== undefined ? resource.filters.conditions(filters) : []),
+  ];
+  const where = and(...conditions);
+  const { limit, offset } = resolvePaging(query);
+  const orderBy = ordering.terms.map((term) => {
+    const column = resource.orderingFields[term.field] as AnyPgColumn;
+    return term.descending ? desc(column) : asc(column);
+  });
+  // The id breaks ties so that pages never repeat or skip a row.
+  orderBy.push(asc(resource.columns.id));
+  const table = resource.table as PgTable;
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(table)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(table).where(where),
+  ]);
+  return {
+    count: Number(totals[0]?.total ?? 0),
+    results: rows.map((row) => resource.toApi(row as Row<TTable>)),
+  };
+}
+
+async function findRow<TTable extends PgTable>(
+  db: Executor,
+  tenant: TenantContext,
+  resource: TenantResource<TTable, unknown, unknown, unknown>,
+  id: number,
+): Promise<Row<TTable>> {
+  const [row] = await db
+    .select()
+    .from(resource.table as PgTable)
+    .where(scope(resource as AnyTenantResource, tenant, id))
+    .limit(1);
+  if (!row) throw notFound();
+  return row as Row<TTable>;
+}
+
+export async function getTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+  db: Database,
+  tenant: TenantContext,
+  resource: TenantResource<TTable, TInput, TOutput, TFilters>,
+  id: number,
+): Promise<TOutput> {
+  const row = await findRow(db, tenant, resource as TenantResource<TTable, unknown, unknown, unknown>, id);
+  return resource.toApi(row);
+}
+
+export async function createTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+  db: Database,
+  tenant: TenantContext,
+  resource: TenantResource<TTable, TInput, TOutput, TFilters>,
+  input: TInput,
+): Promise<TOutput> {
+  assertCanWrite(resource as AnyTenantResource, tenant);
+  return db.transaction(async (tx) => {
+    await resource.validate?.(tx, tenant, input, null);
+    const values = { ...resource.toValues(input), clientId: tenant.clientId } as TTable["$inferInsert"];
+    const [row] = await tx
+      .insert(resource.table as PgTable)
+      .values(values)
+      .returning();
+    return resource.toApi(row as Row<TTable>);
+  });
+}
+
+export async function updateTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+  db: Database,
+  tenant: TenantContext,
+  resource: TenantResource<TTable, TInput, TOutput, TFilters>,
+  id: number,
+  input: TInput,
+): Promise<TOutput> {
+  assertCanWrite(resource as AnyTenantResource, tenant);
+  return db.transaction(async (tx) => {
+    const existing = await findRow(
+      tx,
+      tenant,
+      resource as TenantResource<TTable, unknown, unknown, unknown>,
+      id,
+    );
+    assertUnprotected(resource as AnyTenantResource, existing);
+    await resource.validate?.(tx, tenant, input, id);
+    const [row] = await tx
+      .update(resource.table as PgTable)
+      .set(resource.toValues(input) as Record<string, unknown>)
+      .where(scope(resource as AnyTenantResource, tenant, id))
+      .returning();
+    if (!row) throw notFound();
+    return resource.toApi(row as Row<TTable>);
+  });
+}
+
+export async function deleteTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+  db: Database,
+  tenant: TenantContext,
+  resource: TenantResource<TTable, TInput, TOutput, TFilters>,
+  id: number,
+): Promise<void> {
+  assertCanWrite(resource as AnyTenantResource, tenant);
+  await db.transaction(async (tx) => {
+    const existing = await findRow(
+      tx,
+      tenant,
+      resource as TenantResource<TTable, unknown, unknown, unknown>,
+      id,
+    );
+    assertUnprotected(resource as AnyTenantResource, existing);
+    await tx.delete(resource.table as PgTable).where(scope(resource as AnyTenantResource, tenant, id));
+  });
+}
+
+function assertUnprotected(resource: AnyTenantResource, row: unknown): void {
+  const reason = resource.protect?.(row as never);
+  if (reason) throw nonFieldError(reason);
+}

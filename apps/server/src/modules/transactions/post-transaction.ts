@@ -1,0 +1,124 @@
+import { and, eq, sql } from "drizzle-orm";
+import {
+  MARKED_FOR_DELETION_MESSAGE,
+  ledgerAmount,
+  monthToDateBucket,
+  multiplyRateByQuantity,
+  refusesPosting,
+  toQuantity,
+  toRate,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { codes, customers, transactions, transactionTypes } from "../../db/tables.js";
+import { fieldError, nonFieldError } from "../../http/errors.js";
+
+export type PostingInput = {
+  customerId: number;
+  codeId: number;
+  description: string;
+  rate: string;
+  quantity?: string;
+  /** YYYY-MM-DD; today when absent. */
+  serviceDate?: string;
+  unitOfMeasureId?: number | null;
+  transactionType?: (typeof transactionTypes)[number];
+  createdByUserId?: number | null;
+  recurringChargeId?: number | null;
+  productionRunId?: number | null;
+  /** Entry time; defaults to now. Demo data and imports back-date it. */
+  createdAt?: Date;
+};
+
+export type PostedTransaction = typeof transactions.$inferSelect;
+
+const mtdColumn = {
+  charges: customers.mtdCharges,
+  payments: customers.mtdPayments,
+  credit_adjustments: customers.mtdCrAdj,
+  debit_adjustments: customers.mtdDbAdj,
+} as const;
+
+/**
+ * Posts one ledger entry and moves the customer's balance and month-to-date figures in the
+ * same database transaction, so the balance always equals the sum of the ledger.
+ */
+export async function postTransaction(
+  db: Executor,
+  tenant: { clientId: number },
+  input: PostingInput,
+): Promise<PostedTransaction> {
+  return db.transaction(async (tx) => {
+    const [code] = await tx
+      .select({ id: codes.id, codeType: codes.codeType })
+      .from(codes)
+      .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, input.codeId)))
+      .limit(1);
+    if (!code) throw fieldError("code", "Invalid code - object does not exist.");
+    // Lock the customer row: concurrent postings to one customer apply one after the other.
+    const [customer] = await tx
+      .select({ id: customers.id, deleteFlag: customers.deleteFlag })
+      .from(customers)
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, input.customerId)))
+      .for("update")
+      .limit(1);
+    if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
+    if (refusesPosting(customer.deleteFlag, code.codeType)) throw nonFieldError(MARKED_FOR_DELETION_MESSAGE);
+
+    const rate = toRate(input.rate);
+    const quantity = toQuantity(input.quantity ?? "1");
+    const amount = multiplyRateByQuantity(rate, quantity);
+    const signedAmount = ledgerAmount(code.codeType, amount);
+    const serviceDate = input.serviceDate ?? new Date().toISOString().slice(0, 10);
+
+    const [posted] = await tx
+      .insert(transactions)
+      .values({
+        clientId: tenant.clientId,
+        customerId: customer.id,
+        codeId: code.id,
+        description: input.description,
+        quantity,
+        rate,
+        amount,
+        ledgerAmount: signedAmount,
+        serviceDate,
+        unitOfMeasureId: input.unitOfMeasureId ?? 1,
+        transactionType: input.transactionType ?? "user_or_scanner",
+        createdByUserId: input.createdByUserId ?? null,
+        recurringChargeId: input.recurringChargeId ?? null,
+        productionRunId: input.productionRunId ?? null,
+        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+      })
+      .returning();
+
+    const bucket = monthToDateBucket(code.codeType);
+    const updates: Record<string, unknown> = {
+      totalBalance: sql`${customers.totalBalance} + ${signedAmount}::numeric`,
+      updatedAt: sql`now()`,
+    };
+    if (bucket) updates[mtdColumnKey(bucket)] = sql`${mtdColumn[bucket]} + ${amount}::numeric`;
+    if (code.codeType === "payment") {
+      updates.lastPayDate = sql`greatest(${customers.lastPayDate}, ${serviceDate}::date)`;
+    }
+    await tx
+      .update(customers)
+      .set(updates)
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)));
+    return posted as PostedTransaction;
+  });
+}
+
+function mtdColumnKey(
+  bucket: keyof typeof mtdColumn,
+): "mtdCharges" | "mtdPayments" | "mtdCrAdj" | "mtdDbAdj" {
+  switch (bucket) {
+    case "charges":
+      return "mtdCharges";
+    case "payments":
+      return "mtdPayments";
+    case "credit_adjustments":
+      return "mtdCrAdj";
+    case "debit_adjustments":
+      return "mtdDbAdj";
+  }
+}

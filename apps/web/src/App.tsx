@@ -1,0 +1,41 @@
+import { MantineProvider, createTheme } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useState } from "react";
+import { RouterProvider } from "react-router";
+import { ApiError } from "./api/api-client";
+import { createAppRouter } from "./router";
+
+const theme = createTheme({
+  primaryColor: "teal",
+  defaultRadius: "sm",
+});
+
+function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // The spec's 30 s cache; screens force a refresh with refetch()/invalidateQueries().
+        staleTime: 30_000,
+        // Retrying a 4xx cannot change the answer, so only retry network and server errors.
+        retry: (failureCount, error) =>
+          !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+      },
+    },
+  });
+}
+
+export function App() {
+  // useState keeps one client and router per mounted app (and per test render).
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
+
+  return (
+    <MantineProvider theme={theme}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

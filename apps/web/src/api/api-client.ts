@@ -1,0 +1,131 @@
+// Typed fetch wrapper for the Cyclebill JSON API served under /api/.
+
+export const API_BASE = "/api";
+export const TOKEN_STORAGE_KEY = "cyclebill.token";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+type QueryScalar = string | number | boolean;
+export type QueryValue = QueryScalar | readonly QueryScalar[] | null | undefined;
+export type QueryParams = Record<string, QueryValue>;
+
+export type ApiFetchOptions = {
+  method?: HttpMethod;
+  query?: QueryParams;
+  /** Serialised as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+};
+
+const FALLBACK_MESSAGE = "An unexpected error occurred";
+
+/** A non-2xx response; `body` is the parsed JSON (or raw text when the server sent something else). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
+    super(messageFromBody(body) ?? `Request failed with status ${status}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export function readToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    // Storage can be unavailable (privacy modes, sandboxed frames); treat as logged out.
+    return null;
+  }
+}
+
+export function buildApiUrl(path: string, query?: QueryParams): string {
+  const relative = path.startsWith("/") ? path : `/${path}`;
+  const url = relative.startsWith(`${API_BASE}/`) ? relative : `${API_BASE}${relative}`;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    const values: readonly QueryScalar[] = Array.isArray(value) ? value : [value as QueryScalar];
+    for (const item of values) search.append(key, String(item));
+  }
+  const qs = search.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
+  const { method = "GET", query, body, signal } = options;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = readToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+
+  const response = await fetch(buildApiUrl(path, query), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+
+  const parsed = await parseBody(response);
+  if (!response.ok) throw new ApiError(response.status, parsed);
+  // 204 and other empty bodies come back as undefined; callers type those as void.
+  return parsed as T;
+}
+
+async function parseBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  const contentType = response.headers.get("Content-Type") ?? "";
+  if (!contentType.includes("json")) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The first message a user can act on, for notifications and form alerts. */
+export function describeApiError(error: unknown): string {
+  if (error instanceof ApiError) return messageFromBody(error.body) ?? FALLBACK_MESSAGE;
+  return FALLBACK_MESSAGE;
+}
+
+// Bodies follow Django REST Framework: {detail}, {non_field_errors: [...]}, or {field: [...]}.
+function messageFromBody(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const detail = firstMessage(body.detail);
+  if (detail) return detail;
+  const nonField = firstMessage(body.non_field_errors);
+  if (nonField) return nonField;
+  for (const [field, value] of Object.entries(body)) {
+    if (field === "detail" || field === "non_field_errors") continue;
+    const message = firstMessage(value);
+    if (message) return `${field}: ${message}`;
+  }
+  return undefined;
+}
+
+// Field errors may be a string, a list of strings, or nested objects/lists for nested serializers.
+function firstMessage(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim() === "" ? undefined : value;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const message = firstMessage(item);
+      if (message) return message;
+    }
+    return undefined;
+  }
+  if (isRecord(value)) {
+    for (const nested of Object.values(value)) {
+      const message = firstMessage(nested);
+      if (message) return message;
+    }
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,17 @@
+import { Anchor, Stack, Text, Title } from "@mantine/core";
+import { Link } from "react-router";
+
+export function NotFoundPage() {
+  return (
+    <Stack gap="xs">
+      <title>Page not found · Cyclebill</title>
+      <Title order={1} size="h2">
+        Page not found
+      </Title>
+      <Text c="dimmed">The address you followed does not match any page.</Text>
+      <Anchor component={Link} to="/home">
+        Go to Home
+      </Anchor>
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { startServer, type RunningServer } from "../support/server.js";
+
+describe("app shell", () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let pageErrors: string[];
+
+  const base = () => {
+    if (!server) throw new Error("server did not start");
+    return server.baseUrl;
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!browser) throw new Error("browser did not launch");
+    page = await newPage(browser, base());
+    pageErrors = collectPageErrors(page);
+  });
+
+  afterEach(async ({ task }) => {
+    await closePage(page, task);
+  });
+
+  const heading = (name: string) => page.getByRole("heading", { level: 1, name, exact: true });
+
+  test("the app loads at / without errors", async () => {
+    const response = await page.goto("/");
+    expect(response?.status()).toBe(200);
+    await heading("Login").waitFor();
+    expect(await page.getByRole("banner").textContent()).toContain("Cyclebill");
+    expect(await page.title()).toContain("Cyclebill");
+    // Logged-out pages have no navbar.
+    expect(await page.getByRole("navigation").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test("a deep link survives a reload (history-mode fallback)", async () => {
+    const first = await page.goto("/customers/manage");
+    expect(first?.status()).toBe(200);
+    await heading("Manage Customers").waitFor();
+
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(200);
+    await heading("Manage Customers").waitFor();
+    expect(await page.getByText("Page not found").count()).toBe(0);
+
+    const customersLink = page.getByRole("navigation").getByRole("link", { name: "Customers", exact: true });
+    expect(await customersLink.getAttribute("aria-current")).toBe("page");
+  });
+
+  test("navbar links navigate in the browser", async () => {
+    await page.goto("/home");
+    await heading("Home").waitFor();
+    const nav = page.getByRole("navigation");
+    const labels = await nav.getByRole("link").allTextContents();
+    expect(labels).toEqual([
+      "Home",
+      "Admin Processing",
+      "Clients",
+      "Customers",
+      "Grouping",
+      "Bill Codes",
+      "Transactions",
+      "Invoices & Statements",
+      "Reports",
+      "Help",
+      "Settings",
+      "Signout",
+    ]);
+
+    await nav.getByRole("link", { name: "Bill Codes" }).click();
+    await heading("Bill Codes").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/codes");
+  });
+
+  test("legacy and parent paths redirect", async () => {
+    await page.goto("/transactions");
+    await heading("Search Transactions").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/transactions/search");
+
+    await page.goto("/login");
+    await heading("Login").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+  });
+
+  test("an unknown page shows Page not found", async () => {
+    await page.goto("/no-such-page");
+    await heading("Page not found").waitFor();
+    await page.getByRole("link", { name: "Go to Home" }).click();
+    await heading("Home").waitFor();
+  });
+
+  test("an unknown API path is a JSON 404, not index.html", async () => {
+    const response = await fetch(`${base()}/api/no-such-thing/`, { headers: { Accept: "application/json" } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await response.json()) as { detail?: unknown };
+    expect(typeof body.detail).toBe("string");
+  });
+});

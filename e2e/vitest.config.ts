@@ -1,0 +1,16 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Browser tests: run after `npm run build`; they start the built server and drive Chromium.
+export default defineConfig({
+  test: {
+    name: "e2e",
+    root: fileURLToPath(new URL(".", import.meta.url)),
+    include: ["**/*.spec.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+    teardownTimeout: 30_000,
+    // Each file starts its own server and browser; running them one at a time keeps the machine calm.
+    fileParallelism: false,
+  },
+});

@@ -1,0 +1,20 @@
+export const CODE_TYPES = [
+  "info",
+  "charge",
+  "payment",
+  "adjust",
+  "debit",
+  "percent_discount",
+  "flat_discount",
+] as const;
+export type CodeType = (typeof CODE_TYPES)[number];
+
+export const CODE_TYPE_LABELS: Record<CodeType, string> = {
+  info: "Info",
+  charge: "Charge",
+  payment: "Payment",
+  adjust: "Credit adjustment",
+  debit: "Debit adjustment",
+  percent_discount: "Percent discount",
+  flat_discount: "Flat discount",
+};
