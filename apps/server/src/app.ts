@@ -52,6 +52,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
           },
   });
 
+  // The API speaks JSON only: other content types answer 415.
+  app.removeContentTypeParser("text/plain");
   // Empty JSON bodies (e.g. action POSTs with no payload) read as "no body" instead of failing.
   const defaultJsonParser = app.getDefaultJsonParser("error", "error");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {

@@ -10,7 +10,7 @@ import {
   updateTenantRecord,
   type TenantResource,
 } from "../modules/tenancy/tenant-records.js";
-import { defineRoute, parseInput, type Router } from "./router.js";
+import { defineRoute, type Router } from "./router.js";
 
 /** Registers the five conventional routes of a tenant resource under /api/{name}/. */
 export function registerTenantResource<TTable extends PgTable, TInput, TOutput, TFilters>(
@@ -29,12 +29,18 @@ export function registerTenantResource<TTable extends PgTable, TInput, TOutput, 
     summary: `List ${resource.name}`,
     tags,
     access: "user",
-    query: resource.filters ? listQuerySchema.and(resource.filters.schema) : listQuerySchema,
+    // One schema for paging, tenant and the resource's filters, so each key is parsed once.
+    query: resource.filters ? listQuerySchema.extend(resource.filters.schema.shape) : listQuerySchema,
     response: pageSchema,
-    handle: async ({ query, auth, request }) => {
+    handle: async ({ query, auth }) => {
       const tenant = await resolveTenant(db, auth, query.client_id);
-      const filters = resource.filters ? parseInput(resource.filters.schema, request.query) : undefined;
-      return listTenantRecords(db, tenant, resource, query, filters);
+      return listTenantRecords(
+        db,
+        tenant,
+        resource,
+        query,
+        resource.filters ? (query as TFilters) : undefined,
+      );
     },
   });
 

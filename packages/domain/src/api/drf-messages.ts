@@ -27,6 +27,7 @@ function describeInput(input: unknown): string {
 
 /** Per-parse error map (zod v4) giving DRF's messages; schema-level messages still win. */
 export const drfErrorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.input === undefined && issue.code !== "custom") return REQUIRED_MESSAGE;
   switch (issue.code) {
     case "invalid_type": {
       if (issue.input === undefined) return REQUIRED_MESSAGE;

@@ -1,12 +1,14 @@
 import { z } from "zod";
-import { INTEGER_MESSAGE } from "./drf-messages.js";
+import { INTEGER_MESSAGE, REQUIRED_MESSAGE } from "./drf-messages.js";
 
 /** A whole number sent as a query-string value (or JSON number) within the given bounds. */
 export function integerParam(bounds: { min?: number; max?: number } = {}) {
   const min = bounds.min ?? 0;
   const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
   return z
-    .union([z.string(), z.number()], { error: INTEGER_MESSAGE })
+    .union([z.string(), z.number()], {
+      error: (issue) => (issue.input === undefined ? REQUIRED_MESSAGE : INTEGER_MESSAGE),
+    })
     .transform((value) => (typeof value === "number" ? value : value.trim()))
     .refine(
       (value) => (typeof value === "number" ? Number.isSafeInteger(value) : /^-?\d{1,15}$/.test(value)),

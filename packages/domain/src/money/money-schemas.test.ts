@@ -19,7 +19,13 @@ function messages(schema: z.ZodType, input: unknown): string[] {
 }
 
 const notANumber = ["", "abc", "1.", ".5", "+1", "1e3", "1,000.00", "$5", "1.2.3", "--1", "NaN", "Infinity"];
-const wrongTypes = [null, undefined, true, {}, [], NaN, Infinity, -Infinity];
+const wrongTypes = [null, true, {}, [], NaN, Infinity, -Infinity];
+
+describe("missing values", () => {
+  it.each([amountSchema, nonNegativeAmountSchema, quantitySchema])("say the field is required", (schema) => {
+    expect(messages(schema, undefined)).toEqual(["This field is required."]);
+  });
+});
 
 describe("amountSchema", () => {
   it("outputs the normalised 2-place string", () => {

@@ -1,3 +1,4 @@
+import { REQUIRED_MESSAGE } from "../api/drf-messages.js";
 // zod schemas for money in API input. Each accepts a decimal string or a finite JS number and outputs the
 // normalised decimal string the rest of the app stores and computes with. Messages are user-facing and are
 // exported so the server and web can match on them in tests.
@@ -32,7 +33,11 @@ function readInput(value: string | number): Decimal | undefined {
   return typeof value === "number" ? tryDecimalFromNumber(value) : tryParseDecimal(value.trim());
 }
 
-const decimalInput = (message: string) => z.union([z.string(), z.number()], { error: message });
+// A missing value reads "This field is required." as in DRF; a value of the wrong type gets the given message.
+const decimalInput = (message: string) =>
+  z.union([z.string(), z.number()], {
+    error: (issue) => (issue.input === undefined ? REQUIRED_MESSAGE : message),
+  });
 
 function amountSchemaWith(allowNegative: boolean) {
   return decimalInput(VALID_NUMBER_MESSAGE).transform((value, ctx) => {

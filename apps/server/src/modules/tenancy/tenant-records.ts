@@ -20,7 +20,10 @@ export type TenantResource<TTable extends PgTable, TInput, TOutput, TFilters = R
   input: z.ZodType<TInput>;
   output: z.ZodType<TOutput>;
   /** Extra list filters parsed from the query string. */
-  filters?: { schema: z.ZodType<TFilters>; conditions: (filters: TFilters) => SQL[] };
+  filters?: {
+    schema: z.ZodType<TFilters> & { shape: z.ZodRawShape };
+    conditions: (filters: TFilters) => SQL[];
+  };
   orderingFields: Record<string, AnyPgColumn>;
   defaultOrdering: string;
   toValues: (input: TInput) => Partial<TTable["$inferInsert"]>;

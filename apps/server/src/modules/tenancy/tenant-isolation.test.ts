@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTenantFixture,
+  startTestApp,
+  type TenantFixture,
+  type TestApp,
+} from "../../test-support/test-app.js";
+import { tenantResourceCases } from "../../test-support/tenant-resources.js";
+
+// Written once for every tenant resource: add a resource to tenantResourceCases and it is covered.
+let testApp: TestApp;
+let fixture: TenantFixture;
+let counter = 0;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  fixture = await createTenantFixture(testApp);
+});
+afterAll(async () => testApp?.close());
+
+type Record = { id: number };
+
+describe.each(tenantResourceCases)("tenant isolation of $path", ({ path, validBody }) => {
+  const createIn = async (token: string): Promise<Record> => {
+    const api = testApp.client(token);
+    counter += 1;
+    const response = await api.post(path, await validBody(counter, api));
+    expect(response.status, response.text).toBe(201);
+    return response.body as Record;
+  };
+
+  it("keeps a client's records invisible and untouchable for the other client's owner and staff", async () => {
+    const record = await createIn(fixture.a.ownerToken);
+    const before = await testApp.client(fixture.a.ownerToken).get(`${path}${record.id}/`);
+    expect(before.status).toBe(200);
+
+    for (const token of [fixture.b.ownerToken, fixture.b.staffToken]) {
+      const other = testApp.client(token);
+      const otherBody = await validBody((counter += 1), other);
+      // Naming client a answers 404 and leaks nothing.
+      expect((await other.get(path, { client_id: fixture.a.clientId })).status).toBe(404);
+      expect((await other.get(`${path}${record.id}/`)).status).toBe(404);
+      expect((await other.get(`${path}${record.id}/`, { client_id: fixture.a.clientId })).status).toBe(404);
+      expect((await other.put(`${path}${record.id}/`, otherBody)).status).toBe(404);
+      expect(
+        (await other.put(`${path}${record.id}/`, otherBody, { client_id: fixture.a.clientId })).status,
+      ).toBe(404);
+      expect((await other.delete(`${path}${record.id}/`)).status).toBe(404);
+      expect((await other.post(path, otherBody, { client_id: fixture.a.clientId })).status).toBe(404);
+      expect((await other.post(path, { ...otherBody, client_id: fixture.a.clientId })).status).toBe(404);
+      const response = await other.get(`${path}${record.id}/`);
+      expect(response.body).toEqual({ detail: "Not found." });
+      // Their own list never holds client a's record.
+      const list = await other.get(path, { limit: 5000 });
+      expect(list.status).toBe(200);
+      expect((list.body as { results: Record[] }).results.map((row) => row.id)).not.toContain(record.id);
+    }
+
+    const after = await testApp.client(fixture.a.ownerToken).get(`${path}${record.id}/`);
+    expect(after.body).toEqual(before.body);
+  });
+
+  it("locks owners and staff to their own client whatever client_id they send", async () => {
+    const record = await createIn(fixture.a.staffToken);
+    const own = await testApp
+      .client(fixture.a.staffToken)
+      .get(path, { client_id: fixture.a.clientId, limit: 5000 });
+    expect(own.status).toBe(200);
+    expect((own.body as { results: Record[] }).results.map((row) => row.id)).toContain(record.id);
+    const created = await testApp
+      .client(fixture.b.ownerToken)
+      .post(path, await validBody((counter += 1), testApp.client()));
+    expect(created.status).toBe(201);
+    expect((created.body as { client: number }).client).toBe(fixture.b.clientId);
+  });
+
+  it("makes admins name a client, and lets them work in any client", async () => {
+    const record = await createIn(fixture.a.ownerToken);
+    const admin = testApp.client(fixture.adminToken);
+    const withoutClient = await admin.get(path);
+    expect(withoutClient.status).toBe(400);
+    expect(withoutClient.body).toEqual({ client_id: ["Admins must name a client with client_id."] });
+    expect((await admin.get(path, { client_id: 99_999_999 })).status).toBe(404);
+    const listed = await admin.get(path, { client_id: fixture.a.clientId, limit: 5000 });
+    expect((listed.body as { results: Record[] }).results.map((row) => row.id)).toContain(record.id);
+    // The record belongs to client a: asking for it under client b is a 404.
+    expect((await admin.get(`${path}${record.id}/`, { client_id: fixture.b.clientId })).status).toBe(404);
+    expect((await admin.get(`${path}${record.id}/`, { client_id: fixture.a.clientId })).status).toBe(200);
+    const created = await admin.post(path, await validBody((counter += 1), admin), {
+      client_id: fixture.b.clientId,
+    });
+    expect(created.status).toBe(201);
+    expect((created.body as { client: number }).client).toBe(fixture.b.clientId);
+  });
+
+  it("refuses anonymous callers and users attached to no client", async () => {
+    expect(await testApp.client().get(path, { client_id: fixture.a.clientId })).toMatchObject({
+      status: 401,
+      body: { detail: "Authentication credentials were not provided." },
+    });
+    expect((await testApp.client("not-a-token").get(path)).status).toBe(401);
+    const unattached = await testApp.client(fixture.unattachedToken).get(path);
+    expect(unattached.status).toBe(403);
+    expect(
+      (await testApp.client(fixture.unattachedToken).get(path, { client_id: fixture.a.clientId })).status,
+    ).toBe(403);
+  });
+});

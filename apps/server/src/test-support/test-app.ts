@@ -1,0 +1,154 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../app.js";
+import { loadConfig, type Config } from "../config.js";
+import type { Database } from "../db/database.js";
+import { clients } from "../db/tables.js";
+import { signAccessToken } from "../modules/auth/access-token.js";
+import { createUser } from "../modules/users/create-user.js";
+import { openTestDatabase } from "./test-database.js";
+
+export const TEST_JWT_SECRET = "test-secret-for-api-tests-only-0123456789";
+
+export type ApiResponse = { status: number; body: unknown; headers: Headers; text: string };
+
+export type RequestOptions = {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Sent as-is, for malformed-input tests. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+};
+
+export type ApiClient = {
+  request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>;
+  get: (path: string, query?: RequestOptions["query"]) => Promise<ApiResponse>;
+  post: (path: string, body?: unknown, query?: RequestOptions["query"]) => Promise<ApiResponse>;
+  put: (path: string, body?: unknown, query?: RequestOptions["query"]) => Promise<ApiResponse>;
+  delete: (path: string, query?: RequestOptions["query"]) => Promise<ApiResponse>;
+};
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Database;
+  baseUrl: string;
+  config: Config;
+  /** An HTTP client for the running server, signed in with the given token (or anonymous). */
+  client: (token?: string) => ApiClient;
+  close: () => Promise<void>;
+};
+
+/** The real server on a free port over a fresh database, spoken to over HTTP. */
+export async function startTestApp(): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config: Config = {
+    ...loadConfig({
+      DATA_DIR: "/tmp/cyclebill-unused-data-dir",
+      JWT_SECRET: TEST_JWT_SECRET,
+      BILLING_DEMO: "0",
+    }),
+    webDistDir: "/nonexistent-web-dist",
+  };
+  // TEST_LOG=1 prints the server log (errors included) while debugging a test.
+  const app = await buildApp(
+    { db: database.db, config: { ...config, logLevel: "error" } },
+    { logger: process.env.TEST_LOG === "1" },
+  );
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("server did not bind to a port");
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    db: database.db,
+    baseUrl,
+    config,
+    client: (token) => httpClient(baseUrl, token),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export function httpClient(baseUrl: string, token?: string): ApiClient {
+  const request = async (
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse> => {
+    const url = new URL(path, baseUrl);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !Object.keys(headers).some((key) => key.toLowerCase() === "content-type")) {
+      headers["content-type"] = "application/json";
+    }
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get("content-type") ?? "").includes("application/json") && text !== "") {
+      parsed = JSON.parse(text) as unknown;
+    }
+    return { status: response.status, body: parsed, headers: response.headers, text };
+  };
+  return {
+    request,
+    get: (path, query) => request("GET", path, { query }),
+    post: (path, body, query) => request("POST", path, { body, query }),
+    put: (path, body, query) => request("PUT", path, { body, query }),
+    delete: (path, query) => request("DELETE", path, { query }),
+  };
+}
+
+export type TenantUsers = { clientId: number; ownerToken: string; staffToken: string };
+export type TenantFixture = { adminToken: string; a: TenantUsers; b: TenantUsers; unattachedToken: string };
+
+let fixtureCounter = 0;
+
+/** Two clients, each with an owner and a staff user, a provider admin, and a user of no client. */
+export async function createTenantFixture(testApp: TestApp): Promise<TenantFixture> {
+  fixtureCounter += 1;
+  const tag = `${Date.now().toString(36)}${fixtureCounter}`;
+  const token = (userId: number) => signAccessToken(TEST_JWT_SECRET, userId);
+  const makeClient = async (letter: string, clientNo: number): Promise<TenantUsers> => {
+    const [client] = await testApp.db
+      .insert(clients)
+      .values({
+        clientNo,
+        clientName: `Client ${letter} ${tag}`,
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
+      })
+      .returning();
+    if (!client) throw new Error("client not created");
+    const owner = await createUser(testApp.db, {
+      email: `owner-${letter}-${tag}@example.com`,
+      password: null,
+      clientId: client.id,
+    });
+    const staff = await createUser(testApp.db, {
+      email: `staff-${letter}-${tag}@example.com`,
+      password: null,
+      clientId: client.id,
+      isClientStaff: true,
+    });
+    return { clientId: client.id, ownerToken: await token(owner.id), staffToken: await token(staff.id) };
+  };
+  const base = 10_000 + fixtureCounter * 10 + Math.floor(Math.random() * 1000) * 100;
+  const a = await makeClient("a", base + 1);
+  const b = await makeClient("b", base + 2);
+  const admin = await createUser(testApp.db, {
+    email: `admin-${tag}@example.com`,
+    password: null,
+    isAdmin: true,
+  });
+  const unattached = await createUser(testApp.db, { email: `nobody-${tag}@example.com`, password: null });
+  return { adminToken: await token(admin.id), a, b, unattachedToken: await token(unattached.id) };
+}
