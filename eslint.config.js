@@ -29,7 +29,14 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/apps/**", "@cyclebill/server", "@cyclebill/web"], message: "domain never imports from apps/" }] },
+        {
+          patterns: [
+            {
+              group: ["**/apps/**", "@cyclebill/server", "@cyclebill/web"],
+              message: "domain never imports from apps/",
+            },
+          ],
+        },
       ],
     },
   },

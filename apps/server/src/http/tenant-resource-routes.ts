@@ -1,5 +1,5 @@
 import type { PgTable } from "drizzle-orm/pg-core";
-import { listQuerySchema, recordIdParamsSchema, recordQuerySchema } from "@cyclebill/domain";
+import { listQuerySchema, recordIdParamsSchema, recordQuerySchema, type ListQuery } from "@cyclebill/domain";
 import { z } from "zod";
 import { resolveTenant } from "../modules/tenancy/resolve-tenant.js";
 import {
@@ -33,14 +33,10 @@ export function registerTenantResource<TTable extends PgTable, TInput, TOutput, 
     query: resource.filters ? listQuerySchema.extend(resource.filters.schema.shape) : listQuerySchema,
     response: pageSchema,
     handle: async ({ query, auth }) => {
-      const tenant = await resolveTenant(db, auth, query.client_id);
-      return listTenantRecords(
-        db,
-        tenant,
-        resource,
-        query,
-        resource.filters ? (query as TFilters) : undefined,
-      );
+      // The extended schema's output is the list query plus the resource's filters.
+      const listQuery = query as ListQuery & TFilters;
+      const tenant = await resolveTenant(db, auth, listQuery.client_id);
+      return listTenantRecords(db, tenant, resource, listQuery, resource.filters ? listQuery : undefined);
     },
   });
 

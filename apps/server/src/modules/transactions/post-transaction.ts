@@ -9,7 +9,8 @@ import {
   toRate,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
-import { codes, customers, transactions, transactionTypes } from "../../db/tables.js";
+import type { transactionTypes } from "../../db/tables.js";
+import { codes, customers, transactions } from "../../db/tables.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 
 export type PostingInput = {

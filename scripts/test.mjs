@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// The one test command: unit and API tests on PGlite, the API tests again on PostgreSQL when
+// TEST_DATABASE_URL is set, then a production build and the browser tests in Debian's Chromium.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const results = [];
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label} ===`);
+  const started = Date.now();
+  const outcome = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const passed = outcome.status === 0;
+  results.push({ label, passed, seconds });
+  if (!passed) finish();
+}
+
+function finish() {
+  console.log("\n=== summary ===");
+  for (const result of results)
+    console.log(`${result.passed ? "ok  " : "FAIL"} ${result.label} (${result.seconds} s)`);
+  const failed = results.filter((result) => !result.passed).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+function ensureChromium() {
+  if (existsSync(chromium)) return;
+  if (process.getuid?.() === 0) {
+    console.log(`Chromium is missing at ${chromium}; installing Debian's chromium package.`);
+    run("install chromium", "sh", [
+      "-c",
+      "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium",
+    ]);
+    if (existsSync(chromium)) return;
+  }
+  console.error(
+    `Chromium is missing at ${chromium}. Install Debian's package as root (apt-get install chromium), ` +
+      "or point CHROMIUM_PATH at a Chromium binary, then run the tests again.",
+  );
+  results.push({ label: "browser tests (no Chromium)", passed: false, seconds: "0.0" });
+  finish();
+}
+
+const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
+console.log("\n=== unit and API tests (PGlite) ===");
+{
+  const started = Date.now();
+  const outcome = spawnSync("npx", ["vitest", "run"], {
+    stdio: "inherit",
+    env: { ...withoutPostgres, TEST_DB: "pglite" },
+  });
+  results.push({
+    label: "unit and API tests (PGlite)",
+    passed: outcome.status === 0,
+    seconds: ((Date.now() - started) / 1000).toFixed(1),
+  });
+  if (outcome.status !== 0) finish();
+}
+if (TEST_DATABASE_URL) {
+  run("API tests (PostgreSQL)", "npx", ["vitest", "run", "--project", "server"], { TEST_DB: "postgres" });
+} else {
+  console.log("\nTEST_DATABASE_URL is not set: the API tests on PostgreSQL are skipped.");
+}
+run("build", "npm", ["run", "build"]);
+ensureChromium();
+run("browser tests", "npx", ["vitest", "run", "-c", "e2e/vitest.config.ts"], { CHROMIUM_PATH: chromium });
+finish();
