@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { bootstrapData, formatDemoLogins } from "./bootstrap.js";
+import type { DatabaseHandle } from "./db/database.js";
+import { verifyPassword } from "./modules/auth/passwords.js";
+import { openTestDatabase } from "./test-support/test-database.js";
+
+const silentLog = { info: () => undefined, warn: () => undefined };
+let database: DatabaseHandle | undefined;
+afterEach(async () => {
+  await database?.close();
+  database = undefined;
+});
+
+async function users(handle: DatabaseHandle) {
+  return (await handle.db.execute(sql`select email, is_admin, password_hash from users order by id`))
+    .rows as { email: string; is_admin: boolean; password_hash: string }[];
+}
+
+describe("first-start data", () => {
+  it("seeds the demo once, on an empty database only, with a printed admin", async () => {
+    database = await openTestDatabase();
+    const config = { adminEmail: null, adminPassword: null, seedDemo: true };
+    const logins = await bootstrapData(database.db, config, silentLog);
+    expect(logins.map((login) => login.email)).toContain("admin@cyclebill.example");
+    expect(formatDemoLogins(logins, "http://localhost:8080")).toContain("These logins are shown only once");
+    expect(await bootstrapData(database.db, config, silentLog)).toEqual([]);
+    expect(await users(database)).toHaveLength(5);
+  });
+
+  it("creates the configured admin once instead of the printed one", async () => {
+    database = await openTestDatabase();
+    const config = { adminEmail: "Boss@Example.com", adminPassword: "a-long-secret", seedDemo: true };
+    const logins = await bootstrapData(database.db, config, silentLog);
+    expect(logins.map((login) => login.email)).not.toContain("admin@cyclebill.example");
+    await bootstrapData(database.db, config, silentLog);
+    const admins = (await users(database)).filter((user) => user.is_admin);
+    expect(admins.map((admin) => admin.email)).toEqual(["boss@example.com"]);
+    expect(await verifyPassword(admins[0]?.password_hash ?? "", "a-long-secret")).toBe(true);
+  });
+
+  it("adds no demo data when BILLING_DEMO=0", async () => {
+    database = await openTestDatabase();
+    expect(
+      await bootstrapData(database.db, { adminEmail: null, adminPassword: null, seedDemo: false }, silentLog),
+    ).toEqual([]);
+    expect(await users(database)).toEqual([]);
+  });
+});

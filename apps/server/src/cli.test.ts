@@ -1,0 +1,61 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const serverDir = path.resolve(import.meta.dirname, "..");
+const dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-cli-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(
+      "node",
+      ["--conditions=source", "--import", "tsx", "src/cli.ts", ...args],
+      {
+        cwd: serverDir,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", JWT_SECRET: "cli-test" },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("npm run cli", () => {
+  it("migrates, creates an admin once, and seeds the demo data", async () => {
+    expect(await cli("migrate")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Migrations applied (pglite)"),
+    });
+    expect(
+      await cli("create-admin", "--email", "ops@example.com", "--password", "long-enough-pw"),
+    ).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Admin ops@example.com created."),
+    });
+    expect(
+      await cli("create-admin", "--email", "ops@example.com", "--password", "long-enough-pw"),
+    ).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("already exists"),
+    });
+    expect(await cli("create-admin", "--email", "x@example.com", "--password", "short")).toMatchObject({
+      code: 1,
+    });
+    const seeded = await cli("seed-demo");
+    expect(seeded.code).toBe(0);
+    // An admin exists already, so the demo adds only the client users.
+    expect(seeded.stdout).toContain("owner@greenway.example");
+    expect(seeded.stdout).not.toContain("admin@cyclebill.example");
+    expect(await cli("bogus")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Unknown command "bogus"'),
+    });
+  });
+});

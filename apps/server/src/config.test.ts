@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "cyclebill-config-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("configuration from the environment", () => {
+  it("defaults to port 8080 and PGlite in the data directory, with demo data", () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.port).toBe(8080);
+    expect(config.database).toEqual({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    expect(config.seedDemo).toBe(true);
+    expect(config.publicUrl).toBe("http://localhost:8080");
+  });
+
+  it("generates a JWT secret once and keeps it in the data directory", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(64);
+    expect(readFileSync(path.join(dataDir, "jwt-secret"), "utf8")).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "given" }).jwtSecret).toBe("given");
+  });
+
+  it("switches to PostgreSQL with DATABASE_URL and reads the other settings", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: "postgres://billing@db.internal:5432/billing",
+      PORT: "9090",
+      PUBLIC_URL: "https://billing.example.com/",
+      SMTP_URL: "smtp://mail.example.com:587",
+      BILLING_ADMIN_EMAIL: "boss@example.com",
+      BILLING_ADMIN_PASSWORD: "secret-pass",
+      BILLING_DEMO: "0",
+      JWT_SECRET: "x",
+    });
+    expect(config.database).toEqual({ kind: "postgres", url: "postgres://billing@db.internal:5432/billing" });
+    expect(config).toMatchObject({
+      port: 9090,
+      publicUrl: "https://billing.example.com",
+      smtpUrl: "smtp://mail.example.com:587",
+      adminEmail: "boss@example.com",
+      adminPassword: "secret-pass",
+      seedDemo: false,
+    });
+  });
+
+  it("refuses a PORT that is not a port number", () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), PORT: "eighty", JWT_SECRET: "x" })).toThrow(
+      /PORT must be a port number/,
+    );
+  });
+});

@@ -1,0 +1,104 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../db/database.js";
+import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
+import { openTestDatabase } from "../../test-support/test-database.js";
+import { verifyPassword } from "../auth/passwords.js";
+import { seedDemo, type DemoLogin } from "./seed-demo.js";
+
+let database: DatabaseHandle;
+let logins: DemoLogin[];
+const now = new Date("2026-11-21T12:00:00Z");
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await database.db.execute(query)).rows as T[];
+}
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  logins = await seedDemo(database.db, { createAdmin: true, now });
+});
+afterAll(async () => database?.close());
+
+describe("demo data", () => {
+  it("creates an admin and an owner and a staff user for each of two clients, with working passwords", async () => {
+    expect(logins.map((login) => [login.role, login.email])).toEqual([
+      ["provider admin", "admin@cyclebill.example"],
+      ["client owner", "owner@greenway.example"],
+      ["client staff", "staff@greenway.example"],
+      ["client owner", "owner@harborwater.example"],
+      ["client staff", "staff@harborwater.example"],
+    ]);
+    const users = await rows<{
+      email: string;
+      password_hash: string;
+      is_admin: boolean;
+      is_client_staff: boolean;
+      client_id: number | null;
+    }>(sql`select email, password_hash, is_admin, is_client_staff, client_id from users order by id`);
+    for (const login of logins) {
+      const user = users.find((row) => row.email === login.email);
+      expect(user?.password_hash).toMatch(/^\$argon2id\$/);
+      expect(await verifyPassword(user?.password_hash ?? "", login.password)).toBe(true);
+    }
+    expect(users.filter((user) => user.is_admin).map((user) => user.client_id)).toEqual([null]);
+    expect(users.filter((user) => user.is_client_staff)).toHaveLength(2);
+  });
+
+  it("gives each client codes with negative system codes, and two groups", async () => {
+    const codes = await rows<{ client_id: number; system: number; total: number }>(
+      sql`select client_id, count(*) filter (where code < 0)::int as system, count(*)::int as total from codes group by client_id`,
+    );
+    expect(codes).toHaveLength(2);
+    for (const row of codes) {
+      expect(row.system).toBeGreaterThanOrEqual(4);
+      expect(row.total).toBeGreaterThan(row.system);
+    }
+    const groups = await rows<{ total: number }>(
+      sql`select count(*)::int as total from routes group by client_id`,
+    );
+    expect(groups.map((row) => row.total)).toEqual([2, 2]);
+  });
+
+  it("gives each client 60 customers with varied flags, group memberships and archive states", async () => {
+    const perClient = await rows<{ total: number }>(
+      sql`select count(*)::int as total from customers group by client_id`,
+    );
+    expect(perClient.map((row) => row.total)).toEqual([60, 60]);
+    const flags = await rows<{ pull_flag: string }>(sql`select distinct pull_flag from customers order by 1`);
+    expect(flags.map((row) => row.pull_flag)).toEqual(["A", "E", "L", "M", "N", "P", "T"]);
+    const marks = await rows<{ archived: number; marked: number; no_email_for_emailed: number }>(sql`
+      select count(*) filter (where deleted)::int as archived,
+             count(*) filter (where delete_flag is not null)::int as marked,
+             count(*) filter (where pull_flag in ('E', 'M') and email = '')::int as no_email_for_emailed
+      from customers`);
+    expect(marks[0]?.archived).toBeGreaterThan(0);
+    expect(marks[0]?.marked).toBeGreaterThan(0);
+    expect(marks[0]?.no_email_for_emailed).toBe(0);
+    const members = await rows<{ total: number }>(sql`select count(*)::int as total from route_plans`);
+    expect(members[0]?.total).toBe(120);
+  });
+
+  it("posts a few months of charges and payments, and every balance equals the sum of its ledger", async () => {
+    const months = await rows<{ month: string }>(
+      sql`select distinct to_char(service_date, 'YYYY-MM') as month from transactions order by 1`,
+    );
+    expect(months.map((row) => row.month)).toEqual(["2026-08", "2026-09", "2026-10", "2026-11"]);
+    const kinds = await rows<{ code_type: string }>(sql`
+      select distinct c.code_type from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id order by 1`);
+    expect(kinds.map((row) => row.code_type)).toEqual(["adjust", "charge", "payment"]);
+    expect(await ledgerMismatches(database.db)).toEqual([]);
+    const owing = await rows<{ total: number }>(
+      sql`select count(*)::int as total from customers where total_balance > 0`,
+    );
+    expect(owing[0]?.total).toBeGreaterThan(10);
+  });
+
+  it("counts only this month's postings in the month-to-date figures", async () => {
+    const mismatches = await rows<{ id: number }>(sql`
+      select c.id from customers c
+      where c.mtd_charges <> coalesce((select sum(t.amount) from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+        where t.client_id = c.client_id and t.customer_id = c.id and k.code_type = 'charge' and t.service_date >= '2026-11-01'), 0)`);
+    expect(mismatches).toEqual([]);
+  });
+});
