@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { describeDataError, pgErrorCode } from "./db/pg-errors.js";
 import { HttpError, NOT_FOUND_DETAIL, SERVER_ERROR_DETAIL } from "./http/errors.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
@@ -11,6 +11,13 @@ import { registerCodeRoutes } from "./modules/codes/codes.routes.js";
 import { registerGroupRoutes } from "./modules/groups/groups.routes.js";
 import { registerHealthRoutes } from "./modules/health/health.routes.js";
 import { registerUnitRoutes } from "./modules/units/units.routes.js";
+import { registerAuthRoutes } from "./modules/auth/auth.routes.js";
+import { createMailer, type Mailer } from "./modules/mail/mailer.js";
+import { registerUserRoutes } from "./modules/users/users.routes.js";
+import { registerMessageRoutes } from "./modules/messages/messages.routes.js";
+import { registerSummaryRoutes } from "./modules/summary/summary.routes.js";
+import { registerCustomerRoutes } from "./modules/customers/customers.routes.js";
+import { registerClientRoutes } from "./modules/clients/clients.routes.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -27,17 +34,25 @@ export function redactUrl(url: string): string {
 
 export type BuildAppOptions = { logger?: boolean };
 
-export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  given: Omit<AppDeps, "mailer"> & { mailer?: Mailer },
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const config = given.config;
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
+    // Fastify answers undecodable paths (400) and over-long ids (414) itself: in DRF's shape too.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as unknown as FastifyReply).code(error.statusCode ?? 400).send({ detail: error.message });
+    },
     logger:
       options.logger === false
         ? false
         : {
-            level: deps.config.logLevel,
+            level: config.logLevel,
             redact: {
               paths: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
               censor: "[redacted]",
@@ -97,8 +112,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     return reply.code(500).send({ detail: SERVER_ERROR_DETAIL });
   });
 
+  const deps: AppDeps = {
+    ...given,
+    mailer: given.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: app.log }),
+  };
   const router: Router = { app, deps, documented: [] };
   registerHealthRoutes(router);
+  registerAuthRoutes(router);
+  registerUserRoutes(router);
+  registerMessageRoutes(router);
+  registerClientRoutes(router);
+  registerSummaryRoutes(router);
+  registerCustomerRoutes(router);
   registerUnitRoutes(router);
   registerCodeRoutes(router);
   registerGroupRoutes(router);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { bootstrapData, formatDemoLogins } from "./bootstrap.js";
 import type { DatabaseHandle } from "./db/database.js";
+import { queryRows } from "./db/query-rows.js";
 import { verifyPassword } from "./modules/auth/passwords.js";
 import { openTestDatabase } from "./test-support/test-database.js";
 
@@ -13,8 +14,10 @@ afterEach(async () => {
 });
 
 async function users(handle: DatabaseHandle) {
-  return (await handle.db.execute(sql`select email, is_admin, password_hash from users order by id`))
-    .rows as { email: string; is_admin: boolean; password_hash: string }[];
+  return queryRows<{ email: string; is_admin: boolean; password_hash: string }>(
+    handle.db,
+    sql`select email, is_admin, password_hash from users order by id`,
+  );
 }
 
 describe("first-start data", () => {

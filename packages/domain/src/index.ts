@@ -8,3 +8,6 @@ export * from "./codes/code-types.js";
 export * from "./codes/code-schemas.js";
 export * from "./groups/group-schemas.js";
 export * from "./ledger/ledger-effect.js";
+export * from "./auth/auth-schemas.js";
+export * from "./users/user-schemas.js";
+export * from "./ageing/age-balance.js";

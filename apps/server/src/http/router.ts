@@ -4,10 +4,11 @@ import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { authenticate } from "../modules/auth/authenticate.js";
+import type { Mailer } from "../modules/mail/mailer.js";
 import type { AuthContext } from "./auth-context.js";
 import { badRequest, forbidden, zodIssuesToDrf } from "./errors.js";
 
-export type AppDeps = { db: Database; config: Config };
+export type AppDeps = { db: Database; config: Config; mailer: Mailer };
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** public: anyone; user: any signed-in user; admin: provider admins only. */

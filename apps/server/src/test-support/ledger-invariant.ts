@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/database.js";
+import { queryRows } from "../db/query-rows.js";
 
 export type LedgerMismatch = {
   clientId: number;
@@ -10,18 +11,19 @@ export type LedgerMismatch = {
 
 /** Customers whose stored balance differs from the sum of their ledger; empty when the books balance. */
 export async function ledgerMismatches(db: Database): Promise<LedgerMismatch[]> {
-  const result = await db.execute(sql`
+  const rows = await queryRows<{ client_id: number; id: number; total_balance: string; ledger_sum: string }>(
+    db,
+    sql`
     select c.client_id, c.id, c.total_balance::text as total_balance, coalesce(sum(t.ledger_amount), 0)::text as ledger_sum
     from customers c
     left join transactions t on t.client_id = c.client_id and t.customer_id = c.id
     group by c.client_id, c.id, c.total_balance
-    having c.total_balance <> coalesce(sum(t.ledger_amount), 0)`);
-  return (result.rows as { client_id: number; id: number; total_balance: string; ledger_sum: string }[]).map(
-    (row) => ({
-      clientId: Number(row.client_id),
-      customerId: Number(row.id),
-      totalBalance: row.total_balance,
-      ledgerSum: row.ledger_sum,
-    }),
+    having c.total_balance <> coalesce(sum(t.ledger_amount), 0)`,
   );
+  return rows.map((row) => ({
+    clientId: Number(row.client_id),
+    customerId: Number(row.id),
+    totalBalance: row.total_balance,
+    ledgerSum: row.ledger_sum,
+  }));
 }

@@ -6,6 +6,7 @@ import { clients } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "./test-database.js";
+import { startTestSmtp, type TestSmtp } from "./test-smtp.js";
 
 export const TEST_JWT_SECRET = "test-secret-for-api-tests-only-0123456789";
 
@@ -29,6 +30,8 @@ export type ApiClient = {
 
 export type TestApp = {
   app: FastifyInstance;
+  /** Mail the app sent, received by a real SMTP server. */
+  mail: TestSmtp;
   db: Database;
   baseUrl: string;
   config: Config;
@@ -40,6 +43,7 @@ export type TestApp = {
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
 export async function startTestApp(): Promise<TestApp> {
   const database = await openTestDatabase();
+  const mail = await startTestSmtp();
   const config: Config = {
     ...loadConfig({
       DATA_DIR: "/tmp/cyclebill-unused-data-dir",
@@ -47,6 +51,8 @@ export async function startTestApp(): Promise<TestApp> {
       BILLING_DEMO: "0",
     }),
     webDistDir: "/nonexistent-web-dist",
+    smtpUrl: mail.url,
+    publicUrl: "http://billing.test",
   };
   // TEST_LOG=1 prints the server log (errors included) while debugging a test.
   const app = await buildApp(
@@ -59,12 +65,14 @@ export async function startTestApp(): Promise<TestApp> {
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {
     app,
+    mail,
     db: database.db,
     baseUrl,
     config,
     client: (token) => httpClient(baseUrl, token),
     close: async () => {
       await app.close();
+      await mail.close();
       await database.close();
     },
   };

@@ -142,6 +142,8 @@ export const users = pgTable(
     /** The user's client; null for provider admins and for registrations not yet attached. */
     clientId: refColumn("client_id").references(() => clients.id, { onDelete: "set null" }),
     lastLogin: timestamp("last_login", { withTimezone: true }),
+    /** Tokens issued before this instant are refused (set when the password changes). */
+    tokensValidAfter: timestamp("tokens_valid_after", { withTimezone: true }),
     loginCount: integer("login_count").notNull().default(0),
     createdAt: createdAtColumn(),
   },

@@ -5,7 +5,7 @@ const ISSUER = "cyclebill";
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
 export const REMEMBERED_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
-export type AccessTokenClaims = { userId: number; tokenId: string; expiresAt: Date };
+export type AccessTokenClaims = { userId: number; tokenId: string; issuedAt: Date; expiresAt: Date };
 
 function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
@@ -31,8 +31,13 @@ export async function verifyAccessToken(secret: string, token: string): Promise<
   try {
     const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, algorithms: ["HS256"] });
     const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || !payload.jti || !payload.exp) return null;
-    return { userId, tokenId: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+    if (!Number.isSafeInteger(userId) || !payload.jti || !payload.exp || !payload.iat) return null;
+    return {
+      userId,
+      tokenId: payload.jti,
+      issuedAt: new Date(payload.iat * 1000),
+      expiresAt: new Date(payload.exp * 1000),
+    };
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
 import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
 import { openTestDatabase } from "../../test-support/test-database.js";
 import { verifyPassword } from "../auth/passwords.js";
@@ -11,7 +12,7 @@ let logins: DemoLogin[];
 const now = new Date("2026-11-21T12:00:00Z");
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return (await database.db.execute(query)).rows as T[];
+  return queryRows<T>(database.db, query);
 }
 
 beforeAll(async () => {

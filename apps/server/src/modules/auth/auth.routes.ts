@@ -1,0 +1,85 @@
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  recordQuerySchema,
+  registrationSchema,
+  resetPasswordSchema,
+} from "@cyclebill/domain";
+import { z } from "zod";
+import { defineRoute, type Router } from "../../http/router.js";
+import { describeCurrentUser } from "./current-user.js";
+import { logIn } from "./log-in.js";
+import { logOut } from "./log-out.js";
+import { requestPasswordReset, resetPassword } from "./password-reset.js";
+import { registerUser } from "./register-user.js";
+
+const tags = ["Access"];
+const successSchema = z.object({ success: z.literal(true) });
+
+export function registerAuthRoutes(router: Router): void {
+  const { db, config, mailer } = router.deps;
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/auth-jwt/",
+    summary: "Log in with a username or email and a password; remember_me gives a 30-day token",
+    tags,
+    access: "public",
+    body: loginSchema,
+    response: z.object({ token: z.string() }),
+    handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip),
+  });
+
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/me/",
+    summary: "The signed-in user, and whether the (selected) client has a payment gateway key",
+    tags,
+    access: "user",
+    query: recordQuerySchema,
+    handle: ({ auth, query }) => describeCurrentUser(db, auth, query.client_id),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/auth/logout/",
+    summary: "Log out: the token is refused from now on",
+    tags,
+    access: "user",
+    response: z.object({ detail: z.string() }),
+    handle: ({ auth }) => logOut(db, auth),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/register/",
+    summary: "Register a user (attached to no client until the provider attaches it)",
+    tags,
+    access: "public",
+    body: registrationSchema,
+    successStatus: 201,
+    handle: ({ body }) => registerUser(db, mailer, config.publicUrl, body),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/forgot-password/",
+    summary: "Email a password reset link (the same answer whether or not the address has an account)",
+    tags,
+    access: "public",
+    body: forgotPasswordSchema,
+    response: successSchema,
+    handle: ({ body }) => requestPasswordReset(db, mailer, config.publicUrl, body),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/reset-password/",
+    summary: "Set a new password with the emailed single-use token",
+    tags,
+    access: "public",
+    body: resetPasswordSchema,
+    response: successSchema,
+    handle: ({ body }) => resetPassword(db, body),
+  });
+}

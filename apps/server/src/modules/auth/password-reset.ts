@@ -1,0 +1,112 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import {
+  PASSWORD_MISMATCH_MESSAGE,
+  RESET_TOKEN_INVALID_MESSAGE,
+  type forgotPasswordSchema,
+  type resetPasswordSchema,
+} from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database, Executor } from "../../db/database.js";
+import { passwordResetTokens, users } from "../../db/tables.js";
+import { fieldError } from "../../http/errors.js";
+import type { Mailer } from "../mail/mailer.js";
+import { findUserByEmail, type UserRow } from "../users/create-user.js";
+import { hashPassword } from "./passwords.js";
+
+export const RESET_TOKEN_MINUTES = 30;
+/** A new user's set-password link lives longer than a reset link: the invitation may wait a weekend. */
+export const INVITATION_TOKEN_MINUTES = 72 * 60;
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** 256 random bits; only its SHA-256 is stored. */
+export async function issueResetToken(db: Executor, userId: number, minutes: number): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(passwordResetTokens).values({
+    userId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + minutes * 60_000),
+  });
+  return token;
+}
+
+export function passwordResetLink(
+  publicUrl: string,
+  user: Pick<UserRow, "email" | "username">,
+  token: string,
+): string {
+  const query = new URLSearchParams({ email: user.email, token, username: user.username });
+  return `${publicUrl}/passwordReset?${query.toString()}`;
+}
+
+/**
+ * Emails a reset link to an active user. Unknown addresses get the same answer, so the form
+ * cannot be used to find out who has an account.
+ */
+export async function requestPasswordReset(
+  db: Database,
+  mailer: Mailer,
+  publicUrl: string,
+  input: z.output<typeof forgotPasswordSchema>,
+): Promise<{ success: true }> {
+  const user = await findUserByEmail(db, input.email);
+  if (user && user.isActive) {
+    const token = await issueResetToken(db, user.id, RESET_TOKEN_MINUTES);
+    await mailer.send({
+      to: user.email,
+      subject: "Reset your Cyclebill password",
+      text: [
+        `Hello ${user.firstName || user.email},`,
+        "",
+        "Someone asked to reset the password of your Cyclebill account. To choose a new password, open this link",
+        `within ${RESET_TOKEN_MINUTES} minutes:`,
+        "",
+        passwordResetLink(publicUrl, user, token),
+        "",
+        "If you did not ask for this, ignore this email: your password stays as it is.",
+      ].join("\n"),
+    });
+  }
+  return { success: true };
+}
+
+/** Sets a new password with a single-use, unexpired token, and ends every existing session. */
+export async function resetPassword(
+  db: Database,
+  input: z.output<typeof resetPasswordSchema>,
+): Promise<{ success: true }> {
+  if (input.password !== input.password_confirmation)
+    throw fieldError("password_confirmation", PASSWORD_MISMATCH_MESSAGE);
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ tokenId: passwordResetTokens.id, userId: users.id })
+      .from(passwordResetTokens)
+      .innerJoin(users, eq(users.id, passwordResetTokens.userId))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, sql`now()`),
+          sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}`,
+          eq(users.isActive, true),
+        ),
+      )
+      .for("update")
+      .limit(1);
+    if (!found) throw fieldError("token", RESET_TOKEN_INVALID_MESSAGE);
+    // Every outstanding link of this user is spent, not only the one used.
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordResetTokens.userId, found.userId), isNull(passwordResetTokens.usedAt)));
+    await tx
+      .update(users)
+      .set({ passwordHash, tokensValidAfter: sql`now()` })
+      .where(eq(users.id, found.userId));
+  });
+  return { success: true };
+}

@@ -1,0 +1,37 @@
+import { integerParam } from "@cyclebill/domain";
+import { z } from "zod";
+import { defineRoute, type Router } from "../../http/router.js";
+import { resolveTenant } from "../tenancy/resolve-tenant.js";
+import { summarizeClient } from "./client-summary.js";
+
+const amount = z.string().describe("decimal string, 2 places");
+
+export function registerSummaryRoutes(router: Router): void {
+  const { db } = router.deps;
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/summary-data/client/:id",
+    summary: "Home dashboard figures for a client, computed from the ledger",
+    tags: ["Summary"],
+    access: "user",
+    params: z.object({ id: integerParam({ min: 1 }) }),
+    response: z.object({
+      totalCustomers: z.number().int(),
+      totalTransactions: z.number().int(),
+      arBalanceAsOfDate: z.string(),
+      arCurrentBalance: amount,
+      arOverdue30: amount,
+      arOverdue60: amount,
+      arOverdue90: amount,
+      mtdCharges: amount,
+      mtdPayments: amount,
+      mtdDebitAdj: amount,
+      mtdCreditAdj: amount,
+      mtdTotal: amount,
+      newBalance: amount,
+      obexTotalBalance: amount,
+      obexDateOfLastPayment: z.string().nullable(),
+    }),
+    handle: async ({ params, auth }) => summarizeClient(db, await resolveTenant(db, auth, params.id)),
+  });
+}

@@ -1,0 +1,121 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import { DUPLICATE_EMAIL_MESSAGE, type userInputSchema } from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database } from "../../db/database.js";
+import { pgErrorCode } from "../../db/pg-errors.js";
+import { users } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
+import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
+import type { Mailer } from "../mail/mailer.js";
+import { getTenantRecord, listTenantRecords } from "../tenancy/tenant-records.js";
+import { canManageUsers, USERS_FORBIDDEN_DETAIL, usersResource, type UserOutput } from "./users.resource.js";
+
+type UserInput = z.output<typeof userInputSchema>;
+
+function assertCanManage(tenant: TenantContext): void {
+  if (!canManageUsers(tenant)) throw forbidden(USERS_FORBIDDEN_DETAIL);
+}
+
+export async function listClientUsers(
+  db: Database,
+  tenant: TenantContext,
+  query: Parameters<typeof listTenantRecords>[3],
+) {
+  assertCanManage(tenant);
+  return listTenantRecords(db, tenant, usersResource, query);
+}
+
+export async function getClientUser(db: Database, tenant: TenantContext, id: number): Promise<UserOutput> {
+  assertCanManage(tenant);
+  return getTenantRecord(db, tenant, usersResource, id);
+}
+
+async function assertEmailFree(db: Database, email: string, exceptUserId: number | null): Promise<void> {
+  const [clash] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+        exceptUserId === null ? undefined : ne(users.id, exceptUserId),
+      ),
+    )
+    .limit(1);
+  if (clash) throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
+}
+
+function duplicateAsFieldError(error: unknown): never {
+  if (pgErrorCode(error) === "23505") throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
+  throw error;
+}
+
+/** Adds a user to the client and emails a link to set a password. */
+export async function addClientUser(
+  db: Database,
+  mailer: Mailer,
+  publicUrl: string,
+  tenant: TenantContext,
+  input: UserInput,
+): Promise<UserOutput> {
+  assertCanManage(tenant);
+  await assertEmailFree(db, input.email, null);
+  const { user, token } = await db
+    .transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          ...usersResource.toValues(input),
+          clientId: tenant.clientId,
+          passwordHash: null,
+        } as typeof users.$inferInsert)
+        .returning();
+      if (!created) throw new Error("user not created");
+      return { user: created, token: await issueResetToken(tx, created.id, INVITATION_TOKEN_MINUTES) };
+    })
+    .catch(duplicateAsFieldError);
+  await mailer.send({
+    to: user.email,
+    subject: "You have a Cyclebill account",
+    text: [
+      `Hello ${user.firstName},`,
+      "",
+      `${tenant.user.firstName || "Your billing team"} added you to Cyclebill. Choose your password with this link`,
+      "(it works once, within 72 hours):",
+      "",
+      passwordResetLink(publicUrl, user, token),
+      "",
+      `Afterwards, sign in at ${publicUrl}/ with ${user.email}.`,
+    ].join("\n"),
+  });
+  return usersResource.toApi(user);
+}
+
+export async function updateClientUser(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+  input: UserInput,
+): Promise<UserOutput> {
+  assertCanManage(tenant);
+  await getTenantRecord(db, tenant, usersResource, id);
+  if (id === tenant.user.id && (input.isStaff || !input.is_active)) {
+    throw nonFieldError("You cannot make yourself staff or inactive; ask another owner.");
+  }
+  await assertEmailFree(db, input.email, id);
+  const [row] = await db
+    .update(users)
+    .set(usersResource.toValues(input))
+    .where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)))
+    .returning()
+    .catch(duplicateAsFieldError);
+  if (!row) throw new Error("user vanished during update");
+  return usersResource.toApi(row);
+}
+
+export async function deleteClientUser(db: Database, tenant: TenantContext, id: number): Promise<void> {
+  assertCanManage(tenant);
+  await getTenantRecord(db, tenant, usersResource, id);
+  if (id === tenant.user.id) throw nonFieldError("You cannot delete your own account.");
+  await db.delete(users).where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)));
+}

@@ -1,0 +1,68 @@
+import {
+  addAmounts,
+  compareAmounts,
+  isNegativeAmount,
+  isZeroAmount,
+  minAmount,
+  subtractAmounts,
+} from "../money/money.js";
+
+export type AgeingBucket = "current" | "days30" | "days60" | "days90" | "over90";
+export type AgeingBuckets = Record<AgeingBucket, string>;
+export type Debit = { date: string; amount: string };
+
+export const AGEING_BUCKETS: readonly AgeingBucket[] = ["current", "days30", "days60", "days90", "over90"];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function daysBetween(from: string, to: string): number {
+  return Math.floor((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Age in days to bucket: under 30 current, then 30-59, 60-89, 90-119, and 120 or more. */
+export function bucketForAge(days: number): AgeingBucket {
+  if (days < 30) return "current";
+  if (days < 60) return "days30";
+  if (days < 90) return "days60";
+  if (days < 120) return "days90";
+  return "over90";
+}
+
+export function emptyBuckets(): AgeingBuckets {
+  return { current: "0.00", days30: "0.00", days60: "0.00", days90: "0.00", over90: "0.00" };
+}
+
+/**
+ * Ages a balance first-in-first-out: payments and credits settle the oldest debits, so what is
+ * still owed is made of the newest ones. A credit (or zero) balance is all current; any part of
+ * the balance not explained by debits counts as the oldest.
+ */
+export function ageBalance(balance: string, debits: readonly Debit[], asOf: string): AgeingBuckets {
+  const buckets = emptyBuckets();
+  if (isNegativeAmount(balance) || isZeroAmount(balance)) {
+    buckets.current = addAmounts(balance, "0");
+    return buckets;
+  }
+  let remaining = balance;
+  const newestFirst = [...debits].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  for (const debit of newestFirst) {
+    if (compareAmounts(remaining, "0") <= 0) break;
+    if (compareAmounts(debit.amount, "0") <= 0) continue;
+    const taken = minAmount(remaining, debit.amount);
+    const bucket = bucketForAge(daysBetween(debit.date, asOf));
+    buckets[bucket] = addAmounts(buckets[bucket], taken);
+    remaining = subtractAmounts(remaining, taken);
+  }
+  if (compareAmounts(remaining, "0") > 0) buckets.over90 = addAmounts(buckets.over90, remaining);
+  return buckets;
+}
+
+export function addBuckets(a: AgeingBuckets, b: AgeingBuckets): AgeingBuckets {
+  return {
+    current: addAmounts(a.current, b.current),
+    days30: addAmounts(a.days30, b.days30),
+    days60: addAmounts(a.days60, b.days60),
+    days90: addAmounts(a.days90, b.days90),
+    over90: addAmounts(a.over90, b.over90),
+  };
+}

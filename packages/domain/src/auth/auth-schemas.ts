@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+// Forms and API bodies of the access screens, shared by the server and the web app.
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MISMATCH_MESSAGE = "The two password fields didn't match.";
+export const INVALID_CREDENTIALS_MESSAGE = "Unable to log in with provided credentials.";
+export const RESET_TOKEN_INVALID_MESSAGE =
+  "This password reset link is invalid or has expired. Request a new one.";
+export const DUPLICATE_EMAIL_MESSAGE =
+  "duplicate key value violates unique constraint: a user with this email address already exists.";
+
+const password = z
+  .string()
+  .min(1)
+  .min(PASSWORD_MIN_LENGTH, `Ensure this field has at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(128);
+
+const email = z.string().trim().min(1).max(254).pipe(z.email("Enter a valid email address."));
+
+/** POST /api/auth-jwt/: a username or an email, and the password. */
+export const loginSchema = z.object({
+  username: z.string().trim().min(1).max(254),
+  password: z.string().min(1).max(128),
+  remember_me: z.boolean().default(false),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+/** POST /api/register/. */
+export const registrationSchema = z.object({
+  firstName: z.string().trim().min(1).max(80),
+  lastName: z.string().trim().min(1).max(80),
+  email,
+  password,
+  confirmPassword: z.string().min(1).max(128),
+});
+export type RegistrationInput = z.input<typeof registrationSchema>;
+
+/** POST /api/forgot-password/. */
+export const forgotPasswordSchema = z.object({ email });
+export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
+
+/** POST /api/reset-password/. Whether the two passwords match is decided by the server. */
+export const resetPasswordSchema = z.object({
+  email,
+  password,
+  password_confirmation: z.string().min(1).max(128),
+  token: z.string().trim().min(1).max(200),
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;

@@ -1,0 +1,11 @@
+import { z } from "zod";
+
+/** The Add User form and POST /api/users/ body; PUT takes the same full body. */
+export const userInputSchema = z.object({
+  firstName: z.string().trim().min(1).max(80),
+  lastName: z.string().trim().min(1).max(80),
+  email: z.string().trim().min(1).max(254).pipe(z.email("Enter a valid email address.")),
+  isStaff: z.boolean().default(true),
+  is_active: z.boolean().default(true),
+});
+export type UserInput = z.input<typeof userInputSchema>;
