@@ -24,12 +24,13 @@ import {
  * Every generated request is malformed or unauthorised, never a valid write, so the database
  * must be exactly as before afterwards. How each write is kept from succeeding:
  *  - POST and PUT: the body is always invalid for the resource, whoever sends it and whatever
- *    the content type (fastify parses application/json in any letter case or with parameters,
- *    strips a BOM, keeps the last of duplicate keys, and reads text/plain as a string). Every
- *    body text, read by any of those rules, is either no JSON at all, JSON that is not an
- *    object (input schemas are objects), or an object in which at least one field of a valid
- *    body holds a value of the wrong JSON structure (an object or array where the valid body
- *    has a scalar, a scalar where it has an object). Extra, missing and other wrongly typed
+ *    the content type (fastify parses application/json in any letter case and with any
+ *    charset, strips a BOM and keeps the last of duplicate keys; other types answer 415 today,
+ *    but get the same texts in case one is ever parsed). Every body text, read by any of
+ *    those rules, is either no JSON at all, JSON that is not an object (input schemas are
+ *    objects), or an object in which at least one field of a valid body holds a value of the
+ *    wrong JSON structure (an object or array where the valid body has a scalar, a scalar
+ *    where it has an object). Extra, missing and other wrongly typed
  *    fields are only added on top of that break. Body parsing precedes tenant resolution and
  *    the write, so such a request ends in 400/401/413/415 before anything is written.
  *  - DELETE has no body, so the id carries the guarantee: a tenant user only gets ids that do

@@ -11,6 +11,7 @@ import {
   type TenantResource,
 } from "../modules/tenancy/tenant-records.js";
 import { defineRoute, type Router } from "./router.js";
+import { clientIdInBody } from "./client-id-in-body.js";
 
 /** Registers the five conventional routes of a tenant resource under /api/{name}/. */
 export function registerTenantResource<TTable extends PgTable, TInput, TOutput, TFilters>(
@@ -97,11 +98,4 @@ export function registerTenantResource<TTable extends PgTable, TInput, TOutput, 
     handle: async ({ params, query, auth }) =>
       deleteTenantRecord(db, await resolveTenant(db, auth, query.client_id), resource, params.id),
   });
-}
-
-const bodyClientSchema = z.object({ client_id: z.number().int().positive().optional() }).catch({});
-
-/** Clients of the old API name the tenant in the body as client_id; the query wins when both are given. */
-function clientIdInBody(body: unknown): number | undefined {
-  return bodyClientSchema.parse(body ?? {}).client_id;
 }

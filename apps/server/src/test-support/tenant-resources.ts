@@ -7,6 +7,8 @@ import type { ApiClient } from "./test-app.js";
  */
 export type TenantResourceCase = {
   path: string;
+  /** Resources only owners and admins may use (staff get 403); default: all of the client's users. */
+  ownersOnly?: boolean;
   validBody: (n: number, api: ApiClient) => Promise<Record<string, unknown>> | Record<string, unknown>;
 };
 
@@ -16,4 +18,14 @@ export const tenantResourceCases: TenantResourceCase[] = [
     validBody: (n) => ({ code: 5000 + n, description: `Code ${n}`, code_type: "charge", taxable: false }),
   },
   { path: "/api/routes/", validBody: (n) => ({ route_name: `Group ${n}` }) },
+  {
+    path: "/api/users/",
+    ownersOnly: true,
+    validBody: (n) => ({
+      firstName: "Test",
+      lastName: `User ${n}`,
+      email: `isolation-${n}@example.com`,
+      isStaff: true,
+    }),
+  },
 ];

@@ -16,7 +16,8 @@ export async function signAccessToken(
   userId: number,
   lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS,
 ): Promise<string> {
-  return new SignJWT({})
+  // iat has whole seconds; a millisecond stamp lets a password change end sessions of that same second.
+  return new SignJWT({ iat_ms: Date.now() })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(ISSUER)
     .setSubject(String(userId))
@@ -35,7 +36,7 @@ export async function verifyAccessToken(secret: string, token: string): Promise<
     return {
       userId,
       tokenId: payload.jti,
-      issuedAt: new Date(payload.iat * 1000),
+      issuedAt: new Date(typeof payload.iat_ms === "number" ? payload.iat_ms : payload.iat * 1000),
       expiresAt: new Date(payload.exp * 1000),
     };
   } catch {

@@ -19,11 +19,8 @@ export async function authenticate(
   if (!claims) throw unauthorized(INVALID_TOKEN);
   const [user] = await db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
   if (!user || !user.isActive) throw unauthorized("User is inactive or deleted.");
-  // A password change ends every session started before it (iat has whole seconds).
-  if (
-    user.tokensValidAfter &&
-    claims.issuedAt.getTime() < Math.floor(user.tokensValidAfter.getTime() / 1000) * 1000
-  ) {
+  // A password change ends every session started before it.
+  if (user.tokensValidAfter && claims.issuedAt.getTime() < user.tokensValidAfter.getTime()) {
     throw unauthorized(INVALID_TOKEN);
   }
   const [revoked] = await db

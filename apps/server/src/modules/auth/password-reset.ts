@@ -105,7 +105,8 @@ export async function resetPassword(
       .where(and(eq(passwordResetTokens.userId, found.userId), isNull(passwordResetTokens.usedAt)));
     await tx
       .update(users)
-      .set({ passwordHash, tokensValidAfter: sql`now()` })
+      // The app's clock, as token stamps use it, so a login right after the reset is not refused.
+      .set({ passwordHash, tokensValidAfter: new Date() })
       .where(eq(users.id, found.userId));
   });
   return { success: true };

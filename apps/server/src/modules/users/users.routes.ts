@@ -1,5 +1,6 @@
 import { listQuerySchema, recordIdParamsSchema, recordQuerySchema, userInputSchema } from "@cyclebill/domain";
 import { z } from "zod";
+import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { defineRoute, type Router } from "../../http/router.js";
 import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import {
@@ -51,8 +52,14 @@ export function registerUserRoutes(router: Router): void {
     body: userInputSchema,
     response: userOutputSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth }) =>
-      addClientUser(db, mailer, config.publicUrl, await resolveTenant(db, auth, query.client_id), body),
+    handle: async ({ query, body, auth, request }) =>
+      addClientUser(
+        db,
+        mailer,
+        config.publicUrl,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        body,
+      ),
   });
 
   defineRoute(router, {
@@ -65,8 +72,13 @@ export function registerUserRoutes(router: Router): void {
     query: recordQuerySchema,
     body: userInputSchema,
     response: userOutputSchema,
-    handle: async ({ params, query, body, auth }) =>
-      updateClientUser(db, await resolveTenant(db, auth, query.client_id), params.id, body),
+    handle: async ({ params, query, body, auth, request }) =>
+      updateClientUser(
+        db,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        params.id,
+        body,
+      ),
   });
 
   defineRoute(router, {

@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTenantFixture,
+  startTestApp,
+  type TenantFixture,
+  type TestApp,
+} from "../../test-support/test-app.js";
+
+let testApp: TestApp;
+let fixture: TenantFixture;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  fixture = await createTenantFixture(testApp);
+});
+afterAll(async () => testApp?.close());
+
+describe("/api/messages", () => {
+  it("shows the client's message and the admin's system message", async () => {
+    await testApp.db.execute(
+      sql`update clients set client_message = 'Office closed Friday' where id = ${fixture.a.clientId}`,
+    );
+    expect((await testApp.client(fixture.a.staffToken).get("/api/messages")).body).toEqual({
+      client_message: "Office closed Friday",
+      system_message: "",
+    });
+    const set = await testApp
+      .client(fixture.adminToken)
+      .put("/api/messages", { system_message: "Maintenance Sunday 2am" });
+    expect(set.status).toBe(200);
+    expect((await testApp.client(fixture.b.ownerToken).get("/api/messages")).body).toEqual({
+      client_message: "",
+      system_message: "Maintenance Sunday 2am",
+    });
+    expect(
+      (await testApp.client(fixture.adminToken).get("/api/messages", { client_id: fixture.a.clientId })).body,
+    ).toEqual({
+      client_message: "Office closed Friday",
+      system_message: "Maintenance Sunday 2am",
+    });
+  });
+
+  it("lets only admins set the system message", async () => {
+    expect(
+      (await testApp.client(fixture.a.ownerToken).put("/api/messages", { system_message: "hi" })).status,
+    ).toBe(403);
+    expect((await testApp.client().get("/api/messages")).status).toBe(401);
+    expect(
+      (await testApp.client(fixture.adminToken).put("/api/messages", { system_message: 42 })).status,
+    ).toBe(400);
+  });
+});

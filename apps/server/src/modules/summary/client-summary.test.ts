@@ -1,0 +1,132 @@
+import { sql } from "drizzle-orm";
+import { ageBalance } from "@cyclebill/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../db/query-rows.js";
+import { clients, codes, customers } from "../../db/tables.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type TenantFixture,
+  type TestApp,
+} from "../../test-support/test-app.js";
+import { seedDemo } from "../demo/seed-demo.js";
+import { postTransaction } from "../transactions/post-transaction.js";
+import { ageCustomerBalances } from "./customer-ageing.queries.js";
+
+let testApp: TestApp;
+let fixture: TenantFixture;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  fixture = await createTenantFixture(testApp);
+});
+afterAll(async () => testApp?.close());
+
+function daysBefore(asOf: string, days: number): string {
+  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+describe("GET /api/summary-data/client/{id}", () => {
+  it("computes counts, ageing, month-to-date activity and balance from the ledger", async () => {
+    const clientId = fixture.a.clientId;
+    const today = new Date().toISOString().slice(0, 10);
+    const [charge, payment, credit, debit] = await testApp.db
+      .insert(codes)
+      .values([
+        { clientId, code: 10, description: "Service", codeType: "charge" },
+        { clientId, code: 20, description: "Payment", codeType: "payment" },
+        { clientId, code: 30, description: "Credit", codeType: "adjust" },
+        { clientId, code: 40, description: "Debit", codeType: "debit" },
+      ])
+      .returning();
+    const [alice, bob] = await testApp.db
+      .insert(customers)
+      .values([
+        { clientId, customerNo: 1, customerName: "Alice" },
+        { clientId, customerNo: 2, customerName: "Bob" },
+        { clientId, customerNo: 3, customerName: "Gone", deleted: true },
+      ])
+      .returning();
+    const post = (customerId: number, codeId: number, rate: string, daysAgo: number) =>
+      postTransaction(
+        testApp.db,
+        { clientId },
+        { customerId, codeId, description: "x", rate, serviceDate: daysBefore(today, daysAgo) },
+      );
+    // Alice: 100 at 100 days, 50 at 45 days, 40 today; paid 60 => owes 130: 40 current, 50 at 30, 40 at 90.
+    await post(alice!.id, charge!.id, "100.00", 100);
+    await post(alice!.id, charge!.id, "50.00", 45);
+    await post(alice!.id, charge!.id, "40.00", 0);
+    await post(alice!.id, payment!.id, "60.00", 0);
+    // Bob: credit balance of 5.
+    await post(bob!.id, credit!.id, "7.50", 0);
+    await post(bob!.id, debit!.id, "2.50", 0);
+
+    const response = await testApp.client(fixture.a.ownerToken).get(`/api/summary-data/client/${clientId}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      totalCustomers: 2,
+      totalTransactions: 6,
+      arBalanceAsOfDate: today,
+      arCurrentBalance: "35.00",
+      arOverdue30: "50.00",
+      arOverdue60: "0.00",
+      arOverdue90: "40.00",
+      mtdCharges: "40.00",
+      mtdPayments: "60.00",
+      mtdDebitAdj: "2.50",
+      mtdCreditAdj: "7.50",
+      mtdTotal: "-25.00",
+      newBalance: "125.00",
+      obexTotalBalance: "125.00",
+      obexDateOfLastPayment: today,
+    });
+  });
+
+  it("answers another client's id with 404 and makes admins name a real client", async () => {
+    expect(
+      (await testApp.client(fixture.a.ownerToken).get(`/api/summary-data/client/${fixture.b.clientId}`))
+        .status,
+    ).toBe(404);
+    expect(
+      (await testApp.client(fixture.adminToken).get(`/api/summary-data/client/${fixture.b.clientId}`)).status,
+    ).toBe(200);
+    expect((await testApp.client(fixture.adminToken).get("/api/summary-data/client/987654")).status).toBe(
+      404,
+    );
+    expect((await testApp.client(fixture.adminToken).get("/api/summary-data/client/abc")).status).toBe(400);
+  });
+
+  it("ages every demo customer in SQL exactly as the domain's ageBalance does", async () => {
+    await seedDemo(testApp.db, { createAdmin: false, customersPerClient: 30 });
+    const asOf = new Date().toISOString().slice(0, 10);
+    const demoClients = await testApp.db
+      .select({ id: clients.id })
+      .from(clients)
+      .where(sql`client_no in (1001, 1002)`);
+    let compared = 0;
+    for (const { id: clientId } of demoClients) {
+      const sqlAgeing = await ageCustomerBalances(testApp.db, clientId, asOf);
+      const ledger = await queryRows<{ customer_id: number; service_date: string; ledger_amount: string }>(
+        testApp.db,
+        sql`select customer_id, service_date::text as service_date, ledger_amount::text as ledger_amount
+            from transactions where client_id = ${clientId} order by id`,
+      );
+      for (const customer of sqlAgeing) {
+        const entries = ledger.filter((row) => Number(row.customer_id) === customer.customerId);
+        const balance = entries.reduce(
+          (total, row) => total + Math.round(Number(row.ledger_amount) * 100),
+          0,
+        );
+        const debits = entries
+          .filter((row) => !row.ledger_amount.startsWith("-") && row.ledger_amount !== "0.00")
+          .map((row) => ({ date: row.service_date, amount: row.ledger_amount }));
+        const expected = ageBalance((balance / 100).toFixed(2), debits, asOf);
+        const { customerId: _customerId, balance: _balance, ...buckets } = customer;
+        expect(buckets).toEqual(expected);
+        compared += 1;
+      }
+    }
+    expect(compared).toBe(60);
+  });
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTenantFixture,
+  startTestApp,
+  type TenantFixture,
+  type TestApp,
+} from "../../test-support/test-app.js";
+
+let testApp: TestApp;
+let fixture: TenantFixture;
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  fixture = await createTenantFixture(testApp);
+});
+afterAll(async () => testApp?.close());
+
+type User = {
+  id: number;
+  email: string;
+  name: string;
+  role: string;
+  is_client_staff: boolean;
+  client: number;
+  has_password: boolean;
+};
+
+describe("/api/users/", () => {
+  it("lets an owner add a user, who is emailed a link to set a password and can then log in", async () => {
+    const owner = testApp.client(fixture.a.ownerToken);
+    const created = await owner.post("/api/users/", {
+      firstName: "Nia",
+      lastName: "Okafor",
+      email: "Nia@Example.com",
+      isStaff: true,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      email: "nia@example.com",
+      name: "Nia Okafor",
+      role: "staff",
+      is_client_staff: true,
+      client: fixture.a.clientId,
+      has_password: false,
+    });
+    const mail = await testApp.mail.lastTo("nia@example.com");
+    expect(mail.subject).toBe("You have a Cyclebill account");
+    const link = new URL(/https?:\/\/\S+\/passwordReset\?\S+/.exec(mail.text)?.[0] ?? "http://missing");
+    const reset = await testApp.client().post("/api/reset-password/", {
+      email: link.searchParams.get("email"),
+      token: link.searchParams.get("token"),
+      password: "nia's password",
+      password_confirmation: "nia's password",
+    });
+    expect(reset.status).toBe(200);
+    const login = await testApp
+      .client()
+      .post("/api/auth-jwt/", { username: "nia@example.com", password: "nia's password" });
+    expect(login.status).toBe(200);
+    const me = await testApp.client((login.body as { token: string }).token).get("/api/me/");
+    expect(me.body).toMatchObject({ userInfo: { client_id: fixture.a.clientId, is_client_staff: true } });
+
+    const list = await owner.get("/api/users/", { ordering: "email" });
+    expect(list.status).toBe(200);
+    const emails = (list.body as { results: User[] }).results.map((user) => user.email);
+    expect(emails).toContain("nia@example.com");
+    expect(emails.every((email) => !email.startsWith("admin-"))).toBe(true);
+  });
+
+  it("updates with the full body and deletes", async () => {
+    const owner = testApp.client(fixture.a.ownerToken);
+    const created = (
+      await owner.post("/api/users/", {
+        firstName: "Ole",
+        lastName: "Berg",
+        email: "ole@example.com",
+        isStaff: true,
+      })
+    ).body as User;
+    const updated = await owner.put(`/api/users/${created.id}/`, {
+      firstName: "Ole",
+      lastName: "Bergström",
+      email: "ole.berg@example.com",
+      isStaff: false,
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      name: "Ole Bergström",
+      email: "ole.berg@example.com",
+      role: "owner",
+    });
+    expect((await owner.delete(`/api/users/${created.id}/`)).status).toBe(204);
+    expect((await owner.get(`/api/users/${created.id}/`)).status).toBe(404);
+  });
+
+  it("refuses staff with 403, other clients with 404, and bad input with 400", async () => {
+    const staff = testApp.client(fixture.a.staffToken);
+    expect(await staff.get("/api/users/")).toMatchObject({
+      status: 403,
+      body: { detail: "Only the client's owners and the provider's admins manage users." },
+    });
+    expect(
+      (
+        await staff.post("/api/users/", {
+          firstName: "X",
+          lastName: "Y",
+          email: "xy@example.com",
+          isStaff: true,
+        })
+      ).status,
+    ).toBe(403);
+
+    const owner = testApp.client(fixture.a.ownerToken);
+    const created = (
+      await owner.post("/api/users/", {
+        firstName: "Kim",
+        lastName: "Ro",
+        email: "kim@example.com",
+        isStaff: true,
+      })
+    ).body as User;
+    const otherOwner = testApp.client(fixture.b.ownerToken);
+    expect((await otherOwner.get(`/api/users/${created.id}/`)).status).toBe(404);
+    expect((await otherOwner.delete(`/api/users/${created.id}/`)).status).toBe(404);
+    expect((await otherOwner.get("/api/users/", { client_id: fixture.a.clientId })).status).toBe(404);
+
+    expect((await owner.post("/api/users/", { firstName: "", email: "bad" })).body).toEqual({
+      firstName: ["This field may not be blank."],
+      lastName: ["This field is required."],
+      email: ["Enter a valid email address."],
+    });
+    const duplicate = await owner.post("/api/users/", {
+      firstName: "K",
+      lastName: "R",
+      email: "KIM@example.com",
+      isStaff: true,
+    });
+    expect(duplicate.status).toBe(400);
+    expect((duplicate.body as { email: string[] }).email[0]).toContain("duplicate key");
+  });
+
+  it("lets admins manage any client's users, and keeps owners from removing themselves", async () => {
+    const admin = testApp.client(fixture.adminToken);
+    const created = await admin.post(
+      "/api/users/",
+      { firstName: "Bo", lastName: "Admin-Made", email: "bo@example.com", isStaff: false },
+      { client_id: fixture.b.clientId },
+    );
+    expect(created.status).toBe(201);
+    expect((created.body as User).client).toBe(fixture.b.clientId);
+    const me = (await testApp.client(fixture.a.ownerToken).get("/api/me/")).body as {
+      userInfo: { id: number };
+    };
+    expect(await testApp.client(fixture.a.ownerToken).delete(`/api/users/${me.userInfo.id}/`)).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ["You cannot delete your own account."] },
+    });
+  });
+});
