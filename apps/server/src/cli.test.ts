@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "./db/database.js";
+import { createUser } from "./modules/users/create-user.js";
 
 const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, "..");
@@ -53,6 +55,17 @@ describe("npm run cli", () => {
     // An admin exists already, so the demo adds only the client users.
     expect(seeded.stdout).toContain("owner@greenway.example");
     expect(seeded.stdout).not.toContain("admin@cyclebill.example");
+    // A self-registered user becomes the owner of a demo client.
+    const database = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    await createUser(database.db, { email: "new.owner@example.com", password: null });
+    await database.close();
+    expect(await cli("attach-user", "--email", "new.owner@example.com", "--client", "1001")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("new.owner@example.com is now an owner of Greenway Lawn & Garden."),
+    });
+    expect(await cli("attach-user", "--email", "nobody@example.com", "--client", "1001")).toMatchObject({
+      code: 1,
+    });
     expect(await cli("bogus")).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('Unknown command "bogus"'),

@@ -2,13 +2,17 @@ import { parseArgs } from "node:util";
 import { formatDemoLogins } from "./bootstrap.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
+import { eq } from "drizzle-orm";
+import { clients, users } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
 import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
 
 const usage = `Usage: npm run cli -- <command>
   migrate                                       apply database migrations
   create-admin --email <email> --password <pw>  create a provider admin
-  seed-demo                                     add the demo clients, users, customers and postings`;
+  seed-demo                                     add the demo clients, users, customers and postings
+  attach-user --email <email> --client <client_no> [--staff]
+                                                attach a registered user to a client as owner (or staff)`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -56,6 +60,40 @@ async function run(argv: string[]): Promise<number> {
         const hasAdmin = (await countUsers(database.db)) > 0;
         const logins = await seedDemo(database.db, { createAdmin: !hasAdmin });
         console.log(formatDemoLogins(logins, config.publicUrl));
+        return 0;
+      }
+      case "attach-user": {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            email: { type: "string" },
+            client: { type: "string" },
+            staff: { type: "boolean", default: false },
+          },
+        });
+        const user = values.email ? await findUserByEmail(database.db, values.email) : undefined;
+        if (!user) {
+          console.error(`No user has the email ${values.email ?? "(missing --email)"}.`);
+          return 1;
+        }
+        if (user.isAdmin) {
+          console.error("Provider admins work in every client; they are not attached to one.");
+          return 1;
+        }
+        const [client] = await database.db
+          .select({ id: clients.id, name: clients.clientName })
+          .from(clients)
+          .where(eq(clients.clientNo, Number(values.client)))
+          .limit(1);
+        if (!client) {
+          console.error(`No client has the number ${values.client ?? "(missing --client)"}.`);
+          return 1;
+        }
+        await database.db
+          .update(users)
+          .set({ clientId: client.id, isClientStaff: values.staff })
+          .where(eq(users.id, user.id));
+        console.log(`${user.email} is now ${values.staff ? "staff" : "an owner"} of ${client.name}.`);
         return 0;
       }
       default:
