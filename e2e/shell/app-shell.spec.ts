@@ -1,7 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { logIn } from "../support/auth.js";
 import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
 import { startServer, type RunningServer } from "../support/server.js";
+
+const ADMIN_EMAIL = "shell-admin@example.test";
+const ADMIN_PASSWORD = "shell-Admin-Password-1";
 
 describe("app shell", () => {
   let server: RunningServer | undefined;
@@ -15,7 +19,9 @@ describe("app shell", () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({
+      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
     browser = await launchBrowser();
   });
 
@@ -48,6 +54,7 @@ describe("app shell", () => {
   });
 
   test("a deep link survives a reload (history-mode fallback)", async () => {
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     const first = await page.goto("/customers/manage");
     expect(first?.status()).toBe(200);
     await heading("Manage Customers").waitFor();
@@ -61,9 +68,10 @@ describe("app shell", () => {
     expect(await customersLink.getAttribute("aria-current")).toBe("page");
   });
 
-  test("navbar links navigate in the browser", async () => {
+  test("navbar links navigate in the browser (an admin sees every entry)", async () => {
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.goto("/home");
-    await heading("Home").waitFor();
+    await page.getByRole("heading", { level: 1, name: /^Welcome, / }).waitFor();
     const nav = page.getByRole("navigation");
     const labels = await nav.getByRole("link").allTextContents();
     expect(labels).toEqual([
@@ -87,20 +95,28 @@ describe("app shell", () => {
   });
 
   test("legacy and parent paths redirect", async () => {
-    await page.goto("/transactions");
-    await heading("Search Transactions").waitFor();
-    expect(new URL(page.url()).pathname).toBe("/transactions/search");
-
     await page.goto("/login");
     await heading("Login").waitFor();
     expect(new URL(page.url()).pathname).toBe("/");
+
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto("/transactions?client_id=4");
+    await heading("Search Transactions").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/transactions/search");
+    // Redirects keep the query (the selected client).
+    expect(new URL(page.url()).searchParams.get("client_id")).toBe("4");
+
+    await page.goto("/customers");
+    await heading("Manage Customers").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/customers/manage");
   });
 
   test("an unknown page shows Page not found", async () => {
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.goto("/no-such-page");
     await heading("Page not found").waitFor();
     await page.getByRole("link", { name: "Go to Home" }).click();
-    await heading("Home").waitFor();
+    await page.getByRole("heading", { level: 1, name: /^Welcome, / }).waitFor();
   });
 
   test("an unknown API path is a JSON 404, not index.html", async () => {

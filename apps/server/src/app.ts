@@ -143,6 +143,8 @@ export async function buildApp(
       return reply.code(404).send({ detail: NOT_FOUND_DETAIL });
     if (request.method !== "GET" && request.method !== "HEAD")
       return reply.code(404).send({ detail: NOT_FOUND_DETAIL });
+    // A missing build asset (e.g. after a rebuild) is a 404, not the app's HTML under a script's name.
+    if (pathname.startsWith("/assets/")) return reply.code(404).type("text/plain").send("Not found");
     // History-mode routing: every other path is a screen of the web app.
     if (hasWebApp) return reply.header("cache-control", "no-cache").sendFile("index.html");
     return reply

@@ -9,6 +9,8 @@ export type Config = {
   dataDir: string;
   database: DatabaseTarget;
   jwtSecret: string;
+  /** Key that encrypts stored secrets (payment gateway keys) at rest. */
+  secretsKey: string;
   smtpUrl: string | null;
   publicUrl: string;
   adminEmail: string | null;
@@ -32,7 +34,8 @@ export function loadConfig(env: Env = process.env): Config {
     database: databaseUrl
       ? { kind: "postgres", url: databaseUrl }
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
-    jwtSecret: env.JWT_SECRET?.trim() || readOrCreateSecret(dataDir),
+    jwtSecret: env.JWT_SECRET?.trim() || readOrCreateSecret(dataDir, "jwt-secret"),
+    secretsKey: env.BILLING_SECRETS_KEY?.trim() || readOrCreateSecret(dataDir, "secrets-key"),
     smtpUrl: env.SMTP_URL?.trim() || null,
     publicUrl: (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ""),
     adminEmail: env.BILLING_ADMIN_EMAIL?.trim() || null,
@@ -57,8 +60,8 @@ function defaultWebDist(): string {
 }
 
 /** A generated secret kept in the data directory so tokens survive restarts. */
-function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, "jwt-secret");
+function readOrCreateSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString("base64url");

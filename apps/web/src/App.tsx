@@ -1,9 +1,10 @@
 import { MantineProvider, createTheme } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { RouterProvider } from "react-router";
 import { ApiError } from "./api/api-client";
+import { handleApiError } from "./api/api-errors";
 import { createAppRouter } from "./router";
 
 const theme = createTheme({
@@ -13,6 +14,9 @@ const theme = createTheme({
 
 function createQueryClient() {
   return new QueryClient({
+    // Every request's failure passes the spec's error catalogue once, here, instead of per screen.
+    queryCache: new QueryCache({ onError: handleApiError }),
+    mutationCache: new MutationCache({ onError: handleApiError }),
     defaultOptions: {
       queries: {
         // The spec's 30 s cache; screens force a refresh with refetch()/invalidateQueries().

@@ -1,5 +1,13 @@
-import { Navigate, Outlet, createBrowserRouter, type RouteObject } from "react-router";
+import { Outlet, createBrowserRouter, type RouteObject } from "react-router";
+import { ForgotPasswordPage } from "./features/auth/ForgotPasswordPage";
+import { LoginPage } from "./features/auth/LoginPage";
+import { LogoutPage } from "./features/auth/LogoutPage";
+import { PasswordResetPage } from "./features/auth/PasswordResetPage";
+import { RegisterPage } from "./features/auth/RegisterPage";
+import { HelpPage } from "./features/help/HelpPage";
+import { HomePage } from "./features/home/HomePage";
 import { AppLayout } from "./features/shell/AppLayout";
+import { NavigateKeepingQuery } from "./features/shell/NavigateKeepingQuery";
 import { NotFoundPage } from "./features/shell/NotFoundPage";
 import { PlaceholderPage } from "./features/shell/PlaceholderPage";
 import { PublicLayout } from "./features/shell/PublicLayout";
@@ -10,29 +18,31 @@ export const routes: RouteObject[] = [
   {
     errorElement: <RouteErrorPage />,
     children: [
-      { path: "/login", element: <Navigate to="/" replace /> },
+      { path: "/login", element: <NavigateKeepingQuery to="/" /> },
       {
         // Logged-out pages: no navbar.
         element: <PublicLayout />,
         children: [
-          { path: "/", element: <PlaceholderPage title="Login" /> },
-          { path: "/logout", element: <PlaceholderPage title="Sign Out" /> },
-          { path: "/register", element: <PlaceholderPage title="Register" /> },
-          { path: "/forgotPassword", element: <PlaceholderPage title="Forgot Password" /> },
-          { path: "/passwordReset", element: <PlaceholderPage title="Reset Password" /> },
+          // Route name in the spec: LoginForm.
+          { path: "/", element: <LoginPage /> },
+          { path: "/logout", element: <LogoutPage /> },
+          { path: "/register", element: <RegisterPage /> },
+          { path: "/forgotPassword", element: <ForgotPasswordPage /> },
+          { path: "/passwordReset", element: <PasswordResetPage /> },
           { path: "/payments", element: <PlaceholderPage title="Payments" /> },
         ],
       },
       {
+        // Guarded: AppLayout sends logged-out users to login with a redirect back.
         element: <AppLayout />,
         children: [
-          { path: "/home", element: <PlaceholderPage title="Home" /> },
+          { path: "/home", element: <HomePage /> },
           {
             path: "/customers",
             element: <Outlet />,
             children: [
               // The spec names no default child; the navbar links to manage, so bare /customers goes there too.
-              { index: true, element: <Navigate to="manage" replace /> },
+              { index: true, element: <NavigateKeepingQuery to="/customers/manage" /> },
               { path: "manage", element: <PlaceholderPage title="Manage Customers" /> },
               { path: "processCC", element: <PlaceholderPage title="Process Credit Cards" /> },
             ],
@@ -42,7 +52,7 @@ export const routes: RouteObject[] = [
           { path: "/clients", element: <PlaceholderPage title="Clients" /> },
           { path: "/codes", element: <PlaceholderPage title="Bill Codes" /> },
           { path: "/routes", element: <PlaceholderPage title="Grouping" /> },
-          { path: "/help", element: <PlaceholderPage title="Help" /> },
+          { path: "/help", element: <HelpPage /> },
           { path: "/AdminProcessingView", element: <PlaceholderPage title="Admin Processing" /> },
           { path: "/reports", element: <PlaceholderPage title="Reports" /> },
           { path: "/settings", element: <PlaceholderPage title="Settings" /> },
@@ -50,7 +60,7 @@ export const routes: RouteObject[] = [
             path: "/transactions",
             element: <Outlet />,
             children: [
-              { index: true, element: <Navigate to="search" replace /> },
+              { index: true, element: <NavigateKeepingQuery to="/transactions/search" /> },
               { path: "search", element: <PlaceholderPage title="Search Transactions" /> },
               { path: "invoice/add", element: <PlaceholderPage title="Add Invoice" /> },
               { path: "invoice/edit/:invoiceId", element: <PlaceholderPage title="Edit Invoice" /> },

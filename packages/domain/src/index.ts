@@ -11,3 +11,8 @@ export * from "./ledger/ledger-effect.js";
 export * from "./auth/auth-schemas.js";
 export * from "./users/user-schemas.js";
 export * from "./ageing/age-balance.js";
+export * from "./reference/us-states.js";
+export * from "./clients/client-rules.js";
+export * from "./clients/client-schemas.js";
+export * from "./groups/group-positions.js";
+export * from "./reporting/fiscal-periods.js";

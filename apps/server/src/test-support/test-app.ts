@@ -48,6 +48,7 @@ export async function startTestApp(): Promise<TestApp> {
     ...loadConfig({
       DATA_DIR: "/tmp/cyclebill-unused-data-dir",
       JWT_SECRET: TEST_JWT_SECRET,
+      BILLING_SECRETS_KEY: "test-secrets-key",
       BILLING_DEMO: "0",
     }),
     webDistDir: "/nonexistent-web-dist",

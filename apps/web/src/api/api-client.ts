@@ -9,12 +9,19 @@ type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | null | undefined;
 export type QueryParams = Record<string, QueryValue>;
 
+/**
+ * Statuses the caller handles itself (shows its own message), so the app-wide handler stays quiet
+ * about them; "all" silences it for every status. A 401 always ends the session regardless.
+ */
+export type HandledStatuses = readonly number[] | "all";
+
 export type ApiFetchOptions = {
   method?: HttpMethod;
   query?: QueryParams;
   /** Serialised as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  handles?: HandledStatuses;
 };
 
 const FALLBACK_MESSAGE = "An unexpected error occurred";
@@ -23,12 +30,15 @@ const FALLBACK_MESSAGE = "An unexpected error occurred";
 export class ApiError extends Error {
   readonly status: number;
   readonly body: unknown;
+  /** True when the request declared (via `handles`) that its caller reports this status itself. */
+  readonly handledByCaller: boolean;
 
-  constructor(status: number, body: unknown) {
+  constructor(status: number, body: unknown, handledByCaller = false) {
     super(messageFromBody(body) ?? `Request failed with status ${status}`);
     this.name = "ApiError";
     this.status = status;
     this.body = body;
+    this.handledByCaller = handledByCaller;
   }
 }
 
@@ -55,7 +65,7 @@ export function buildApiUrl(path: string, query?: QueryParams): string {
 }
 
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  const { method = "GET", query, body, signal } = options;
+  const { method = "GET", query, body, signal, handles = [] } = options;
   const headers: Record<string, string> = { Accept: "application/json" };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -69,7 +79,10 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   });
 
   const parsed = await parseBody(response);
-  if (!response.ok) throw new ApiError(response.status, parsed);
+  if (!response.ok) {
+    const handled = handles === "all" || handles.includes(response.status);
+    throw new ApiError(response.status, parsed, handled);
+  }
   // 204 and other empty bodies come back as undefined; callers type those as void.
   return parsed as T;
 }
@@ -84,6 +97,22 @@ async function parseBody(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+/** Every message in a DRF error body, in order, for "Details" lists. Field messages keep no field prefix. */
+export function allMessages(body: unknown): string[] {
+  const messages: string[] = [];
+  const collect = (value: unknown) => {
+    if (typeof value === "string") {
+      if (value.trim() !== "") messages.push(value);
+    } else if (Array.isArray(value)) {
+      value.forEach(collect);
+    } else if (isRecord(value)) {
+      Object.values(value).forEach(collect);
+    }
+  };
+  collect(body);
+  return messages;
 }
 
 /** The first message a user can act on, for notifications and form alerts. */

@@ -26,6 +26,11 @@ const outputColumns = Object.entries(getTableColumns(clients))
     apiName: apiNameOverrides[column.name] ?? column.name,
   }));
 
+/** API field name to the table's key, for writes. */
+export const clientColumnKeyByApiName: ReadonlyMap<string, keyof ClientRow> = new Map(
+  outputColumns.map(({ key, apiName }) => [apiName, key]),
+);
+
 /** Every client field but the gateway secret, which is only ever reported as has_blue_pay_key. */
 export function clientToApi(row: ClientRow): ClientOutput {
   const output: Record<string, string | number | boolean | null> = {};

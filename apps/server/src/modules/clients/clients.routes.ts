@@ -1,7 +1,13 @@
-import { listQuerySchema, recordIdParamsSchema } from "@cyclebill/domain";
+import {
+  clientCreateSchema,
+  clientUpdateSchema,
+  listQuerySchema,
+  recordIdParamsSchema,
+} from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { getClient, listClients } from "./list-clients.js";
+import { createClient, deleteClient, updateClient } from "./manage-clients.js";
 
 const clientSchema = z.looseObject({
   id: z.number().int(),
@@ -11,7 +17,7 @@ const clientSchema = z.looseObject({
 });
 
 export function registerClientRoutes(router: Router): void {
-  const { db } = router.deps;
+  const { db, config } = router.deps;
 
   defineRoute(router, {
     method: "GET",
@@ -34,5 +40,41 @@ export function registerClientRoutes(router: Router): void {
     params: recordIdParamsSchema,
     response: clientSchema,
     handle: ({ params, auth }) => getClient(db, auth, params.id),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/clients/",
+    summary: "Add a client (admins); only the name is required, the number continues from the highest",
+    tags: ["Clients"],
+    access: "admin",
+    body: clientCreateSchema,
+    response: clientSchema,
+    successStatus: 201,
+    handle: ({ body, auth }) => createClient(db, auth, config.secretsKey, body),
+  });
+
+  defineRoute(router, {
+    method: "PUT",
+    url: "/api/clients/:id/",
+    summary:
+      "Save the client editor (full body). Rates change for admins only; bluepay_secret_key is write-only.",
+    tags: ["Clients"],
+    access: "user",
+    params: recordIdParamsSchema,
+    body: clientUpdateSchema,
+    response: clientSchema,
+    handle: ({ params, body, auth }) => updateClient(db, auth, config.secretsKey, params.id, body),
+  });
+
+  defineRoute(router, {
+    method: "DELETE",
+    url: "/api/clients/:id/",
+    summary: "Delete a client and everything it owns (admins)",
+    tags: ["Clients"],
+    access: "admin",
+    params: recordIdParamsSchema,
+    successStatus: 204,
+    handle: ({ params, auth }) => deleteClient(db, auth, params.id),
   });
 }

@@ -28,6 +28,8 @@ export type TenantResource<TTable extends PgTable, TInput, TOutput, TFilters = R
   defaultOrdering: string;
   toValues: (input: TInput) => Partial<TTable["$inferInsert"]>;
   toApi: (row: TTable["$inferSelect"]) => TOutput;
+  /** Adds what only the single-record read shows (e.g. a group's members). */
+  withDetails?: (db: Executor, tenant: TenantContext, output: TOutput) => Promise<TOutput>;
   /** Who may create, update and delete; everyone in the tenant may read. */
   canWrite?: (tenant: TenantContext) => boolean;
   /** A reason the stored row may not be changed or deleted (e.g. system codes), or undefined. */
@@ -118,7 +120,8 @@ export async function getTenantRecord<TTable extends PgTable, TInput, TOutput, T
   id: number,
 ): Promise<TOutput> {
   const row = await findRow(db, tenant, resource as TenantResource<TTable, unknown, unknown, unknown>, id);
-  return resource.toApi(row);
+  const output = resource.toApi(row);
+  return resource.withDetails ? resource.withDetails(db, tenant, output) : output;
 }
 
 export async function createTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(

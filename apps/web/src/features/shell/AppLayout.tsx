@@ -1,35 +1,97 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea } from "@mantine/core";
+import { AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, matchPath, useLocation } from "react-router";
+import { displayName, type UserRole } from "../auth/current-user";
+import { RequireAuth } from "../auth/RequireAuth";
+import { useUser } from "../auth/user-context";
+import { ClientSelect } from "../clients/ClientSelect";
+import { useClientContext } from "../clients/client-context";
+import { CustomerSelect } from "../customers/CustomerSelect";
 import { BrandLink } from "./BrandLink";
-import { NAV_ITEMS } from "./nav-items";
+import { NAV_ITEMS, visibleNavItems } from "./nav-items";
+import { NotificationBell } from "./NotificationBell";
 
+const TOP_BAR_HEIGHT = 56;
+const SECOND_BAR_HEIGHT = 52;
+
+const ROLE_LABELS: Record<UserRole, string> = { admin: "Administrator", owner: "Owner", staff: "Staff" };
+
+/** Layout of every logged-in page: top bar, selection bar, navbar. Guarded by RequireAuth. */
 export function AppLayout() {
+  return (
+    <RequireAuth>
+      <AuthenticatedShell />
+    </RequireAuth>
+  );
+}
+
+function AuthenticatedShell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  const user = useUser();
+  const { isAdmin, clientId, clientName, withClient } = useClientContext();
+  const items = visibleNavItems(NAV_ITEMS, { loggedIn: true, isAdmin });
 
   return (
     <AppShell
-      header={{ height: 56 }}
+      header={{ height: TOP_BAR_HEIGHT + SECOND_BAR_HEIGHT }}
       navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="lg"
     >
       <AppShell.Header>
-        <Group h="100%" px="md" gap="sm">
-          <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-          <BrandLink to="/home" />
+        <Group h={TOP_BAR_HEIGHT} px="md" gap="sm" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <BrandLink to={withClient("/home")} />
+            <Divider orientation="vertical" h={24} style={{ alignSelf: "center" }} />
+            <Text fw={500} truncate="end" data-testid="selected-client-name">
+              {clientName ??
+                (isAdmin ? (clientId === null ? "No client selected" : "Loading client…") : "No client")}
+            </Text>
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <Box ta="right" visibleFrom="xs">
+              <Text size="sm" fw={500} lh={1.2}>
+                {displayName(user)}
+              </Text>
+              <Text size="xs" c="dimmed" lh={1.2}>
+                {ROLE_LABELS[user.role]}
+              </Text>
+            </Box>
+            <NotificationBell />
+          </Group>
+        </Group>
+        <Group
+          h={SECOND_BAR_HEIGHT}
+          px="md"
+          gap="md"
+          wrap="nowrap"
+          bg="gray.0"
+          style={{ borderTop: "1px solid var(--mantine-color-gray-3)", overflowX: "auto" }}
+          role="search"
+          aria-label="Client and customer selection"
+        >
+          {isAdmin ? <ClientSelect /> : null}
+          <CustomerSelect />
         </Group>
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <AppShell.Section grow component={ScrollArea}>
-          {NAV_ITEMS.map((item) => {
+          {items.map((item) => {
             const active = matchPath({ path: item.activePath, end: false }, pathname) !== null;
             return (
               <NavLink
                 key={item.to}
                 component={Link}
-                to={item.to}
+                // Admins keep their selected client from screen to screen.
+                to={withClient(item.to)}
                 label={item.label}
                 active={active}
                 aria-current={active ? "page" : undefined}
@@ -42,7 +104,7 @@ export function AppLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main bg="gray.0">
         <Outlet />
       </AppShell.Main>
     </AppShell>

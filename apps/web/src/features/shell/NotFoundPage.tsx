@@ -1,7 +1,9 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
+import { useClientContext } from "../clients/client-context";
 
 export function NotFoundPage() {
+  const { withClient } = useClientContext();
   return (
     <Stack gap="xs">
       <title>Page not found · Cyclebill</title>
@@ -9,7 +11,7 @@ export function NotFoundPage() {
         Page not found
       </Title>
       <Text c="dimmed">The address you followed does not match any page.</Text>
-      <Anchor component={Link} to="/home">
+      <Anchor component={Link} to={withClient("/home")}>
         Go to Home
       </Anchor>
     </Stack>

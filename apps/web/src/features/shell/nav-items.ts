@@ -1,5 +1,5 @@
-// Navigation entries in the order the spec lists them. The flags let the auth issue filter
-// the list per user; until auth exists every entry is shown.
+// Navigation entries in the order the spec lists them. Per the spec, Admin Processing and Clients
+// are admin only, and Settings and Signout are for logged-in users only.
 export type NavItem = {
   label: string;
   to: string;
@@ -10,40 +10,48 @@ export type NavItem = {
 };
 
 export const NAV_ITEMS: readonly NavItem[] = [
-  { label: "Home", to: "/home", activePath: "/home", adminOnly: false, loggedInOnly: true },
+  { label: "Home", to: "/home", activePath: "/home", adminOnly: false, loggedInOnly: false },
   {
     label: "Admin Processing",
     to: "/AdminProcessingView",
     activePath: "/AdminProcessingView",
     adminOnly: true,
-    loggedInOnly: true,
+    loggedInOnly: false,
   },
-  { label: "Clients", to: "/clients", activePath: "/clients", adminOnly: true, loggedInOnly: true },
+  { label: "Clients", to: "/clients", activePath: "/clients", adminOnly: true, loggedInOnly: false },
   {
     label: "Customers",
     to: "/customers/manage",
     activePath: "/customers",
     adminOnly: false,
-    loggedInOnly: true,
+    loggedInOnly: false,
   },
-  { label: "Grouping", to: "/routes", activePath: "/routes", adminOnly: false, loggedInOnly: true },
-  { label: "Bill Codes", to: "/codes", activePath: "/codes", adminOnly: false, loggedInOnly: true },
+  { label: "Grouping", to: "/routes", activePath: "/routes", adminOnly: false, loggedInOnly: false },
+  { label: "Bill Codes", to: "/codes", activePath: "/codes", adminOnly: false, loggedInOnly: false },
   {
     label: "Transactions",
     to: "/transactions/search",
     activePath: "/transactions",
     adminOnly: false,
-    loggedInOnly: true,
+    loggedInOnly: false,
   },
   {
     label: "Invoices & Statements",
     to: "/invoicesAndStatements",
     activePath: "/invoicesAndStatements",
     adminOnly: false,
-    loggedInOnly: true,
+    loggedInOnly: false,
   },
-  { label: "Reports", to: "/reports", activePath: "/reports", adminOnly: false, loggedInOnly: true },
+  { label: "Reports", to: "/reports", activePath: "/reports", adminOnly: false, loggedInOnly: false },
   { label: "Help", to: "/help", activePath: "/help", adminOnly: false, loggedInOnly: false },
   { label: "Settings", to: "/settings", activePath: "/settings", adminOnly: false, loggedInOnly: true },
   { label: "Signout", to: "/logout", activePath: "/logout", adminOnly: false, loggedInOnly: true },
 ];
+
+export type NavViewer = { loggedIn: boolean; isAdmin: boolean };
+
+export function visibleNavItems(items: readonly NavItem[], viewer: NavViewer): NavItem[] {
+  return items.filter(
+    (item) => (!item.adminOnly || viewer.isAdmin) && (!item.loggedInOnly || viewer.loggedIn),
+  );
+}

@@ -1,0 +1,134 @@
+import { eq, max } from "drizzle-orm";
+import {
+  CLIENT_RATE_FIELDS,
+  DOUBLE_BILLING_MESSAGE,
+  cycleChangeCausesDoubleBilling,
+  type ClientUpdate,
+  type clientCreateSchema,
+} from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database } from "../../db/database.js";
+import { pgErrorCode } from "../../db/pg-errors.js";
+import { clients } from "../../db/tables.js";
+import type { AuthContext } from "../../http/auth-context.js";
+import { fieldError, forbidden, notFound } from "../../http/errors.js";
+import { sealSecret } from "../secrets/secret-box.js";
+import { clientColumnKeyByApiName, clientToApi, type ClientOutput, type ClientRow } from "./client-output.js";
+
+type ClientCreate = z.output<typeof clientCreateSchema>;
+type ClientFields = Partial<ClientCreate> & Partial<ClientUpdate>;
+
+const WRITE_ONLY = new Set(["bluepay_secret_key", "clear_blue_pay_key"]);
+const RATE_FIELDS = new Set<string>(CLIENT_RATE_FIELDS);
+// Kept by the production run, never by the editor.
+const SYSTEM_FIELDS = new Set([
+  "id",
+  "cycle_ran",
+  "days_in_last_cycle",
+  "date_first_billing",
+  "date_last_billing",
+  "date_this_billing",
+  "number_bills_sent_ytd",
+  "number_bi_sent_ytd",
+  "created_at",
+  "updated_at",
+]);
+
+/** Table values from the editor's fields; rates only when the writer is an admin. */
+function toValues(input: ClientFields, secretsKey: string, isAdmin: boolean): Partial<ClientRow> {
+  const values: Record<string, unknown> = {};
+  for (const [apiName, value] of Object.entries(input)) {
+    if (WRITE_ONLY.has(apiName) || SYSTEM_FIELDS.has(apiName) || value === undefined) continue;
+    if (RATE_FIELDS.has(apiName) && !isAdmin) continue;
+    const key = clientColumnKeyByApiName.get(apiName);
+    if (key) values[key] = value;
+  }
+  if (input.clear_blue_pay_key) values.bluepaySecretKeyEncrypted = null;
+  if (input.bluepay_secret_key)
+    values.bluepaySecretKeyEncrypted = sealSecret(secretsKey, input.bluepay_secret_key);
+  return values as Partial<ClientRow>;
+}
+
+function duplicateNumber(error: unknown): never {
+  if (pgErrorCode(error) === "23505")
+    throw fieldError("client_no", "A client with this number already exists.");
+  throw error;
+}
+
+/** Admins add clients; numbers continue from the highest one (from 1001) unless given. */
+export async function createClient(
+  db: Database,
+  auth: AuthContext,
+  secretsKey: string,
+  input: ClientCreate,
+): Promise<ClientOutput> {
+  if (!auth.user.isAdmin) throw forbidden("Only the provider's admins add clients.");
+  return db
+    .transaction(async (tx) => {
+      const [highest] = await tx.select({ value: max(clients.clientNo) }).from(clients);
+      const clientNo = input.client_no ?? Math.max(1000, highest?.value ?? 0) + 1;
+      const [row] = await tx
+        .insert(clients)
+        .values({
+          ...toValues(input, secretsKey, true),
+          clientName: input.client_name,
+          clientNo,
+        } as typeof clients.$inferInsert)
+        .returning();
+      if (!row) throw new Error("client not created");
+      return clientToApi(row);
+    })
+    .catch(duplicateNumber);
+}
+
+function dayOfMonth(today: Date): number {
+  return today.getUTCDate();
+}
+
+/**
+ * The client editor's save: admins edit any client and its rates; owners edit their own client
+ * except the rates (kept as stored); staff only read.
+ */
+export async function updateClient(
+  db: Database,
+  auth: AuthContext,
+  secretsKey: string,
+  id: number,
+  input: ClientUpdate,
+  today = new Date(),
+): Promise<ClientOutput> {
+  const { user } = auth;
+  if (!user.isAdmin && user.clientId !== id) throw notFound();
+  if (!user.isAdmin && user.isClientStaff)
+    throw forbidden("Only the client's owners and the provider's admins edit the client.");
+  return db
+    .transaction(async (tx) => {
+      const [current] = await tx.select().from(clients).where(eq(clients.id, id)).for("update").limit(1);
+      if (!current) throw notFound();
+      if (
+        cycleChangeCausesDoubleBilling({
+          currentCycle: current.normalCycle,
+          newCycle: input.normal_cycle,
+          cycleRan: current.cycleRan,
+          todayDayOfMonth: dayOfMonth(today),
+        })
+      ) {
+        throw fieldError("normal_cycle", DOUBLE_BILLING_MESSAGE);
+      }
+      const [row] = await tx
+        .update(clients)
+        .set({ ...toValues(input, secretsKey, user.isAdmin), updatedAt: new Date() })
+        .where(eq(clients.id, id))
+        .returning();
+      if (!row) throw notFound();
+      return clientToApi(row);
+    })
+    .catch(duplicateNumber);
+}
+
+/** Deleting a client removes everything it owns; its users stay, attached to no client. */
+export async function deleteClient(db: Database, auth: AuthContext, id: number): Promise<void> {
+  if (!auth.user.isAdmin) throw forbidden("Only the provider's admins delete clients.");
+  const deleted = await db.delete(clients).where(eq(clients.id, id)).returning({ id: clients.id });
+  if (deleted.length === 0) throw notFound();
+}

@@ -1,0 +1,147 @@
+import { loginSchema, type LoginInput } from "@cyclebill/domain";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  PasswordInput,
+  Progress,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { apiFetch, describeApiError } from "../../api/api-client";
+import { clearSession, storeToken, useSessionToken } from "../../api/session";
+import { fetchMe, meQueryKey, useCurrentUser } from "./current-user";
+import { validateForm, type FieldErrors } from "./form-validation";
+import { safeRedirectTarget } from "./redirect";
+
+type LoginField = "username" | "password";
+
+export function LoginPage() {
+  const [searchParams] = useSearchParams();
+  const target = safeRedirectTarget(searchParams.get("redirect"));
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const token = useSessionToken();
+  const me = useCurrentUser();
+
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [rememberMe, setRememberMe] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+
+  const login = useMutation({
+    mutationFn: async (input: LoginInput) => {
+      const { token: newToken } = await apiFetch<{ token: string }>("/auth-jwt/", {
+        method: "POST",
+        body: input,
+        // Wrong credentials (400) and lockouts (429) read 'Login failed' on this page, not a toast.
+        handles: [400, 429],
+      });
+      // Drop anything cached for a previous user before the new one's data loads.
+      queryClient.removeQueries();
+      storeToken(newToken);
+      try {
+        await queryClient.fetchQuery({
+          queryKey: meQueryKey(newToken),
+          queryFn: ({ signal }) => fetchMe(signal),
+        });
+      } catch (error) {
+        clearSession();
+        throw error;
+      }
+    },
+    onSuccess: () => void navigate(target, { replace: true }),
+  });
+
+  // The stored-token check on start: a failure is only logged (in fetchMe); the form stays.
+  if (login.isIdle && me.isSuccess) return <Navigate to={target} replace />;
+
+  const checkingStoredToken = login.isIdle && token !== null && me.isPending;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = validateForm(loginSchema, { username, password, remember_me: rememberMe });
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    login.mutate(result.data);
+  };
+
+  return (
+    <Stack gap="md">
+      <title>Login · Cyclebill</title>
+      <div>
+        <Title order={1} size="h2">
+          Login
+        </Title>
+        <Text c="dimmed" size="sm">
+          Sign in to manage billing and receivables.
+        </Text>
+      </div>
+
+      {checkingStoredToken ? (
+        <Group gap="sm" py="md">
+          <Loader size="sm" />
+          <Text c="dimmed">Checking your saved session…</Text>
+        </Group>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <TextInput
+              label="Username or email"
+              autoComplete="username"
+              value={username}
+              onChange={(event) => setUsername(event.currentTarget.value)}
+              error={errors.username}
+              withAsterisk
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={errors.password}
+              withAsterisk
+            />
+            <Group justify="space-between">
+              <Checkbox
+                label="Remember me"
+                checked={rememberMe}
+                onChange={(event) => setRememberMe(event.currentTarget.checked)}
+              />
+              <Anchor component={Link} to="/forgotPassword" size="sm">
+                Forgot password?
+              </Anchor>
+            </Group>
+            <Button type="submit" fullWidth loading={login.isPending}>
+              Log in
+            </Button>
+            {login.isPending ? <Progress value={100} animated aria-label="Logging in" /> : null}
+            {login.isError ? (
+              <Alert color="red" title="Login failed">
+                {describeApiError(login.error)}
+              </Alert>
+            ) : null}
+            {login.isSuccess ? <Alert color="teal" title="Login succeeded" /> : null}
+            <Text size="sm" ta="center">
+              No account yet?{" "}
+              <Anchor component={Link} to="/register">
+                Register
+              </Anchor>
+            </Text>
+          </Stack>
+        </form>
+      )}
+    </Stack>
+  );
+}

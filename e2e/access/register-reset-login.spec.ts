@@ -1,0 +1,147 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { firstLinkPath, logInThroughForm, uncaught, waitForMail } from "../support/auth.js";
+import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { startServer, type RunningServer } from "../support/server.js";
+
+describe("register, reset the password by email, log in, log out", () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let pageErrors: string[];
+
+  const email = "nora.quinn@example.test";
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!browser || !server) throw new Error("setup failed");
+    page = await newPage(browser, server.baseUrl);
+    pageErrors = collectPageErrors(page);
+  });
+
+  afterEach(async ({ task }) => {
+    await closePage(page, task);
+  });
+
+  const text = (value: string) => page.getByText(value, { exact: true });
+
+  test("the whole journey of a new user", async () => {
+    if (!server) throw new Error("server did not start");
+
+    // Register.
+    await page.goto("/");
+    await page.getByRole("link", { name: "Register" }).click();
+    await page.getByLabel("First name").fill("Nora");
+    await page.getByLabel("Last name").fill("Quinn");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel(/^Password/).fill("first-Password-1");
+    await page.getByLabel(/^Confirm password/).fill("first-Password-1");
+    await page.getByRole("button", { name: "Register" }).click();
+    await text("Registration succeeded, Nora Quinn").waitFor();
+
+    // Forgot password: the server mails a reset link to the outbox.
+    await page.goto("/");
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send Password Reset" }).click();
+    await text("Forgot password succeeded, check your email for a password reset link").waitFor();
+
+    const mail = await waitForMail(server, email);
+    const link = firstLinkPath(mail);
+    expect(link).toMatch(/^\/passwordReset\?/);
+    const params = new URLSearchParams(link.split("?")[1]);
+    expect(params.get("email")).toBe(email);
+    expect(params.get("token")).toBeTruthy();
+
+    // Open the link and choose a new password.
+    await page.goto(link);
+    await page.getByLabel(/^New password/).fill("second-Password-2");
+    await page.getByLabel(/^Confirm password/).fill("second-Password-2");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await text("Reset password succeeded").waitFor();
+
+    // A logged-out visit to a deep link goes to login and comes back afterwards.
+    await page.goto("/help?x=1");
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(new URL(page.url()).searchParams.get("redirect")).toBe("/help?x=1");
+
+    // The old password no longer works; the new one does.
+    await logInThroughForm(page, email, "first-Password-1");
+    await text("Login failed").waitFor();
+    await logInThroughForm(page, email, "second-Password-2");
+    await page.waitForURL((url) => url.pathname === "/help");
+    expect(new URL(page.url()).search).toBe("?x=1");
+    await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
+
+    // Not yet attached to a client: Home says so.
+    await page.getByRole("navigation").getByRole("link", { name: "Home" }).click();
+    await page.getByRole("heading", { level: 1, name: "Welcome, Nora Quinn" }).waitFor();
+    await text("Your account is not attached to a client yet").waitFor();
+
+    // Log out.
+    await page.getByRole("navigation").getByRole("link", { name: "Signout" }).click();
+    await text("Thank you. You have been logged out successfully.").waitFor();
+    await page.goto("/home");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { level: 1, name: "Login" }).waitFor();
+
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
+  test("registering an email twice says so and points to Forgot Password", async () => {
+    if (!server) throw new Error("server did not start");
+    const taken = "taken@example.test";
+    const first = await fetch(`${server.baseUrl}/api/register/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        firstName: "Tess",
+        lastName: "Taken",
+        email: taken,
+        password: "taken-Password-1",
+        confirmPassword: "taken-Password-1",
+      }),
+    });
+    expect(first.status).toBe(201);
+
+    await page.goto("/register");
+    await page.getByLabel("First name").fill("Tess");
+    await page.getByLabel("Last name").fill("Again");
+    await page.getByLabel("Email").fill(taken);
+    await page.getByLabel(/^Password/).fill("third-Password-3");
+    await page.getByLabel(/^Confirm password/).fill("third-Password-3");
+    await page.getByRole("button", { name: "Register" }).click();
+    await text("Registration failed.").waitFor();
+    await text(
+      "Check if your email has already been used to register an account. Use Forgot Password if you need to send password reset email.",
+    ).waitFor();
+    await page.getByText("Details").waitFor();
+  });
+
+  test("a reset link with a wrong token fails with the server's reason", async () => {
+    await page.goto(`/passwordReset?email=${encodeURIComponent(email)}&token=not-a-token&username=x`);
+    await page.getByLabel(/^New password/).fill("fourth-Password-4");
+    await page.getByLabel(/^Confirm password/).fill("fourth-Password-4");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await text("Reset password failed").waitFor();
+    await page.getByText("This password reset link is invalid or has expired.").waitFor();
+  });
+
+  test("the forms check required fields before sending", async () => {
+    await page.goto("/forgotPassword");
+    await page.getByRole("button", { name: "Send Password Reset" }).click();
+    await text("This field is required.").waitFor();
+    await page.getByLabel("Email").fill("not-an-email");
+    await page.getByRole("button", { name: "Send Password Reset" }).click();
+    await text("Enter a valid email address.").waitFor();
+  });
+});

@@ -1,0 +1,84 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { logIn } from "../support/auth.js";
+import { closePage, launchBrowser, newPage } from "../support/browser.js";
+import { startServer, type RunningServer } from "../support/server.js";
+
+const ADMIN_EMAIL = "errors-admin@example.test";
+const ADMIN_PASSWORD = "errors-Admin-Password-1";
+
+// The spec's HTTP error catalogue, seen by the user. The server cannot be made to fail on demand,
+// so these tests answer selected calls in the browser with the failure to show.
+describe("HTTP error catalogue", () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!browser || !server) throw new Error("setup failed");
+    page = await newPage(browser, server.baseUrl);
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    // A client to work on, so Home asks for its summary.
+    await page.route("**/api/clients/7/", (route) =>
+      route.fulfill({ json: { id: 7, client_no: 1007, client_name: "Stubbed Client" } }),
+    );
+  });
+
+  afterEach(async ({ task }) => {
+    await closePage(page, task);
+  });
+
+  const alert = (title: string) => page.getByRole("alert").filter({ hasText: title });
+
+  test("a 500 says 'Server side error occurred'", async () => {
+    await page.route("**/api/summary-data/client/7", (route) =>
+      route.fulfill({ status: 500, json: { detail: "A server error occurred." } }),
+    );
+    await page.goto("/home?client_id=7");
+    await alert("Server side error occurred").waitFor();
+  });
+
+  test("a 400 with non_field_errors says the request was malformed, with the details", async () => {
+    await page.route("**/api/summary-data/client/7", (route) =>
+      route.fulfill({ status: 400, json: { non_field_errors: ["Bad date range."] } }),
+    );
+    await page.goto("/home?client_id=7");
+    const malformed = alert("Malformed request, may be missing or invalid parameters required for API call");
+    await malformed.waitFor();
+    expect(await malformed.textContent()).toContain("Bad date range.");
+  });
+
+  test("a failing messages call leaves the bell empty, without an alert", async () => {
+    await page.route("**/api/messages**", (route) =>
+      route.fulfill({ status: 500, json: { detail: "down" } }),
+    );
+    await page.goto("/help?client_id=7");
+    await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
+    await page.getByRole("button", { name: "Notifications", exact: true }).click();
+    await page.getByText("System message").waitFor();
+    expect(await page.getByText("No message").count()).toBe(2);
+    expect(await page.getByText("Server side error occurred").count()).toBe(0);
+  });
+
+  test("a 401 ends the session and returns to login with a redirect back", async () => {
+    await page.route("**/api/summary-data/client/7", (route) =>
+      route.fulfill({ status: 401, json: { detail: "Given token not valid for any token type" } }),
+    );
+    await page.goto("/home?client_id=7");
+    await page.getByRole("heading", { level: 1, name: "Login" }).waitFor();
+    expect(new URL(page.url()).searchParams.get("redirect")).toBe("/home?client_id=7");
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+});

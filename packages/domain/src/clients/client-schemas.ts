@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { integerParam } from "../api/list-query.js";
+import { amountSchema } from "../money/money-schemas.js";
+import { rateSchema } from "../money/money-schemas.js";
+import { US_STATE_CODES } from "../reference/us-states.js";
+import {
+  ALTERNATE_ADDRESS_FLAGS,
+  BILL_CRITERIA,
+  BILL_FULFILMENT,
+  CLIENT_FINANCE_FLAGS,
+  CLIENT_STATUS_CODES,
+  CYCLE_DAYS,
+  INACTIVE_FLAGS,
+  PROCESS_TYPES,
+  PULL_EXPLANATIONS,
+  RATE_OR_PERCENT,
+} from "./client-rules.js";
+
+export const CLIENT_NAME_MIN = 3;
+export const ZIP_MESSAGE = "Must be 5 digits";
+export const CITY_REQUIRED_MESSAGE = "City required";
+export const STATE_REQUIRED_MESSAGE = "State required";
+export const TERMS_MAX_MESSAGE = "Terms max length 20 characters";
+export const PHONE_PATTERN = /^\(\d{3}\)-\d{3}-\d{4}$/;
+
+export function invalidPhoneMessage(value: unknown): string {
+  return `${String(value)} is not a valid phone number`;
+}
+
+const text = (max: number) => z.string().trim().max(max);
+/** Empty, or exactly 14 characters in the mask (###)-###-####. */
+const phone = z
+  .string()
+  .trim()
+  .refine((value) => value === "" || PHONE_PATTERN.test(value), {
+    error: (issue) => invalidPhoneMessage(issue.input),
+  });
+const zip5 = z
+  .string()
+  .trim()
+  .regex(/^\d{5}$/, ZIP_MESSAGE);
+const optionalZip5 = z
+  .string()
+  .trim()
+  .refine((value) => value === "" || /^\d{5}$/.test(value), ZIP_MESSAGE);
+const optionalState = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.")
+  .nullable();
+const count = integerParam({ min: 0, max: 1_000_000_000 });
+
+/** Every editable client field but the name and the required address (they differ between add and edit). */
+const clientDetailFields = {
+  address2: text(120).default(""),
+  address3: text(120).default(""),
+  zip4: z
+    .string()
+    .trim()
+    .refine((value) => value === "" || /^\d{4}$/.test(value), "Must be 4 digits")
+    .default(""),
+  bus_phone: phone.default(""),
+  fax_number: phone.default(""),
+  cell_phone: phone.default(""),
+  home_phone: phone.default(""),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((value) => value === "" || z.email().safeParse(value).success, "Enter a valid email address.")
+    .default(""),
+  business_owner: text(120).default(""),
+  primary_contact: text(120).default(""),
+  alternate_contact: text(120).default(""),
+  bluepay_account_id: text(64).default(""),
+  /** Write-only: a new gateway secret replaces the stored one; empty keeps it. */
+  bluepay_secret_key: z.string().trim().max(200).optional(),
+  /** Write-only: removes the stored gateway secret. */
+  clear_blue_pay_key: z.boolean().optional(),
+  alternate_name: text(120).default(""),
+  alternate_address1: text(120).default(""),
+  alternate_address2: text(120).default(""),
+  alternate_address3: text(120).default(""),
+  alternate_city: text(80).default(""),
+  alternate_state: optionalState.default(""),
+  alternate_zip: optionalZip5.default(""),
+  alternate_bus_phone: phone.default(""),
+  alternate_address_flag: z.enum(ALTERNATE_ADDRESS_FLAGS).default(""),
+  business_type: text(80).default(""),
+  sic_code: text(10).default(""),
+  business_form: text(80).default(""),
+  license: text(80).default(""),
+  corporate_name: text(120).default(""),
+  pull_duration: count.default(0),
+  pull_explanation: z.enum(PULL_EXPLANATIONS).default("0"),
+  terms_message: z.string().trim().max(20, TERMS_MAX_MESSAGE).default(""),
+  info_message: text(2000).default(""),
+  bill_message_line_1: text(80).default(""),
+  bill_message_line_2: text(80).default(""),
+  bill_message_line_3: text(80).default(""),
+  bi_message: text(2000).default(""),
+  client_message: text(1000).default(""),
+  normal_cycle: integerParam({ min: 1, max: 99 })
+    .refine((day) => CYCLE_DAYS.includes(day), "Cycle day must be 1 to 27, or 99.")
+    .default(1),
+  client_start_date: isoDate.default(null),
+  permission_to_ref_date: isoDate.default(null),
+  status_code: z.enum(CLIENT_STATUS_CODES).default("A"),
+  inactive_flag: z.enum(INACTIVE_FLAGS).default(""),
+  finance_flag: z.enum(CLIENT_FINANCE_FLAGS).default("N"),
+  thirtyDayRateOrPercent: z.enum(RATE_OR_PERCENT).default("rate"),
+  sixtyDayRateOrPercent: z.enum(RATE_OR_PERCENT).default("rate"),
+  ninetyDayRateOrPercent: z.enum(RATE_OR_PERCENT).default("rate"),
+  finance_rate_30_day: rateSchema.nullable().default(null),
+  day_finance_rate_60_day: rateSchema.nullable().default(null),
+  day_finance_rate_90_day: rateSchema.nullable().default(null),
+  day_charge_30_day: amountSchema.nullable().default(null),
+  day_charge_60_day: amountSchema.nullable().default(null),
+  day_charge_90_day: amountSchema.nullable().default(null),
+  code_set: text(20).default(""),
+  fiscal_year_reset_month: integerParam({ min: 1, max: 12 }).default(1),
+  bill_criteria: z.enum(BILL_CRITERIA).default("00"),
+  bill_fulfilment: z.enum(BILL_FULFILMENT).default(""),
+  process_type: z.enum(PROCESS_TYPES).default("00"),
+};
+
+/** Rates the provider charges the client: editable by admins only. */
+export const clientRateFields = {
+  emailed_bill_rate: rateSchema.default("0.00000"),
+  credit_card_bill_rate: rateSchema.default("0.00000"),
+  pulled_bill_rate: rateSchema.default("0.00000"),
+  mailed_bill_rate: rateSchema.default("0.00000"),
+  overflow_bill_rate: rateSchema.default("0.00000"),
+  discounts: rateSchema.default("0.00000"),
+  basic_fee: amountSchema.default("0.00"),
+  account_rate: rateSchema.default("0.00000"),
+  number_emailed_bills: count.default(0),
+  number_credit_card_bills: count.default(0),
+  number_pulled_bills: count.default(0),
+  number_mailed_bills: count.default(0),
+  number_bill_overflows: count.default(0),
+};
+export const CLIENT_RATE_FIELDS = Object.keys(clientRateFields) as (keyof typeof clientRateFields)[];
+
+const clientName = z
+  .string()
+  .trim()
+  .min(1)
+  .min(CLIENT_NAME_MIN, `Ensure this field has at least ${CLIENT_NAME_MIN} characters.`)
+  .max(120);
+
+/** The Add Client dialog: a name is all it takes; the editor fills in the rest. */
+export const clientCreateSchema = z.object({
+  client_name: clientName,
+  client_no: integerParam({ min: 1, max: 999_999_999 }).optional(),
+  address1: text(120).default(""),
+  city: text(80).default(""),
+  state: optionalState.default(""),
+  zip: optionalZip5.default(""),
+  ...clientDetailFields,
+  ...clientRateFields,
+});
+export type ClientCreateInput = z.input<typeof clientCreateSchema>;
+
+/** The client editor (PUT, full body): the address must be complete. */
+export const clientUpdateSchema = z.object({
+  client_name: clientName,
+  client_no: integerParam({ min: 1, max: 999_999_999 }),
+  address1: z.string().trim().min(1, "Address line 1 required").max(120),
+  city: z.string().trim().min(1, CITY_REQUIRED_MESSAGE).max(80),
+  state: z
+    .string(STATE_REQUIRED_MESSAGE)
+    .trim()
+    .toUpperCase()
+    .min(1, STATE_REQUIRED_MESSAGE)
+    .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list."),
+  zip: zip5,
+  ...clientDetailFields,
+  ...clientRateFields,
+});
+export type ClientUpdateInput = z.input<typeof clientUpdateSchema>;
+export type ClientUpdate = z.output<typeof clientUpdateSchema>;
