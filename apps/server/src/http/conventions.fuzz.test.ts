@@ -774,14 +774,19 @@ describe("conventions under fuzzing", () => {
         ["a", clients.ownerA, n + 2],
         ["b", clients.ownerB, n + 3],
       ];
-      for (const [, api, seed] of seeds) {
-        const created = await api.post(resourceCase.path, await resourceCase.validBody(seed, api));
+      for (const [letter, api, seed] of seeds) {
+        const created = await api.post(
+          resourceCase.path,
+          await resourceCase.validBody(seed, { api, clientId: fixture[letter].clientId }),
+        );
         expect(created.status, `${resourceCase.path}: ${created.text}`).toBe(201);
       }
       // Templates are made now, not during the run: validBody may create records it needs.
       const templates: JsonObject[] = [];
       for (const seed of [n + 11, n + 12, n + 13]) {
-        templates.push(await resourceCase.validBody(seed, clients.ownerA));
+        templates.push(
+          await resourceCase.validBody(seed, { api: clients.ownerA, clientId: fixture.a.clientId }),
+        );
       }
       expect(templates.every((template) => Object.keys(template).length > 0)).toBe(true);
       // Ids as the API lists them, so records made by validBody itself are counted too.

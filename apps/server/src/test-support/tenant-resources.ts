@@ -3,13 +3,16 @@ import type { ApiClient } from "./test-app.js";
 /**
  * Every tenant-owned resource served with the shared conventions. The isolation and fuzz tests
  * run against each entry: adding a resource here is the one line that puts it under test.
- * `validBody(n)` returns a body that creates a new record (n makes unique values).
  */
+/** Who will send the body, for which client. */
+export type BodyContext = { api: ApiClient; clientId: number };
+
 export type TenantResourceCase = {
   path: string;
   /** Resources only owners and admins may use (staff get 403); default: all of the client's users. */
   ownersOnly?: boolean;
-  validBody: (n: number, api: ApiClient) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** A body that creates a new record in `clientId` (n makes unique values); may create what it refers to. */
+  validBody: (n: number, context: BodyContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
 };
 
 export const tenantResourceCases: TenantResourceCase[] = [
@@ -27,5 +30,24 @@ export const tenantResourceCases: TenantResourceCase[] = [
       email: `isolation-${n}@example.com`,
       isStaff: true,
     }),
+  },
+  {
+    path: "/api/routeplans/",
+    validBody: async (n, { api, clientId }) => {
+      const group = await api.post(
+        "/api/routes/",
+        { route_name: `Plan group ${n}` },
+        { client_id: clientId },
+      );
+      const matches = await api.get("/api/typeahead/customers/", { client_id: clientId });
+      const [customer] = (matches.body as { results: { id: number }[] }).results;
+      if (group.status !== 201 || !customer) throw new Error(`route plan fixtures missing: ${group.text}`);
+      return {
+        route: (group.body as { id: number }).id,
+        customer: customer.id,
+        stop: 0,
+        bill_indicator_flag: "standard",
+      };
+    },
   },
 ];

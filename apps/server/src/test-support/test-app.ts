@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { loadConfig, type Config } from "../config.js";
 import type { Database } from "../db/database.js";
-import { clients } from "../db/tables.js";
+import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "./test-database.js";
@@ -137,6 +137,11 @@ export async function createTenantFixture(testApp: TestApp): Promise<TenantFixtu
       })
       .returning();
     if (!client) throw new Error("client not created");
+    // A couple of customers, so resources that refer to one have something to refer to.
+    await testApp.db.insert(customers).values([
+      { clientId: client.id, customerNo: 1, customerName: `First customer ${letter}`, lastName: "First" },
+      { clientId: client.id, customerNo: 2, customerName: `Second customer ${letter}`, lastName: "Second" },
+    ]);
     const owner = await createUser(testApp.db, {
       email: `owner-${letter}-${tag}@example.com`,
       password: null,

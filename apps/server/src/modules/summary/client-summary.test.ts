@@ -42,9 +42,9 @@ describe("GET /api/summary-data/client/{id}", () => {
     const [alice, bob] = await testApp.db
       .insert(customers)
       .values([
-        { clientId, customerNo: 1, customerName: "Alice" },
-        { clientId, customerNo: 2, customerName: "Bob" },
-        { clientId, customerNo: 3, customerName: "Gone", deleted: true },
+        { clientId, customerNo: 101, customerName: "Alice" },
+        { clientId, customerNo: 102, customerName: "Bob" },
+        { clientId, customerNo: 103, customerName: "Gone", deleted: true },
       ])
       .returning();
     const post = (customerId: number, codeId: number, rate: string, daysAgo: number) =>
@@ -65,7 +65,8 @@ describe("GET /api/summary-data/client/{id}", () => {
     const response = await testApp.client(fixture.a.ownerToken).get(`/api/summary-data/client/${clientId}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      totalCustomers: 2,
+      // Two customers of the fixture, Alice and Bob; archived ones do not count.
+      totalCustomers: 4,
       totalTransactions: 6,
       arBalanceAsOfDate: today,
       arCurrentBalance: "35.00",

@@ -23,10 +23,10 @@ type Record = { id: number };
 describe.each(tenantResourceCases)("tenant isolation of $path", ({ path, validBody, ownersOnly }) => {
   // Staff of a resource for owners only are refused outright (403), which leaks nothing either.
   const refusedStaff = ownersOnly ? 403 : 404;
-  const createIn = async (token: string): Promise<Record> => {
+  const createIn = async (token: string, clientId = fixture.a.clientId): Promise<Record> => {
     const api = testApp.client(token);
     counter += 1;
-    const response = await api.post(path, await validBody(counter, api));
+    const response = await api.post(path, await validBody(counter, { api, clientId }));
     expect(response.status, response.text).toBe(201);
     return response.body as Record;
   };
@@ -38,7 +38,7 @@ describe.each(tenantResourceCases)("tenant isolation of $path", ({ path, validBo
 
     for (const token of [fixture.b.ownerToken, fixture.b.staffToken]) {
       const other = testApp.client(token);
-      const otherBody = await validBody((counter += 1), other);
+      const otherBody = await validBody((counter += 1), { api: other, clientId: fixture.b.clientId });
       if (token === fixture.b.staffToken && ownersOnly) {
         expect((await other.get(`${path}${record.id}/`)).status).toBe(refusedStaff);
         expect((await other.delete(`${path}${record.id}/`)).status).toBe(refusedStaff);
@@ -74,9 +74,13 @@ describe.each(tenantResourceCases)("tenant isolation of $path", ({ path, validBo
     const own = await testApp.client(writer).get(path, { client_id: fixture.a.clientId, limit: 5000 });
     expect(own.status).toBe(200);
     expect((own.body as { results: Record[] }).results.map((row) => row.id)).toContain(record.id);
-    const created = await testApp
-      .client(fixture.b.ownerToken)
-      .post(path, await validBody((counter += 1), testApp.client()));
+    const created = await testApp.client(fixture.b.ownerToken).post(
+      path,
+      await validBody((counter += 1), {
+        api: testApp.client(fixture.b.ownerToken),
+        clientId: fixture.b.clientId,
+      }),
+    );
     expect(created.status).toBe(201);
     expect((created.body as { client: number }).client).toBe(fixture.b.clientId);
   });
@@ -93,9 +97,13 @@ describe.each(tenantResourceCases)("tenant isolation of $path", ({ path, validBo
     // The record belongs to client a: asking for it under client b is a 404.
     expect((await admin.get(`${path}${record.id}/`, { client_id: fixture.b.clientId })).status).toBe(404);
     expect((await admin.get(`${path}${record.id}/`, { client_id: fixture.a.clientId })).status).toBe(200);
-    const created = await admin.post(path, await validBody((counter += 1), admin), {
-      client_id: fixture.b.clientId,
-    });
+    const created = await admin.post(
+      path,
+      await validBody((counter += 1), { api: admin, clientId: fixture.b.clientId }),
+      {
+        client_id: fixture.b.clientId,
+      },
+    );
     expect(created.status).toBe(201);
     expect((created.body as { client: number }).client).toBe(fixture.b.clientId);
   });
