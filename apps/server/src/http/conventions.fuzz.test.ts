@@ -408,15 +408,17 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
 
 type BrokenBody = { body: JsonObject; field: string; template: JsonObject };
 
-function brokenBodyArb(templates: JsonObject[]): fc.Arbitrary<BrokenBody> {
+function brokenBodyArb(templates: JsonObject[], lenientFields: readonly string[]): fc.Arbitrary<BrokenBody> {
   return fc
     .constantFrom(...templates)
     .chain((template) => {
       const keys = Object.keys(template);
+      // Fields that accept any value by design (e.g. a group stop) cannot make a body invalid.
+      const breakable = keys.filter((key) => !lenientFields.includes(key));
       return fc.tuple(
         fc.constant(template),
         fc
-          .constantFrom(...keys)
+          .constantFrom(...breakable)
           .chain((field) => fc.tuple(fc.constant(field), structurallyWrong(template[field]))),
         fc.array(
           fc.tuple(
@@ -509,8 +511,8 @@ function safeStringify(value: unknown): string {
 }
 
 /** Bodies for POST and PUT; see the top of the file for why none can be a valid write. */
-function writePayloadArb(templates: JsonObject[]): fc.Arbitrary<Payload> {
-  const broken = brokenBodyArb(templates);
+function writePayloadArb(templates: JsonObject[], lenientFields: readonly string[]): fc.Arbitrary<Payload> {
+  const broken = brokenBodyArb(templates, lenientFields);
   const brokenText = broken.map(({ body }) => JSON.stringify(body));
   const nonObjectJson: fc.Arbitrary<unknown> = fc.oneof(
     fc.constantFrom(null, true, false, 0, -1, 1e308, "", "x", []),
@@ -648,7 +650,12 @@ function garbageAuthorizationArb(forged: string[]): fc.Arbitrary<string> {
 
 // ---- Requests ------------------------------------------------------------------------------
 
-type ResourceState = { path: string; templates: JsonObject[]; ids: Record<TenantLetter, number[]> };
+type ResourceState = {
+  path: string;
+  templates: JsonObject[];
+  lenientFields: readonly string[];
+  ids: Record<TenantLetter, number[]>;
+};
 
 function fuzzCaseArb(
   fixture: TenantFixture,
@@ -676,7 +683,8 @@ function fuzzCaseArb(
       }
       const hasId = operation === "detail" || operation === "update" || operation === "delete";
       let payload: fc.Arbitrary<Payload> = fc.constant<Payload>({ kind: "none" });
-      if (operation === "create" || operation === "update") payload = writePayloadArb(resource.templates);
+      if (operation === "create" || operation === "update")
+        payload = writePayloadArb(resource.templates, resource.lenientFields);
       else if (operation === "delete") payload = deletePayloadArb;
       return fc.record({
         resource: fc.constant(resource.path),
@@ -799,7 +807,12 @@ describe("conventions under fuzzing", () => {
         ids[letter] = (page.body as { results: { id: number }[] }).results.map((row) => row.id);
       }
       expect(ids.a.length).toBeGreaterThanOrEqual(2);
-      resources.push({ path: resourceCase.path, templates, ids });
+      resources.push({
+        path: resourceCase.path,
+        templates,
+        lenientFields: resourceCase.lenientFields ?? [],
+        ids,
+      });
     }
   });
 

@@ -9,6 +9,8 @@ export type BodyContext = { api: ApiClient; clientId: number };
 
 export type TenantResourceCase = {
   path: string;
+  /** Body fields that accept any value by design; the fuzz test never counts on them to break a body. */
+  lenientFields?: readonly string[];
   /** Resources only owners and admins may use (staff get 403); default: all of the client's users. */
   ownersOnly?: boolean;
   /** A body that creates a new record in `clientId` (n makes unique values); may create what it refers to. */
@@ -33,6 +35,8 @@ export const tenantResourceCases: TenantResourceCase[] = [
   },
   {
     path: "/api/routeplans/",
+    // A stop that is not a number means "the last place" (the spec's position rule).
+    lenientFields: ["stop"],
     validBody: async (n, { api, clientId }) => {
       const group = await api.post(
         "/api/routes/",
@@ -50,4 +54,49 @@ export const tenantResourceCases: TenantResourceCase[] = [
       };
     },
   },
+  {
+    path: "/api/customers/",
+    validBody: (n) => ({ first_name: "Isolated", last_name: `Customer ${n}`, pull_flag: "A" }),
+  },
+  {
+    path: "/api/storedamounts/",
+    validBody: async (n, context) => ({
+      customer: await someCustomer(context),
+      storedCode: await newCode(n, context),
+      description: `Stored ${n}`,
+      rate: "12.50",
+      quantity: "2",
+    }),
+  },
+  {
+    path: "/api/autoamounts/",
+    validBody: async (n, context) => ({
+      customer: await someCustomer(context),
+      auto_code: await newCode(n, context),
+      description: `Recurring ${n}`,
+      rate: "30",
+      quantity: 1,
+      start_month: 1,
+      end_month: 12,
+      frequency: "monthly",
+      arrears: false,
+    }),
+  },
 ];
+
+async function someCustomer({ api, clientId }: BodyContext): Promise<number> {
+  const matches = await api.get("/api/typeahead/customers/", { client_id: clientId });
+  const [customer] = (matches.body as { results: { id: number }[] }).results;
+  if (!customer) throw new Error(`no customer in client ${clientId}: ${matches.text}`);
+  return customer.id;
+}
+
+async function newCode(n: number, { api, clientId }: BodyContext): Promise<number> {
+  const created = await api.post(
+    "/api/codes/",
+    { code: 70_000 + n, description: `Code for ${n}`, code_type: "charge" },
+    { client_id: clientId },
+  );
+  if (created.status !== 201) throw new Error(`code not created: ${created.text}`);
+  return (created.body as { id: number }).id;
+}

@@ -1,35 +1,248 @@
-import { integerParam } from "@cyclebill/domain";
+import {
+  DELETE_FLAG_INPUT,
+  customerFullCreateSchema,
+  customerInputSchema,
+  customerUpdateSchema,
+  integerParam,
+  listQuerySchema,
+  recordIdParamsSchema,
+  recordQuerySchema,
+} from "@cyclebill/domain";
 import { z } from "zod";
+import { clientIdInBody } from "../../http/client-id-in-body.js";
+import { sendDownload } from "../../http/send-file.js";
+import { registerTenantResource } from "../../http/tenant-resource-routes.js";
 import { defineRoute, type Router } from "../../http/router.js";
 import { resolveTenant } from "../tenancy/resolve-tenant.js";
+import { summarizeCustomer } from "../summary/customer-summary.js";
 import { findCustomerMatches } from "./customer-typeahead.js";
+import { exportCustomersZip, renderBalanceSheet } from "./customers-export.js";
+import { listCustomers } from "./list-customers.js";
+import {
+  archiveCustomer,
+  createCustomer,
+  fullCreateCustomer,
+  getCustomer,
+  setDeleteFlag,
+  undeleteCustomer,
+  updateCustomer,
+} from "./manage-customers.js";
+import { recurringChargesResource } from "./recurring-charges.resource.js";
+import { storedAmountsResource } from "./stored-amounts.resource.js";
+
+const tags = ["Customers"];
+const queryFlag = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", ""])])
+  .transform((value) => value === true || value === "true" || value === "1");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+const customerSchema = z.looseObject({
+  id: z.number().int(),
+  customer_no: z.number().int(),
+  customer_name: z.string(),
+});
+const clientParams = z.object({ client: integerParam({ min: 1 }) });
 
 export function registerCustomerRoutes(router: Router): void {
   const { db } = router.deps;
+
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/customers/",
+    summary:
+      "Manage Customers list: paging, ordering, text and date filters, archived-only or pending-archive-only",
+    tags,
+    access: "user",
+    query: listQuerySchema.extend({
+      query: z.string().max(200).optional(),
+      startDate: isoDate.optional(),
+      endDate: isoDate.optional(),
+      includeOnlyArchived: queryFlag.optional(),
+      includeOnlyPendingArchived: queryFlag.optional(),
+    }),
+    response: z.object({ count: z.number().int(), results: z.array(customerSchema) }),
+    handle: async ({ query, auth }) =>
+      listCustomers(db, await resolveTenant(db, auth, query.client_id), query, query),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/customers/full-create/",
+    summary: "Add a customer with its recurring charges, stored amounts and groups, in one transaction",
+    tags,
+    access: "user",
+    query: recordQuerySchema,
+    body: customerFullCreateSchema,
+    response: customerSchema,
+    successStatus: 201,
+    handle: async ({ query, body, auth, request }) =>
+      fullCreateCustomer(
+        db,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        body,
+      ),
+  });
+
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/customers/:id/",
+    summary: "One customer",
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    response: customerSchema,
+    handle: async ({ params, query, auth }) =>
+      getCustomer(db, await resolveTenant(db, auth, query.client_id), params.id),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/customers/",
+    summary: "Add a customer (numbered after the highest when customer_no is not given)",
+    tags,
+    access: "user",
+    query: recordQuerySchema,
+    body: customerInputSchema,
+    response: customerSchema,
+    successStatus: 201,
+    handle: async ({ query, body, auth, request }) =>
+      createCustomer(
+        db,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        body,
+      ),
+  });
+
+  defineRoute(router, {
+    method: "PUT",
+    url: "/api/customers/:id/",
+    summary: "Save the customer editor (full body)",
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    body: customerUpdateSchema,
+    response: customerSchema,
+    handle: async ({ params, query, body, auth, request }) =>
+      updateCustomer(
+        db,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        params.id,
+        body,
+      ),
+  });
+
+  defineRoute(router, {
+    method: "DELETE",
+    url: "/api/customers/:id/",
+    summary:
+      "Archive a customer whose balance is zero (400 when it has a balance: mark it for deletion instead)",
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    successStatus: 204,
+    handle: async ({ params, query, auth }) =>
+      archiveCustomer(db, await resolveTenant(db, auth, query.client_id), params.id),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/customers/:id/delete-flag/",
+    summary:
+      "Mark for deletion when the balance reaches zero: D (billing stopped), S (billing continues), null (remove)",
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    body: DELETE_FLAG_INPUT,
+    response: customerSchema,
+    handle: async ({ params, query, body, auth, request }) =>
+      setDeleteFlag(
+        db,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        params.id,
+        body.delete_flag,
+      ),
+  });
+
+  defineRoute(router, {
+    method: "POST",
+    url: "/api/customers/:id/undelete-now/",
+    summary: "Unarchive (an archived customer's transaction history is not kept), or remove a deletion mark",
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    response: customerSchema,
+    handle: async ({ params, query, auth, request }) =>
+      undeleteCustomer(
+        db,
+        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
+        params.id,
+      ),
+  });
+
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/summary-data/customer/:id",
+    summary: "The customer's Status tab: dates, balance, ageing, month/year-to-date and last-year figures",
+    tags,
+    access: "user",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    handle: async ({ params, query, auth }) =>
+      summarizeCustomer(db, await resolveTenant(db, auth, query.client_id), params.id),
+  });
+
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/csv/customers/:client",
+    summary: "Customers.zip: a CSV of every customer of the client with every field and balance",
+    tags,
+    access: "user",
+    params: clientParams,
+    produces: "application/zip",
+    handle: async ({ params, auth, reply }) =>
+      sendDownload(
+        reply,
+        await exportCustomersZip(db, await resolveTenant(db, auth, params.client)),
+        "application/zip",
+      ),
+  });
+
+  defineRoute(router, {
+    method: "GET",
+    url: "/api/pdf/customer-mtd-report/:client",
+    summary: "Customer-Balance-Sheet.pdf: month-to-date balances per customer with totals",
+    tags,
+    access: "user",
+    params: clientParams,
+    produces: "application/pdf",
+    handle: async ({ params, auth, reply }) =>
+      sendDownload(
+        reply,
+        await renderBalanceSheet(db, await resolveTenant(db, auth, params.client)),
+        "application/pdf",
+      ),
+  });
+
   defineRoute(router, {
     method: "GET",
     url: "/api/typeahead/customers/",
     summary: "Customer Select: up to 100 customers matching a name or number",
-    tags: ["Customers"],
+    tags,
     access: "user",
     query: z.looseObject({
       client_id: integerParam({ min: 1 }).optional(),
       query: z.string().max(200).default(""),
     }),
-    response: z.object({
-      count: z.number().int(),
-      results: z.array(
-        z.object({
-          id: z.number().int(),
-          customer_no: z.number().int(),
-          customer_name: z.string(),
-          first_name: z.string(),
-          last_name: z.string(),
-          company_name: z.string(),
-        }),
-      ),
-    }),
     handle: async ({ query, auth }) =>
       findCustomerMatches(db, await resolveTenant(db, auth, query.client_id), query.query),
   });
+
+  registerTenantResource(router, storedAmountsResource);
+  registerTenantResource(router, recurringChargesResource);
 }

@@ -8,6 +8,7 @@ export type TableReport = {
   rows: string[][];
   totals?: string[];
   emptyText?: string;
+  landscape?: boolean;
 };
 
 const MARGIN = 40;

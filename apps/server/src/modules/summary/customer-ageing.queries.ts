@@ -23,10 +23,18 @@ export async function ageCustomerBalances(
   db: Executor,
   clientId: number,
   asOf: string,
-  customerId?: number,
+  customerIds?: readonly number[],
 ): Promise<CustomerAgeing[]> {
-  const onlyCustomer = customerId === undefined ? sql`` : sql`and c.id = ${customerId}`;
-  const onlyCustomerLedger = customerId === undefined ? sql`` : sql`and t.customer_id = ${customerId}`;
+  if (customerIds !== undefined && customerIds.length === 0) return [];
+  const idList =
+    customerIds === undefined
+      ? sql``
+      : sql.join(
+          customerIds.map((id) => sql`${id}`),
+          sql`, `,
+        );
+  const onlyCustomer = customerIds === undefined ? sql`` : sql`and c.id in (${idList})`;
+  const onlyCustomerLedger = customerIds === undefined ? sql`` : sql`and t.customer_id in (${idList})`;
   const rows = await queryRows<AgeingRow>(
     db,
     sql`

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import {
   MARKED_FOR_DELETION_MESSAGE,
+  isZeroAmount,
   ledgerAmount,
   monthToDateBucket,
   multiplyRateByQuantity,
@@ -12,6 +13,9 @@ import type { Executor } from "../../db/database.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { codes, customers, transactions } from "../../db/tables.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
+
+export const ARCHIVED_CUSTOMER_MESSAGE =
+  "This customer is archived. Unarchive it before entering transactions.";
 
 export type PostingInput = {
   customerId: number;
@@ -57,12 +61,13 @@ export async function postTransaction(
     if (!code) throw fieldError("code", "Invalid code - object does not exist.");
     // Lock the customer row: concurrent postings to one customer apply one after the other.
     const [customer] = await tx
-      .select({ id: customers.id, deleteFlag: customers.deleteFlag })
+      .select({ id: customers.id, deleteFlag: customers.deleteFlag, deleted: customers.deleted })
       .from(customers)
       .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, input.customerId)))
       .for("update")
       .limit(1);
     if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
+    if (customer.deleted) throw nonFieldError(ARCHIVED_CUSTOMER_MESSAGE);
     if (refusesPosting(customer.deleteFlag, code.codeType)) throw nonFieldError(MARKED_FOR_DELETION_MESSAGE);
 
     const rate = toRate(input.rate);
@@ -101,10 +106,18 @@ export async function postTransaction(
     if (code.codeType === "payment") {
       updates.lastPayDate = sql`greatest(${customers.lastPayDate}, ${serviceDate}::date)`;
     }
-    await tx
+    const [after] = await tx
       .update(customers)
       .set(updates)
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)));
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)))
+      .returning({ totalBalance: customers.totalBalance });
+    // A customer marked for deletion is archived the moment its balance reaches zero.
+    if (customer.deleteFlag && after && isZeroAmount(after.totalBalance)) {
+      await tx
+        .update(customers)
+        .set({ deleted: true, deletedAt: new Date() })
+        .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)));
+    }
     return posted as PostedTransaction;
   });
 }

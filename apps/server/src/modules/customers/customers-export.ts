@@ -1,0 +1,156 @@
+import { asc, eq } from "drizzle-orm";
+import { formatUsd, sumAmounts } from "@cyclebill/domain";
+import { strToU8, zipSync } from "fflate";
+import type { Database } from "../../db/database.js";
+import { clients, customers } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { renderTableReport } from "../reports/table-report.pdf.js";
+import { customerToApi, type CustomerOutput } from "./customer-output.js";
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  // Quote anything with a separator or quote; neutralise formulas so spreadsheets don't run them.
+  const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function toCsv(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  return (
+    [columns.join(","), ...rows.map((row) => columns.map((column) => csvCell(row[column])).join(","))].join(
+      "\r\n",
+    ) + "\r\n"
+  );
+}
+
+/** Every field of the customer record, in the API's order. */
+export const CUSTOMER_CSV_COLUMNS: readonly (keyof CustomerOutput)[] = [
+  "id",
+  "client_id",
+  "customer_no",
+  "customer_name",
+  "first_name",
+  "last_name",
+  "company_name",
+  "phone1",
+  "phone2",
+  "phone3",
+  "email",
+  "address1",
+  "address2",
+  "address3",
+  "city",
+  "state",
+  "zip",
+  "property_address1",
+  "property_address2",
+  "property_address3",
+  "property_city",
+  "property_state",
+  "property_zip",
+  "pull_flag",
+  "pull_explanation",
+  "bi_pull_flag",
+  "finance_flag",
+  "autopay_flag",
+  "tax_status",
+  "message",
+  "message_duration",
+  "message_internal",
+  "message_field",
+  "bluepay_transaction_id",
+  "bluepay_transaction_message",
+  "delete_flag",
+  "deleted",
+  "archive_state",
+  "open_date",
+  "last_pay_date",
+  "total_balance",
+  "previous_balance",
+  "mtd_charges",
+  "mtd_payments",
+  "mtd_cr_adj",
+  "mtd_db_adj",
+  "current_balance",
+  "overdue_30_days",
+  "overdue_60_days",
+  "overdue_90_days",
+  "overdue_over_90_days",
+  "created_at",
+];
+
+async function allCustomers(db: Database, tenant: TenantContext): Promise<CustomerOutput[]> {
+  const rows = await db
+    .select()
+    .from(customers)
+    .where(eq(customers.clientId, tenant.clientId))
+    .orderBy(asc(customers.customerNo));
+  return rows.map(customerToApi);
+}
+
+/** Customers.zip: one CSV with every field and balance of every customer of the client. */
+export async function exportCustomersZip(
+  db: Database,
+  tenant: TenantContext,
+): Promise<{ fileName: string; content: Buffer }> {
+  const rows = await allCustomers(db, tenant);
+  const csv = toCsv(rows, CUSTOMER_CSV_COLUMNS);
+  const zipped = zipSync({ "customers.csv": strToU8(csv) }, { level: 6 });
+  return { fileName: "Customers.zip", content: Buffer.from(zipped) };
+}
+
+/** Customer-Balance-Sheet.pdf: month-to-date figures and balance per customer, with totals. */
+export async function renderBalanceSheet(
+  db: Database,
+  tenant: TenantContext,
+): Promise<{ fileName: string; content: Buffer }> {
+  const [client] = await db
+    .select({ name: clients.clientName, clientNo: clients.clientNo })
+    .from(clients)
+    .where(eq(clients.id, tenant.clientId));
+  const rows = (await allCustomers(db, tenant)).filter((customer) => !customer.deleted);
+  const total = (pick: (customer: CustomerOutput) => string) => formatUsd(sumAmounts(rows.map(pick)));
+  const today = new Date().toISOString().slice(0, 10);
+  const content = await renderTableReport({
+    title: "Customer Balance Sheet",
+    subtitle: [
+      `${client?.name ?? ""} (client ${client?.clientNo ?? ""})`,
+      `Month to date as of ${today}; ${rows.length} customers`,
+    ],
+    landscape: true,
+    columns: [
+      { header: "Customer #", width: 62, align: "right" },
+      { header: "Name", width: 170 },
+      { header: "Previous", width: 75, align: "right" },
+      { header: "Charges", width: 75, align: "right" },
+      { header: "Payments", width: 75, align: "right" },
+      { header: "Credits", width: 70, align: "right" },
+      { header: "Debits", width: 70, align: "right" },
+      { header: "Balance", width: 80, align: "right" },
+      { header: "Status", width: 35, align: "center" },
+    ],
+    rows: rows.map((customer) => [
+      String(customer.customer_no),
+      customer.customer_name,
+      formatUsd(customer.previous_balance),
+      formatUsd(customer.mtd_charges),
+      formatUsd(customer.mtd_payments),
+      formatUsd(customer.mtd_cr_adj),
+      formatUsd(customer.mtd_db_adj),
+      formatUsd(customer.total_balance),
+      customer.delete_flag ?? "",
+    ]),
+    totals: [
+      "",
+      "Totals",
+      total((customer) => customer.previous_balance),
+      total((customer) => customer.mtd_charges),
+      total((customer) => customer.mtd_payments),
+      total((customer) => customer.mtd_cr_adj),
+      total((customer) => customer.mtd_db_adj),
+      total((customer) => customer.total_balance),
+      "",
+    ],
+    emptyText: "This client has no customers yet.",
+  });
+  return { fileName: "Customer-Balance-Sheet.pdf", content };
+}

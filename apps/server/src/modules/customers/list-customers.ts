@@ -1,0 +1,190 @@
+import { and, asc, count, desc, eq, gte, ilike, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
+import {
+  addAmounts,
+  parseOrdering,
+  resolvePaging,
+  subtractAmounts,
+  type ListQuery,
+  type Page,
+} from "@cyclebill/domain";
+import { queryRows } from "../../db/query-rows.js";
+import type { Database } from "../../db/database.js";
+import { customers } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError, nonFieldError } from "../../http/errors.js";
+import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
+import { customerToApi, type CustomerOutput } from "./customer-output.js";
+
+export type CustomerListFilters = {
+  query?: string;
+  startDate?: string;
+  endDate?: string;
+  includeOnlyArchived?: boolean;
+  includeOnlyPendingArchived?: boolean;
+};
+
+/** The list's extra columns, computed from the ledger for the customers on the page. */
+export type CustomerListRow = CustomerOutput & {
+  current_charges: string;
+  current_payments_credits: string;
+  contract_balance: string;
+  adjusted_total_balance: string;
+  mtdCharges: string;
+  mtdCRAdjust: string;
+  mtdDebitAdjust: string;
+  lastChargeAmount: string | null;
+  lastChargeDate: string | null;
+  lastPaymentAmount: string | null;
+  lastPaymentDate: string | null;
+  lastCreditAmount: string | null;
+  lastCreditDate: string | null;
+};
+
+export const customerOrderingFields = {
+  id: customers.id,
+  customer_no: customers.customerNo,
+  customer_name: customers.customerName,
+  first_name: customers.firstName,
+  last_name: customers.lastName,
+  company_name: customers.companyName,
+  city: customers.city,
+  zip: customers.zip,
+  email: customers.email,
+  open_date: customers.openDate,
+  last_pay_date: customers.lastPayDate,
+  balance: customers.totalBalance,
+  total_balance: customers.totalBalance,
+  previous_balance: customers.previousBalance,
+  mtd_charges: customers.mtdCharges,
+  mtd_payments: customers.mtdPayments,
+  pull_flag: customers.pullFlag,
+} as const;
+
+export const FILTERS_EXCLUSIVE_MESSAGE =
+  "Archived-only and pending-archive-only filters cannot be used together.";
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
+}
+
+function filterConditions(tenant: TenantContext, filters: CustomerListFilters): SQL[] {
+  if (filters.includeOnlyArchived && filters.includeOnlyPendingArchived)
+    throw nonFieldError(FILTERS_EXCLUSIVE_MESSAGE);
+  const conditions: SQL[] = [eq(customers.clientId, tenant.clientId)];
+  if (filters.includeOnlyArchived) conditions.push(eq(customers.deleted, true));
+  else conditions.push(eq(customers.deleted, false));
+  if (filters.includeOnlyPendingArchived) conditions.push(isNotNull(customers.deleteFlag));
+  if (filters.startDate) conditions.push(gte(customers.openDate, filters.startDate));
+  if (filters.endDate) conditions.push(lte(customers.openDate, filters.endDate));
+  const text = filters.query?.trim();
+  if (text) {
+    const pattern = `%${escapeLike(text)}%`;
+    const search = or(
+      ilike(customers.customerName, pattern),
+      ilike(customers.firstName, pattern),
+      ilike(customers.lastName, pattern),
+      ilike(customers.companyName, pattern),
+      ilike(customers.email, pattern),
+      ilike(customers.address1, pattern),
+      ilike(customers.phone1, pattern),
+      sql`${customers.customerNo}::text like ${`${escapeLike(text)}%`}`,
+    );
+    if (search) conditions.push(search);
+  }
+  return conditions;
+}
+
+type LastEntry = {
+  customer_id: number | string;
+  kind: "charge" | "payment" | "adjust";
+  amount: string;
+  service_date: string;
+};
+
+/** The Manage Customers list: filtered, sorted and paged in the database; ledger columns for the page. */
+export async function listCustomers(
+  db: Database,
+  tenant: TenantContext,
+  query: ListQuery,
+  filters: CustomerListFilters,
+): Promise<Page<CustomerListRow>> {
+  const ordering = parseOrdering(query.ordering ?? "customer_no", Object.keys(customerOrderingFields));
+  if (!ordering.ok) {
+    throw fieldError(
+      "ordering",
+      `Unknown ordering field: ${ordering.unknown.join(", ")}. Allowed: ${Object.keys(customerOrderingFields).join(", ")}.`,
+    );
+  }
+  const where = and(...filterConditions(tenant, filters));
+  const { limit, offset } = resolvePaging(query);
+  const orderBy = ordering.terms.map((term) => {
+    const column = customerOrderingFields[term.field as keyof typeof customerOrderingFields];
+    return term.descending ? desc(column) : asc(column);
+  });
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(customers)
+      .where(where)
+      .orderBy(...orderBy, asc(customers.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(customers).where(where),
+  ]);
+  const ids = rows.map((row) => row.id);
+  const idList = sql.join(
+    (ids.length > 0 ? ids : [-1]).map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const [lastEntries, contracts, ageing] = await Promise.all([
+    queryRows<LastEntry>(
+      db,
+      sql`select distinct on (t.customer_id, c.code_type) t.customer_id, c.code_type as kind,
+                 t.amount::text as amount, t.service_date::text as service_date
+          from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
+          where t.client_id = ${tenant.clientId} and t.customer_id in (${idList})
+            and c.code_type in ('charge', 'payment', 'adjust') and not t.voided
+          order by t.customer_id, c.code_type, t.service_date desc, t.id desc`,
+    ),
+    queryRows<{ customer_id: number | string; total: string }>(
+      db,
+      sql`select customer_id, sum(amount)::text as total from recurring_charges
+          where client_id = ${tenant.clientId} and customer_id in (${idList}) group by customer_id`,
+    ),
+    ageCustomerBalances(db, tenant.clientId, new Date().toISOString().slice(0, 10), ids),
+  ]);
+  const last = (customerId: number, kind: LastEntry["kind"]) =>
+    lastEntries.find((entry) => Number(entry.customer_id) === customerId && entry.kind === kind);
+  const results = rows.map((row): CustomerListRow => {
+    const base = customerToApi(row);
+    const aged = ageing.find((entry) => entry.customerId === row.id);
+    const charge = last(row.id, "charge");
+    const payment = last(row.id, "payment");
+    const credit = last(row.id, "adjust");
+    return {
+      ...base,
+      current_balance: aged?.current ?? base.current_balance,
+      overdue_30_days: aged?.days30 ?? base.overdue_30_days,
+      overdue_60_days: aged?.days60 ?? base.overdue_60_days,
+      overdue_90_days: aged?.days90 ?? base.overdue_90_days,
+      overdue_over_90_days: aged?.over90 ?? base.overdue_over_90_days,
+      current_charges: row.mtdCharges,
+      current_payments_credits: addAmounts(row.mtdPayments, row.mtdCrAdj),
+      contract_balance: contracts.find((entry) => Number(entry.customer_id) === row.id)?.total ?? "0.00",
+      adjusted_total_balance: subtractAmounts(
+        addAmounts(addAmounts(row.previousBalance, row.mtdCharges), row.mtdDbAdj),
+        addAmounts(row.mtdPayments, row.mtdCrAdj),
+      ),
+      mtdCharges: row.mtdCharges,
+      mtdCRAdjust: row.mtdCrAdj,
+      mtdDebitAdjust: row.mtdDbAdj,
+      lastChargeAmount: charge?.amount ?? null,
+      lastChargeDate: charge?.service_date ?? null,
+      lastPaymentAmount: payment?.amount ?? null,
+      lastPaymentDate: payment?.service_date ?? null,
+      lastCreditAmount: credit?.amount ?? null,
+      lastCreditDate: credit?.service_date ?? null,
+    };
+  });
+  return { count: totals[0]?.total ?? 0, results };
+}

@@ -1,0 +1,331 @@
+import { and, eq, inArray, max } from "drizzle-orm";
+import {
+  customerDisplayName,
+  formatUsd,
+  isZeroAmount,
+  multiplyRateByQuantity,
+  type CustomerValues,
+  type customerFullCreateSchema,
+} from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database, Executor } from "../../db/database.js";
+import { pgErrorCode } from "../../db/pg-errors.js";
+import {
+  clients,
+  codes,
+  customers,
+  invoices,
+  recurringCharges,
+  storedAmounts,
+  transactions,
+  unitsOfMeasure,
+} from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { badRequest, fieldError, nonFieldError, notFound } from "../../http/errors.js";
+import { addRoutePlan } from "../groups/route-plans.js";
+import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
+
+export const HAS_BALANCE_MESSAGE = (balance: string) =>
+  `This customer has a balance of ${formatUsd(balance)}. Choose to archive it when the balance reaches zero instead.`;
+
+function customerValues(input: CustomerValues) {
+  return {
+    customerName: customerDisplayName({
+      firstName: input.first_name,
+      lastName: input.last_name,
+      companyName: input.company_name,
+    }),
+    firstName: input.first_name,
+    lastName: input.last_name,
+    companyName: input.company_name,
+    phone1: input.phone1,
+    phone2: input.phone2,
+    phone3: input.phone3,
+    email: input.email,
+    address1: input.address1,
+    address2: input.address2,
+    address3: input.address3,
+    city: input.city,
+    state: input.state,
+    zip: input.zip,
+    propertyAddress1: input.property_address1,
+    propertyAddress2: input.property_address2,
+    propertyAddress3: input.property_address3,
+    propertyCity: input.property_city,
+    propertyState: input.property_state,
+    propertyZip: input.property_zip,
+    pullFlag: input.pull_flag,
+    pullExplanation: input.pull_explanation,
+    biPullFlag: input.bi_pull_flag,
+    financeFlag: input.finance_flag,
+    autopayFlag: input.autopay_flag,
+    taxStatus: input.tax_status,
+    message: input.message,
+    messageDuration: input.message_duration,
+    messageInternal: input.message_internal,
+    messageField: input.message_field,
+    ...(input.open_date ? { openDate: input.open_date } : {}),
+  };
+}
+
+function duplicateNumber(error: unknown): never {
+  if (pgErrorCode(error) === "23505")
+    throw fieldError("customer_no", "A customer with this number already exists.");
+  throw error;
+}
+
+export async function findCustomer(
+  db: Executor,
+  tenant: TenantContext,
+  id: number,
+  lock = false,
+): Promise<CustomerRow> {
+  const query = db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
+    .limit(1);
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function getCustomer(db: Database, tenant: TenantContext, id: number): Promise<CustomerOutput> {
+  return customerToApi(await findCustomer(db, tenant, id));
+}
+
+async function insertCustomer(
+  tx: Executor,
+  tenant: TenantContext,
+  input: CustomerValues,
+): Promise<CustomerRow> {
+  let customerNo = input.customer_no;
+  if (customerNo === undefined) {
+    // Numbering takes the client's row lock, so two adds cannot pick the same next number.
+    await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, tenant.clientId)).for("update");
+    const [highest] = await tx
+      .select({ value: max(customers.customerNo) })
+      .from(customers)
+      .where(eq(customers.clientId, tenant.clientId));
+    customerNo = Math.max(1000, highest?.value ?? 0) + 1;
+  }
+  const [row] = await tx
+    .insert(customers)
+    .values({ ...customerValues(input), clientId: tenant.clientId, customerNo })
+    .returning();
+  if (!row) throw new Error("customer not created");
+  return row;
+}
+
+export async function createCustomer(
+  db: Database,
+  tenant: TenantContext,
+  input: CustomerValues,
+): Promise<CustomerOutput> {
+  return db
+    .transaction(async (tx) => customerToApi(await insertCustomer(tx, tenant, input)))
+    .catch(duplicateNumber);
+}
+
+export async function updateCustomer(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+  input: CustomerValues,
+): Promise<CustomerOutput> {
+  return db
+    .transaction(async (tx) => {
+      await findCustomer(tx, tenant, id, true);
+      const [row] = await tx
+        .update(customers)
+        .set({
+          ...customerValues(input),
+          ...(input.customer_no === undefined ? {} : { customerNo: input.customer_no }),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
+        .returning();
+      if (!row) throw notFound();
+      return customerToApi(row);
+    })
+    .catch(duplicateNumber);
+}
+
+/** Archives a customer whose balance is zero; a customer with a balance must be marked instead. */
+export async function archiveCustomer(db: Database, tenant: TenantContext, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const customer = await findCustomer(tx, tenant, id, true);
+    if (customer.deleted) return;
+    if (!isZeroAmount(customer.totalBalance)) throw nonFieldError(HAS_BALANCE_MESSAGE(customer.totalBalance));
+    await tx
+      .update(customers)
+      .set({ deleted: true, deletedAt: new Date() })
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+  });
+}
+
+/**
+ * Marks a customer for deletion when its balance reaches zero (D: billing stops, S: billing
+ * continues), or removes the mark (null). A zero balance archives at once.
+ */
+export async function setDeleteFlag(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+  deleteFlag: "D" | "S" | null,
+): Promise<CustomerOutput> {
+  return db.transaction(async (tx) => {
+    const customer = await findCustomer(tx, tenant, id, true);
+    if (customer.deleted) throw nonFieldError("This customer is already archived.");
+    const archiveNow = deleteFlag !== null && isZeroAmount(customer.totalBalance);
+    const [row] = await tx
+      .update(customers)
+      .set({
+        deleteFlag,
+        ...(archiveNow ? { deleted: true, deletedAt: new Date() } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
+      .returning();
+    if (!row) throw notFound();
+    return customerToApi(row);
+  });
+}
+
+/**
+ * Unarchives a customer. As the help says, an archived customer's transaction history is not
+ * kept: its (zero-sum) ledger and invoices are removed, so it starts afresh. A customer only
+ * marked for deletion just loses the mark.
+ */
+export async function undeleteCustomer(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+): Promise<CustomerOutput> {
+  return db.transaction(async (tx) => {
+    const customer = await findCustomer(tx, tenant, id, true);
+    const scope = and(eq(transactions.clientId, tenant.clientId), eq(transactions.customerId, id));
+    if (customer.deleted) {
+      if (!isZeroAmount(customer.totalBalance))
+        throw nonFieldError(HAS_BALANCE_MESSAGE(customer.totalBalance));
+      // Voiding entries refer to what they void; clear those links first.
+      await tx
+        .update(transactions)
+        .set({ voidsTransactionId: null, reversesTransactionId: null })
+        .where(scope);
+      await tx.delete(transactions).where(scope);
+      await tx
+        .delete(invoices)
+        .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.customerId, id)));
+    }
+    const [row] = await tx
+      .update(customers)
+      .set({
+        deleted: false,
+        deletedAt: null,
+        deleteFlag: null,
+        ...(customer.deleted
+          ? {
+              mtdCharges: "0",
+              mtdPayments: "0",
+              mtdCrAdj: "0",
+              mtdDbAdj: "0",
+              previousBalance: "0",
+              lastPayDate: null,
+            }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
+      .returning();
+    if (!row) throw notFound();
+    return customerToApi(row);
+  });
+}
+
+async function assertCodeIds(tx: Executor, tenant: TenantContext, codeIds: number[]): Promise<Set<number>> {
+  if (codeIds.length === 0) return new Set();
+  const rows = await tx
+    .select({ id: codes.id })
+    .from(codes)
+    .where(and(eq(codes.clientId, tenant.clientId), inArray(codes.id, codeIds)));
+  return new Set(rows.map((row) => row.id));
+}
+
+async function assertUnits(tx: Executor, unitIds: number[]): Promise<Set<number>> {
+  const rows = await tx.select({ id: unitsOfMeasure.id }).from(unitsOfMeasure);
+  return new Set(rows.map((row) => row.id).filter((id) => unitIds.includes(id)));
+}
+
+/** Add Customer: the customer with its recurring charges, stored amounts and groups, all or nothing. */
+export async function fullCreateCustomer(
+  db: Database,
+  tenant: TenantContext,
+  input: z.output<typeof customerFullCreateSchema>,
+): Promise<CustomerOutput> {
+  return db
+    .transaction(async (tx) => {
+      const codeIds = [
+        ...input.recurring_charges.map((charge) => charge.auto_code),
+        ...input.stored_amounts.map((stored) => stored.storedCode),
+      ].filter((id): id is number => typeof id === "number");
+      const knownCodes = await assertCodeIds(tx, tenant, codeIds);
+      const knownUnits = await assertUnits(tx, [
+        ...input.recurring_charges.map((charge) => charge.unitofmeasure),
+        ...input.stored_amounts.map((stored) => stored.unitofmeasure),
+      ]);
+      const errors: Record<string, string[]> = {};
+      input.recurring_charges.forEach((charge, index) => {
+        if (!knownCodes.has(charge.auto_code as number))
+          (errors.recurring_charges ??= []).push(`${index}: Invalid code.`);
+        if (!knownUnits.has(charge.unitofmeasure))
+          (errors.recurring_charges ??= []).push(`${index}: Invalid unit of measure.`);
+      });
+      input.stored_amounts.forEach((stored, index) => {
+        if (!knownCodes.has(stored.storedCode as number))
+          (errors.stored_amounts ??= []).push(`${index}: Invalid code.`);
+        if (!knownUnits.has(stored.unitofmeasure))
+          (errors.stored_amounts ??= []).push(`${index}: Invalid unit of measure.`);
+      });
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
+
+      const customer = await insertCustomer(tx, tenant, input.customer);
+      for (const charge of input.recurring_charges) {
+        await tx.insert(recurringCharges).values({
+          clientId: tenant.clientId,
+          customerId: customer.id,
+          codeId: charge.auto_code as number,
+          description: charge.description,
+          rate: charge.rate as string,
+          quantity: String(charge.quantity),
+          amount: multiplyRateByQuantity(charge.rate as string, String(charge.quantity)),
+          startMonth: charge.start_month as number,
+          endMonth: charge.end_month as number,
+          frequency: charge.frequency,
+          arrears: charge.arrears,
+          unitOfMeasureId: charge.unitofmeasure,
+        });
+      }
+      for (const stored of input.stored_amounts) {
+        await tx.insert(storedAmounts).values({
+          clientId: tenant.clientId,
+          customerId: customer.id,
+          codeId: stored.storedCode as number,
+          description: stored.description,
+          rate: stored.rate,
+          quantity: stored.quantity,
+          amount: multiplyRateByQuantity(stored.rate, stored.quantity),
+          unitOfMeasureId: stored.unitofmeasure,
+        });
+      }
+      for (const groupId of new Set(input.group_ids)) {
+        await addRoutePlan(tx, tenant, {
+          route: groupId,
+          customer: customer.id,
+          bill_indicator_flag: "standard",
+        });
+      }
+      return customerToApi(customer);
+    })
+    .catch(duplicateNumber);
+}

@@ -1,0 +1,103 @@
+import { eq, type SQL } from "drizzle-orm";
+import {
+  integerParam,
+  multiplyRateByQuantity,
+  recurringChargeInputSchema,
+  RECURRING_FREQUENCIES,
+} from "@cyclebill/domain";
+import { z } from "zod";
+import { recurringCharges } from "../../db/tables.js";
+import type { TenantResource } from "../tenancy/tenant-records.js";
+import { assertCustomerCodeUnit } from "./customer-children.js";
+
+export const recurringChargeOutputSchema = z.object({
+  id: z.number().int(),
+  client: z.number().int(),
+  customer: z.number().int(),
+  auto_code: z.number().int(),
+  code: z.number().int(),
+  description: z.string(),
+  rate: z.string(),
+  quantity: z.number().int(),
+  auto_amount: z.string(),
+  start_month: z.number().int(),
+  end_month: z.number().int(),
+  last_month: z.number().int(),
+  frequency: z.enum(RECURRING_FREQUENCIES),
+  arrears: z.boolean(),
+  finance_type: z.enum(["Advance", "Arrears"]),
+  unitofmeasure: z.number().int().nullable(),
+  last_billed_on: z.string().nullable(),
+  created: z.string(),
+});
+
+const filtersSchema = z.looseObject({ customer__id: integerParam({ min: 1 }).optional() });
+
+/** Recurring charges ("auto amounts"), posted by the production run on their schedule. */
+export const recurringChargesResource: TenantResource<
+  typeof recurringCharges,
+  z.output<typeof recurringChargeInputSchema>,
+  z.output<typeof recurringChargeOutputSchema>,
+  z.output<typeof filtersSchema>
+> = {
+  name: "autoamounts",
+  tag: "Recurring charges",
+  table: recurringCharges,
+  columns: { id: recurringCharges.id, clientId: recurringCharges.clientId },
+  input: recurringChargeInputSchema,
+  output: recurringChargeOutputSchema,
+  filters: {
+    schema: filtersSchema,
+    conditions: (filters) => {
+      const conditions: SQL[] = [];
+      if (filters.customer__id) conditions.push(eq(recurringCharges.customerId, filters.customer__id));
+      return conditions;
+    },
+  },
+  orderingFields: {
+    id: recurringCharges.id,
+    start_month: recurringCharges.startMonth,
+    created: recurringCharges.createdAt,
+  },
+  defaultOrdering: "id",
+  toValues: (input) => ({
+    customerId: input.customer,
+    codeId: input.auto_code as number,
+    description: input.description,
+    rate: input.rate as string,
+    quantity: String(input.quantity),
+    amount: multiplyRateByQuantity(input.rate as string, String(input.quantity)),
+    startMonth: input.start_month as number,
+    endMonth: input.end_month as number,
+    frequency: input.frequency,
+    arrears: input.arrears,
+    unitOfMeasureId: input.unitofmeasure,
+  }),
+  toApi: (row) => ({
+    id: row.id,
+    client: row.clientId,
+    customer: row.customerId,
+    auto_code: row.codeId,
+    code: row.codeId,
+    description: row.description,
+    rate: row.rate,
+    quantity: Number.parseInt(row.quantity, 10),
+    auto_amount: row.amount,
+    start_month: row.startMonth,
+    end_month: row.endMonth,
+    last_month: row.endMonth,
+    frequency: row.frequency,
+    arrears: row.arrears,
+    finance_type: row.arrears ? "Arrears" : "Advance",
+    unitofmeasure: row.unitOfMeasureId,
+    last_billed_on: row.lastBilledOn,
+    created: row.createdAt.toISOString(),
+  }),
+  validate: (db, tenant, input) =>
+    assertCustomerCodeUnit(db, tenant, {
+      customerId: input.customer,
+      codeId: input.auto_code as number,
+      unitId: input.unitofmeasure,
+      codeField: "auto_code",
+    }),
+};

@@ -1,0 +1,119 @@
+import { eq, sql } from "drizzle-orm";
+import { fiscalYearStart, monthStart } from "@cyclebill/domain";
+import type { Database } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { clients } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { findCustomer } from "../customers/manage-customers.js";
+import { ageCustomerBalances } from "./customer-ageing.queries.js";
+
+export type CustomerSummary = Record<string, string | number | null>;
+
+type Totals = {
+  kind: string;
+  mtd: string;
+  ytd: string;
+  last_year: string;
+  last_amount: string | null;
+  last_date: string | null;
+};
+
+/** The customer editor's Status tab: dates, balance, ageing and activity summaries, from the ledger. */
+export async function summarizeCustomer(
+  db: Database,
+  tenant: TenantContext,
+  customerId: number,
+  asOf = new Date().toISOString().slice(0, 10),
+): Promise<CustomerSummary> {
+  const customer = await findCustomer(db, tenant, customerId);
+  const [client] = await db
+    .select({ resetMonth: clients.fiscalYearResetMonth })
+    .from(clients)
+    .where(eq(clients.id, tenant.clientId));
+  const yearStart = fiscalYearStart(asOf, client?.resetMonth ?? 1);
+  const lastYearStart = `${Number(yearStart.slice(0, 4)) - 1}${yearStart.slice(4)}`;
+  const fromMonth = monthStart(asOf);
+  // Kinds: charges, payments, credit adjustments (credits and discounts), debit adjustments.
+  const totals = await queryRows<Totals>(
+    db,
+    sql`with entries as (
+          select case when c.code_type = 'charge' then 'charge'
+                      when c.code_type = 'payment' then 'payment'
+                      when c.code_type = 'debit' then 'debit'
+                      else 'credit' end as kind,
+                 t.amount, t.service_date, t.id
+          from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
+          where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
+            and c.code_type <> 'info' and not t.voided)
+        select kind,
+          coalesce(sum(amount) filter (where service_date >= ${fromMonth}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as mtd,
+          coalesce(sum(amount) filter (where service_date >= ${yearStart}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as ytd,
+          coalesce(sum(amount) filter (where service_date >= ${lastYearStart}::date and service_date < ${yearStart}::date), 0)::numeric(14,2)::text as last_year,
+          (array_agg(amount::text order by service_date desc, id desc))[1] as last_amount,
+          (array_agg(service_date::text order by service_date desc, id desc))[1] as last_date
+        from entries group by kind`,
+  );
+  const payments = await queryRows<{ service_date: string }>(
+    db,
+    sql`select t.service_date::text as service_date from transactions t
+        join codes c on c.client_id = t.client_id and c.id = t.code_id
+        where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId} and c.code_type = 'payment' and not t.voided
+        order by t.service_date desc, t.id desc limit 4`,
+  );
+  const [unprocessed] = await queryRows<{ total: string; taxable: string }>(
+    db,
+    sql`select coalesce(sum(t.ledger_amount) filter (where t.statement_id is null), 0)::numeric(14,2)::text as total,
+               coalesce(sum(t.amount) filter (where c.taxable and c.code_type = 'charge'
+                 and t.service_date >= ${fromMonth}::date), 0)::numeric(14,2)::text as taxable
+        from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
+        where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}`,
+  );
+  const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId]);
+  const of = (kind: string) =>
+    totals.find((row) => row.kind === kind) ?? {
+      mtd: "0.00",
+      ytd: "0.00",
+      last_year: "0.00",
+      last_amount: null,
+      last_date: null,
+    };
+  const charge = of("charge");
+  const payment = of("payment");
+  const credit = of("credit");
+  const debit = of("debit");
+  return {
+    customer_id: customer.id,
+    open_date: customer.openDate,
+    last_pay_date: customer.lastPayDate,
+    balance: customer.totalBalance,
+    previous_balance: customer.previousBalance,
+    current_balance: ageing?.current ?? "0.00",
+    overdue_30_days: ageing?.days30 ?? "0.00",
+    overdue_60_days: ageing?.days60 ?? "0.00",
+    overdue_90_days: ageing?.days90 ?? "0.00",
+    overdue_over_90_days: ageing?.over90 ?? "0.00",
+    current_charges: charge.mtd,
+    currentCharges: charge.mtd,
+    ytdCharges: charge.ytd,
+    charges_last_yr: charge.last_year,
+    last_charge_date: charge.last_date,
+    current_payments: payment.mtd,
+    currentPayments: payment.mtd,
+    ytdPayments: payment.ytd,
+    last_pay_date_1: payments[0]?.service_date ?? null,
+    last_pay_date_2: payments[1]?.service_date ?? null,
+    last_pay_date_3: payments[2]?.service_date ?? null,
+    last_pay_date_4: payments[3]?.service_date ?? null,
+    currentCreditAdjustment: credit.mtd,
+    ytdCreditAdjustment: credit.ytd,
+    last_year_credits: credit.last_year,
+    last_credit_amount: credit.last_amount,
+    last_cr_adj_date: credit.last_date,
+    currentDebitAdjustment: debit.mtd,
+    ytdDebitAdjustment: debit.ytd,
+    last_year_db_adj: debit.last_year,
+    last_debit_amount: debit.last_amount,
+    unprocessedBalance: unprocessed?.total ?? "0.00",
+    tax: unprocessed?.taxable ?? "0.00",
+  };
+}

@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { integerParam } from "../api/list-query.js";
+import { invalidPhoneMessage, PHONE_PATTERN, ZIP_MESSAGE } from "../clients/client-schemas.js";
+import { quantitySchema, rateSchema } from "../money/money-schemas.js";
+import { RECURRING_FREQUENCIES } from "../recurring/recurring-schedule.js";
+import { US_STATE_CODES } from "../reference/us-states.js";
+import {
+  BI_PULL_FLAGS,
+  CUSTOMER_FINANCE_FLAGS,
+  EMAIL_REQUIRED_MESSAGE,
+  NAME_REQUIRED_MESSAGE,
+  NAME_REQUIRED_ON_UPDATE_MESSAGE,
+  PULL_EXPLANATIONS_FOR_CUSTOMERS,
+  PULL_FLAGS,
+  RECURRING_REQUIRED_MESSAGE,
+  STORED_AMOUNT_REQUIRED_MESSAGE,
+  STORED_DESCRIPTION_TOO_LONG,
+  TAX_STATUSES,
+  deriveBiPullFlag,
+  needsEmail,
+} from "./customer-rules.js";
+
+const text = (max: number) => z.string().trim().max(max);
+const phone = z
+  .string()
+  .trim()
+  .refine((value) => value === "" || value === "0000000000" || PHONE_PATTERN.test(value), {
+    error: (issue) => invalidPhoneMessage(issue.input),
+  });
+const optionalZip = z
+  .string()
+  .trim()
+  .refine((value) => value === "" || /^\d{5}$/.test(value), ZIP_MESSAGE);
+const optionalState = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
+const propertyState = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation.");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+
+export const customerFieldsSchema = z.object({
+  customer_no: integerParam({ min: 1, max: 999_999_999 }).optional(),
+  first_name: text(80).default(""),
+  last_name: text(80).default(""),
+  company_name: text(120).default(""),
+  phone1: phone.default(""),
+  phone2: phone.default(""),
+  phone3: phone.default(""),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((value) => value === "" || z.email().safeParse(value).success, "Enter a valid email address.")
+    .default(""),
+  address1: text(120).default(""),
+  address2: text(120).default(""),
+  address3: text(120).default(""),
+  city: text(80).default(""),
+  state: optionalState.default(""),
+  zip: optionalZip.default(""),
+  property_address1: text(120).default(""),
+  property_address2: text(120).default(""),
+  property_address3: text(120).default(""),
+  property_city: text(80).default(""),
+  property_state: propertyState.default(""),
+  property_zip: optionalZip.default(""),
+  pull_flag: z.enum(PULL_FLAGS).default("A"),
+  pull_explanation: z.enum(PULL_EXPLANATIONS_FOR_CUSTOMERS).default("0"),
+  /** Derived from pull_flag when not given. */
+  bi_pull_flag: z.union([z.enum(BI_PULL_FLAGS), z.literal("")]).optional(),
+  finance_flag: z.enum(CUSTOMER_FINANCE_FLAGS).default("C"),
+  autopay_flag: z.boolean().default(false),
+  tax_status: z.enum(TAX_STATUSES).default("T"),
+  message: text(2000).default(""),
+  message_duration: integerParam({ min: 0, max: 120 }).default(0),
+  message_internal: text(2000).default(""),
+  message_field: text(2000).default(""),
+  open_date: isoDate.optional(),
+});
+
+function withCustomerRules<T extends z.ZodType<z.output<typeof customerFieldsSchema>>>(
+  schema: T,
+  nameMessage: string,
+) {
+  return schema
+    .transform((customer) => ({
+      ...customer,
+      bi_pull_flag: customer.bi_pull_flag || deriveBiPullFlag(customer.pull_flag),
+    }))
+    .superRefine((customer, context) => {
+      if (!customer.first_name && !customer.last_name && !customer.company_name) {
+        context.addIssue({ code: "custom", message: nameMessage, path: [] });
+      }
+      if (needsEmail(customer.pull_flag, customer.bi_pull_flag) && !customer.email) {
+        context.addIssue({ code: "custom", message: EMAIL_REQUIRED_MESSAGE, path: ["email"] });
+      }
+    });
+}
+
+/** Add Customer, and PUT (full body) of the customer editor. */
+export const customerInputSchema = withCustomerRules(customerFieldsSchema, NAME_REQUIRED_MESSAGE);
+export type CustomerInput = z.input<typeof customerInputSchema>;
+/** The customer editor's save words the name rule slightly differently, as the spec does. */
+export const customerUpdateSchema = withCustomerRules(customerFieldsSchema, NAME_REQUIRED_ON_UPDATE_MESSAGE);
+export type CustomerValues = z.output<typeof customerInputSchema>;
+
+const codeId = integerParam({ min: 1 });
+
+/** A stored amount: the default code, description, rate and quantity offered when entering a transaction. */
+export const storedAmountFieldsSchema = z.object({
+  storedCode: z
+    .union([codeId, z.undefined()])
+    .refine((value) => value !== undefined, STORED_AMOUNT_REQUIRED_MESSAGE),
+  description: z.string().trim().max(60, STORED_DESCRIPTION_TOO_LONG).default(""),
+  rate: z
+    .unknown()
+    .refine((value) => value !== undefined && value !== null && value !== "", STORED_AMOUNT_REQUIRED_MESSAGE)
+    .pipe(rateSchema),
+  quantity: quantitySchema.default("1"),
+  unitofmeasure: integerParam({ min: 1 }).default(1),
+});
+export const storedAmountInputSchema = storedAmountFieldsSchema.extend({
+  customer: integerParam({ min: 1 }),
+});
+
+const month = integerParam({ min: 1, max: 12 });
+const required = <T extends z.ZodType>(schema: T) =>
+  z
+    .unknown()
+    .refine((value) => value !== undefined && value !== null && value !== "", RECURRING_REQUIRED_MESSAGE)
+    .pipe(schema);
+
+/** A recurring charge ("auto amount"). Quantity is a whole number; the amount is rate × quantity. */
+export const recurringChargeFieldsSchema = z.object({
+  auto_code: required(codeId),
+  description: z.string().trim().max(60, STORED_DESCRIPTION_TOO_LONG).default(""),
+  rate: required(rateSchema),
+  quantity: integerParam({ min: 1, max: 1_000_000 }).default(1),
+  start_month: required(month),
+  end_month: required(month),
+  frequency: z.enum(RECURRING_FREQUENCIES).default("monthly"),
+  arrears: z.boolean().default(false),
+  unitofmeasure: integerParam({ min: 1 }).default(1),
+});
+export const recurringChargeInputSchema = recurringChargeFieldsSchema.extend({
+  customer: integerParam({ min: 1 }),
+});
+
+/** POST /api/customers/full-create/: the customer with its recurring charges, stored amounts and groups. */
+export const DELETE_FLAG_INPUT = z.object({ delete_flag: z.enum(["D", "S"]).nullable() });
+
+export const customerFullCreateSchema = z.object({
+  customer: customerInputSchema,
+  recurring_charges: z.array(recurringChargeFieldsSchema).max(100).default([]),
+  stored_amounts: z.array(storedAmountFieldsSchema).max(100).default([]),
+  group_ids: z
+    .array(integerParam({ min: 1 }))
+    .max(100)
+    .default([]),
+});
