@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -30,7 +31,9 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url)
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "pglite") {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+    // pg_trgm backs the customer list's text search (created by a migration, loaded here).
+    const options = { extensions: { pg_trgm } };
+    const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema: tables });
     return {

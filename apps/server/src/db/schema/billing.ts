@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   date,
@@ -122,11 +123,16 @@ export const customers = pgTable(
     overdueOver90Days: amountColumn("overdue_over_90_days").notNull().default("0"),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
+    /** Everything the list's text filter looks in, lower-cased, kept by the database. */
+    searchText: text("search_text").generatedAlwaysAs(
+      sql`lower(customer_no::text || ' ' || customer_name || ' ' || first_name || ' ' || last_name || ' ' || company_name || ' ' || email || ' ' || address1 || ' ' || city || ' ' || phone1)`,
+    ),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     unique("customers_client_customer_no_key").on(t.clientId, t.customerNo),
     index("customers_client_name_idx").on(t.clientId, t.customerName),
+    index("customers_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import {
   addAmounts,
   parseOrdering,
@@ -76,21 +76,9 @@ function filterConditions(tenant: TenantContext, filters: CustomerListFilters): 
   if (filters.includeOnlyPendingArchived) conditions.push(isNotNull(customers.deleteFlag));
   if (filters.startDate) conditions.push(gte(customers.openDate, filters.startDate));
   if (filters.endDate) conditions.push(lte(customers.openDate, filters.endDate));
-  const text = filters.query?.trim();
-  if (text) {
-    const pattern = `%${escapeLike(text)}%`;
-    const search = or(
-      ilike(customers.customerName, pattern),
-      ilike(customers.firstName, pattern),
-      ilike(customers.lastName, pattern),
-      ilike(customers.companyName, pattern),
-      ilike(customers.email, pattern),
-      ilike(customers.address1, pattern),
-      ilike(customers.phone1, pattern),
-      sql`${customers.customerNo}::text like ${`${escapeLike(text)}%`}`,
-    );
-    if (search) conditions.push(search);
-  }
+  const text = filters.query?.trim().toLowerCase();
+  // One lower-cased column holds number, names, email, address and phone; a trigram index serves it.
+  if (text) conditions.push(sql`${customers.searchText} like ${`%${escapeLike(text)}%`}`);
   return conditions;
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "customers" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(customer_no::text || ' ' || customer_name || ' ' || first_name || ' ' || last_name || ' ' || company_name || ' ' || email || ' ' || address1 || ' ' || city || ' ' || phone1)) STORED;--> statement-breakpoint
+CREATE INDEX "customers_search_trgm_idx" ON "customers" USING gin ("search_text" gin_trgm_ops);

@@ -1,0 +1,102 @@
+// Customer list response time (p50/p95 over 100 requests with sorting and filtering) for a client
+// with 50,000 customers and 1,000,000 postings, on PGlite and on PostgreSQL.
+// Usage: npm run bench:customers [-- --pglite-only | --postgres-only]
+// BENCH_DATABASE_URL picks the PostgreSQL server (default postgres://root@127.0.0.1:5432/test; a
+// database cyclebill_bench is created there once and reused). PGlite data is kept in bench/.data.
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { buildApp } from "../apps/server/src/app.js";
+import { loadConfig } from "../apps/server/src/config.js";
+import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { findLargeClient, generateLargeClient } from "./generate-large-client.js";
+
+const SIZE = {
+  customers: Number(process.env.BENCH_CUSTOMERS ?? 50_000),
+  transactions: Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000),
+};
+const REQUESTS = 100;
+const SECRET = "bench-secret-0123456789abcdef0123456789";
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+const queries: Record<string, string>[] = [
+  { ordering: "customer_no" },
+  { ordering: "-balance" },
+  { ordering: "customer_name", query: "garcia" },
+  { ordering: "-open_date", startDate: "2024-06-01", endDate: "2025-01-31" },
+  { ordering: "last_name", query: "123" },
+  { ordering: "customer_no", includeOnlyPendingArchived: "true" },
+  { ordering: "-mtd_charges", page: "40" },
+  { ordering: "city,customer_no", query: "main st" },
+  { ordering: "customer_no", includeOnlyArchived: "true" },
+  { ordering: "-last_pay_date", page: "7" },
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function ensureData(handle: DatabaseHandle, label: string) {
+  await handle.migrate();
+  const existing = await findLargeClient(handle.db);
+  if (existing && existing.customers === SIZE.customers && existing.transactions >= SIZE.transactions) return existing;
+  if (existing) throw new Error(`${label}: a benchmark client of another size exists; remove the bench database first`);
+  console.log(`${label}: generating ${SIZE.customers} customers and ${SIZE.transactions} transactions...`);
+  return generateLargeClient(handle.db, SIZE, (line) => console.log(`  ${label} ${line}`));
+}
+
+async function measure(handle: DatabaseHandle, label: string): Promise<void> {
+  const client = await ensureData(handle, label);
+  const config = { ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }), webDistDir: "/none" };
+  const app = await buildApp({ db: handle.db, config }, { logger: false });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const token = await signAccessToken(SECRET, client.ownerUserId);
+  const request = async (query: Record<string, string>) => {
+    const url = new URL(`http://127.0.0.1:${port}/api/customers/`);
+    for (const [key, value] of Object.entries({ limit: "15", ...query })) url.searchParams.set(key, value);
+    const started = performance.now();
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await response.json()) as { count: number };
+    if (response.status !== 200) throw new Error(`${response.status}: ${JSON.stringify(body)}`);
+    return performance.now() - started;
+  };
+  for (const query of queries) await request(query); // warm-up
+  const timings: number[] = [];
+  for (let index = 0; index < REQUESTS; index += 1) timings.push(await request(queries[index % queries.length] ?? {}));
+  timings.sort((a, b) => a - b);
+  console.log(
+    `${label}: customer list, ${client.customers} customers / ${client.transactions} transactions, ${REQUESTS} requests: ` +
+      `p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${percentile(timings, 95).toFixed(1)} ms, max ${(timings.at(-1) ?? 0).toFixed(1)} ms`,
+  );
+  await app.close();
+}
+
+async function postgresHandle(): Promise<DatabaseHandle> {
+  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  const exists = await admin.query("select 1 from pg_database where datname = 'cyclebill_bench'");
+  if (exists.rowCount === 0) await admin.query("create database cyclebill_bench");
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = "/cyclebill_bench";
+  return openDatabase({ kind: "postgres", url: url.toString(), poolSize: 10 });
+}
+
+const only = process.argv[2];
+if (only !== "--postgres-only") {
+  const dataDir = path.join(here, ".data", "pglite");
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
+  const handle = await openDatabase({ kind: "pglite", dataDir });
+  await measure(handle, "PGlite");
+  await handle.close();
+}
+if (only !== "--pglite-only") {
+  const handle = await postgresHandle();
+  await measure(handle, "PostgreSQL");
+  await handle.close();
+}
