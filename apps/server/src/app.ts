@@ -18,6 +18,7 @@ import { registerMessageRoutes } from "./modules/messages/messages.routes.js";
 import { registerSummaryRoutes } from "./modules/summary/summary.routes.js";
 import { registerCustomerRoutes } from "./modules/customers/customers.routes.js";
 import { registerClientRoutes } from "./modules/clients/clients.routes.js";
+import { registerTransactionRoutes } from "./modules/transactions/transactions.routes.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -127,6 +128,7 @@ export async function buildApp(
   registerUnitRoutes(router);
   registerCodeRoutes(router);
   registerGroupRoutes(router);
+  registerTransactionRoutes(router);
 
   const openApiDocument = buildOpenApiDocument(router.documented);
   app.get("/api/docs", async () => openApiDocument);

@@ -19,3 +19,6 @@ export * from "./reporting/fiscal-periods.js";
 export * from "./customers/customer-rules.js";
 export * from "./recurring/recurring-schedule.js";
 export * from "./customers/customer-schemas.js";
+export * from "./ledger/transaction-rules.js";
+export * from "./invoices/invoice-rules.js";
+export * from "./invoices/invoice-schemas.js";

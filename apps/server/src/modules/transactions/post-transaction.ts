@@ -1,5 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import {
+  DUPLICATE_TRANSACTION_MESSAGE,
+  DUPLICATE_WINDOW_HOURS,
+  type CodeType,
   MARKED_FOR_DELETION_MESSAGE,
   isZeroAmount,
   ledgerAmount,
@@ -11,7 +14,7 @@ import {
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import type { transactionTypes } from "../../db/tables.js";
-import { codes, customers, transactions } from "../../db/tables.js";
+import { codes, customers, storedAmounts, transactions } from "../../db/tables.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 
 export const ARCHIVED_CUSTOMER_MESSAGE =
@@ -32,6 +35,8 @@ export type PostingInput = {
   productionRunId?: number | null;
   /** Entry time; defaults to now. Demo data and imports back-date it. */
   createdAt?: Date;
+  /** Staff entries: refuse one equal to an entry of the last 24 hours (same customer, code, amount, date). */
+  refuseDuplicates?: boolean;
 };
 
 export type PostedTransaction = typeof transactions.$inferSelect;
@@ -76,6 +81,37 @@ export async function postTransaction(
     const signedAmount = ledgerAmount(code.codeType, amount);
     const serviceDate = input.serviceDate ?? new Date().toISOString().slice(0, 10);
 
+    if (input.refuseDuplicates) {
+      const [duplicate] = await tx
+        .select({ id: transactions.id })
+        .from(transactions)
+        .where(
+          and(
+            eq(transactions.clientId, tenant.clientId),
+            eq(transactions.customerId, customer.id),
+            eq(transactions.codeId, code.id),
+            eq(transactions.amount, amount),
+            eq(transactions.serviceDate, serviceDate),
+            eq(transactions.voided, false),
+            gt(transactions.createdAt, sql`now() - make_interval(hours => ${DUPLICATE_WINDOW_HOURS})`),
+          ),
+        )
+        .limit(1);
+      if (duplicate) throw nonFieldError(DUPLICATE_TRANSACTION_MESSAGE);
+    }
+    // An entry whose rate differs from the customer's stored amount for the code is flagged for review.
+    const stored = await tx
+      .select({ rate: storedAmounts.rate })
+      .from(storedAmounts)
+      .where(
+        and(
+          eq(storedAmounts.clientId, tenant.clientId),
+          eq(storedAmounts.customerId, customer.id),
+          eq(storedAmounts.codeId, code.id),
+        ),
+      );
+    const storedAmountFlag = stored.length === 0 || stored.some((row) => toRate(row.rate) === rate);
+
     const [posted] = await tx
       .insert(transactions)
       .values({
@@ -90,6 +126,7 @@ export async function postTransaction(
         serviceDate,
         unitOfMeasureId: input.unitOfMeasureId ?? 1,
         transactionType: input.transactionType ?? "user_or_scanner",
+        storedAmountFlag,
         createdByUserId: input.createdByUserId ?? null,
         recurringChargeId: input.recurringChargeId ?? null,
         productionRunId: input.productionRunId ?? null,
@@ -97,27 +134,14 @@ export async function postTransaction(
       })
       .returning();
 
-    const bucket = monthToDateBucket(code.codeType);
-    const updates: Record<string, unknown> = {
-      totalBalance: sql`${customers.totalBalance} + ${signedAmount}::numeric`,
-      updatedAt: sql`now()`,
-    };
-    if (bucket) updates[mtdColumnKey(bucket)] = sql`${mtdColumn[bucket]} + ${amount}::numeric`;
-    if (code.codeType === "payment") {
-      updates.lastPayDate = sql`greatest(${customers.lastPayDate}, ${serviceDate}::date)`;
-    }
-    const [after] = await tx
-      .update(customers)
-      .set(updates)
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)))
-      .returning({ totalBalance: customers.totalBalance });
-    // A customer marked for deletion is archived the moment its balance reaches zero.
-    if (customer.deleteFlag && after && isZeroAmount(after.totalBalance)) {
-      await tx
-        .update(customers)
-        .set({ deleted: true, deletedAt: new Date() })
-        .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)));
-    }
+    await applyLedgerEffect(tx, tenant, {
+      customerId: customer.id,
+      deleteFlag: customer.deleteFlag,
+      codeType: code.codeType,
+      ledgerAmount: signedAmount,
+      amount,
+      serviceDate,
+    });
     return posted as PostedTransaction;
   });
 }
@@ -134,5 +158,47 @@ function mtdColumnKey(
       return "mtdCrAdj";
     case "debit_adjustments":
       return "mtdDbAdj";
+  }
+}
+
+export type LedgerEffect = {
+  customerId: number;
+  deleteFlag: string | null;
+  codeType: CodeType;
+  /** Signed change of the balance. */
+  ledgerAmount: string;
+  /** Signed change of the month-to-date figure of the code type (negative when taking an entry back). */
+  amount: string;
+  serviceDate: string;
+};
+
+/**
+ * Moves a customer's balance and month-to-date figure by one posting (or its undoing), in the
+ * caller's database transaction. A customer marked for deletion is archived when it reaches zero.
+ */
+export async function applyLedgerEffect(
+  tx: Executor,
+  tenant: { clientId: number },
+  effect: LedgerEffect,
+): Promise<void> {
+  const bucket = monthToDateBucket(effect.codeType);
+  const updates: Record<string, unknown> = {
+    totalBalance: sql`${customers.totalBalance} + ${effect.ledgerAmount}::numeric`,
+    updatedAt: sql`now()`,
+  };
+  if (bucket) updates[mtdColumnKey(bucket)] = sql`${mtdColumn[bucket]} + ${effect.amount}::numeric`;
+  if (effect.codeType === "payment" && !effect.amount.startsWith("-")) {
+    updates.lastPayDate = sql`greatest(${customers.lastPayDate}, ${effect.serviceDate}::date)`;
+  }
+  const [after] = await tx
+    .update(customers)
+    .set(updates)
+    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, effect.customerId)))
+    .returning({ totalBalance: customers.totalBalance });
+  if (effect.deleteFlag && after && isZeroAmount(after.totalBalance)) {
+    await tx
+      .update(customers)
+      .set({ deleted: true, deletedAt: new Date() })
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, effect.customerId)));
   }
 }

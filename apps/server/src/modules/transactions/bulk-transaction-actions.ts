@@ -1,0 +1,93 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { transactionMassUpdateSchema } from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database } from "../../db/database.js";
+import { customers, transactions } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { nonFieldError, notFound } from "../../http/errors.js";
+import { attachTransactions, createInvoice } from "../invoices/create-invoice.js";
+import { rewriteEntry } from "./change-transaction.js";
+import {
+  findTransaction,
+  selectTransactions,
+  transactionToApi,
+  type TransactionOutput,
+} from "./transaction-view.js";
+
+/** Locks the customers of the selected entries in id order, so concurrent batches cannot deadlock. */
+async function lockCustomersOf(
+  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
+  tenant: TenantContext,
+  ids: number[],
+) {
+  const rows = await tx
+    .selectDistinct({ customerId: transactions.customerId })
+    .from(transactions)
+    .where(and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)));
+  if (rows.length === 0) throw notFound();
+  for (const { customerId } of rows.sort((a, b) => a.customerId - b.customerId)) {
+    await tx
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)))
+      .for("update");
+  }
+}
+
+/** Mass update: the given fields change on every selected entry, all or nothing. */
+export async function massUpdateTransactions(
+  db: Database,
+  tenant: TenantContext,
+  input: z.output<typeof transactionMassUpdateSchema>,
+): Promise<{ count: number; results: TransactionOutput[] }> {
+  const ids = [...new Set(input.ids)];
+  await db.transaction(async (tx) => {
+    await lockCustomersOf(tx, tenant, ids);
+    for (const id of ids) {
+      const entry = await findTransaction(tx, tenant, id);
+      const { changes } = input;
+      await rewriteEntry(tx, tenant, entry, {
+        customer: changes.customer ?? entry.customerId,
+        code: changes.code ?? entry.codeId,
+        description: changes.description ?? entry.description,
+        rate: changes.rate ?? entry.rate,
+        quantity: changes.quantity ?? entry.quantity,
+        serviceDate: changes.serviceDate ?? entry.serviceDate,
+        unitofmeasure: changes.uom ?? entry.unitOfMeasureId ?? 1,
+      });
+    }
+  });
+  const rows = await selectTransactions(
+    db,
+    and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)),
+  );
+  return { count: rows.length, results: rows.map(transactionToApi) };
+}
+
+export const ONE_CUSTOMER_MESSAGE =
+  "An invoice is for one customer: select transactions of a single customer.";
+
+/** Make Invoice from Selected: a new open invoice holding the selected entries of one customer. */
+export async function makeInvoiceFromTransactions(
+  db: Database,
+  tenant: TenantContext,
+  input: { ids: number[]; invoice_date?: string },
+): Promise<{ id: number; invoice_num: number; transaction_count: number }> {
+  const ids = [...new Set(input.ids)];
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: transactions.id, customerId: transactions.customerId })
+      .from(transactions)
+      .where(and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)));
+    if (rows.length !== ids.length) throw notFound();
+    const customerIds = new Set(rows.map((row) => row.customerId));
+    if (customerIds.size !== 1) throw nonFieldError(ONE_CUSTOMER_MESSAGE);
+    const invoice = await createInvoice(tx, tenant, {
+      customerId: [...customerIds][0] as number,
+      invoiceDate: input.invoice_date ?? new Date().toISOString().slice(0, 10),
+      createdByUserId: tenant.user.id,
+    });
+    await attachTransactions(tx, tenant, invoice.id, ids);
+    return { id: invoice.id, invoice_num: invoice.invoiceNum, transaction_count: ids.length };
+  });
+}

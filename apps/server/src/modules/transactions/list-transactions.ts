@@ -1,0 +1,123 @@
+import { and, asc, count, desc, eq, gte, isNull, lte, sql, type SQL } from "drizzle-orm";
+import {
+  CODE_TYPES,
+  integerParam,
+  parseOrdering,
+  resolvePaging,
+  type ListQuery,
+  type Page,
+} from "@cyclebill/domain";
+import { z } from "zod";
+import type { Database } from "../../db/database.js";
+import { codes, customers, transactions } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError } from "../../http/errors.js";
+import { selectTransactions, transactionToApi, type TransactionOutput } from "./transaction-view.js";
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+const flag = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
+  .transform((value) => value === true || value === "true" || value === "1");
+
+/** The transaction filter's query keys, as the spec names them. */
+export const transactionFiltersSchema = z.looseObject({
+  customer__id: integerParam({ min: 1 }).optional(),
+  code__id: integerParam({ min: 1 }).optional(),
+  code__code_type: z.enum(CODE_TYPES).optional(),
+  created__gte: isoDate.optional(),
+  created__lte: isoDate.optional(),
+  serviceDate__gte: isoDate.optional(),
+  serviceDate__lte: isoDate.optional(),
+  /** false: only entries not yet billed on a statement; true or absent: all. */
+  historical: flag.optional(),
+  invoice: integerParam({ min: 1 }).optional(),
+});
+export type TransactionFilters = z.output<typeof transactionFiltersSchema>;
+
+export const transactionOrderingFields = {
+  id: transactions.id,
+  created: transactions.createdAt,
+  serviceDate: transactions.serviceDate,
+  amount: transactions.amount,
+  rate: transactions.rate,
+  description: transactions.description,
+  customer: customers.customerNo,
+  customer_no: customers.customerNo,
+  customer_name: customers.customerName,
+  code: codes.code,
+} as const;
+
+export function transactionConditions(tenant: TenantContext, filters: TransactionFilters): SQL {
+  const conditions: (SQL | undefined)[] = [eq(transactions.clientId, tenant.clientId)];
+  if (filters.customer__id) conditions.push(eq(transactions.customerId, filters.customer__id));
+  if (filters.code__id) conditions.push(eq(transactions.codeId, filters.code__id));
+  if (filters.code__code_type) conditions.push(eq(codes.codeType, filters.code__code_type));
+  // Entry dates are whole days in UTC: "to" includes the whole day.
+  if (filters.created__gte)
+    conditions.push(gte(transactions.createdAt, new Date(`${filters.created__gte}T00:00:00Z`)));
+  if (filters.created__lte) {
+    conditions.push(
+      sql`${transactions.createdAt} < ${`${filters.created__lte}T00:00:00Z`}::timestamptz + interval '1 day'`,
+    );
+  }
+  if (filters.serviceDate__gte) conditions.push(gte(transactions.serviceDate, filters.serviceDate__gte));
+  if (filters.serviceDate__lte) conditions.push(lte(transactions.serviceDate, filters.serviceDate__lte));
+  if (filters.historical === false) conditions.push(isNull(transactions.statementId));
+  if (filters.invoice) conditions.push(eq(transactions.invoiceId, filters.invoice));
+  return and(...conditions) as SQL;
+}
+
+export async function listTransactions(
+  db: Database,
+  tenant: TenantContext,
+  query: ListQuery,
+  filters: TransactionFilters,
+): Promise<Page<TransactionOutput>> {
+  const ordering = parseOrdering(query.ordering ?? "-serviceDate", Object.keys(transactionOrderingFields));
+  if (!ordering.ok) {
+    throw fieldError(
+      "ordering",
+      `Unknown ordering field: ${ordering.unknown.join(", ")}. Allowed: ${Object.keys(transactionOrderingFields).join(", ")}.`,
+    );
+  }
+  const where = transactionConditions(tenant, filters);
+  const { limit, offset } = resolvePaging(query);
+  const orderBy = ordering.terms.map((term) => {
+    const column = transactionOrderingFields[term.field as keyof typeof transactionOrderingFields];
+    return term.descending ? desc(column) : asc(column);
+  });
+  const [rows, totals] = await Promise.all([
+    selectTransactions(db, where)
+      .orderBy(...orderBy, desc(transactions.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ total: count() })
+      .from(transactions)
+      .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+      .where(where),
+  ]);
+  return { count: totals[0]?.total ?? 0, results: rows.map(transactionToApi) };
+}
+
+export type TransactionTotals = { totalAmount: string; netAmount: string; count: number };
+
+/** Totals of the filtered set: the sum of amounts, and the net change to balances. */
+export async function totalTransactions(
+  db: Database,
+  tenant: TenantContext,
+  filters: TransactionFilters,
+): Promise<TransactionTotals> {
+  const [row] = await db
+    .select({
+      total: sql<string>`coalesce(sum(${transactions.amount}), 0)::numeric(14,2)::text`,
+      net: sql<string>`coalesce(sum(${transactions.ledgerAmount}), 0)::numeric(14,2)::text`,
+      count: count(),
+    })
+    .from(transactions)
+    .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+    .where(transactionConditions(tenant, filters));
+  return { totalAmount: row?.total ?? "0.00", netAmount: row?.net ?? "0.00", count: row?.count ?? 0 };
+}

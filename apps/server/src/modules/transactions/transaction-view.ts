@@ -1,0 +1,136 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import {
+  isEditable,
+  isReversible,
+  isVoidable,
+  isVoidDeletable,
+  type LedgerEntryState,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { codes, customers, invoices, transactions, unitsOfMeasure } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { notFound } from "../../http/errors.js";
+
+const reversal = alias(transactions, "reversal");
+
+/** One ledger entry with what the table shows beside it (customer, code, invoice, unit). */
+export const transactionSelection = {
+  id: transactions.id,
+  clientId: transactions.clientId,
+  customerId: transactions.customerId,
+  customerName: customers.customerName,
+  customerNo: customers.customerNo,
+  codeId: transactions.codeId,
+  codeNumber: codes.code,
+  codeType: codes.codeType,
+  description: transactions.description,
+  quantity: transactions.quantity,
+  rate: transactions.rate,
+  amount: transactions.amount,
+  ledgerAmount: transactions.ledgerAmount,
+  serviceDate: transactions.serviceDate,
+  createdAt: transactions.createdAt,
+  unitOfMeasureId: transactions.unitOfMeasureId,
+  unitName: unitsOfMeasure.name,
+  transactionStatus: transactions.transactionStatus,
+  transactionType: transactions.transactionType,
+  invoiceId: transactions.invoiceId,
+  invoiceNum: invoices.invoiceNum,
+  invoiceStatus: invoices.invoiceStatus,
+  statementId: transactions.statementId,
+  voidsTransactionId: transactions.voidsTransactionId,
+  reversesTransactionId: transactions.reversesTransactionId,
+  reversedById: sql<number | null>`${reversal.id}`,
+  voided: transactions.voided,
+  storedAmountFlag: transactions.storedAmountFlag,
+};
+
+export function selectTransactions(db: Executor, where: SQL | undefined) {
+  return db
+    .select(transactionSelection)
+    .from(transactions)
+    .innerJoin(
+      customers,
+      and(eq(customers.clientId, transactions.clientId), eq(customers.id, transactions.customerId)),
+    )
+    .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+    .leftJoin(
+      invoices,
+      and(eq(invoices.clientId, transactions.clientId), eq(invoices.id, transactions.invoiceId)),
+    )
+    .leftJoin(unitsOfMeasure, eq(unitsOfMeasure.id, transactions.unitOfMeasureId))
+    .leftJoin(
+      reversal,
+      and(eq(reversal.clientId, transactions.clientId), eq(reversal.reversesTransactionId, transactions.id)),
+    )
+    .where(where);
+}
+
+export type TransactionView = Awaited<ReturnType<typeof selectTransactions>>[number];
+
+export function entryState(view: TransactionView): LedgerEntryState {
+  return {
+    transactionStatus: view.transactionStatus,
+    transactionType: view.transactionType,
+    codeNumber: view.codeNumber,
+    voided: view.voided,
+    isReversal: view.reversesTransactionId !== null,
+    isReversed: view.reversedById !== null,
+    invoiceStatus: view.invoiceStatus,
+    onStatement: view.statementId !== null,
+  };
+}
+
+export function transactionToApi(view: TransactionView) {
+  const state = entryState(view);
+  return {
+    id: view.id,
+    client: view.clientId,
+    customer: view.customerId,
+    customer_name: view.customerName,
+    customer_no: view.customerNo,
+    code: view.codeId,
+    displayCode: view.codeNumber,
+    code_type: view.codeType,
+    code_type_id: view.codeNumber,
+    description: view.description,
+    quantity: view.quantity,
+    rate: view.rate,
+    amount: view.amount,
+    ledger_amount: view.ledgerAmount,
+    serviceDate: view.serviceDate,
+    created: view.createdAt.toISOString(),
+    unitofmeasure: view.unitOfMeasureId,
+    uom: view.unitName,
+    transaction_status: view.transactionStatus,
+    transaction_type: view.transactionType,
+    invoice: view.invoiceId,
+    invoice_num: view.invoiceNum,
+    invoice_status: view.invoiceStatus,
+    statement: view.statementId,
+    voided: view.voided,
+    voids_transaction: view.voidsTransactionId,
+    reverses_transaction: view.reversesTransactionId,
+    reversed_by: view.reversedById,
+    stored_amount_flag: view.storedAmountFlag,
+    editable: isEditable(state),
+    voidable: isVoidable(state),
+    void_deletable: isVoidDeletable(state),
+    reversible: isReversible(state),
+  };
+}
+export type TransactionOutput = ReturnType<typeof transactionToApi>;
+
+export async function findTransaction(
+  db: Executor,
+  tenant: TenantContext,
+  id: number,
+): Promise<TransactionView> {
+  const [row] = await selectTransactions(
+    db,
+    and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, id)),
+  ).limit(1);
+  if (!row) throw notFound();
+  return row;
+}

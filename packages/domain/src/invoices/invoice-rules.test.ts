@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import {
+  INVOICE_STATUSES,
+  PROCESSED_INVOICE_DELETE_MESSAGE,
+  PROCESSED_INVOICE_REOPEN_MESSAGE,
+  displayInvoiceNum,
+  invoiceActionRefusal,
+  invoiceFileName,
+  type InvoiceAction,
+} from "./invoice-rules.js";
+import { bulkAddInvoicesSchema, calendarDateSchema, invoiceCreateSchema } from "./invoice-schemas.js";
+
+describe("invoice state machine", () => {
+  const allowed = (status: (typeof INVOICE_STATUSES)[number]) =>
+    (["edit", "attach", "separate", "close", "reopen", "delete"] as InvoiceAction[]).filter(
+      (action) => invoiceActionRefusal(status, action) === undefined,
+    );
+
+  it("lets an open invoice be edited, filled, separated, closed and deleted", () => {
+    expect(allowed("open")).toEqual(["edit", "attach", "separate", "close", "delete"]);
+  });
+
+  it("lets a closed invoice only be reopened or deleted", () => {
+    expect(allowed("closed")).toEqual(["reopen", "delete"]);
+  });
+
+  it("keeps a processed invoice as it was sent", () => {
+    expect(allowed("processed")).toEqual([]);
+    expect(invoiceActionRefusal("processed", "delete")).toBe(PROCESSED_INVOICE_DELETE_MESSAGE);
+    expect(invoiceActionRefusal("processed", "reopen")).toBe(PROCESSED_INVOICE_REOPEN_MESSAGE);
+  });
+});
+
+describe("invoice numbers and file names", () => {
+  it("shows 0 as 1 and names the statement once there is one", () => {
+    expect(displayInvoiceNum(0)).toBe(1);
+    expect(displayInvoiceNum(1007)).toBe(1007);
+    expect(invoiceFileName(1007, null)).toBe("Invoice 1007.pdf");
+    expect(invoiceFileName(1007, 12)).toBe("Invoice 1007 Statement 12.pdf");
+  });
+});
+
+describe("invoice schemas", () => {
+  it("accepts only real calendar dates", () => {
+    expect(calendarDateSchema.safeParse("2024-02-29").success).toBe(true);
+    expect(calendarDateSchema.safeParse("2023-02-29").success).toBe(false);
+    expect(calendarDateSchema.safeParse("2024-2-1").success).toBe(false);
+  });
+
+  it("reads ids given as numbers or numeric strings", () => {
+    expect(invoiceCreateSchema.parse({ customer: "7" })).toEqual({ customer: 7 });
+    expect(bulkAddInvoicesSchema.safeParse({ customer_ids: [1, "x"] }).success).toBe(false);
+  });
+});

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { DATE_MESSAGE } from "../api/drf-messages.js";
+import { integerParam, listQuerySchema, recordQuerySchema } from "../api/list-query.js";
+
+/** YYYY-MM-DD naming a real calendar day (so "2024-02-30" is a 400, not a database error). */
+export const calendarDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, DATE_MESSAGE)
+  .refine(isCalendarDate, DATE_MESSAGE);
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+const MAX_IDS = 5000;
+const idList = z.array(integerParam({ min: 1 })).max(MAX_IDS);
+
+/** Add invoice: the customer and the invoice date (today when absent). */
+export const invoiceCreateSchema = z.object({
+  customer: integerParam({ min: 1 }),
+  invoice_date: calendarDateSchema.optional(),
+});
+export type InvoiceCreateInput = z.infer<typeof invoiceCreateSchema>;
+
+/** Edit invoice (full body): the date; the customer may only change while the invoice is empty. */
+export const invoiceUpdateSchema = z.object({
+  customer: integerParam({ min: 1 }).optional(),
+  invoice_date: calendarDateSchema,
+});
+export type InvoiceUpdateInput = z.infer<typeof invoiceUpdateSchema>;
+
+/** Filters of the invoice and statement lists; dates are on invoice_date / statement_date. */
+export const documentListQuerySchema = listQuerySchema.extend({
+  customer_id: integerParam({ min: 1 }).optional(),
+  start_date: calendarDateSchema.optional(),
+  end_date: calendarDateSchema.optional(),
+});
+export type DocumentListQuery = z.infer<typeof documentListQuerySchema>;
+
+/** Delete from the combined Invoices and Statements table, which says what kind the id is. */
+export const invoiceDeleteQuerySchema = recordQuerySchema.extend({
+  document: z.enum(["invoice", "statement"]).optional(),
+});
+
+/** One open invoice per customer with uninvoiced new transactions; every customer when none named. */
+export const bulkAddInvoicesSchema = z.object({
+  customer_ids: idList.optional(),
+  invoice_date: calendarDateSchema.optional(),
+});
+export type BulkAddInvoicesInput = z.infer<typeof bulkAddInvoicesSchema>;
+
+/** An empty list is allowed here: the service answers with the spec's "No statements to combine". */
+export const combineStatementsSchema = z.object({
+  client_id: integerParam({ min: 1 }).optional(),
+  statement_ids: idList,
+});
+export type CombineStatementsInput = z.infer<typeof combineStatementsSchema>;

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { integerParam } from "../api/list-query.js";
+import { TRANSACTION_DESCRIPTION_TOO_LONG } from "../codes/code-schemas.js";
+import { nonNegativeAmountSchema, quantitySchema, rateSchema } from "../money/money-schemas.js";
+
+export const DUPLICATE_TRANSACTION_MESSAGE = "Duplicate Transaction Detected";
+export const DUPLICATE_WINDOW_HOURS = 24;
+
+export type LedgerEntryState = {
+  transactionStatus: "new" | "attached";
+  transactionType: "user_or_scanner" | "route" | "bulk" | "voids_a_transaction" | "invoice";
+  /** The code's number: system codes are negative. */
+  codeNumber: number;
+  voided: boolean;
+  isReversal: boolean;
+  isReversed: boolean;
+  /** Status of the invoice the entry is on, if any. */
+  invoiceStatus: "open" | "closed" | "processed" | null;
+  onStatement: boolean;
+};
+
+/**
+ * Editable: a new, non-voiding entry of a user code on no invoice, or on an invoice still open
+ * (the Edit Invoice screen). Voided, reversed and billed entries are fixed by void or reversal.
+ */
+export function isEditable(entry: LedgerEntryState): boolean {
+  if (entry.transactionType === "voids_a_transaction" || entry.codeNumber <= 0) return false;
+  if (entry.voided || entry.isReversal || entry.isReversed || entry.onStatement) return false;
+  if (entry.invoiceStatus === null) return entry.transactionStatus === "new";
+  return entry.invoiceStatus === "open";
+}
+
+/** Voidable: an attached (invoiced) entry not yet voided, on no invoice or on one still open. */
+export function isVoidable(entry: LedgerEntryState): boolean {
+  if (entry.transactionType === "voids_a_transaction" || entry.voided || entry.isReversal || entry.isReversed)
+    return false;
+  if (entry.transactionStatus !== "attached") return false;
+  return entry.invoiceStatus === null || entry.invoiceStatus === "open";
+}
+
+/** A voiding entry can be taken back while it is new. */
+export function isVoidDeletable(entry: LedgerEntryState): boolean {
+  return (
+    entry.transactionType === "voids_a_transaction" && entry.transactionStatus === "new" && !entry.onStatement
+  );
+}
+
+/** A reversal offsets an entry that was billed (on a statement) or otherwise cannot be edited. */
+export function isReversible(entry: LedgerEntryState): boolean {
+  if (entry.transactionType === "voids_a_transaction" || entry.voided || entry.isReversal || entry.isReversed)
+    return false;
+  return !isEditable(entry);
+}
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+
+/** One ledger entry as staff enter it. The amount is always rate × quantity; a given amount is checked, not trusted. */
+export const transactionInputSchema = z.object({
+  customer: integerParam({ min: 1 }),
+  code: integerParam({ min: 1 }),
+  description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).default(""),
+  quantity: quantitySchema.default("1"),
+  rate: rateSchema,
+  amount: nonNegativeAmountSchema.optional(),
+  serviceDate: isoDate.optional(),
+  unitofmeasure: integerParam({ min: 1 }).default(1),
+  transaction_type: z.enum(["user_or_scanner", "route", "bulk"]).default("user_or_scanner"),
+  force: z.boolean().default(false),
+});
+export type TransactionInput = z.input<typeof transactionInputSchema>;
+
+/** Fields a mass update may change on the selected entries (only those given change). */
+export const transactionMassUpdateSchema = z.object({
+  ids: z
+    .array(integerParam({ min: 1 }))
+    .min(1)
+    .max(5000),
+  changes: z
+    .object({
+      customer: integerParam({ min: 1 }).optional(),
+      code: integerParam({ min: 1 }).optional(),
+      description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).optional(),
+      serviceDate: isoDate.optional(),
+      rate: rateSchema.optional(),
+      quantity: quantitySchema.optional(),
+      uom: integerParam({ min: 1 }).optional(),
+    })
+    .refine(
+      (changes) => Object.values(changes).some((value) => value !== undefined),
+      "Choose at least one field to change.",
+    ),
+});
+
+/** Route (group) and bulk (all customers) batches. */
+export const transactionBatchSchema = z.object({
+  client: integerParam({ min: 1 }).optional(),
+  customers: z
+    .array(integerParam({ min: 1 }))
+    .max(100_000)
+    .optional(),
+  route: integerParam({ min: 1 }).optional(),
+  code: z
+    .union([integerParam({ min: 1 }), z.undefined(), z.null()])
+    .refine((value) => value != null, "You must fill in a group code."),
+  service_date: isoDate.optional(),
+  amount: nonNegativeAmountSchema,
+  quantity: quantitySchema.default("1"),
+  description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).optional(),
+  transaction_type: z.enum(["route", "bulk"]),
+});
