@@ -82,6 +82,16 @@ export const tenantResourceCases: TenantResourceCase[] = [
       arrears: false,
     }),
   },
+  {
+    path: "/api/transactions/",
+    validBody: async (n, context) => ({
+      customer: await someCustomer(context),
+      code: await newCode(n, context),
+      description: `Entry ${n}`,
+      rate: "5",
+      force: true,
+    }),
+  },
 ];
 
 async function someCustomer({ api, clientId }: BodyContext): Promise<number> {
