@@ -6,19 +6,13 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
 import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
-import { findLargeClient, generateLargeClient } from "./generate-large-client.js";
+import { ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
 
-const SIZE = {
-  customers: Number(process.env.BENCH_CUSTOMERS ?? 50_000),
-  transactions: Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000),
-};
 const REQUESTS = 100;
-const SECRET = "bench-secret-0123456789abcdef0123456789";
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 const queries: Record<string, string>[] = [
@@ -38,18 +32,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function ensureData(handle: DatabaseHandle, label: string) {
-  await handle.migrate();
-  const existing = await findLargeClient(handle.db);
-  if (existing && existing.customers === SIZE.customers && existing.transactions >= SIZE.transactions) return existing;
-  if (existing) throw new Error(`${label}: a benchmark client of another size exists; remove the bench database first`);
-  console.log(`${label}: generating ${SIZE.customers} customers and ${SIZE.transactions} transactions...`);
-  return generateLargeClient(handle.db, SIZE, (line) => console.log(`  ${label} ${line}`));
-}
-
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
-  const client = await ensureData(handle, label);
-  const config = { ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }), webDistDir: "/none" };
+  const client = await ensureBenchData(handle, label);
+  const config = {
+    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
+    webDistDir: "/none",
+  };
   const app = await buildApp({ db: handle.db, config }, { logger: false });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
@@ -66,25 +54,14 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   };
   for (const query of queries) await request(query); // warm-up
   const timings: number[] = [];
-  for (let index = 0; index < REQUESTS; index += 1) timings.push(await request(queries[index % queries.length] ?? {}));
+  for (let index = 0; index < REQUESTS; index += 1)
+    timings.push(await request(queries[index % queries.length] ?? {}));
   timings.sort((a, b) => a - b);
   console.log(
     `${label}: customer list, ${client.customers} customers / ${client.transactions} transactions, ${REQUESTS} requests: ` +
       `p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${percentile(timings, 95).toFixed(1)} ms, max ${(timings.at(-1) ?? 0).toFixed(1)} ms`,
   );
   await app.close();
-}
-
-async function postgresHandle(): Promise<DatabaseHandle> {
-  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  const exists = await admin.query("select 1 from pg_database where datname = 'cyclebill_bench'");
-  if (exists.rowCount === 0) await admin.query("create database cyclebill_bench");
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = "/cyclebill_bench";
-  return openDatabase({ kind: "postgres", url: url.toString(), poolSize: 10 });
 }
 
 const only = process.argv[2];
@@ -96,7 +73,7 @@ if (only !== "--postgres-only") {
   await handle.close();
 }
 if (only !== "--pglite-only") {
-  const handle = await postgresHandle();
+  const handle = await postgresBenchHandle();
   await measure(handle, "PostgreSQL");
   await handle.close();
 }

@@ -10,7 +10,12 @@ export type LargeClient = { clientId: number; ownerUserId: number; customers: nu
 export const BENCH_CLIENT_NO = 900_001;
 
 export async function findLargeClient(db: Database): Promise<LargeClient | null> {
-  const [row] = await queryRows<{ client_id: number; owner: number; customers: number; transactions: number }>(
+  const [row] = await queryRows<{
+    client_id: number;
+    owner: number;
+    customers: number;
+    transactions: number;
+  }>(
     db,
     sql`select c.id as client_id, u.id as owner,
                (select count(*)::int from customers where client_id = c.id) as customers,
@@ -19,7 +24,12 @@ export async function findLargeClient(db: Database): Promise<LargeClient | null>
         where c.client_no = ${BENCH_CLIENT_NO} limit 1`,
   );
   return row
-    ? { clientId: Number(row.client_id), ownerUserId: Number(row.owner), customers: row.customers, transactions: row.transactions }
+    ? {
+        clientId: Number(row.client_id),
+        ownerUserId: Number(row.owner),
+        customers: row.customers,
+        transactions: row.transactions,
+      }
     : null;
 }
 
@@ -70,9 +80,15 @@ async function generate(
            case when g % 97 = 0 then 'S' else null end, g % 211 = 0
     from generate_series(1, ${size.customers}::int) as g`);
   log(`customers: ${size.customers} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const [range] = await queryRows<{ first: number }>(db, sql`select min(id) as first from customers where client_id = ${clientId}`);
+  const [range] = await queryRows<{ first: number }>(
+    db,
+    sql`select min(id) as first from customers where client_id = ${clientId}`,
+  );
   const first = Number(range?.first);
-  const codeIds = await queryRows<{ id: number; code: number }>(db, sql`select id, code from codes where client_id = ${clientId} order by code`);
+  const codeIds = await queryRows<{ id: number; code: number }>(
+    db,
+    sql`select id, code from codes where client_id = ${clientId} order by code`,
+  );
   const codeId = (code: number) => Number(codeIds.find((row) => row.code === code)?.id);
   // Postings: 60% monthly charges, 10% extra visits, 25% payments, 3% credits, 2% debits.
   await db.execute(sql`
@@ -110,5 +126,10 @@ async function generate(
     from customers where client_id = ${clientId} and deleted and total_balance <> 0`);
   await db.execute(sql`update customers set total_balance = 0 where client_id = ${clientId} and deleted`);
   log(`balances in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { clientId, ownerUserId: Number(owner?.id), customers: size.customers, transactions: size.transactions };
+  return {
+    clientId,
+    ownerUserId: Number(owner?.id),
+    customers: size.customers,
+    transactions: size.transactions,
+  };
 }

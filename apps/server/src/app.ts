@@ -19,6 +19,8 @@ import { registerSummaryRoutes } from "./modules/summary/summary.routes.js";
 import { registerCustomerRoutes } from "./modules/customers/customers.routes.js";
 import { registerClientRoutes } from "./modules/clients/clients.routes.js";
 import { registerTransactionRoutes } from "./modules/transactions/transactions.routes.js";
+import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes.js";
+import { registerStatementRoutes } from "./modules/statements/statements.routes.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -129,6 +131,8 @@ export async function buildApp(
   registerCodeRoutes(router);
   registerGroupRoutes(router);
   registerTransactionRoutes(router);
+  registerInvoiceRoutes(router);
+  registerStatementRoutes(router);
 
   const openApiDocument = buildOpenApiDocument(router.documented);
   app.get("/api/docs", async () => openApiDocument);

@@ -92,6 +92,13 @@ export const tenantResourceCases: TenantResourceCase[] = [
       force: true,
     }),
   },
+  {
+    path: "/api/invoices/",
+    validBody: async (n, context) => ({
+      customer: await someCustomer(context),
+      invoice_date: `2024-05-${String((n % 28) + 1).padStart(2, "0")}`,
+    }),
+  },
 ];
 
 async function someCustomer({ api, clientId }: BodyContext): Promise<number> {

@@ -373,6 +373,9 @@ export const invoices = pgTable(
       foreignColumns: [statements.clientId, statements.id],
     }),
     index("invoices_customer_date_idx").on(t.clientId, t.customerId, t.invoiceDate),
+    index("invoices_statement_idx")
+      .on(t.clientId, t.statementId)
+      .where(sql`statement_id is not null`),
   ],
 );
 
@@ -465,7 +468,25 @@ export const transactions = pgTable(
     }),
     index("transactions_customer_service_date_idx").on(t.clientId, t.customerId, t.serviceDate),
     index("transactions_client_created_idx").on(t.clientId, t.createdAt),
+    index("transactions_client_service_date_idx").on(t.clientId, t.serviceDate),
+    index("transactions_code_service_date_idx").on(t.clientId, t.codeId, t.serviceDate),
     index("transactions_invoice_idx").on(t.clientId, t.invoiceId),
+    // Partial indexes behind the self- and cross-references, so deleting a row never scans the ledger.
+    index("transactions_voids_idx")
+      .on(t.clientId, t.voidsTransactionId)
+      .where(sql`voids_transaction_id is not null`),
+    index("transactions_reverses_idx")
+      .on(t.clientId, t.reversesTransactionId)
+      .where(sql`reverses_transaction_id is not null`),
+    index("transactions_statement_idx")
+      .on(t.clientId, t.statementId)
+      .where(sql`statement_id is not null`),
+    index("transactions_recurring_charge_idx")
+      .on(t.clientId, t.recurringChargeId)
+      .where(sql`recurring_charge_id is not null`),
+    index("transactions_production_run_idx")
+      .on(t.clientId, t.productionRunId)
+      .where(sql`production_run_id is not null`),
   ],
 );
 
@@ -499,5 +520,8 @@ export const paymentAttempts = pgTable(
       foreignColumns: [transactions.clientId, transactions.id],
     }),
     index("payment_attempts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
+    index("payment_attempts_transaction_idx")
+      .on(t.clientId, t.transactionId)
+      .where(sql`transaction_id is not null`),
   ],
 );

@@ -148,12 +148,14 @@ describe("the client editor's save", () => {
     const saved = await owner.put(`/api/clients/${fixture.b.clientId}/`, {
       ...before,
       info_message: "Owner was here",
+      client_no: 424242,
       mailed_bill_rate: "99.99",
       number_pulled_bills: 5,
     });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({
       info_message: "Owner was here",
+      client_no: before.client_no,
       mailed_bill_rate: before.mailed_bill_rate,
       number_pulled_bills: before.number_pulled_bills,
     });

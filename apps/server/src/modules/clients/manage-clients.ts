@@ -39,7 +39,8 @@ function toValues(input: ClientFields, secretsKey: string, isAdmin: boolean): Pa
   const values: Record<string, unknown> = {};
   for (const [apiName, value] of Object.entries(input)) {
     if (WRITE_ONLY.has(apiName) || SYSTEM_FIELDS.has(apiName) || value === undefined) continue;
-    if (RATE_FIELDS.has(apiName) && !isAdmin) continue;
+    // Rates and the client number are the provider's to set.
+    if ((RATE_FIELDS.has(apiName) || apiName === "client_no") && !isAdmin) continue;
     const key = clientColumnKeyByApiName.get(apiName);
     if (key) values[key] = value;
   }

@@ -41,7 +41,7 @@ export async function renderRouteReport(
   const today = new Date().toISOString().slice(0, 10);
   const content = await renderTableReport({
     title: `Group Report: ${group.name}`,
-    subtitle: [`${group.clientName}, group ${routeId}`, `${members.length} customers, as of ${today}`],
+    subtitle: [group.clientName, `${members.length} customers, as of ${today}`],
     columns: [
       { header: "Position", width: 50, align: "right" },
       { header: "Customer #", width: 62, align: "right" },

@@ -1,0 +1,105 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { TRANSACTIONS_NOT_ATTACHABLE_MESSAGE, invoiceActionRefusal } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { clients, customers, invoices, transactions } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+export type CreateInvoiceInput = {
+  customerId: number;
+  /** YYYY-MM-DD. */
+  invoiceDate: string;
+  createdByUserId?: number | null;
+};
+
+/**
+ * Opens a new invoice for one customer. Numbers run per client; the client row is locked
+ * while the next number is taken so that two concurrent creates never collide.
+ */
+export async function createInvoice(
+  db: Executor,
+  tenant: Pick<TenantContext, "clientId">,
+  input: CreateInvoiceInput,
+): Promise<InvoiceRow> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, tenant.clientId)).for("update");
+    const [customer] = await tx
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, input.customerId)))
+      .limit(1);
+    if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
+    const invoiceNum = await nextInvoiceNum(tx, tenant.clientId);
+    const [row] = await tx
+      .insert(invoices)
+      .values({
+        clientId: tenant.clientId,
+        invoiceNum,
+        customerId: customer.id,
+        invoiceDate: input.invoiceDate,
+        invoiceStatus: "open",
+        createdByUserId: input.createdByUserId ?? null,
+      })
+      .returning();
+    return row as InvoiceRow;
+  });
+}
+
+/** Call with the client row locked. Numbering starts at 1. */
+async function nextInvoiceNum(db: Executor, clientId: number): Promise<number> {
+  const [last] = await db
+    .select({ max: sql<number | null>`max(${invoices.invoiceNum})` })
+    .from(invoices)
+    .where(eq(invoices.clientId, clientId));
+  return Number(last?.max ?? 0) + 1;
+}
+
+/**
+ * Puts ledger entries on an open invoice: all of them or none. Each must be the invoice
+ * customer's, not voided and on no other invoice. Balances do not move — an invoice only
+ * groups ledger entries.
+ */
+export async function attachTransactions(
+  db: Executor,
+  tenant: Pick<TenantContext, "clientId">,
+  invoiceId: number,
+  transactionIds: readonly number[],
+): Promise<void> {
+  const ids = [...new Set(transactionIds)];
+  if (ids.length === 0) return;
+  await db.transaction(async (tx) => {
+    const [invoice] = await tx
+      .select({ id: invoices.id, customerId: invoices.customerId, status: invoices.invoiceStatus })
+      .from(invoices)
+      .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, invoiceId)))
+      .for("update")
+      .limit(1);
+    if (!invoice) throw notFound();
+    const refusal = invoiceActionRefusal(invoice.status, "attach");
+    if (refusal) throw nonFieldError(refusal);
+    // Lock the rows so a concurrent attach to another invoice cannot slip in between.
+    const rows = await tx
+      .select({
+        id: transactions.id,
+        customerId: transactions.customerId,
+        voided: transactions.voided,
+        invoiceId: transactions.invoiceId,
+      })
+      .from(transactions)
+      .where(and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)))
+      .for("update");
+    const attachable = rows.filter(
+      (row) =>
+        row.customerId === invoice.customerId &&
+        !row.voided &&
+        (row.invoiceId === null || row.invoiceId === invoice.id),
+    );
+    if (attachable.length !== ids.length) throw nonFieldError(TRANSACTIONS_NOT_ATTACHABLE_MESSAGE);
+    await tx
+      .update(transactions)
+      .set({ invoiceId: invoice.id, transactionStatus: "attached" })
+      .where(and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)));
+  });
+}

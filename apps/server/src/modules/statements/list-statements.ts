@@ -1,0 +1,173 @@
+import { and, asc, count, eq, gte, lte, type SQL } from "drizzle-orm";
+import {
+  displayInvoiceNum,
+  resolvePaging,
+  type DocumentListQuery,
+  type InvoiceStatus,
+  type Page,
+} from "@cyclebill/domain";
+import type { Database, Executor } from "../../db/database.js";
+import { customers, invoices, statements } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { notFound } from "../../http/errors.js";
+import { ledgerLines, type LedgerLine } from "../invoices/invoice-output.js";
+import { orderByFields } from "../invoices/list-invoices.js";
+import type { StatementRow } from "./create-statement.js";
+
+/**
+ * A statement row. The combined Invoices and Statements table reads invoice_date (its
+ * statement_date), customer_id and invoice_num (its statement_num) from every row alike;
+ * `document` tells the kinds apart.
+ */
+export type StatementOutput = {
+  id: number;
+  document: "statement";
+  statement_num: number;
+  invoice_num: number;
+  statement_date: string;
+  invoice_date: string;
+  created: string;
+  customer: number;
+  customer_id: number;
+  customer_name: string;
+  customer_no: number;
+  client: number;
+  client_id: number;
+  invoice_status: InvoiceStatus;
+  delivery: StatementRow["delivery"];
+  pool: number | null;
+  production_run: number | null;
+  previous_balance: string;
+  charges: string;
+  payments: string;
+  credit_adjustments: string;
+  debit_adjustments: string;
+  late_fees: string;
+  new_balance: string;
+  current_balance: string;
+  overdue_30_days: string;
+  overdue_60_days: string;
+  overdue_90_days: string;
+  overdue_over_90_days: string;
+};
+
+export type StatementDetail = StatementOutput & {
+  transactions: LedgerLine[];
+  invoices: { id: number; invoice_num: number; invoice_date: string }[];
+};
+
+export const statementOrderingFields = {
+  id: statements.id,
+  statement_num: statements.statementNum,
+  invoice_num: statements.statementNum,
+  statement_date: statements.statementDate,
+  invoice_date: statements.statementDate,
+  invoice_status: statements.invoiceStatus,
+  customer_id: statements.customerId,
+  customer_name: customers.customerName,
+  customer_no: customers.customerNo,
+  new_balance: statements.newBalance,
+  created: statements.createdAt,
+} as const;
+
+const selection = {
+  statement: statements,
+  customerName: customers.customerName,
+  customerNo: customers.customerNo,
+};
+const customerJoin = and(
+  eq(customers.clientId, statements.clientId),
+  eq(customers.id, statements.customerId),
+) as SQL;
+
+type SelectionRow = { statement: StatementRow; customerName: string; customerNo: number };
+
+function statementToApi({ statement, customerName, customerNo }: SelectionRow): StatementOutput {
+  return {
+    id: statement.id,
+    document: "statement",
+    statement_num: statement.statementNum,
+    invoice_num: statement.statementNum,
+    statement_date: statement.statementDate,
+    invoice_date: statement.statementDate,
+    created: statement.createdAt.toISOString(),
+    customer: statement.customerId,
+    customer_id: statement.customerId,
+    customer_name: customerName,
+    customer_no: customerNo,
+    client: statement.clientId,
+    client_id: statement.clientId,
+    invoice_status: statement.invoiceStatus,
+    delivery: statement.delivery,
+    pool: statement.poolId,
+    production_run: statement.productionRunId,
+    previous_balance: statement.previousBalance,
+    charges: statement.charges,
+    payments: statement.payments,
+    credit_adjustments: statement.creditAdjustments,
+    debit_adjustments: statement.debitAdjustments,
+    late_fees: statement.lateFees,
+    new_balance: statement.newBalance,
+    current_balance: statement.currentBalance,
+    overdue_30_days: statement.overdue30Days,
+    overdue_60_days: statement.overdue60Days,
+    overdue_90_days: statement.overdue90Days,
+    overdue_over_90_days: statement.overdueOver90Days,
+  };
+}
+
+/** Statements of the client, filtered by customer and statement date, newest first by default. */
+export async function listStatements(
+  db: Database,
+  tenant: TenantContext,
+  query: DocumentListQuery,
+): Promise<Page<StatementOutput>> {
+  const orderBy = orderByFields(statementOrderingFields, query.ordering ?? "-statement_date");
+  const conditions: SQL[] = [eq(statements.clientId, tenant.clientId)];
+  if (query.customer_id !== undefined) conditions.push(eq(statements.customerId, query.customer_id));
+  if (query.start_date) conditions.push(gte(statements.statementDate, query.start_date));
+  if (query.end_date) conditions.push(lte(statements.statementDate, query.end_date));
+  const where = and(...conditions);
+  const { limit, offset } = resolvePaging(query);
+  const [rows, totals] = await Promise.all([
+    db
+      .select(selection)
+      .from(statements)
+      .innerJoin(customers, customerJoin)
+      .where(where)
+      .orderBy(...orderBy, asc(statements.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(statements).where(where),
+  ]);
+  return { count: Number(totals[0]?.total ?? 0), results: rows.map(statementToApi) };
+}
+
+/** One statement with the entries and invoices it carried. */
+export async function getStatement(
+  db: Executor,
+  tenant: TenantContext,
+  id: number,
+): Promise<StatementDetail> {
+  const [row] = await db
+    .select(selection)
+    .from(statements)
+    .innerJoin(customers, customerJoin)
+    .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)))
+    .limit(1);
+  if (!row) throw notFound();
+  const carried = await db
+    .select({ id: invoices.id, invoiceNum: invoices.invoiceNum, invoiceDate: invoices.invoiceDate })
+    .from(invoices)
+    .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.statementId, id)))
+    .orderBy(asc(invoices.invoiceNum));
+  return {
+    ...statementToApi(row),
+    transactions: await ledgerLines(db, tenant, { statementId: id }),
+    invoices: carried.map((invoice) => ({
+      id: invoice.id,
+      invoice_num: displayInvoiceNum(invoice.invoiceNum),
+      invoice_date: invoice.invoiceDate,
+    })),
+  };
+}

@@ -1,0 +1,33 @@
+import { and, eq } from "drizzle-orm";
+import { STATEMENT_NOT_PROCESSED_MESSAGE } from "@cyclebill/domain";
+import type { Database } from "../../db/database.js";
+import { statements } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { nonFieldError, notFound } from "../../http/errors.js";
+import { getStatement, type StatementDetail } from "./list-statements.js";
+
+/**
+ * Reopens a processed statement (the spec allows it). Only its status changes: the figures
+ * stay as sent and the invoices it carried stay processed.
+ */
+export async function reopenStatement(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+): Promise<StatementDetail> {
+  return db.transaction(async (tx) => {
+    const [statement] = await tx
+      .select({ status: statements.invoiceStatus })
+      .from(statements)
+      .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)))
+      .for("update")
+      .limit(1);
+    if (!statement) throw notFound();
+    if (statement.status !== "processed") throw nonFieldError(STATEMENT_NOT_PROCESSED_MESSAGE);
+    await tx
+      .update(statements)
+      .set({ invoiceStatus: "open" })
+      .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)));
+    return getStatement(tx, tenant, id);
+  });
+}

@@ -1,0 +1,202 @@
+import { formatUsd, isNegativeAmount, isZeroAmount, negateAmount } from "@cyclebill/domain";
+import {
+  ACCENT,
+  INK,
+  MUTED,
+  PAGE,
+  RULE,
+  collectPdf,
+  currentPage,
+  drawBillHeader,
+  drawBillLines,
+  drawFigureBoxes,
+  drawNotes,
+  drawSectionTitle,
+  newBillDocument,
+  numberPages,
+  usDate,
+  type BillClient,
+  type BillCustomer,
+  type BillLine,
+  type Pdf,
+} from "../invoices/bill-layout.pdf.js";
+import type { StatementRow } from "./create-statement.js";
+
+/** Everything one statement prints. */
+export type StatementDocument = {
+  client: BillClient;
+  customer: BillCustomer;
+  statement: StatementRow;
+  /** The day after the customer's previous statement, or null for a first statement. */
+  periodStart: string | null;
+  lines: BillLine[];
+};
+
+const STUB_HEIGHT = 112;
+
+/**
+ * Draws one statement from the current page on: header and amount due, the period's account
+ * summary, ageing, the entries, messages and terms, and a remittance stub at the foot of the
+ * last page. The single and the combined PDF both draw with this.
+ */
+export function drawStatement(doc: Pdf, data: StatementDocument): void {
+  const { client, customer, statement } = data;
+  const facts: [string, string][] = [
+    ["Statement No.", String(statement.statementNum)],
+    ["Statement Date", usDate(statement.statementDate)],
+  ];
+  if (data.periodStart) facts.push(["Period From", usDate(data.periodStart)]);
+  facts.push(["Account No.", String(customer.customerNo)]);
+  const credit = isNegativeAmount(statement.newBalance);
+  let y = drawBillHeader(doc, {
+    client,
+    title: "Statement",
+    facts,
+    customer,
+    highlight: {
+      label: credit ? "Credit balance" : "Amount due",
+      value: formatUsd(credit ? negateAmount(statement.newBalance) : statement.newBalance),
+    },
+  });
+
+  y = drawSectionTitle(doc, "Account summary", y);
+  // Payments and credits lower the balance, so they print negative: the row adds up.
+  const summary = [
+    { label: "Previous balance", value: formatUsd(statement.previousBalance) },
+    { label: "Charges", value: formatUsd(statement.charges) },
+    { label: "Payments", value: formatUsd(negateAmount(statement.payments)) },
+    { label: "Credits", value: formatUsd(negateAmount(statement.creditAdjustments)) },
+    { label: "Debits", value: formatUsd(statement.debitAdjustments) },
+  ];
+  if (!isZeroAmount(statement.lateFees))
+    summary.push({ label: "Late fees", value: formatUsd(statement.lateFees) });
+  y = drawFigureBoxes(doc, y + 2, [
+    ...summary,
+    { label: "New balance", value: formatUsd(statement.newBalance), emphasis: true },
+  ]);
+
+  y = drawSectionTitle(doc, "Account ageing", y + 16);
+  y = drawFigureBoxes(doc, y + 2, [
+    { label: "Current", value: formatUsd(statement.currentBalance) },
+    { label: "30 days", value: formatUsd(statement.overdue30Days) },
+    { label: "60 days", value: formatUsd(statement.overdue60Days) },
+    { label: "90 days", value: formatUsd(statement.overdue90Days) },
+    { label: "Over 90 days", value: formatUsd(statement.overdueOver90Days) },
+  ]);
+
+  // The stub goes at the foot of the first page, where customers expect to tear it off;
+  // the activity flows around it onto further pages when it is long.
+  const firstPage = currentPage(doc);
+  const stubTop = PAGE.contentBottom - STUB_HEIGHT;
+  drawRemittanceStub(doc, data, stubTop);
+  y = drawSectionTitle(doc, "Account activity", y + 16);
+  const continuation = `${client.name} · Statement ${statement.statementNum} · ${customer.name} (continued)`;
+  y = drawBillLines(
+    doc,
+    y + 2,
+    data.lines,
+    { continuation, empty: "No new activity on this account since the last statement." },
+    stubTop - 14,
+  );
+  drawNotes(
+    doc,
+    y + 14,
+    [
+      { title: "Messages", lines: client.billMessages },
+      { title: "Terms", lines: [client.terms] },
+      { title: "Note for you", lines: [customer.message] },
+    ],
+    { limit: currentPage(doc) === firstPage ? stubTop - 14 : PAGE.contentBottom, continuation },
+  );
+}
+
+function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): void {
+  const { client, customer, statement } = data;
+  doc
+    .moveTo(PAGE.left - 20, top)
+    .lineTo(PAGE.right + 20, top)
+    .dash(4, { space: 3 })
+    .lineWidth(0.75)
+    .strokeColor(MUTED)
+    .stroke()
+    .undash();
+  doc
+    .font("Helvetica-Oblique")
+    .fontSize(7.5)
+    .fillColor(MUTED)
+    .text("Please detach and return this portion with your payment.", PAGE.left, top + 5, {
+      width: PAGE.width,
+      align: "center",
+      lineBreak: false,
+    });
+
+  const y = top + 24;
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(7.5)
+    .fillColor(MUTED)
+    .text("MAKE PAYMENT TO", PAGE.left, y, { characterSpacing: 1 });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(10)
+    .fillColor(INK)
+    .text(client.name, PAGE.left, y + 11, { width: 250 });
+  doc.font("Helvetica").fontSize(9).fillColor(INK);
+  for (const line of client.addressLines) doc.text(line, { width: 250 });
+  doc
+    .font("Helvetica")
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(`From: ${customer.name}`, PAGE.left, doc.y + 4, { width: 250, lineBreak: false, ellipsis: true });
+
+  const boxX = PAGE.right - 220;
+  const rows: [string, string][] = [
+    ["Account No.", String(customer.customerNo)],
+    ["Statement No.", String(statement.statementNum)],
+    ["Statement Date", usDate(statement.statementDate)],
+    ["Amount Due", formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance)],
+    ["Amount Enclosed", ""],
+  ];
+  rows.forEach(([label, value], index) => {
+    const rowY = y + index * 17;
+    const last = index === rows.length - 1;
+    doc
+      .rect(boxX, rowY - 4, 220, 17)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
+    doc
+      .font(label === "Amount Due" ? "Helvetica-Bold" : "Helvetica")
+      .fontSize(8.5)
+      .fillColor(label === "Amount Due" ? ACCENT : MUTED)
+      .text(label, boxX + 8, rowY, { width: 100, lineBreak: false });
+    if (last)
+      doc
+        .font("Helvetica")
+        .fillColor(INK)
+        .text("$", boxX + 112, rowY, { lineBreak: false });
+    else
+      doc
+        .font("Helvetica-Bold")
+        .fillColor(INK)
+        .text(value, boxX + 112, rowY, { width: 100, align: "right", lineBreak: false });
+  });
+}
+
+/** One PDF holding each statement from a fresh page, each with its own page numbers. */
+export async function renderStatementsPdf(title: string, documents: StatementDocument[]): Promise<Buffer> {
+  const doc = newBillDocument(title);
+  const ranges: { first: number; last: number; label: string }[] = [];
+  documents.forEach((data, index) => {
+    if (index > 0) doc.addPage();
+    const first = currentPage(doc);
+    drawStatement(doc, data);
+    ranges.push({
+      first,
+      last: currentPage(doc),
+      label: `${data.client.name} · Statement ${data.statement.statementNum} · Account ${data.customer.customerNo}`,
+    });
+  });
+  numberPages(doc, ranges);
+  return collectPdf(doc);
+}
