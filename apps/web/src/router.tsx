@@ -4,6 +4,15 @@ import { LoginPage } from "./features/auth/LoginPage";
 import { LogoutPage } from "./features/auth/LogoutPage";
 import { PasswordResetPage } from "./features/auth/PasswordResetPage";
 import { RegisterPage } from "./features/auth/RegisterPage";
+import { ClientEditorPage } from "./features/clients/ClientEditorPage";
+import { ClientListPage } from "./features/clients/ClientListPage";
+import { SettingsPage } from "./features/clients/SettingsPage";
+import { CodesPage } from "./features/codes/CodesPage";
+import { AddCustomerPage } from "./features/customers/AddCustomerDialog";
+import { CustomerEditorPage } from "./features/customers/CustomerEditorPage";
+import { CustomerListPage } from "./features/customers/CustomerListPage";
+import { CustomerPrintView } from "./features/customers/CustomerPrintView";
+import { GroupAdminPage } from "./features/groups/GroupAdminPage";
 import { HelpPage } from "./features/help/HelpPage";
 import { HomePage } from "./features/home/HomePage";
 import { AppLayout } from "./features/shell/AppLayout";
@@ -43,19 +52,21 @@ export const routes: RouteObject[] = [
             children: [
               // The spec names no default child; the navbar links to manage, so bare /customers goes there too.
               { index: true, element: <NavigateKeepingQuery to="/customers/manage" /> },
-              { path: "manage", element: <PlaceholderPage title="Manage Customers" /> },
+              { path: "manage", element: <CustomerListPage /> },
+              { path: "edit/:customerId", element: <CustomerEditorPage /> },
               { path: "processCC", element: <PlaceholderPage title="Process Credit Cards" /> },
             ],
           },
-          { path: "/customerPrintView", element: <PlaceholderPage title="Customer Print View" /> },
-          { path: "/addCustomer", element: <PlaceholderPage title="Add Customer" /> },
-          { path: "/clients", element: <PlaceholderPage title="Clients" /> },
-          { path: "/codes", element: <PlaceholderPage title="Bill Codes" /> },
-          { path: "/routes", element: <PlaceholderPage title="Grouping" /> },
+          { path: "/customerPrintView", element: <CustomerPrintView /> },
+          { path: "/addCustomer", element: <AddCustomerPage /> },
+          { path: "/clients", element: <ClientListPage /> },
+          { path: "/clients/:clientId", element: <ClientEditorPage /> },
+          { path: "/codes", element: <CodesPage /> },
+          { path: "/routes", element: <GroupAdminPage /> },
           { path: "/help", element: <HelpPage /> },
           { path: "/AdminProcessingView", element: <PlaceholderPage title="Admin Processing" /> },
           { path: "/reports", element: <PlaceholderPage title="Reports" /> },
-          { path: "/settings", element: <PlaceholderPage title="Settings" /> },
+          { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",
             element: <Outlet />,

@@ -87,6 +87,47 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   return parsed as T;
 }
 
+export type DownloadedFile = { blob: Blob; filename: string };
+
+/**
+ * GET a file (PDF, CSV, zip) with the session's token. The file name is the server's, from
+ * Content-Disposition; `fallbackName` is used only when the server names none.
+ */
+export async function apiDownload(
+  path: string,
+  options: Pick<ApiFetchOptions, "query" | "signal" | "handles"> & { fallbackName: string },
+): Promise<DownloadedFile> {
+  const { query, signal, handles = [], fallbackName } = options;
+  const headers: Record<string, string> = {};
+  const token = readToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(buildApiUrl(path, query), { headers, signal });
+  if (!response.ok) {
+    const parsed = await parseBody(response);
+    const handled = handles === "all" || handles.includes(response.status);
+    throw new ApiError(response.status, parsed, handled);
+  }
+  const filename = filenameFromDisposition(response.headers.get("Content-Disposition")) ?? fallbackName;
+  return { blob: await response.blob(), filename };
+}
+
+/** The file name in a Content-Disposition header, preferring the UTF-8 form (RFC 6266 / 5987). */
+export function filenameFromDisposition(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A malformed escape: fall through to the plain form.
+    }
+  }
+  const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(header);
+  if (quoted?.[1]) return quoted[1].replace(/\\(.)/g, "$1");
+  const bare = /filename\s*=\s*([^;\s]+)/.exec(header);
+  return bare?.[1];
+}
+
 async function parseBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === "") return undefined;

@@ -1,5 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
+import type { ClientCreateInput, ClientUpdate } from "@cyclebill/domain";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
+import type { ClientRecord } from "./client-record";
 
 /** The fields of a client the shell needs; the list and detail calls return many more. */
 export type ClientSummary = {
@@ -32,4 +34,74 @@ export function useClientRecord(clientId: number | null) {
 
 export function clientLabel(client: Pick<ClientSummary, "client_no" | "client_name">): string {
   return `${client.client_no} · ${client.client_name}`;
+}
+
+export type ClientListParams = { query: string; limit: number; offset: number; ordering: string };
+
+/** The client list (admins): filtered, sorted and paged by the server. */
+export function useClientList(params: ClientListParams) {
+  return useQuery({
+    queryKey: ["clients", "list", params],
+    queryFn: ({ signal }) =>
+      apiFetch<Paged<ClientRecord>>("/clients/", {
+        query: {
+          query: params.query || null,
+          limit: params.limit,
+          offset: params.offset,
+          ordering: params.ordering,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every field of one client, for the editor. Shares its cache entry with useClientRecord. */
+export function useClientDetail(clientId: number) {
+  return useQuery({
+    queryKey: ["clients", "detail", clientId],
+    queryFn: ({ signal }) => apiFetch<ClientRecord>(`/clients/${String(clientId)}/`, { signal }),
+  });
+}
+
+export function useCreateClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ClientCreateInput) =>
+      apiFetch<ClientRecord>("/clients/", { method: "POST", body, handles: [400] }),
+    onSuccess: (client) => {
+      queryClient.setQueryData(["clients", "detail", client.id], client);
+      void queryClient.invalidateQueries({ queryKey: ["clients", "list"] });
+      void queryClient.invalidateQueries({ queryKey: ["clients", "typeahead"] });
+    },
+  });
+}
+
+export function useDeleteClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (clientId: number) => apiFetch<void>(`/clients/${String(clientId)}/`, { method: "DELETE" }),
+    onSuccess: (_result, clientId) => {
+      queryClient.removeQueries({ queryKey: ["clients", "detail", clientId] });
+      void queryClient.invalidateQueries({ queryKey: ["clients", "list"] });
+      void queryClient.invalidateQueries({ queryKey: ["clients", "typeahead"] });
+    },
+  });
+}
+
+/** The editor's save (PUT, full body). The editor reports every failure itself. */
+export function useUpdateClient(clientId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ClientUpdate) =>
+      apiFetch<ClientRecord>(`/clients/${String(clientId)}/`, { method: "PUT", body, handles: "all" }),
+    onSuccess: (client) => {
+      queryClient.setQueryData(["clients", "detail", clientId], client);
+      void queryClient.invalidateQueries({ queryKey: ["clients", "list"] });
+      void queryClient.invalidateQueries({ queryKey: ["clients", "typeahead"] });
+      // The bell shows the client message; the top bar shows the name (from /me/ for non-admins).
+      void queryClient.invalidateQueries({ queryKey: ["messages"] });
+      void queryClient.invalidateQueries({ queryKey: ["me"] });
+    },
+  });
 }

@@ -12,8 +12,12 @@ export type TypeaheadPage<T> = { count: number; results: T[] };
 export type TypeaheadSelectProps<T> = {
   /** Accessible name of the input. */
   label: string;
-  /** Short caption shown before the input. */
-  caption: string;
+  /** Short caption shown before the input (the top bar's style); omit in forms. */
+  caption?: string;
+  /** Shows `label` above the input, as form fields do, instead of only naming it for assistive tech. */
+  showLabel?: boolean;
+  /** A validation message under the input. */
+  error?: string;
   placeholder: string;
   /** Text shown in the input while the user is not typing; null when nothing is selected. */
   selectedLabel: string | null;
@@ -67,19 +71,29 @@ export function TypeaheadSelect<T>(props: TypeaheadSelectProps<T>) {
     ));
 
   return (
-    <Group gap="xs" wrap="nowrap" miw={0}>
-      <Text size="sm" fw={500} c="dimmed" component="span" aria-hidden visibleFrom="sm">
-        {props.caption}
-      </Text>
+    <Group
+      gap="xs"
+      wrap="nowrap"
+      miw={0}
+      w={props.showLabel ? "100%" : undefined}
+      align={props.showLabel ? "flex-start" : "center"}
+    >
+      {props.caption ? (
+        <Text size="sm" fw={500} c="dimmed" component="span" aria-hidden visibleFrom="sm">
+          {props.caption}
+        </Text>
+      ) : null}
       <Combobox store={combobox} onOptionSubmit={choose} withinPortal>
         <Combobox.Target>
           <TextInput
-            aria-label={label}
+            label={props.showLabel ? label : undefined}
+            aria-label={props.showLabel ? undefined : label}
+            error={props.error}
             placeholder={placeholder}
             value={typed ?? selectedLabel ?? ""}
             disabled={disabled}
             // Full width of what is left on a phone; the fixed width from the small breakpoint up.
-            w={{ base: "100%", sm: props.width }}
+            w={props.showLabel ? "100%" : { base: "100%", sm: props.width }}
             onChange={(event) => {
               setTyped(event.currentTarget.value);
               combobox.openDropdown();

@@ -1,0 +1,26 @@
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../../api/api-client";
+import type { Paged } from "../clients/client-api";
+
+export type UnitOfMeasure = { id: number; name: string };
+
+/** The catalogue's fallback when the units cannot be fetched. */
+export const FALLBACK_UNITS: readonly UnitOfMeasure[] = [
+  { id: 1, name: "Each" },
+  { id: 2, name: "Box" },
+];
+
+/**
+ * Units of measure for quantities on transactions, stored amounts and recurring charges. A failed
+ * fetch falls back to Each and Box without an alert (spec section 8).
+ */
+export function useUnitsOfMeasure(): readonly UnitOfMeasure[] {
+  const units = useQuery({
+    queryKey: ["unitofmeasure"],
+    queryFn: ({ signal }) => apiFetch<Paged<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
+    retry: false,
+    staleTime: 10 * 60_000,
+  });
+  if (units.isError || (units.data && units.data.results.length === 0)) return FALLBACK_UNITS;
+  return units.data?.results ?? FALLBACK_UNITS;
+}

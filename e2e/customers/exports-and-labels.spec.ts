@@ -1,0 +1,114 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { demoLogin, logIn, readDemoLogins, uncaught } from "../support/auth.js";
+import { closePage, collectPageErrors, newPage } from "../support/browser.js";
+import {
+  customerRow,
+  filterList,
+  openCustomerList,
+  ownerPage,
+  startCustomerWorld,
+  type CustomerWorld,
+} from "./customer-fixtures.js";
+
+describe("customer exports, address labels and the admin's client choice", () => {
+  let world: CustomerWorld | undefined;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    world = await startCustomerWorld();
+  });
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!world) throw new Error("setup failed");
+    page = await ownerPage(world);
+    pageErrors = collectPageErrors(page);
+  });
+
+  afterEach(async ({ task }) => {
+    await closePage(page, task);
+  });
+
+  async function download(button: string) {
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: button }).click(),
+    ]);
+    const path = await file.path();
+    return { name: file.suggestedFilename(), bytes: await readFile(path) };
+  }
+
+  test("Export CSV downloads Customers.zip and the balance report Customer-Balance-Sheet.pdf", async () => {
+    await openCustomerList(page);
+    const zip = await download("Export CSV");
+    expect(zip.name).toBe("Customers.zip");
+    expect(zip.bytes.subarray(0, 2).toString("latin1")).toBe("PK");
+
+    const pdf = await download("Balance Sheet PDF");
+    expect(pdf.name).toBe("Customer-Balance-Sheet.pdf");
+    expect(pdf.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
+  test("the selected customers' address labels: name and address lines, ready to print", async () => {
+    const table = await openCustomerList(page);
+    await table.getByRole("checkbox", { name: "Select Ava Anders" }).first().check();
+    await table.getByRole("checkbox", { name: "Select Ben Hughes" }).check();
+    // The selection survives filtering to another customer.
+    await filterList(page, "Summit Storage");
+    await customerRow(page, "Summit Storage").getByRole("checkbox").check();
+    await page.getByText("3 selected").waitFor();
+
+    await page.getByRole("button", { name: "Print Address Labels" }).click();
+    await page.waitForURL((url) => url.pathname === "/customerPrintView");
+    await page.getByRole("heading", { level: 1, name: "Address Labels" }).waitFor();
+    const labels = page.getByRole("list", { name: "Address labels" }).getByRole("listitem");
+    await labels.nth(2).waitFor();
+    expect(await labels.count()).toBe(3);
+    const texts = (await labels.allInnerTexts()).map((text) => text.split("\n").filter(Boolean).join("\n"));
+    const ava = texts.find((text) => text.startsWith("Ava Anders"));
+    expect(ava?.split("\n")).toEqual(["Ava Anders", "100 Maple St", "Springfield, IL 62701"]);
+    expect(texts.some((text) => text.startsWith("Ben Hughes\n"))).toBe(true);
+    expect(texts.some((text) => text.startsWith("Summit Storage\n"))).toBe(true);
+    await page.getByRole("button", { name: "Print" }).waitFor();
+    expect(await page.getByRole("button", { name: "Print" }).isEnabled()).toBe(true);
+
+    // Back to the list: selecting a whole page at once.
+    await page.getByRole("link", { name: "← Back to customers" }).click();
+    await page.getByRole("checkbox", { name: "Select every customer on this page" }).check();
+    await page.getByText("15 selected").waitFor();
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
+  test("an admin picks a client before the customers show", async () => {
+    const admin = demoLogin(await readDemoLogins(world!.server), "admin@cyclebill.example");
+    const adminPage = await newPage(world!.browser, world!.server.baseUrl);
+    try {
+      await logIn(adminPage, admin.email, admin.password);
+      await adminPage.goto("/customers/manage");
+      await adminPage.getByText("Choose a client first").waitFor();
+      expect(await adminPage.getByRole("table", { name: "Customers" }).count()).toBe(0);
+
+      const client = adminPage.getByLabel("Client Select", { exact: true });
+      await client.click();
+      await client.pressSequentially("harbor");
+      await adminPage.getByRole("option", { name: /Harbor Water Co-op/ }).click();
+      await adminPage.waitForURL((url) => url.searchParams.has("client_id"));
+      const table = adminPage.getByRole("table", { name: "Customers" });
+      await table.getByRole("row").nth(15).waitFor();
+      // The editor link keeps the client.
+      await table.getByRole("row").nth(1).getByRole("link").first().click();
+      await adminPage.waitForURL((url) => url.pathname.startsWith("/customers/edit/"));
+      expect(new URL(adminPage.url()).searchParams.get("client_id")).toMatch(/^\d+$/);
+      await adminPage.getByRole("heading", { level: 1, name: "Edit Customer" }).waitFor();
+    } finally {
+      await adminPage.context().close();
+    }
+  });
+});
