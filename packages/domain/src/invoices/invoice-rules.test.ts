@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  INVOICE_STATUSES,
+  type InvoiceStatus,
   PROCESSED_INVOICE_DELETE_MESSAGE,
   PROCESSED_INVOICE_REOPEN_MESSAGE,
   displayInvoiceNum,
@@ -11,7 +11,7 @@ import {
 import { bulkAddInvoicesSchema, calendarDateSchema, invoiceCreateSchema } from "./invoice-schemas.js";
 
 describe("invoice state machine", () => {
-  const allowed = (status: (typeof INVOICE_STATUSES)[number]) =>
+  const allowed = (status: InvoiceStatus) =>
     (["edit", "attach", "separate", "close", "reopen", "delete"] as InvoiceAction[]).filter(
       (action) => invoiceActionRefusal(status, action) === undefined,
     );

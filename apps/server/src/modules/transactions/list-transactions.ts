@@ -93,13 +93,19 @@ export async function listTransactions(
       .orderBy(...orderBy, desc(transactions.id))
       .limit(limit)
       .offset(offset),
-    db
-      .select({ total: count() })
-      .from(transactions)
-      .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
-      .where(where),
+    countTransactions(db, where, filters),
   ]);
   return { count: totals[0]?.total ?? 0, results: rows.map(transactionToApi) };
+}
+
+/** The codes join is needed only to filter by code type; without it the count reads one index. */
+async function countTransactions(db: Database, where: SQL, filters: TransactionFilters) {
+  const base = db.select({ total: count() }).from(transactions);
+  return filters.code__code_type
+    ? base
+        .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+        .where(where)
+    : base.where(where);
 }
 
 export type TransactionTotals = { totalAmount: string; netAmount: string; count: number };
@@ -110,14 +116,18 @@ export async function totalTransactions(
   tenant: TenantContext,
   filters: TransactionFilters,
 ): Promise<TransactionTotals> {
-  const [row] = await db
+  const totals = db
     .select({
       total: sql<string>`coalesce(sum(${transactions.amount}), 0)::numeric(14,2)::text`,
       net: sql<string>`coalesce(sum(${transactions.ledgerAmount}), 0)::numeric(14,2)::text`,
       count: count(),
     })
-    .from(transactions)
-    .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
-    .where(transactionConditions(tenant, filters));
+    .from(transactions);
+  const where = transactionConditions(tenant, filters);
+  const [row] = filters.code__code_type
+    ? await totals
+        .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+        .where(where)
+    : await totals.where(where);
   return { totalAmount: row?.total ?? "0.00", netAmount: row?.net ?? "0.00", count: row?.count ?? 0 };
 }

@@ -79,7 +79,6 @@ export async function postBatch(
       ? sql`and exists (select 1 from route_plans rp where rp.client_id = c.client_id and rp.customer_id = c.id
                         and rp.route_id = ${input.route} and rp.bill_indicator_flag = 'standard')`
       : sql``;
-  const refusesCharges = code.codeType === "charge" ? sql`and c.delete_flag is null` : sql``;
   const bucket = monthToDateBucket(code.codeType);
 
   return db.transaction(async (tx) => {
