@@ -22,3 +22,4 @@ export * from "./customers/customer-schemas.js";
 export * from "./ledger/transaction-rules.js";
 export * from "./invoices/invoice-rules.js";
 export * from "./invoices/invoice-schemas.js";
+export * from "./api/field-schemas.js";

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  ZIP_MESSAGE,
+  isoDateField,
+  optionalStateField,
+  optionalZipField,
+  phoneField,
+  trimmedText,
+} from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
 import { amountSchema } from "../money/money-schemas.js";
 import { rateSchema } from "../money/money-schemas.js";
@@ -17,41 +25,18 @@ import {
 } from "./client-rules.js";
 
 export const CLIENT_NAME_MIN = 3;
-export const ZIP_MESSAGE = "Must be 5 digits";
 export const CITY_REQUIRED_MESSAGE = "City required";
 export const STATE_REQUIRED_MESSAGE = "State required";
 export const TERMS_MAX_MESSAGE = "Terms max length 20 characters";
-export const PHONE_PATTERN = /^\(\d{3}\)-\d{3}-\d{4}$/;
-
-export function invalidPhoneMessage(value: unknown): string {
-  return `${String(value)} is not a valid phone number`;
-}
-
-const text = (max: number) => z.string().trim().max(max);
-/** Empty, or exactly 14 characters in the mask (###)-###-####. */
-const phone = z
-  .string()
-  .trim()
-  .refine((value) => value === "" || PHONE_PATTERN.test(value), {
-    error: (issue) => invalidPhoneMessage(issue.input),
-  });
+const text = trimmedText;
+const phone = phoneField();
 const zip5 = z
   .string()
   .trim()
   .regex(/^\d{5}$/, ZIP_MESSAGE);
-const optionalZip5 = z
-  .string()
-  .trim()
-  .refine((value) => value === "" || /^\d{5}$/.test(value), ZIP_MESSAGE);
-const optionalState = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.")
-  .nullable();
+const optionalZip5 = optionalZipField();
+const optionalState = optionalStateField();
+const isoDate = isoDateField().nullable();
 const count = integerParam({ min: 0, max: 1_000_000_000 });
 
 /** Every editable client field but the name and the required address (they differ between add and edit). */

@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
-import { invalidPhoneMessage, PHONE_PATTERN, ZIP_MESSAGE } from "../clients/client-schemas.js";
+import {
+  isoDateField,
+  optionalStateField,
+  optionalZipField,
+  phoneField,
+  trimmedText,
+} from "../api/field-schemas.js";
 import { quantitySchema, rateSchema } from "../money/money-schemas.js";
 import { RECURRING_FREQUENCIES } from "../recurring/recurring-schedule.js";
-import { US_STATE_CODES } from "../reference/us-states.js";
 import {
   BI_PULL_FLAGS,
   CUSTOMER_FINANCE_FLAGS,
@@ -20,30 +25,16 @@ import {
   needsEmail,
 } from "./customer-rules.js";
 
-const text = (max: number) => z.string().trim().max(max);
-const phone = z
-  .string()
-  .trim()
-  .refine((value) => value === "" || value === "0000000000" || PHONE_PATTERN.test(value), {
-    error: (issue) => invalidPhoneMessage(issue.input),
-  });
-const optionalZip = z
-  .string()
-  .trim()
-  .refine((value) => value === "" || /^\d{5}$/.test(value), ZIP_MESSAGE);
-const optionalState = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
+const text = trimmedText;
+const phone = phoneField({ allowNoPhone: true });
+const optionalZip = optionalZipField();
+const optionalState = optionalStateField();
 const propertyState = z
   .string()
   .trim()
   .toUpperCase()
   .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation.");
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+const isoDate = isoDateField();
 
 export const customerFieldsSchema = z.object({
   customer_no: integerParam({ min: 1, max: 999_999_999 }).optional(),

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { US_STATE_CODES } from "../reference/us-states.js";
+import { DATE_MESSAGE } from "./drf-messages.js";
+
+// Field rules shared by the client, customer and transaction forms.
+
+export const ZIP_MESSAGE = "Must be 5 digits";
+export const PHONE_PATTERN = /^\(\d{3}\)-\d{3}-\d{4}$/;
+/** Stored by older data for "no phone"; shown as empty. */
+export const NO_PHONE = "0000000000";
+
+export function invalidPhoneMessage(value: unknown): string {
+  return `${String(value)} is not a valid phone number`;
+}
+
+export const trimmedText = (max: number) => z.string().trim().max(max);
+
+/** Empty, or exactly 14 characters in the mask (###)-###-####; customers may also carry 0000000000. */
+export const phoneField = (options: { allowNoPhone?: boolean } = {}) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) =>
+        value === "" || (options.allowNoPhone === true && value === NO_PHONE) || PHONE_PATTERN.test(value),
+      {
+        error: (issue) => invalidPhoneMessage(issue.input),
+      },
+    );
+
+export const optionalZipField = () =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value === "" || /^\d{5}$/.test(value), ZIP_MESSAGE);
+
+export const optionalStateField = () =>
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
+
+export const isoDateField = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, DATE_MESSAGE);
