@@ -153,6 +153,8 @@ describe("Add Customer", () => {
     await form.getByRole("button", { name: /Recurring charges/ }).click();
     await form.getByRole("button", { name: "Add recurring charge" }).click();
     const charge = form.getByRole("group", { name: "Recurring charge 1" });
+    // Room below the picker for its list of codes.
+    await charge.evaluate((element) => element.scrollIntoView({ block: "center" }));
     await charge.getByLabel("Code").click();
     await charge.getByLabel("Code").pressSequentially("100");
     await page.getByRole("option", { name: /^100 · Weekly lawn service/ }).click();
@@ -169,6 +171,7 @@ describe("Add Customer", () => {
     await form.getByRole("button", { name: /Stored amounts/ }).click();
     await form.getByRole("button", { name: "Add stored amount" }).click();
     const stored = form.getByRole("group", { name: "Stored amount 1" });
+    await stored.evaluate((element) => element.scrollIntoView({ block: "center" }));
     await stored.getByLabel("Code").click();
     await stored.getByLabel("Code").pressSequentially("120");
     await page.getByRole("option", { name: /^120 · Materials/ }).click();

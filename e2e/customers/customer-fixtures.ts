@@ -73,11 +73,19 @@ export async function openCustomerList(page: Page): Promise<Locator> {
   return table;
 }
 
-/** Applies the list's text filter at once (Enter) instead of waiting for the 2 s pause. */
+/**
+ * Applies the list's text filter at once (Enter) instead of waiting for the 2 s pause, and waits
+ * for the filtered page to arrive.
+ */
 export async function filterList(page: Page, text: string): Promise<void> {
   const box = page.getByRole("textbox", { name: "Filter customers" });
   await box.fill(text);
+  const filtered = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname === "/api/customers/" && url.searchParams.get("query") === text;
+  });
   await box.press("Enter");
+  await filtered;
 }
 
 export function customerRow(page: Page, name: string): Locator {

@@ -219,6 +219,9 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
           variant="separated"
           value={open}
           onChange={(value) => setOpen(value as Section[])}
+          // No height animation: a picker opened while its panel was still growing would position its
+          // list against the clipped panel and keep it hidden.
+          transitionDuration={0}
           styles={{ item: { background: "white" } }}
         >
           <Accordion.Item value="property">

@@ -2,6 +2,7 @@ import type { ArchiveState, CustomerValues } from "@cyclebill/domain";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import type { Paged } from "../clients/client-api";
+import type { RecurringValues, StoredValues } from "./charge-drafts";
 
 /** A customer as GET /api/customers/{id}/ returns it. Amounts are decimal strings. */
 export type CustomerRecord = {
@@ -135,11 +136,11 @@ export type CustomerListParams = {
   archive: ArchiveFilter;
 };
 
-/** Body of POST /api/customers/full-create/. Input shapes: the server parses them with the shared schema. */
+/** Body of POST /api/customers/full-create/: everything already checked with the shared schemas. */
 export type FullCreateBody = {
-  customer: Record<string, unknown>;
-  recurring_charges: Record<string, unknown>[];
-  stored_amounts: Record<string, unknown>[];
+  customer: CustomerValues;
+  recurring_charges: RecurringValues[];
+  stored_amounts: StoredValues[];
   group_ids: number[];
 };
 

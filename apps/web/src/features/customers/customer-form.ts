@@ -3,6 +3,7 @@ import {
   CITY_REQUIRED_MESSAGE,
   EMAIL_REQUIRED_MESSAGE,
   NAME_REQUIRED_MESSAGE,
+  NO_PHONE,
   NAME_REQUIRED_ON_UPDATE_MESSAGE,
   STATE_REQUIRED_MESSAGE,
   ZIP_MESSAGE,
@@ -107,7 +108,7 @@ export function emptyCustomerValues(): CustomerFormValues {
 
 /** The spec shows the phone 0000000000 as empty. */
 export function displayPhone(phone: string | null | undefined): string {
-  return !phone || phone === "0000000000" ? "" : phone;
+  return !phone || phone === NO_PHONE ? "" : phone;
 }
 
 export function valuesFromRecord(record: CustomerRecord): CustomerFormValues {
