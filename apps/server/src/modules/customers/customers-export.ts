@@ -119,14 +119,14 @@ export async function renderBalanceSheet(
     landscape: true,
     columns: [
       { header: "Customer #", width: 62, align: "right" },
-      { header: "Name", width: 170 },
+      { header: "Name", width: 160 },
       { header: "Previous", width: 75, align: "right" },
       { header: "Charges", width: 75, align: "right" },
       { header: "Payments", width: 75, align: "right" },
       { header: "Credits", width: 70, align: "right" },
       { header: "Debits", width: 70, align: "right" },
       { header: "Balance", width: 80, align: "right" },
-      { header: "Status", width: 35, align: "center" },
+      { header: "Mark", width: 45, align: "center" },
     ],
     rows: rows.map((customer) => [
       String(customer.customer_no),

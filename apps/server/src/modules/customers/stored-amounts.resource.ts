@@ -1,5 +1,5 @@
 import { eq, type SQL } from "drizzle-orm";
-import { integerParam, multiplyRateByQuantity, storedAmountInputSchema } from "@cyclebill/domain";
+import { integerParam, multiplyRateByQuantity, storedAmountInputSchema, toQuantity } from "@cyclebill/domain";
 import { z } from "zod";
 import { storedAmounts } from "../../db/tables.js";
 import type { TenantResource } from "../tenancy/tenant-records.js";
@@ -71,7 +71,7 @@ export const storedAmountsResource: TenantResource<
     code: row.codeId,
     description: row.description,
     rate: row.rate,
-    quantity: row.quantity,
+    quantity: toQuantity(row.quantity),
     unitofmeasure: row.unitOfMeasureId,
     unit: row.unitOfMeasureId,
     storedAmount: row.amount,

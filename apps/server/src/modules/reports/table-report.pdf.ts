@@ -16,8 +16,10 @@ const ROW_HEIGHT = 16;
 
 /** A tabular report on US Letter: header on every page, zebra rows, totals line, page numbers. */
 export function renderTableReport(report: TableReport): Promise<Buffer> {
+  const layout = report.landscape ? "landscape" : "portrait";
   const doc = new PDFDocument({
     size: "LETTER",
+    layout,
     margin: MARGIN,
     bufferPages: true,
     info: { Title: report.title },
@@ -80,7 +82,7 @@ export function renderTableReport(report: TableReport): Promise<Buffer> {
   }
   report.rows.forEach((row, index) => {
     if (y + ROW_HEIGHT > bottom) {
-      doc.addPage();
+      doc.addPage({ size: "LETTER", layout, margin: MARGIN });
       y = drawHeader();
     }
     drawRow(row, y, { fill: index % 2 === 1 ? "#eef2f6" : undefined });
@@ -88,7 +90,7 @@ export function renderTableReport(report: TableReport): Promise<Buffer> {
   });
   if (report.totals) {
     if (y + ROW_HEIGHT + 4 > bottom) {
-      doc.addPage();
+      doc.addPage({ size: "LETTER", layout, margin: MARGIN });
       y = drawHeader();
     }
     doc
