@@ -21,8 +21,6 @@ import { NotFoundPage } from "./features/shell/NotFoundPage";
 import { PlaceholderPage } from "./features/shell/PlaceholderPage";
 import { PublicLayout } from "./features/shell/PublicLayout";
 import { RouteErrorPage } from "./features/shell/RouteErrorPage";
-import { TransactionSearchPage } from "./features/transactions/TransactionSearchPage";
-import { TransactionsLayout } from "./features/transactions/TransactionsLayout";
 
 // Feature issues replace each PlaceholderPage with the real screen.
 export const routes: RouteObject[] = [
@@ -71,10 +69,10 @@ export const routes: RouteObject[] = [
           { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",
-            element: <TransactionsLayout />,
+            element: <Outlet />,
             children: [
               { index: true, element: <NavigateKeepingQuery to="/transactions/search" /> },
-              { path: "search", element: <TransactionSearchPage /> },
+              { path: "search", element: <PlaceholderPage title="Search Transactions" /> },
               { path: "invoice/add", element: <PlaceholderPage title="Add Invoice" /> },
               { path: "invoice/edit/:invoiceId", element: <PlaceholderPage title="Edit Invoice" /> },
               { path: "addByRoute", element: <PlaceholderPage title="Add Transactions by Grouping" /> },
