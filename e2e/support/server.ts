@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DEFAULT_SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
-const WEB_INDEX = path.join(REPO_ROOT, "apps/web/dist/index.html");
+// WEB_DIST_DIR (also read by the server) lets parallel work test its own build.
+const WEB_INDEX = path.join(process.env.WEB_DIST_DIR ?? path.join(REPO_ROOT, "apps/web/dist"), "index.html");
 
 /** Fixed so tests can mint or inspect tokens; never used outside tests. */
 export const TEST_JWT_SECRET = "cyclebill-e2e-jwt-secret-0123456789abcdef0123456789abcdef";

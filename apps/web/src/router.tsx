@@ -21,6 +21,13 @@ import { NotFoundPage } from "./features/shell/NotFoundPage";
 import { PlaceholderPage } from "./features/shell/PlaceholderPage";
 import { PublicLayout } from "./features/shell/PublicLayout";
 import { RouteErrorPage } from "./features/shell/RouteErrorPage";
+import { InvoicesAndStatementsPage } from "./features/invoices/InvoicesAndStatementsPage";
+import { AddByGroupPage } from "./features/transactions/AddByGroupPage";
+import { AddForAllCustomersPage } from "./features/transactions/AddForAllCustomersPage";
+import { AddInvoicePage } from "./features/transactions/AddInvoicePage";
+import { EditInvoicePage } from "./features/transactions/EditInvoicePage";
+import { TransactionSearchPage } from "./features/transactions/TransactionSearchPage";
+import { TransactionsLayout } from "./features/transactions/TransactionsLayout";
 
 // Feature issues replace each PlaceholderPage with the real screen.
 export const routes: RouteObject[] = [
@@ -69,20 +76,20 @@ export const routes: RouteObject[] = [
           { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",
-            element: <Outlet />,
+            element: <TransactionsLayout />,
             children: [
               { index: true, element: <NavigateKeepingQuery to="/transactions/search" /> },
-              { path: "search", element: <PlaceholderPage title="Search Transactions" /> },
-              { path: "invoice/add", element: <PlaceholderPage title="Add Invoice" /> },
-              { path: "invoice/edit/:invoiceId", element: <PlaceholderPage title="Edit Invoice" /> },
-              { path: "addByRoute", element: <PlaceholderPage title="Add Transactions by Grouping" /> },
+              { path: "search", element: <TransactionSearchPage /> },
+              { path: "invoice/add", element: <AddInvoicePage /> },
+              { path: "invoice/edit/:invoiceId", element: <EditInvoicePage /> },
+              { path: "addByRoute", element: <AddByGroupPage /> },
               {
                 path: "addForAllCustomers",
-                element: <PlaceholderPage title="Add Transactions for All Customers" />,
+                element: <AddForAllCustomersPage />,
               },
             ],
           },
-          { path: "/invoicesAndStatements", element: <PlaceholderPage title="Invoices & Statements" /> },
+          { path: "/invoicesAndStatements", element: <InvoicesAndStatementsPage /> },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from "../shell/PlaceholderPage";
+
+export function AddInvoicePage() {
+  return <PlaceholderPage title="Add Invoice" />;
+}

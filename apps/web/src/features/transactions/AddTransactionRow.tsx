@@ -1,0 +1,401 @@
+import { ActionIcon, Button, Group, NativeSelect, Table, Text, TextInput, Tooltip } from "@mantine/core";
+import { isValidDecimalString, multiplyRateByQuantity } from "@cyclebill/domain";
+import { useState, type KeyboardEvent, type ReactNode } from "react";
+import { formatAmount } from "../../lib/format";
+import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { SaveFeedback } from "./SaveFeedback";
+import { CodePicker, CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
+import {
+  classifySaveError,
+  createTransaction,
+  fetchStoredAmount,
+  type SaveFailure,
+  type Transaction,
+  type TransactionBody,
+} from "./transactions-api";
+
+export const LOCKABLE = [
+  "customer",
+  "code",
+  "description",
+  "serviceDate",
+  "unitofmeasure",
+  "quantity",
+  "rate",
+  "amount",
+] as const;
+export type Lockable = (typeof LOCKABLE)[number];
+
+const LOCK_LABELS: Record<Lockable, string> = {
+  customer: "Customer",
+  code: "Code",
+  description: "Description",
+  serviceDate: "Date",
+  unitofmeasure: "Units",
+  quantity: "Qty",
+  rate: "Rate",
+  amount: "Amount",
+};
+
+export type Draft = {
+  customer: PickedCustomer | null;
+  code: PickedCode | null;
+  description: string;
+  serviceDate: string;
+  unitofmeasure: string;
+  quantity: string;
+  rate: string;
+};
+
+export function today(): string {
+  const now = new Date();
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+export function emptyDraft(customer: PickedCustomer | null = null): Draft {
+  return {
+    customer,
+    code: null,
+    description: "",
+    serviceDate: today(),
+    unitofmeasure: "1",
+    quantity: "1",
+    rate: "",
+  };
+}
+
+/** "35.50000" → "35.50", "2.00000" → "2": extra zeros of the API's 5-place decimals dropped. */
+export function tidyDecimal(value: string): string {
+  const match = /^(-?\d+)(?:\.(\d*?))0*$/.exec(value);
+  if (!match) return value;
+  const [, whole, fraction = ""] = match;
+  if (fraction === "") return whole ?? value;
+  return `${whole}.${fraction.padEnd(2, "0")}`;
+}
+
+/** Rate × quantity to cents, or null while either is not a valid number. */
+export function draftAmount(rate: string, quantity: string): string | null {
+  if (!isValidDecimalString(rate.trim()) || !isValidDecimalString(quantity.trim())) return null;
+  return multiplyRateByQuantity(rate.trim(), quantity.trim());
+}
+
+function LockIcon({ locked }: { locked: boolean }) {
+  return (
+    <svg
+      width={14}
+      height={14}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d={locked ? "M8 11V7a4 4 0 0 1 8 0v4" : "M8 11V7a4 4 0 0 1 7.5-2"} />
+    </svg>
+  );
+}
+
+function Lock({ column, locked, onToggle }: { column: Lockable; locked: boolean; onToggle: () => void }) {
+  const label = `${locked ? "Unlock" : "Lock"} ${LOCK_LABELS[column]}`;
+  return (
+    <Tooltip label={label} withinPortal>
+      <ActionIcon
+        size="sm"
+        variant={locked ? "filled" : "subtle"}
+        color={locked ? "teal" : "gray"}
+        aria-label={label}
+        aria-pressed={locked}
+        onClick={onToggle}
+      >
+        <LockIcon locked={locked} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+function Locked({ children, lock }: { children: ReactNode; lock: ReactNode }) {
+  return (
+    <Group gap={4} wrap="nowrap" align="center">
+      {children}
+      {lock}
+    </Group>
+  );
+}
+
+export type AddTransactionRowProps = {
+  clientId: number | null;
+  showCustomer: boolean;
+  showQty: boolean;
+  /** A fixed customer (invoice edit): the customer column is hidden and this one is used. */
+  fixedCustomer?: PickedCustomer | null;
+  selectColumn?: boolean;
+  onCreated: (transaction: Transaction) => void;
+  /** Save: leaves add mode. */
+  onSaved: () => void;
+  onDone: () => void;
+};
+
+/** The table's add-transaction row (spec section 4, Saving a transaction). */
+export function AddTransactionRow(props: AddTransactionRowProps) {
+  const { clientId, showCustomer, showQty, fixedCustomer } = props;
+  const units = useUnitsOfMeasure();
+  const [draft, setDraft] = useState<Draft>(() => emptyDraft(fixedCustomer ?? null));
+  const [locks, setLocks] = useState<ReadonlySet<Lockable>>(new Set());
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
+  const [pending, setPending] = useState<{ body: TransactionBody; andNew: boolean } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const isLocked = (column: Lockable) => locks.has(column);
+  const toggle = (column: Lockable) =>
+    setLocks((current) => {
+      const next = new Set(current);
+      if (next.has(column)) next.delete(column);
+      else next.add(column);
+      return next;
+    });
+  const lock = (column: Lockable) => (
+    <Lock column={column} locked={isLocked(column)} onToggle={() => toggle(column)} />
+  );
+  const update = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+  const customer = fixedCustomer ?? draft.customer;
+  const amount = draftAmount(draft.rate, draft.quantity);
+
+  // Choosing a customer and a code fills description, rate and quantity from the customer's stored
+  // amount for that code, unless the column is locked; the code's own description otherwise.
+  const autofill = async (nextCustomer: PickedCustomer | null, nextCode: PickedCode | null) => {
+    if (nextCode === null) return;
+    const fill: Partial<Draft> = {};
+    if (!isLocked("description")) fill.description = nextCode.description;
+    if (nextCustomer !== null) {
+      const stored = await fetchStoredAmount(clientId, nextCustomer.id, nextCode.id).catch(() => null);
+      if (stored) {
+        if (!isLocked("description")) fill.description = stored.description;
+        if (!isLocked("rate") && !isLocked("amount")) fill.rate = tidyDecimal(String(stored.rate));
+        if (!isLocked("quantity") && !isLocked("amount"))
+          fill.quantity = tidyDecimal(String(stored.quantity));
+        if (!isLocked("unitofmeasure") && stored.unitofmeasure)
+          fill.unitofmeasure = String(stored.unitofmeasure);
+      }
+    }
+    setDraft((current) =>
+      current.code?.id === nextCode.id && (fixedCustomer ?? current.customer)?.id === nextCustomer?.id
+        ? { ...current, ...fill }
+        : current,
+    );
+  };
+
+  const buildBody = (): TransactionBody | null => {
+    if (customer === null) return (setProblem("Choose a customer."), null);
+    if (draft.code === null) return (setProblem("Choose a code."), null);
+    if (draft.serviceDate === "") return (setProblem("Enter a service date."), null);
+    if (!/^\d+(\.\d+)?$/.test(draft.rate.trim()))
+      return (setProblem("The rate contains invalid characters. Please use only digits and decimals."), null);
+    if (draft.description.trim().length > 60)
+      return (
+        setProblem(
+          "Transaction description is too long. Please make sure it is under 60 characters to appear on the bill correctly.",
+        ),
+        null
+      );
+    setProblem(null);
+    return {
+      customer: customer.id,
+      code: draft.code.id,
+      description: draft.description.trim(),
+      quantity: draft.quantity.trim() || "1",
+      rate: draft.rate.trim(),
+      serviceDate: draft.serviceDate,
+      unitofmeasure: Number(draft.unitofmeasure) || 1,
+    };
+  };
+
+  const send = async (body: TransactionBody, andNew: boolean) => {
+    setSaving(true);
+    try {
+      const created = await createTransaction(clientId, body);
+      setFailure(null);
+      setPending(null);
+      props.onCreated(created);
+      if (andNew) {
+        // Save & New: a fresh row that keeps the locked columns.
+        setDraft((current) => {
+          const fresh = emptyDraft(fixedCustomer ?? null);
+          const kept: Partial<Draft> = {};
+          if (isLocked("customer")) kept.customer = current.customer;
+          if (isLocked("code")) kept.code = current.code;
+          if (isLocked("description")) kept.description = current.description;
+          if (isLocked("serviceDate")) kept.serviceDate = current.serviceDate;
+          if (isLocked("unitofmeasure")) kept.unitofmeasure = current.unitofmeasure;
+          if (isLocked("quantity") || isLocked("amount")) kept.quantity = current.quantity;
+          if (isLocked("rate") || isLocked("amount")) kept.rate = current.rate;
+          return { ...fresh, ...kept };
+        });
+      } else {
+        props.onSaved();
+      }
+    } catch (error) {
+      setPending({ body, andNew });
+      setFailure(classifySaveError(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const save = (andNew: boolean) => {
+    const body = buildBody();
+    if (body) void send(body, andNew);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Enter" && event.ctrlKey) {
+      event.preventDefault();
+      save(true);
+    }
+  };
+
+  return (
+    <>
+      <Table.Tr onKeyDown={onKeyDown} aria-label="Add Transaction" bg="var(--mantine-color-teal-light)">
+        {props.selectColumn ? <Table.Td /> : null}
+        {showCustomer ? (
+          <Table.Td>
+            {fixedCustomer ? (
+              <Text size="sm">{fixedCustomer.label}</Text>
+            ) : (
+              <Locked lock={lock("customer")}>
+                <CustomerPicker
+                  clientId={clientId}
+                  label="New transaction customer"
+                  value={draft.customer}
+                  width={190}
+                  onChange={(picked) => {
+                    update({ customer: picked });
+                    void autofill(picked, draft.code);
+                  }}
+                />
+              </Locked>
+            )}
+          </Table.Td>
+        ) : null}
+        <Table.Td>
+          <Locked lock={lock("code")}>
+            <CodePicker
+              clientId={clientId}
+              label="New transaction code"
+              value={draft.code}
+              width={150}
+              onChange={(picked) => {
+                update({ code: picked });
+                void autofill(customer, picked);
+              }}
+            />
+          </Locked>
+        </Table.Td>
+        <Table.Td>
+          <Locked lock={lock("description")}>
+            <TextInput
+              aria-label="New transaction description"
+              placeholder="Description/Memo"
+              value={draft.description}
+              onChange={(event) => update({ description: event.currentTarget.value })}
+              miw={160}
+            />
+          </Locked>
+        </Table.Td>
+        <Table.Td>
+          <Locked lock={lock("serviceDate")}>
+            <TextInput
+              type="date"
+              aria-label="New transaction service date"
+              value={draft.serviceDate}
+              onChange={(event) => update({ serviceDate: event.currentTarget.value })}
+              w={140}
+            />
+          </Locked>
+        </Table.Td>
+        {showQty ? (
+          <>
+            <Table.Td>
+              <Locked lock={lock("quantity")}>
+                <TextInput
+                  aria-label="New transaction quantity"
+                  value={draft.quantity}
+                  inputMode="decimal"
+                  onChange={(event) => update({ quantity: event.currentTarget.value })}
+                  w={70}
+                />
+              </Locked>
+            </Table.Td>
+            <Table.Td>
+              <Locked lock={lock("unitofmeasure")}>
+                <NativeSelect
+                  aria-label="New transaction units"
+                  value={draft.unitofmeasure}
+                  data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+                  onChange={(event) => update({ unitofmeasure: event.currentTarget.value })}
+                  w={90}
+                />
+              </Locked>
+            </Table.Td>
+          </>
+        ) : null}
+        <Table.Td>
+          <Locked lock={lock("rate")}>
+            <TextInput
+              aria-label="New transaction rate"
+              placeholder="0.00"
+              inputMode="decimal"
+              value={draft.rate}
+              onChange={(event) => update({ rate: event.currentTarget.value })}
+              w={90}
+            />
+          </Locked>
+        </Table.Td>
+        <Table.Td>
+          <Locked lock={lock("amount")}>
+            <Text size="sm" aria-label="New transaction amount" ta="right" miw={70}>
+              {amount === null ? "—" : formatAmount(amount)}
+            </Text>
+          </Locked>
+        </Table.Td>
+        <Table.Td />
+        <Table.Td>
+          <Group gap={6} wrap="nowrap">
+            <Button size="xs" onClick={() => save(false)} loading={saving && pending === null}>
+              Save
+            </Button>
+            <Button size="xs" variant="light" onClick={() => save(true)} disabled={saving}>
+              Save &amp; New
+            </Button>
+            <Button size="xs" variant="default" onClick={props.onDone} disabled={saving}>
+              Done
+            </Button>
+          </Group>
+        </Table.Td>
+      </Table.Tr>
+      {problem ? (
+        <Table.Tr>
+          <Table.Td colSpan={20}>
+            <Text size="sm" c="red" role="alert">
+              {problem}
+            </Text>
+          </Table.Td>
+        </Table.Tr>
+      ) : null}
+      <SaveFeedback
+        failure={failure}
+        forcing={saving}
+        onDismiss={() => {
+          setFailure(null);
+          setPending(null);
+        }}
+        onForce={() => {
+          if (pending) void send({ ...pending.body, force: true }, pending.andNew);
+        }}
+      />
+    </>
+  );
+}

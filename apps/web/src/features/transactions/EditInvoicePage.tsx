@@ -1,0 +1,5 @@
+import { PlaceholderPage } from "../shell/PlaceholderPage";
+
+export function EditInvoicePage() {
+  return <PlaceholderPage title="Edit Invoice" />;
+}

@@ -1,0 +1,233 @@
+import {
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { apiFetch, describeApiError } from "../../api/api-client";
+import { useClientContext } from "../clients/client-context";
+import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { CodePicker, CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
+import { useRefreshLedger } from "./transactions-api";
+
+export const MAKE_INVOICE_DEBOUNCE_MS = 2500;
+
+export type MassUpdate = ReturnType<typeof useMassUpdateSelection>;
+
+/** Mass update mode and its selected ids; a change of route leaves the mode. */
+export function useMassUpdateSelection() {
+  const [active, setActive] = useState(false);
+  const [ids, setIds] = useState<ReadonlySet<number>>(new Set());
+  const location = useLocation();
+  const firstKey = useRef(location.key);
+  useEffect(() => {
+    if (location.key !== firstKey.current) {
+      firstKey.current = location.key;
+      setActive(false);
+      setIds(new Set());
+    }
+  }, [location.key]);
+
+  return {
+    active,
+    ids,
+    open: () => setActive(true),
+    close: () => {
+      setActive(false);
+      setIds(new Set());
+    },
+    clear: () => setIds(new Set()),
+    selection: {
+      ids,
+      onToggle: (id: number) =>
+        setIds((current) => {
+          const next = new Set(current);
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+          return next;
+        }),
+      onToggleAll: (pageIds: number[]) =>
+        setIds((current) => {
+          const all = pageIds.every((id) => current.has(id));
+          const next = new Set(current);
+          for (const id of pageIds) {
+            if (all) next.delete(id);
+            else next.add(id);
+          }
+          return next;
+        }),
+    },
+  };
+}
+
+type Changes = {
+  customer: PickedCustomer | null;
+  code: PickedCode | null;
+  description: string;
+  serviceDate: string;
+  rate: string;
+  quantity: string;
+  uom: string;
+};
+const NO_CHANGES: Changes = {
+  customer: null,
+  code: null,
+  description: "",
+  serviceDate: "",
+  rate: "",
+  quantity: "",
+  uom: "",
+};
+
+/** Mass update mode (spec section 2): change fields of the selected rows or make an invoice of them. */
+export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: MassUpdate }) {
+  const { withClient } = useClientContext();
+  const navigate = useNavigate();
+  const units = useUnitsOfMeasure();
+  const refresh = useRefreshLedger();
+  const [changes, setChanges] = useState<Changes>(NO_CHANGES);
+  const [message, setMessage] = useState<{ color: string; text: string } | null>(null);
+  const lastInvoiceClick = useRef(0);
+  const count = mass.ids.size;
+
+  const save = useMutation({
+    mutationFn: () =>
+      apiFetch<{ count: number }>("/transactions/mass_update/", {
+        method: "POST",
+        query: { client_id: clientId },
+        handles: [400],
+        body: {
+          ids: [...mass.ids],
+          changes: {
+            customer: changes.customer?.id,
+            code: changes.code?.id,
+            description: changes.description.trim() || undefined,
+            serviceDate: changes.serviceDate || undefined,
+            rate: changes.rate.trim() || undefined,
+            quantity: changes.quantity.trim() || undefined,
+            uom: changes.uom ? Number(changes.uom) : undefined,
+          },
+        },
+      }),
+    onSuccess: async (result) => {
+      setMessage({ color: "teal", text: `${result.count} transactions updated.` });
+      setChanges(NO_CHANGES);
+      await refresh();
+    },
+    onError: (error) => setMessage({ color: "red", text: describeApiError(error) }),
+  });
+
+  const makeInvoice = useMutation({
+    mutationFn: () =>
+      apiFetch<{ id: number; invoice_num: number }>("/transactions/make_invoice/", {
+        method: "POST",
+        query: { client_id: clientId },
+        handles: [400],
+        body: { ids: [...mass.ids] },
+      }),
+    onSuccess: async (invoice) => {
+      await refresh();
+      void navigate(withClient(`/transactions/invoice/edit/${invoice.id}`));
+    },
+    // Invoice creation error from selected transactions: the server's text in an alert.
+    onError: (error) => setMessage({ color: "red", text: describeApiError(error) }),
+  });
+
+  const onMakeInvoice = () => {
+    // Debounced: repeated clicks within 2500 ms make one invoice.
+    const now = Date.now();
+    if (now - lastInvoiceClick.current < MAKE_INVOICE_DEBOUNCE_MS || makeInvoice.isPending) return;
+    lastInvoiceClick.current = now;
+    setMessage(null);
+    makeInvoice.mutate();
+  };
+
+  const patch = (values: Partial<Changes>) => setChanges((current) => ({ ...current, ...values }));
+  return (
+    <Paper withBorder p="md" bg="var(--mantine-color-gray-0)">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Change a field for {count} selected transaction{count === 1 ? "" : "s"}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+          <CustomerPicker
+            clientId={clientId}
+            label="New customer"
+            showLabel
+            value={changes.customer}
+            onChange={(customer) => patch({ customer })}
+          />
+          <CodePicker
+            clientId={clientId}
+            label="New code"
+            showLabel
+            value={changes.code}
+            onChange={(code) => patch({ code })}
+          />
+          <TextInput
+            label="New description"
+            value={changes.description}
+            onChange={(event) => patch({ description: event.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label="New service date"
+            value={changes.serviceDate}
+            onChange={(event) => patch({ serviceDate: event.currentTarget.value })}
+          />
+          <TextInput
+            label="New rate"
+            inputMode="decimal"
+            value={changes.rate}
+            onChange={(event) => patch({ rate: event.currentTarget.value })}
+          />
+          <TextInput
+            label="New quantity"
+            inputMode="decimal"
+            value={changes.quantity}
+            onChange={(event) => patch({ quantity: event.currentTarget.value })}
+          />
+          <NativeSelect
+            label="New units"
+            value={changes.uom}
+            data={[
+              { value: "", label: "Unchanged" },
+              ...units.map((unit) => ({ value: String(unit.id), label: unit.name })),
+            ]}
+            onChange={(event) => patch({ uom: event.currentTarget.value })}
+          />
+        </SimpleGrid>
+        {message ? (
+          <Alert color={message.color} role="alert" withCloseButton onClose={() => setMessage(null)}>
+            <Text size="sm">{message.text}</Text>
+          </Alert>
+        ) : null}
+        <Group gap="sm">
+          <Button onClick={() => save.mutate()} loading={save.isPending} disabled={count === 0}>
+            Save Changes
+          </Button>
+          <Button
+            variant="light"
+            onClick={onMakeInvoice}
+            loading={makeInvoice.isPending}
+            disabled={count === 0}
+          >
+            Make Invoice from Selected
+          </Button>
+          <Button variant="default" onClick={mass.close}>
+            Close Mass Edit
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,325 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { CODE_TYPES, addAmounts } from "@cyclebill/domain";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { apiFetch } from "../../api/api-client";
+import { useDownload } from "../../api/download";
+import { formatAmount } from "../../lib/format";
+import { useClientContext } from "../clients/client-context";
+import { DownloadIcon } from "../shell/icons";
+import { PageHeader } from "../shell/PageHeader";
+import { TablePager } from "../shell/TablePager";
+import { AddTransactionRow } from "./AddTransactionRow";
+import { MassUpdatePanel, useMassUpdateSelection } from "./MassUpdatePanel";
+import { CodePicker, CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
+import { TransactionTable } from "./TransactionTable";
+import {
+  EMPTY_FILTERS,
+  SEARCH_PAGE_SIZE,
+  useRefreshLedger,
+  useTransactionPage,
+  useTransactionTotals,
+  type CustomerMatch,
+  type TransactionFilters,
+} from "./transactions-api";
+
+type FilterState = {
+  customer: PickedCustomer | null;
+  code: PickedCode | null;
+  codeType: string | null;
+  createdFrom: string;
+  createdTo: string;
+  serviceFrom: string;
+  serviceTo: string;
+};
+
+const BLANK: FilterState = {
+  customer: null,
+  code: null,
+  codeType: null,
+  createdFrom: "",
+  createdTo: "",
+  serviceFrom: "",
+  serviceTo: "",
+};
+
+function toFilters(state: FilterState, customerId: number | null): TransactionFilters {
+  return {
+    ...EMPTY_FILTERS,
+    customerId: state.customer?.id ?? customerId,
+    codeId: state.code?.id ?? null,
+    codeType: state.codeType,
+    createdFrom: state.createdFrom || null,
+    createdTo: state.createdTo || null,
+    serviceFrom: state.serviceFrom || null,
+    serviceTo: state.serviceTo || null,
+  };
+}
+
+export type Tally = { count: number; total: string };
+
+/** /transactions/search: filters, totals, the table 50 per page, add and mass update modes. */
+export function TransactionSearchPage() {
+  const { clientId, isAdmin } = useClientContext();
+  const [params] = useSearchParams();
+  const prefillCustomerId = Number(params.get("customer_id")) || null;
+  const [state, setState] = useState<FilterState>(() => ({
+    ...BLANK,
+    codeType: params.get("transaction_code_type") === "payment" ? "payment" : null,
+  }));
+  // customer_id from the address filters until the user picks or clears the customer.
+  const [addressCustomer, setAddressCustomer] = useState<number | null>(prefillCustomerId);
+  const prefill = useQuery({
+    queryKey: ["customers", clientId, addressCustomer, "label"],
+    queryFn: ({ signal }) =>
+      apiFetch<CustomerMatch>(`/customers/${addressCustomer}/`, { query: { client_id: clientId }, signal }),
+    enabled: addressCustomer !== null && clientId !== null,
+  });
+  const customerValue =
+    state.customer ??
+    (addressCustomer !== null && prefill.data
+      ? { id: addressCustomer, label: customerText(prefill.data) }
+      : null);
+
+  const [filters] = useDebouncedValue(toFilters(state, addressCustomer), 150);
+  const [page, setPage] = useState(1);
+  const [showQty, setShowQty] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [tally, setTally] = useState<Tally>({ count: 0, total: "0.00" });
+  const [doneMessage, setDoneMessage] = useState<string | null>(null);
+  const mass = useMassUpdateSelection();
+  const refresh = useRefreshLedger();
+  const download = useDownload();
+
+  const list = useTransactionPage(clientId, filters, page, SEARCH_PAGE_SIZE);
+  const totals = useTransactionTotals(clientId, filters);
+
+  const patch = (values: Partial<FilterState>) => {
+    setState((current) => ({ ...current, ...values }));
+    setPage(1);
+  };
+
+  const finishAdding = (message: boolean) => {
+    if (message) {
+      setDoneMessage(
+        `${tally.count} transaction${tally.count === 1 ? " was" : "s were"} created with a total amount of ${formatAmount(tally.total)}.`,
+      );
+    }
+    setTally({ count: 0, total: "0.00" });
+    setAdding(false);
+  };
+
+  const downloadCsv = () => {
+    if (clientId === null) return;
+    const part = (value: string | number | null) => (value === null || value === "" ? "0" : String(value));
+    const path = [
+      "/csv/customers/transactions",
+      clientId,
+      part(filters.customerId),
+      part(filters.codeId),
+      part(filters.codeType),
+      part(filters.createdFrom),
+      part(filters.createdTo),
+      part(filters.serviceFrom),
+      part(filters.serviceTo),
+    ].join("/");
+    download.mutate({ path, fallbackName: "transactions.csv" });
+  };
+
+  if (clientId === null) {
+    return (
+      <Stack>
+        <PageHeader title="Search Transactions" />
+        <Alert color="blue">{isAdmin ? "Choose a client to see its transactions." : "No client."}</Alert>
+      </Stack>
+    );
+  }
+
+  const rows = list.data?.results ?? [];
+  const count = list.data?.count ?? 0;
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="Search Transactions"
+        actions={
+          <>
+            <Button
+              onClick={() => {
+                setDoneMessage(null);
+                mass.close();
+                setAdding(true);
+              }}
+              disabled={adding}
+            >
+              Add Transaction
+            </Button>
+            <Button
+              variant="light"
+              onClick={() => {
+                finishAdding(false);
+                mass.open();
+              }}
+              disabled={mass.active}
+            >
+              Mass Edit
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<DownloadIcon />}
+              onClick={downloadCsv}
+              loading={download.isPending}
+            >
+              Download Transactions
+            </Button>
+          </>
+        }
+      />
+      <Paper withBorder p="md">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+          <CustomerPicker
+            clientId={clientId}
+            label="Filter by customer"
+            showLabel
+            value={customerValue}
+            onChange={(picked) => {
+              setAddressCustomer(null);
+              patch({ customer: picked });
+            }}
+          />
+          <CodePicker
+            clientId={clientId}
+            label="Code"
+            showLabel
+            value={state.code}
+            onChange={(code) => patch({ code })}
+          />
+          <Select
+            label="Code type"
+            placeholder="Any type"
+            clearable
+            data={CODE_TYPES.map((type) => ({ value: type, label: type.replace(/_/g, " ") }))}
+            value={state.codeType}
+            onChange={(codeType) => patch({ codeType })}
+          />
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <Switch
+              label="Show Qty and Units"
+              checked={showQty}
+              onChange={(event) => setShowQty(event.currentTarget.checked)}
+              pb={8}
+            />
+          </Group>
+          <TextInput
+            type="date"
+            label="Entered from"
+            value={state.createdFrom}
+            onChange={(event) => patch({ createdFrom: event.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label="Entered to"
+            value={state.createdTo}
+            onChange={(event) => patch({ createdTo: event.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label="Service from"
+            value={state.serviceFrom}
+            onChange={(event) => patch({ serviceFrom: event.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label="Service to"
+            value={state.serviceTo}
+            onChange={(event) => patch({ serviceTo: event.currentTarget.value })}
+          />
+        </SimpleGrid>
+        <Group justify="space-between" mt="sm">
+          <Text size="sm" aria-label="Totals" aria-live="polite">
+            {totals.data
+              ? `${totals.data.count} transactions · Total ${formatAmount(totals.data.totalAmount)} · Net ${formatAmount(totals.data.netAmount)}`
+              : "Totals loading…"}
+          </Text>
+          <Button
+            variant="subtle"
+            size="xs"
+            onClick={() => {
+              setAddressCustomer(null);
+              setState(BLANK);
+              setPage(1);
+            }}
+          >
+            Clear filters
+          </Button>
+        </Group>
+      </Paper>
+
+      {doneMessage ? (
+        <Alert color="teal" withCloseButton onClose={() => setDoneMessage(null)} role="status">
+          {doneMessage}
+        </Alert>
+      ) : null}
+      {adding && tally.count > 0 ? (
+        <Text size="sm" c="dimmed" aria-live="polite">
+          Added this session: {tally.count} · {formatAmount(tally.total)}
+        </Text>
+      ) : null}
+      {mass.active ? <MassUpdatePanel clientId={clientId} mass={mass} /> : null}
+
+      <TransactionTable
+        label="Transactions"
+        clientId={clientId}
+        rows={rows}
+        showCustomer
+        showQty={showQty}
+        loading={list.isPending}
+        selection={mass.active ? mass.selection : undefined}
+        addRow={
+          adding ? (
+            <AddTransactionRow
+              clientId={clientId}
+              showCustomer
+              showQty={showQty}
+              selectColumn={mass.active}
+              onCreated={(created) => {
+                setTally((current) => ({
+                  count: current.count + 1,
+                  total: addAmounts(current.total, created.amount),
+                }));
+                void refresh();
+              }}
+              onSaved={() => {
+                // Save leaves add mode and clears the filters.
+                finishAdding(false);
+                setAddressCustomer(null);
+                setState(BLANK);
+                setPage(1);
+              }}
+              onDone={() => finishAdding(true)}
+            />
+          ) : null
+        }
+      />
+      <TablePager
+        total={count}
+        page={page}
+        pageSize={SEARCH_PAGE_SIZE}
+        onPageChange={setPage}
+        noun="transactions"
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,400 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from "@mantine/core";
+import { useState, type KeyboardEvent, type ReactNode } from "react";
+import { Link } from "react-router";
+import { formatAmount, formatIsoDate } from "../../lib/format";
+import { useClientContext } from "../clients/client-context";
+import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
+import { draftAmount, tidyDecimal } from "./AddTransactionRow";
+import { SaveFeedback } from "./SaveFeedback";
+import {
+  classifySaveError,
+  editTransaction,
+  useRefreshLedger,
+  useRowAction,
+  type RowAction,
+  type SaveFailure,
+  type Transaction,
+} from "./transactions-api";
+
+export type TransactionTableProps = {
+  label: string;
+  clientId: number | null;
+  rows: readonly Transaction[];
+  showCustomer: boolean;
+  showQty: boolean;
+  loading?: boolean;
+  /** The add row, rendered first in the body. */
+  addRow?: ReactNode;
+  /** Mass update: the Select column and the chosen ids. */
+  selection?: {
+    ids: ReadonlySet<number>;
+    onToggle: (id: number) => void;
+    onToggleAll: (ids: number[]) => void;
+  };
+  emptyText?: string;
+};
+
+/** Row styles (spec section 2): stored amount mismatch as warning; invoice and processed rows distinct. */
+function rowStyle(row: Transaction): { bg?: string; kind: string } {
+  if (row.invoice_status === "processed") return { bg: "var(--mantine-color-gray-1)", kind: "processed" };
+  if (row.transaction_type === "invoice") return { bg: "var(--mantine-color-blue-light)", kind: "invoice" };
+  if (!row.stored_amount_flag) return { bg: "var(--mantine-color-yellow-light)", kind: "warning" };
+  return { kind: "plain" };
+}
+
+const ACTION_LABELS: Record<RowAction["kind"], string> = {
+  delete: "Delete",
+  void: "Void",
+  deleteVoid: "Delete Void",
+  reversal: "Reversal",
+  deleteReversal: "Delete Reversal",
+};
+
+type EditDraft = {
+  description: string;
+  serviceDate: string;
+  quantity: string;
+  rate: string;
+  unitofmeasure: string;
+};
+
+/** The shared transaction table (spec section 2): in-place edit, row actions per the API's flags. */
+export function TransactionTable(props: TransactionTableProps) {
+  const { clientId, rows, showCustomer, showQty, selection } = props;
+  const { withClient } = useClientContext();
+  const units = useUnitsOfMeasure();
+  const action = useRowAction(clientId);
+  const refresh = useRefreshLedger();
+  const [editing, setEditing] = useState<{ id: number; draft: EditDraft } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [failure, setFailure] = useState<SaveFailure | null>(null);
+  const [confirm, setConfirm] = useState<RowAction | null>(null);
+
+  const startEdit = (row: Transaction) =>
+    setEditing({
+      id: row.id,
+      draft: {
+        description: row.description,
+        serviceDate: row.serviceDate.slice(0, 10),
+        quantity: tidyDecimal(row.quantity),
+        rate: tidyDecimal(row.rate),
+        unitofmeasure: String(row.unitofmeasure ?? 1),
+      },
+    });
+
+  const saveEdit = async (row: Transaction, force = false) => {
+    if (!editing) return;
+    setSaving(true);
+    try {
+      await editTransaction(clientId, row.id, {
+        customer: row.customer,
+        code: row.code,
+        description: editing.draft.description.trim(),
+        quantity: editing.draft.quantity.trim() || "1",
+        rate: editing.draft.rate.trim(),
+        serviceDate: editing.draft.serviceDate,
+        unitofmeasure: Number(editing.draft.unitofmeasure) || 1,
+        force,
+      });
+      setEditing(null);
+      setFailure(null);
+      await refresh();
+    } catch (error) {
+      // A failed save stays in editing.
+      setFailure(classifySaveError(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const patch = (values: Partial<EditDraft>) =>
+    setEditing((current) => (current ? { ...current, draft: { ...current.draft, ...values } } : current));
+
+  const columns = 7 + (showCustomer ? 1 : 0) + (showQty ? 2 : 0) + (selection ? 1 : 0);
+  const editingRow = rows.find((row) => row.id === editing?.id);
+
+  const actionsFor = (row: Transaction): RowAction[] => {
+    const list: RowAction[] = [];
+    if (row.editable) list.push({ kind: "delete", id: row.id });
+    if (row.voidable) list.push({ kind: "void", id: row.id });
+    if (row.void_deletable) list.push({ kind: "deleteVoid", id: row.id });
+    if (row.reversible) list.push({ kind: "reversal", id: row.id });
+    if (row.reverses_transaction !== null && row.transaction_status === "new" && row.invoice === null)
+      list.push({ kind: "deleteReversal", id: row.id });
+    return list;
+  };
+
+  const renderRow = (row: Transaction) => {
+    const style = rowStyle(row);
+    const isEditing = editing?.id === row.id;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isEditing && event.key === "Enter" && event.ctrlKey) {
+        event.preventDefault();
+        void saveEdit(row);
+      } else if (isEditing && event.key === "Escape") {
+        event.stopPropagation();
+        setEditing(null);
+      }
+    };
+    const amount =
+      isEditing && editing ? draftAmount(editing.draft.rate, editing.draft.quantity) : row.amount;
+    return (
+      <Table.Tr key={row.id} bg={style.bg} data-row-style={style.kind} onKeyDown={onKeyDown}>
+        {selection ? (
+          <Table.Td>
+            <Checkbox
+              aria-label={`Select transaction ${row.id}`}
+              checked={selection.ids.has(row.id)}
+              onChange={() => selection.onToggle(row.id)}
+            />
+          </Table.Td>
+        ) : null}
+        {showCustomer ? (
+          <Table.Td>
+            <Text size="sm" truncate maw={220}>
+              {row.customer_no} ·{" "}
+              {row.customer_name.length > 30 ? `${row.customer_name.slice(0, 30)}…` : row.customer_name}
+            </Text>
+          </Table.Td>
+        ) : null}
+        <Table.Td>{row.displayCode}</Table.Td>
+        <Table.Td>
+          {isEditing && editing ? (
+            <TextInput
+              aria-label="Description"
+              size="xs"
+              value={editing.draft.description}
+              onChange={(event) => patch({ description: event.currentTarget.value })}
+              data-autofocus
+              autoFocus
+            />
+          ) : (
+            <Group gap={6} wrap="nowrap">
+              {row.description.length >= 30 ? (
+                <Tooltip label={row.description} withinPortal>
+                  <Text size="sm" truncate maw={260}>
+                    {row.description}
+                  </Text>
+                </Tooltip>
+              ) : (
+                <Text size="sm">{row.description}</Text>
+              )}
+              {row.voided ? (
+                <Badge size="xs" color="gray">
+                  Voided
+                </Badge>
+              ) : null}
+              {row.invoice_status === "processed" ? (
+                <Badge size="xs" color="gray">
+                  Sent
+                </Badge>
+              ) : null}
+            </Group>
+          )}
+        </Table.Td>
+        <Table.Td>
+          {isEditing && editing ? (
+            <TextInput
+              type="date"
+              aria-label="Service date"
+              size="xs"
+              value={editing.draft.serviceDate}
+              onChange={(event) => patch({ serviceDate: event.currentTarget.value })}
+            />
+          ) : (
+            formatIsoDate(row.serviceDate)
+          )}
+        </Table.Td>
+        {showQty ? (
+          <>
+            <Table.Td>
+              {isEditing && editing ? (
+                <TextInput
+                  aria-label="Quantity"
+                  size="xs"
+                  w={70}
+                  value={editing.draft.quantity}
+                  onChange={(event) => patch({ quantity: event.currentTarget.value })}
+                />
+              ) : (
+                tidyDecimal(row.quantity)
+              )}
+            </Table.Td>
+            <Table.Td>
+              {isEditing && editing ? (
+                <NativeSelect
+                  aria-label="Units"
+                  size="xs"
+                  value={editing.draft.unitofmeasure}
+                  data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+                  onChange={(event) => patch({ unitofmeasure: event.currentTarget.value })}
+                />
+              ) : (
+                (row.uom ?? "")
+              )}
+            </Table.Td>
+          </>
+        ) : null}
+        <Table.Td ta="right">
+          {isEditing && editing ? (
+            <TextInput
+              aria-label="Rate"
+              size="xs"
+              w={90}
+              value={editing.draft.rate}
+              onChange={(event) => patch({ rate: event.currentTarget.value })}
+            />
+          ) : (
+            formatAmount(row.rate)
+          )}
+        </Table.Td>
+        <Table.Td ta="right">{amount === null ? "—" : formatAmount(amount)}</Table.Td>
+        <Table.Td>{formatIsoDate(row.created)}</Table.Td>
+        <Table.Td>
+          <Group gap={4} wrap="nowrap">
+            {isEditing ? (
+              <>
+                <Button size="compact-xs" onClick={() => void saveEdit(row)} loading={saving}>
+                  Save
+                </Button>
+                <Button
+                  size="compact-xs"
+                  variant="default"
+                  onClick={() => setEditing(null)}
+                  disabled={saving}
+                >
+                  Cancel
+                </Button>
+              </>
+            ) : (
+              <>
+                {row.editable ? (
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    onClick={() => startEdit(row)}
+                    disabled={editing !== null}
+                  >
+                    Edit
+                  </Button>
+                ) : null}
+                {actionsFor(row).map((candidate) => (
+                  <Button
+                    key={candidate.kind}
+                    size="compact-xs"
+                    variant="subtle"
+                    color={candidate.kind === "reversal" || candidate.kind === "void" ? "orange" : "red"}
+                    onClick={() => setConfirm(candidate)}
+                  >
+                    {ACTION_LABELS[candidate.kind]}
+                  </Button>
+                ))}
+                {row.invoice !== null ? (
+                  <Anchor
+                    component={Link}
+                    size="xs"
+                    to={withClient(`/transactions/invoice/edit/${row.invoice}`)}
+                    aria-label={`Invoice ${row.invoice_num ?? row.invoice}`}
+                  >
+                    Invoice {row.invoice_num ?? row.invoice}
+                  </Anchor>
+                ) : null}
+              </>
+            )}
+          </Group>
+        </Table.Td>
+      </Table.Tr>
+    );
+  };
+
+  const pageIds = rows.map((row) => row.id);
+  return (
+    <>
+      <Table.ScrollContainer minWidth={900}>
+        <Table striped={false} highlightOnHover verticalSpacing={6} aria-label={props.label}>
+          <Table.Thead>
+            <Table.Tr>
+              {selection ? (
+                <Table.Th>
+                  <Checkbox
+                    aria-label="Select all shown"
+                    checked={pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id))}
+                    onChange={() => selection.onToggleAll(pageIds)}
+                  />
+                </Table.Th>
+              ) : null}
+              {showCustomer ? <Table.Th>Customer</Table.Th> : null}
+              <Table.Th>Code</Table.Th>
+              <Table.Th>Description/Memo</Table.Th>
+              <Table.Th>Date</Table.Th>
+              {showQty ? (
+                <>
+                  <Table.Th>Qty</Table.Th>
+                  <Table.Th>Units</Table.Th>
+                </>
+              ) : null}
+              <Table.Th ta="right">Rate</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>Entered</Table.Th>
+              <Table.Th>Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {props.addRow}
+            {rows.map(renderRow)}
+            {rows.length === 0 && !props.loading ? (
+              <Table.Tr>
+                <Table.Td colSpan={columns}>
+                  <Text size="sm" c="dimmed" ta="center" py="md">
+                    {props.emptyText ?? "No transactions match these filters."}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : null}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <SaveFeedback
+        failure={failure}
+        forcing={saving}
+        onDismiss={() => setFailure(null)}
+        onForce={() => {
+          setFailure(null);
+          if (editingRow) void saveEdit(editingRow, true);
+        }}
+      />
+      <ConfirmDeleteDialog
+        opened={confirm !== null}
+        title={confirm ? ACTION_LABELS[confirm.kind] : ""}
+        confirmLabel={confirm ? ACTION_LABELS[confirm.kind] : "Delete"}
+        loading={action.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => {
+          if (confirm) action.mutate(confirm, { onSettled: () => setConfirm(null) });
+        }}
+      >
+        {confirm?.kind === "delete"
+          ? "Delete this transaction? It is removed from the ledger."
+          : confirm?.kind === "void"
+            ? "Void this transaction? A voiding entry is added so the pair nets to zero."
+            : confirm?.kind === "deleteVoid"
+              ? "Delete this void? The voided transaction counts again."
+              : confirm?.kind === "reversal"
+                ? "Reverse this transaction? A reversal entry is added."
+                : "Delete this reversal entry?"}
+      </ConfirmDeleteDialog>
+    </>
+  );
+}
