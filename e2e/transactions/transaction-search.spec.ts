@@ -139,6 +139,8 @@ describe("transaction search and entry", () => {
     await page.getByRole("button", { name: "Lock Date" }).click();
     await page.screenshot({ path: "/tmp/web6-add-row.png", fullPage: true });
     await page.getByRole("button", { name: "Save & New" }).click();
+    // The running tally, not the row's own input, says the save went through.
+    await page.getByText("Added this session: 1 · $71.00").waitFor();
     await table().getByRole("cell", { name: "Weekly mowing, front and back" }).waitFor();
     expect(await page.getByRole("textbox", { name: "New transaction customer" }).inputValue()).toBe("");
     expect(await page.getByRole("textbox", { name: "New transaction code" }).inputValue()).toBe(
@@ -274,7 +276,12 @@ describe("transaction search and entry", () => {
     await page.screenshot({ path: "/tmp/web6-mass-update.png", fullPage: true });
 
     await page.getByRole("button", { name: "Make Invoice from Selected" }).click();
-    await page.waitForURL(/\/transactions\/invoice\/edit\/\d+/);
+    await page.getByRole("heading", { level: 1, name: /^Invoice \d+$/ }).waitFor();
+    expect(page.url()).toMatch(/\/transactions\/invoice\/edit\/\d+/);
+    await page
+      .getByRole("table", { name: "Invoice transactions" })
+      .getByRole("cell", { name: "Mow two" })
+      .waitFor();
     const invoiceId = Number(/edit\/(\d+)/.exec(page.url())?.[1]);
     const rows = (await ledger(world)).results;
     expect(
@@ -287,7 +294,7 @@ describe("transaction search and entry", () => {
 
     // Back on search the mode is gone (leaving the route exits mass update) and the row links to its invoice.
     await page.keyboard.press("Escape");
-    await page.waitForURL(/\/transactions\/search/);
+    await page.getByRole("heading", { level: 1, name: "Search Transactions" }).waitFor();
     await page.getByRole("button", { name: "Mass Edit" }).waitFor();
     expect(await page.getByRole("heading", { name: /Change a field for/ }).count()).toBe(0);
     await table()

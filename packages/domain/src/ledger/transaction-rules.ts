@@ -68,6 +68,8 @@ export const transactionInputSchema = z.object({
   unitofmeasure: integerParam({ min: 1 }).default(1),
   transaction_type: z.enum(["user_or_scanner", "route", "bulk"]).default("user_or_scanner"),
   force: z.boolean().default(false),
+  /** Post straight onto this open invoice of the same customer (the Edit Invoice screen's add row). */
+  invoice: integerParam({ min: 1 }).optional(),
 });
 export type TransactionInput = z.input<typeof transactionInputSchema>;
 
@@ -107,6 +109,21 @@ export const transactionBatchSchema = z.object({
   service_date: isoDate.optional(),
   amount: nonNegativeAmountSchema,
   quantity: quantitySchema.default("1"),
+  /**
+   * Per-customer rate and quantity (the by-group screen edits each row); customers not listed take
+   * `amount` and `quantity`. Entries only price the batch: `customers` and `route` still choose who.
+   */
+  customer_amounts: z
+    .array(
+      z.object({
+        customer: integerParam({ min: 1 }),
+        amount: nonNegativeAmountSchema,
+        quantity: quantitySchema.optional(),
+      }),
+    )
+    .max(100_000)
+    .optional(),
+  unitofmeasure: integerParam({ min: 1 }).default(1),
   description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).optional(),
   transaction_type: z.enum(["route", "bulk"]),
 });

@@ -51,9 +51,10 @@ export type LedgerLine = {
 
 export type InvoiceDetail = InvoiceOutput & { transactions: LedgerLine[] };
 
+// Voided lines stay on the invoice but count for nothing (their void offsets them).
 // Correlated sub-selects over the (client_id, invoice_id) index: only the rows on the page pay.
 const totalColumn = sql<string>`(select coalesce(sum(t.ledger_amount), 0)::numeric(14,2)::text from transactions t
-  where t.client_id = ${invoices.clientId} and t.invoice_id = ${invoices.id})`;
+  where t.client_id = ${invoices.clientId} and t.invoice_id = ${invoices.id} and not t.voided)`;
 const countColumn = sql<number>`(select count(*)::int from transactions t
   where t.client_id = ${invoices.clientId} and t.invoice_id = ${invoices.id})`;
 

@@ -63,7 +63,8 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
     .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.invoiceId, id)))
     .orderBy(asc(transactions.serviceDate), asc(transactions.id));
   const lines: BillLine[] = rows;
-  const amounts = lines.map((line) => line.ledgerAmount);
+  // A voided line is printed (marked) but its void offsets it, so it adds nothing.
+  const amounts = lines.filter((line) => !line.voided).map((line) => line.ledgerAmount);
   const credits = sumAmounts(amounts.filter(isNegativeAmount));
   const charges = sumAmounts(amounts.filter((amount) => !isNegativeAmount(amount)));
   const total = sumAmounts(amounts);

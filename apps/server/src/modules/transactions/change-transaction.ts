@@ -18,6 +18,7 @@ import type { Database, Executor } from "../../db/database.js";
 import { codes, customers, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
+import { attachTransactions } from "../invoices/create-invoice.js";
 import { ARCHIVED_CUSTOMER_MESSAGE, applyLedgerEffect, postTransaction } from "./post-transaction.js";
 import {
   entryState,
@@ -45,19 +46,24 @@ export async function createTransaction(
   tenant: TenantContext,
   input: TransactionInput,
 ): Promise<TransactionOutput> {
-  const posted = await postTransaction(db, tenant, {
-    customerId: input.customer,
-    codeId: input.code,
-    description: input.description,
-    rate: input.rate,
-    quantity: input.quantity,
-    serviceDate: input.serviceDate ?? today(),
-    unitOfMeasureId: input.unitofmeasure,
-    transactionType: input.transaction_type,
-    createdByUserId: tenant.user.id,
-    refuseDuplicates: !input.force,
+  // Posting and attaching are one database transaction: a refused invoice posts nothing.
+  const postedId = await db.transaction(async (tx) => {
+    const posted = await postTransaction(tx, tenant, {
+      customerId: input.customer,
+      codeId: input.code,
+      description: input.description,
+      rate: input.rate,
+      quantity: input.quantity,
+      serviceDate: input.serviceDate ?? today(),
+      unitOfMeasureId: input.unitofmeasure,
+      transactionType: input.transaction_type,
+      createdByUserId: tenant.user.id,
+      refuseDuplicates: !input.force,
+    });
+    if (input.invoice !== undefined) await attachTransactions(tx, tenant, input.invoice, [posted.id]);
+    return posted.id;
   });
-  return transactionToApi(await findTransaction(db, tenant, posted.id));
+  return transactionToApi(await findTransaction(db, tenant, postedId));
 }
 
 async function lockedEntry(tx: Executor, tenant: TenantContext, id: number): Promise<TransactionView> {

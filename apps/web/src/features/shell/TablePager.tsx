@@ -13,10 +13,19 @@ export type TablePagerProps = {
   onPageSizeChange?: (pageSize: number) => void;
   /** Plural noun for the count, e.g. "clients". */
   noun: string;
+  pageSizeOptions?: readonly number[];
 };
 
 /** Paging below a table: the range shown, rows per page, page buttons and a go-to-page box. */
-export function TablePager({ total, page, pageSize, onPageChange, onPageSizeChange, noun }: TablePagerProps) {
+export function TablePager({
+  total,
+  page,
+  pageSize,
+  onPageChange,
+  onPageSizeChange,
+  noun,
+  pageSizeOptions = PAGE_SIZE_OPTIONS,
+}: TablePagerProps) {
   const pages = pageCount(total, pageSize);
   const [target, setTarget] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -51,7 +60,7 @@ export function TablePager({ total, page, pageSize, onPageChange, onPageSizeChan
               aria-label="Rows per page"
               size="xs"
               w={72}
-              data={PAGE_SIZE_OPTIONS.map(String)}
+              data={pageSizeOptions.map(String)}
               value={String(pageSize)}
               allowDeselect={false}
               onChange={(value) => {

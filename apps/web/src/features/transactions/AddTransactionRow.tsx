@@ -130,6 +130,8 @@ export type AddTransactionRowProps = {
   showQty: boolean;
   /** A fixed customer (invoice edit): the customer column is hidden and this one is used. */
   fixedCustomer?: PickedCustomer | null;
+  /** Post onto this open invoice (invoice edit). */
+  invoiceId?: number;
   selectColumn?: boolean;
   onCreated: (transaction: Transaction) => void;
   /** Save: leaves add mode. */
@@ -164,27 +166,35 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   const amount = draftAmount(draft.rate, draft.quantity);
 
   // Choosing a customer and a code fills description, rate and quantity from the customer's stored
-  // amount for that code, unless the column is locked; the code's own description otherwise.
+  // amount for that code, unless the column is locked; the code's own description otherwise. What
+  // the user types while the stored amount loads wins over it.
   const autofill = async (nextCustomer: PickedCustomer | null, nextCode: PickedCode | null) => {
     if (nextCode === null) return;
-    const fill: Partial<Draft> = {};
-    if (!isLocked("description")) fill.description = nextCode.description;
-    if (nextCustomer !== null) {
-      const stored = await fetchStoredAmount(clientId, nextCustomer.id, nextCode.id).catch(() => null);
-      if (stored) {
-        if (!isLocked("description")) fill.description = stored.description;
-        if (!isLocked("rate") && !isLocked("amount")) fill.rate = tidyDecimal(String(stored.rate));
-        if (!isLocked("quantity") && !isLocked("amount"))
-          fill.quantity = tidyDecimal(String(stored.quantity));
-        if (!isLocked("unitofmeasure") && stored.unitofmeasure)
-          fill.unitofmeasure = String(stored.unitofmeasure);
-      }
-    }
-    setDraft((current) =>
-      current.code?.id === nextCode.id && (fixedCustomer ?? current.customer)?.id === nextCustomer?.id
-        ? { ...current, ...fill }
-        : current,
-    );
+    const description = isLocked("description") ? draft.description : nextCode.description;
+    const before = {
+      description,
+      rate: draft.rate,
+      quantity: draft.quantity,
+      unitofmeasure: draft.unitofmeasure,
+    };
+    update({ description });
+    if (nextCustomer === null) return;
+    const stored = await fetchStoredAmount(clientId, nextCustomer.id, nextCode.id).catch(() => null);
+    if (!stored) return;
+    setDraft((current) => {
+      if (current.code?.id !== nextCode.id || (fixedCustomer ?? current.customer)?.id !== nextCustomer.id)
+        return current;
+      const fill: Partial<Draft> = {};
+      const untouched = (field: keyof typeof before) => current[field] === before[field];
+      if (!isLocked("description") && untouched("description")) fill.description = stored.description;
+      if (!isLocked("rate") && !isLocked("amount") && untouched("rate"))
+        fill.rate = tidyDecimal(String(stored.rate));
+      if (!isLocked("quantity") && !isLocked("amount") && untouched("quantity"))
+        fill.quantity = tidyDecimal(String(stored.quantity));
+      if (!isLocked("unitofmeasure") && stored.unitofmeasure && untouched("unitofmeasure"))
+        fill.unitofmeasure = String(stored.unitofmeasure);
+      return { ...current, ...fill };
+    });
   };
 
   const buildBody = (): TransactionBody | null => {
@@ -209,6 +219,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
       rate: draft.rate.trim(),
       serviceDate: draft.serviceDate,
       unitofmeasure: Number(draft.unitofmeasure) || 1,
+      ...(props.invoiceId === undefined ? {} : { invoice: props.invoiceId }),
     };
   };
 

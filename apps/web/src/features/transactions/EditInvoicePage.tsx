@@ -1,5 +1,319 @@
-import { PlaceholderPage } from "../shell/PlaceholderPage";
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
+import { addAmounts } from "@cyclebill/domain";
+import { useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { useDownload } from "../../api/download";
+import { formatAmount, formatIsoDate } from "../../lib/format";
+import { useClientContext } from "../clients/client-context";
+import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
+import { DownloadIcon } from "../shell/icons";
+import { PageHeader } from "../shell/PageHeader";
+import { TablePager } from "../shell/TablePager";
+import { AddTransactionRow } from "./AddTransactionRow";
+import { STATUS_LABELS, useInvoice, useInvoiceCommand, type InvoiceStatus } from "./invoice-api";
+import type { Tally } from "./TransactionSearchPage";
+import { TransactionTable } from "./TransactionTable";
+import { EMPTY_FILTERS, useRefreshLedger, useTransactionPage } from "./transactions-api";
 
+// Spec section 2: the shared table pages by 14 (options 5, 10 and 15).
+const INVOICE_PAGE_SIZE = 14;
+const INVOICE_PAGE_SIZES = [5, 10, 14, 15] as const;
+
+const STATUS_COLORS: Record<InvoiceStatus, string> = { open: "teal", closed: "blue", processed: "gray" };
+
+/** /transactions/invoice/edit/{id}: the invoice's lines and the buttons its status allows (spec section 4). */
 export function EditInvoicePage() {
-  return <PlaceholderPage title="Edit Invoice" />;
+  const { invoiceId } = useParams();
+  const id = Number(invoiceId);
+  const { clientId, isAdmin, withClient } = useClientContext();
+  const navigate = useNavigate();
+  const invoice = useInvoice(clientId, id);
+  const command = useInvoiceCommand(clientId, id);
+  const refresh = useRefreshLedger();
+  const download = useDownload();
+  const [showQty, setShowQty] = useState(false);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(INVOICE_PAGE_SIZE);
+  // null until the user opens or closes the add row: an open invoice starts in Add Transaction mode.
+  const [addingChoice, setAdding] = useState<boolean | null>(null);
+  const [tally, setTally] = useState<Tally>({ count: 0, total: "0.00" });
+  const [message, setMessage] = useState<string | null>(null);
+  const [editingDate, setEditingDate] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const status = invoice.data?.invoice_status;
+  const isOpen = status === "open";
+  const adding = isOpen && (addingChoice ?? true);
+
+  const lines = useTransactionPage(
+    clientId,
+    { ...EMPTY_FILTERS, invoice: id },
+    page,
+    pageSize,
+    Number.isInteger(id) && id > 0,
+  );
+
+  if (clientId === null) {
+    return (
+      <Stack>
+        <PageHeader title="Edit Invoice" />
+        <Alert color="blue">{isAdmin ? "Choose a client to see its invoices." : "No client."}</Alert>
+      </Stack>
+    );
+  }
+  if (invoice.isError) {
+    return (
+      <Stack>
+        <PageHeader title="Edit Invoice" />
+        <Alert color="red">This invoice does not exist.</Alert>
+      </Stack>
+    );
+  }
+  const data = invoice.data;
+  if (!data) return <Text c="dimmed">Loading invoice…</Text>;
+
+  const number = data.invoice_num === 0 ? 1 : data.invoice_num;
+  const finishAdding = (withMessage: boolean) => {
+    if (withMessage) {
+      setMessage(
+        `${tally.count} transaction${tally.count === 1 ? " was" : "s were"} created with a total amount of ${formatAmount(tally.total)}.`,
+      );
+    }
+    setTally({ count: 0, total: "0.00" });
+    setAdding(false);
+  };
+  const run = (kind: "close" | "reopen") =>
+    command.mutate(
+      { kind },
+      {
+        onSuccess: () => {
+          // Closing returns the table to non-add mode.
+          if (kind === "close") finishAdding(false);
+          else setAdding(null);
+          setMessage(kind === "close" ? `Invoice ${number} closed.` : `Invoice ${number} reopened.`);
+        },
+      },
+    );
+
+  const rows = lines.data?.results ?? [];
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={`Invoice ${number}`}
+        description={
+          <Group gap="xs" component="span">
+            <Badge color={STATUS_COLORS[data.invoice_status]} aria-label="Invoice status">
+              {STATUS_LABELS[data.invoice_status]}
+            </Badge>
+            <Text span size="sm" aria-label="Invoice total">
+              Total {formatAmount(data.total)}
+            </Text>
+          </Group>
+        }
+        actions={
+          isOpen ? (
+            <>
+              <Button
+                variant="light"
+                onClick={() => setEditingDate(data.invoice_date)}
+                disabled={editingDate !== null}
+              >
+                Edit
+              </Button>
+              {adding ? (
+                <Button variant="default" onClick={() => finishAdding(tally.count > 0)}>
+                  Close
+                </Button>
+              ) : (
+                <Button
+                  onClick={() => {
+                    setMessage(null);
+                    setAdding(true);
+                  }}
+                >
+                  Add Transaction
+                </Button>
+              )}
+              <Button color="teal" onClick={() => run("close")} loading={command.isPending}>
+                Close Invoice
+              </Button>
+              <Button
+                variant="default"
+                onClick={() =>
+                  command.mutate(
+                    { kind: "separate" },
+                    { onSuccess: () => void navigate(withClient("/transactions/search")) },
+                  )
+                }
+                disabled={command.isPending}
+              >
+                Separate Transactions from Invoice
+              </Button>
+              <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
+                Delete Invoice
+              </Button>
+            </>
+          ) : (
+            <>
+              {data.invoice_status === "closed" ? (
+                <>
+                  <Button onClick={() => run("reopen")} loading={command.isPending}>
+                    Open Invoice
+                  </Button>
+                  <Button
+                    variant="light"
+                    onClick={() => void navigate(withClient("/transactions/invoice/add"))}
+                  >
+                    New Invoice
+                  </Button>
+                </>
+              ) : null}
+              <Button
+                variant="default"
+                leftSection={<DownloadIcon />}
+                loading={download.isPending}
+                onClick={() =>
+                  download.mutate({
+                    path: `/invoices/${id}/pdf/`,
+                    query: { client_id: clientId },
+                    fallbackName: `invoice-${number}.pdf`,
+                  })
+                }
+              >
+                Get PDF
+              </Button>
+              {data.invoice_status === "closed" ? (
+                <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
+                  Delete Invoice
+                </Button>
+              ) : null}
+            </>
+          )
+        }
+      />
+      <Paper withBorder p="md">
+        <Group gap="xl" align="flex-end" wrap="wrap">
+          <div>
+            <Text size="xs" c="dimmed">
+              Customer
+            </Text>
+            <Anchor component={Link} to={withClient(`/customers/edit/${data.customer.id}`)} size="sm">
+              {data.customer.customer_no} · {data.customer.customer_name}
+            </Anchor>
+          </div>
+          {editingDate !== null && isOpen ? (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                command.mutate(
+                  { kind: "date", invoiceDate: editingDate },
+                  { onSuccess: () => setEditingDate(null) },
+                );
+              }}
+            >
+              <Group gap="xs" align="flex-end">
+                <TextInput
+                  type="date"
+                  label="Invoice date"
+                  value={editingDate}
+                  onChange={(event) => setEditingDate(event.currentTarget.value)}
+                />
+                <Button type="submit" size="sm" loading={command.isPending}>
+                  Save
+                </Button>
+                <Button size="sm" variant="default" onClick={() => setEditingDate(null)}>
+                  Cancel
+                </Button>
+              </Group>
+            </form>
+          ) : (
+            <div>
+              <Text size="xs" c="dimmed">
+                Invoice date
+              </Text>
+              <Text size="sm" aria-label="Invoice date">
+                {formatIsoDate(data.invoice_date)}
+              </Text>
+            </div>
+          )}
+          <Checkbox
+            label="Show Qty and Units"
+            checked={showQty}
+            onChange={(event) => setShowQty(event.currentTarget.checked)}
+          />
+        </Group>
+      </Paper>
+      {message ? (
+        <Alert color="teal" withCloseButton onClose={() => setMessage(null)} role="status">
+          {message}
+        </Alert>
+      ) : null}
+      {adding && tally.count > 0 ? (
+        <Text size="sm" c="dimmed" aria-live="polite">
+          Added this session: {tally.count} · {formatAmount(tally.total)}
+        </Text>
+      ) : null}
+      <TransactionTable
+        label="Invoice transactions"
+        clientId={clientId}
+        rows={rows}
+        showCustomer={false}
+        showQty={showQty}
+        loading={lines.isPending}
+        emptyText={isOpen ? "No transactions on this invoice yet." : "No transactions on this invoice."}
+        addRow={
+          adding && isOpen ? (
+            <AddTransactionRow
+              clientId={clientId}
+              showCustomer={false}
+              showQty={showQty}
+              fixedCustomer={{
+                id: data.customer.id,
+                label: `${data.customer.customer_no} · ${data.customer.customer_name}`,
+              }}
+              invoiceId={id}
+              onCreated={(created) => {
+                setTally((current) => ({
+                  count: current.count + 1,
+                  total: addAmounts(current.total, created.amount),
+                }));
+                void refresh();
+              }}
+              onSaved={() => finishAdding(false)}
+              onDone={() => finishAdding(true)}
+            />
+          ) : null
+        }
+      />
+      <TablePager
+        total={lines.data?.count ?? 0}
+        page={page}
+        pageSize={pageSize}
+        pageSizeOptions={INVOICE_PAGE_SIZES}
+        onPageChange={setPage}
+        onPageSizeChange={(size) => {
+          setPageSize(size);
+          setPage(1);
+        }}
+        noun="transactions"
+      />
+      <ConfirmDeleteDialog
+        opened={confirmDelete}
+        title={`Delete invoice ${number}`}
+        loading={command.isPending}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() =>
+          command.mutate(
+            { kind: "delete" },
+            {
+              onSuccess: () => void navigate(withClient("/transactions/search")),
+              onSettled: () => setConfirmDelete(false),
+            },
+          )
+        }
+      >
+        Delete invoice {number}? Its transactions stay in the ledger and go back to new.
+      </ConfirmDeleteDialog>
+    </Stack>
+  );
 }

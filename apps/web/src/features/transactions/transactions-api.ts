@@ -47,6 +47,7 @@ export type TransactionBody = {
   serviceDate: string;
   unitofmeasure: number;
   force?: boolean;
+  invoice?: number;
 };
 
 /** The search filters (spec section 3, Transaction filter); null means unset. */
