@@ -3,14 +3,16 @@ import {
   ledgerAmount,
   monthToDateBucket,
   multiplyRateByQuantity,
+  sumAmounts,
   toQuantity,
   toRate,
+  type CodeType,
   type transactionBatchSchema,
 } from "@cyclebill/domain";
 import type { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { codes, routes } from "../../db/tables.js";
+import { codes, routes, unitsOfMeasure } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 
@@ -59,10 +61,22 @@ export async function postBatch(
     if (!group) throw fieldError("route", "Invalid group - object does not exist.");
     routeName = group.name;
   }
-  const rate = toRate(input.amount);
-  const quantity = toQuantity(input.quantity);
-  const amount = multiplyRateByQuantity(rate, quantity);
-  const signed = ledgerAmount(code.codeType, amount);
+  if (input.unitofmeasure !== 1) {
+    const [unit] = await db
+      .select({ id: unitsOfMeasure.id })
+      .from(unitsOfMeasure)
+      .where(eq(unitsOfMeasure.id, input.unitofmeasure))
+      .limit(1);
+    if (!unit) throw fieldError("unitofmeasure", "Invalid unit of measure - object does not exist.");
+  }
+  const defaultPrice = priceOf(code.codeType, input.amount, input.quantity);
+  // Rows the screen priced one by one; everyone else takes the batch's amount and quantity.
+  const prices = new Map(
+    (input.customer_amounts ?? []).map((entry) => [
+      entry.customer,
+      priceOf(code.codeType, entry.amount, entry.quantity ?? input.quantity),
+    ]),
+  );
   const serviceDate = input.service_date ?? new Date().toISOString().slice(0, 10);
   const description = input.description ?? code.description;
   const chosen =
@@ -101,32 +115,37 @@ export async function postBatch(
         skipped: targets.length,
       };
     }
-    const idList = sql.join(
-      ids.map((id) => sql`(${id}::bigint)`),
-      sql`, `,
-    );
+    const priced = ids.map((id) => ({ id, ...(prices.get(id) ?? defaultPrice) }));
+    // Five array parameters whatever the batch size (a parameter per value would pass PostgreSQL's
+    // 65,535-parameter limit on large clients).
+    const idArray = arrayLiteral(ids);
+    const rows = sql`unnest(${idArray}::bigint[], ${arrayLiteral(priced.map((row) => row.rate))}::numeric[],
+      ${arrayLiteral(priced.map((row) => row.quantity))}::numeric[], ${arrayLiteral(priced.map((row) => row.amount))}::numeric[],
+      ${arrayLiteral(priced.map((row) => row.signed))}::numeric[]) as t(id, rate, quantity, amount, signed)`;
     await tx.execute(sql`
       insert into transactions (client_id, customer_id, code_id, description, quantity, rate, amount, ledger_amount,
                                 service_date, unit_of_measure_id, transaction_type, created_by_user_id)
-      select ${tenant.clientId}::bigint, t.id, ${code.id}::bigint, ${description}, ${quantity}::numeric, ${rate}::numeric,
-             ${amount}::numeric, ${signed}::numeric, ${serviceDate}::date, 1, ${input.transaction_type}, ${tenant.user.id}::bigint
-      from (values ${idList}) as t(id)`);
+      select ${tenant.clientId}::bigint, t.id, ${code.id}::bigint, ${description}, t.quantity, t.rate,
+             t.amount, t.signed, ${serviceDate}::date, ${input.unitofmeasure}::bigint, ${input.transaction_type},
+             ${tenant.user.id}::bigint
+      from ${rows}`);
     const bucketUpdate = bucket
-      ? sql`, ${sql.raw(mtdColumnName[bucket])} = ${sql.raw(mtdColumnName[bucket])} + ${amount}::numeric`
+      ? sql`, ${sql.raw(mtdColumnName[bucket])} = ${sql.raw(mtdColumnName[bucket])} + t.amount`
       : sql``;
     const payDate =
       code.codeType === "payment"
         ? sql`, last_pay_date = greatest(last_pay_date, ${serviceDate}::date)`
         : sql``;
     await tx.execute(sql`
-      update customers set total_balance = total_balance + ${signed}::numeric, updated_at = now() ${bucketUpdate} ${payDate}
-      where client_id = ${tenant.clientId} and id in (select id from (values ${idList}) as t(id))`);
+      update customers set total_balance = total_balance + t.signed, updated_at = now() ${bucketUpdate} ${payDate}
+      from ${rows}
+      where customers.client_id = ${tenant.clientId} and customers.id = t.id`);
     // Customers marked for deletion are archived when a payment or credit brings them to zero.
     await tx.execute(sql`
       update customers set deleted = true, deleted_at = now()
       where client_id = ${tenant.clientId} and delete_flag is not null and total_balance = 0
-        and id in (select id from (values ${idList}) as t(id))`);
-    const total = multiplyRateByQuantity(amount, String(ids.length));
+        and id = any(${idArray}::bigint[])`);
+    const total = sumAmounts(priced.map((row) => row.amount));
     return {
       count: ids.length,
       total,
@@ -136,4 +155,17 @@ export async function postBatch(
       skipped: targets.length - ids.length,
     };
   });
+}
+
+/** Rate, quantity, amount (rate × quantity, 2 places) and its signed effect on the balance. */
+function priceOf(codeType: CodeType, amountInput: string, quantityInput: string) {
+  const rate = toRate(amountInput);
+  const quantity = toQuantity(quantityInput);
+  const amount = multiplyRateByQuantity(rate, quantity);
+  return { rate, quantity, amount, signed: ledgerAmount(codeType, amount) };
+}
+
+/** A PostgreSQL array literal of integers or decimal strings (both already validated: no quoting needed). */
+function arrayLiteral(values: readonly (number | string)[]): string {
+  return `{${values.join(",")}}`;
 }

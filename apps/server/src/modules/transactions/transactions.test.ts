@@ -192,6 +192,8 @@ describe("fixing mistakes", () => {
       void_deletable: true,
     });
     expect(await balanceOf(customer)).toBe("0.00");
+    // The voided line stays on the invoice but no longer counts toward its total.
+    expect((await staff.get(`/api/invoices/${invoiceId}/`)).body).toMatchObject({ total: "0.00" });
     expect((await staff.get(`/api/transactions/${entry.id}/`)).body as Entry).toMatchObject({
       voided: true,
       voidable: false,
@@ -233,6 +235,51 @@ describe("fixing mistakes", () => {
     expect((await staff.post(`/api/transactions/${entry.id}/reversal/`)).status).toBe(400);
     expect((await staff.delete(`/api/transactions/${reversal.id}/delete_reversal/`)).status).toBe(204);
     expect((await staff.delete(`/api/transactions/${entry.id}/delete_reversal/`)).status).toBe(400);
+  });
+
+  it("posts straight onto an open invoice of the same customer, and nothing when the invoice refuses", async () => {
+    const [customer, other] = (
+      await testApp.db
+        .insert(customers)
+        .values([
+          { clientId: fixture.a.clientId, customerNo: 400, customerName: "Invoice add row" },
+          { clientId: fixture.a.clientId, customerNo: 401, customerName: "Someone else" },
+        ])
+        .returning({ id: customers.id })
+    ).map((row) => row.id) as [number, number];
+    const invoice = (await staff.post("/api/invoices/", { customer, invoice_date: "2026-10-05" })).body as {
+      id: number;
+    };
+    const entry = await enter({ customer, code: code.charge, rate: "8.25", invoice: invoice.id });
+    expect(entry).toMatchObject({ invoice: invoice.id, transaction_status: "attached", editable: true });
+    const balance = await balanceOf(other);
+    const foreign = await staff.post("/api/transactions/", {
+      customer: other,
+      code: code.charge,
+      rate: "4",
+      invoice: invoice.id,
+    });
+    expect(foreign.status).toBe(400);
+    expect(await balanceOf(other)).toBe(balance);
+    expect((await staff.post(`/api/invoices/${invoice.id}/close/`)).status).toBe(200);
+    const closed = await staff.post("/api/transactions/", {
+      customer,
+      code: code.charge,
+      rate: "9",
+      invoice: invoice.id,
+    });
+    expect(closed.status).toBe(400);
+    const missing = await staff.post("/api/transactions/", {
+      customer,
+      code: code.charge,
+      rate: "9",
+      invoice: 999999,
+    });
+    expect(missing.status).toBe(404);
+    const onInvoice = (await staff.get("/api/transactions/", { invoice: invoice.id })).body as {
+      count: number;
+    };
+    expect(onInvoice.count).toBe(1);
   });
 
   it("mass-updates selected entries all or nothing", async () => {
@@ -350,5 +397,47 @@ describe("group and bulk batches", () => {
       transaction_type: "bulk",
     });
     expect(bulk.body).toMatchObject({ count: 2, total: "2.00" });
+  });
+
+  it("prices rows one by one when the screen sends per-customer amounts", async () => {
+    const [group] = await testApp.db
+      .insert(routes)
+      .values({ clientId: fixture.a.clientId, routeName: "Priced route" })
+      .returning();
+    await testApp.db.insert(routePlans).values([
+      { clientId: fixture.a.clientId, routeId: group!.id, customerId: customerIds[4]!, stop: 0 },
+      { clientId: fixture.a.clientId, routeId: group!.id, customerId: customerIds[5]!, stop: 1 },
+    ]);
+    const before = [await balanceOf(customerIds[4]!), await balanceOf(customerIds[5]!)];
+    const batch = await staff.post("/api/transactionsroutes/", {
+      route: group!.id,
+      customers: [customerIds[4], customerIds[5]],
+      customer_amounts: [{ customer: customerIds[5], amount: "7.5", quantity: "3" }],
+      code: code.charge,
+      amount: "10.00",
+      quantity: "2",
+      unitofmeasure: 2,
+      service_date: "2026-11-21",
+      transaction_type: "route",
+    });
+    expect(batch.status, batch.text).toBe(201);
+    expect(batch.body).toMatchObject({ count: 2, total: "42.50", route_name: "Priced route" });
+    expect(await balanceOf(customerIds[4]!)).toBe((Number(before[0]) + 20).toFixed(2));
+    expect(await balanceOf(customerIds[5]!)).toBe((Number(before[1]) + 22.5).toFixed(2));
+    const posted = (
+      await staff.get(`/api/transactions/?customer__id=${customerIds[5]}&serviceDate__gte=2026-11-21`)
+    ).body as { results: Entry[] };
+    expect(posted.results[0]).toMatchObject({ rate: "7.50000", amount: "22.50", unitofmeasure: 2 });
+    expect(
+      (
+        await staff.post("/api/transactionsroutes/", {
+          route: group!.id,
+          code: code.charge,
+          amount: "1",
+          unitofmeasure: 999_999,
+          transaction_type: "route",
+        })
+      ).status,
+    ).toBe(400);
   });
 });

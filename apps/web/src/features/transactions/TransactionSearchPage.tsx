@@ -44,6 +44,7 @@ type FilterState = {
   createdTo: string;
   serviceFrom: string;
   serviceTo: string;
+  historical: boolean;
 };
 
 const BLANK: FilterState = {
@@ -54,6 +55,7 @@ const BLANK: FilterState = {
   createdTo: "",
   serviceFrom: "",
   serviceTo: "",
+  historical: true,
 };
 
 function toFilters(state: FilterState, customerId: number | null): TransactionFilters {
@@ -66,6 +68,7 @@ function toFilters(state: FilterState, customerId: number | null): TransactionFi
     createdTo: state.createdTo || null,
     serviceFrom: state.serviceFrom || null,
     serviceTo: state.serviceTo || null,
+    historical: state.historical,
   };
 }
 
@@ -214,14 +217,18 @@ export function TransactionSearchPage() {
             value={state.codeType}
             onChange={(codeType) => patch({ codeType })}
           />
-          <Group gap="xs" align="flex-end" wrap="nowrap">
+          <Stack gap={6} justify="flex-end">
             <Switch
               label="Show Qty and Units"
               checked={showQty}
               onChange={(event) => setShowQty(event.currentTarget.checked)}
-              pb={8}
             />
-          </Group>
+            <Switch
+              label="Include billed (historical)"
+              checked={state.historical}
+              onChange={(event) => patch({ historical: event.currentTarget.checked })}
+            />
+          </Stack>
           <TextInput
             type="date"
             label="Entered from"

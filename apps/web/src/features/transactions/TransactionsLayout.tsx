@@ -26,7 +26,9 @@ export function TransactionsLayout() {
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [location.pathname, navigate, withClient]);
 
-  const active = TABS.find((tab) => location.pathname.startsWith(tab.value))?.value ?? null;
+  // Add to all customers lives under the Add Group Transactions tab too.
+  const path = location.pathname.replace("/transactions/addForAllCustomers", "/transactions/addByRoute");
+  const active = TABS.find((tab) => path.startsWith(tab.value))?.value ?? null;
   return (
     <Stack gap="md">
       <Tabs

@@ -60,6 +60,8 @@ export type TransactionFilters = {
   serviceFrom: string | null;
   serviceTo: string | null;
   invoice?: number | null;
+  /** false: only entries not yet billed on a statement. */
+  historical?: boolean;
 };
 
 export const EMPTY_FILTERS: TransactionFilters = {
@@ -85,6 +87,7 @@ export function filterParams(clientId: number | null, filters: TransactionFilter
     serviceDate__gte: filters.serviceFrom,
     serviceDate__lte: filters.serviceTo,
     invoice: filters.invoice ?? null,
+    historical: filters.historical === false ? false : null,
   };
 }
 

@@ -1,0 +1,218 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { apiLogIn, createClient, createCode, type ApiSession, type ClientFixture } from "../support/api.js";
+import { logIn, uncaught } from "../support/auth.js";
+import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { startServer, type RunningServer } from "../support/server.js";
+
+const ADMIN_EMAIL = "batch-admin@example.test";
+const ADMIN_PASSWORD = "batch-Admin-Password-1";
+
+const MISSING_CODE = "You must fill in a group code.";
+const ZERO_CREATED =
+  "0 transactions were created please check the creation criteria and be sure a code and group are selected";
+
+type Customer = { id: number; customer_no: number; customer_name: string };
+type Entry = {
+  customer: number;
+  amount: string;
+  rate: string;
+  transaction_type: string;
+  serviceDate: string;
+};
+
+describe("Add Transactions by Group", () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let admin: ApiSession;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!browser || !server) throw new Error("setup failed");
+    page = await newPage(browser, server.baseUrl);
+    pageErrors = collectPageErrors(page);
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  });
+
+  afterEach(async ({ task }) => {
+    expect(uncaught(pageErrors)).toEqual([]);
+    await closePage(page, task);
+  });
+
+  type World = { client: ClientFixture; customers: Record<string, Customer> };
+
+  /** A client with the code 101 Water and the group North Route: Ann, Ben, Dee (skip), Cal, Eve (pause). */
+  async function makeWorld(name: string): Promise<World> {
+    const client = await createClient(admin, name);
+    await createCode(admin, client.id, { code: 101, description: "Water", code_type: "charge" });
+    const customers: Record<string, Customer> = {};
+    for (const [first, last] of [
+      ["Ann", "Ash"],
+      ["Ben", "Birch"],
+      ["Cal", "Cedar"],
+      ["Dee", "Dogwood"],
+      ["Eve", "Elm"],
+      ["Fay", "Fir"],
+    ] as const) {
+      customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
+        first_name: first,
+        last_name: last,
+      });
+    }
+    const group = await admin.request<{ id: number }>("POST", `routes/?client_id=${client.id}`, {
+      route_name: "North Route",
+    });
+    for (const [first, flag] of [
+      ["Ann", "standard"],
+      ["Ben", "standard"],
+      ["Dee", "skip"],
+      ["Cal", "standard"],
+      ["Eve", "pause"],
+    ] as const) {
+      await admin.request("POST", `routeplans/?client_id=${client.id}`, {
+        route: group.id,
+        customer: customers[first]!.id,
+        bill_indicator_flag: flag,
+      });
+    }
+    return { client, customers };
+  }
+
+  const table = () => page.getByRole("table", { name: "Customers to bill" });
+  const row = (name: string) => table().getByRole("row").filter({ hasText: name });
+  const ledger = async (world: World) =>
+    (await admin.request<{ results: Entry[] }>("GET", `transactions/?client_id=${world.client.id}&limit=100`))
+      .results;
+
+  async function open(world: World) {
+    await page.goto(`/transactions/addByRoute?client_id=${world.client.id}`);
+    await page.getByRole("heading", { level: 1, name: "Add Transactions by Group" }).waitFor();
+  }
+
+  async function chooseGroup(name: string) {
+    await page.getByRole("combobox", { name: "Group" }).click();
+    await page.getByRole("option", { name }).click();
+  }
+
+  async function chooseCode() {
+    const input = page.getByRole("textbox", { name: "Code" });
+    await input.click();
+    await input.fill("101");
+    await page.getByRole("option", { name: /101 · Water/ }).click();
+  }
+
+  const names = async () =>
+    (await table().locator("tbody tr td:nth-child(4)").allTextContents()).map((text) => text.trim());
+
+  test("lists the standard members in stop order, omits one, prices one, and posts the batch", async () => {
+    const world = await makeWorld("Batch Group Client");
+    await open(world);
+    await expect.poll(() => table().textContent()).toContain("Choose a group");
+    await chooseGroup("North Route");
+    // Skip (Dee) and pause (Eve) members are not listed; the rest keep their stops.
+    await expect.poll(names).toEqual(["Ann Ash", "Ben Birch", "Cal Cedar"]);
+    await chooseCode();
+    await page.getByRole("textbox", { name: "Default amount" }).fill("12.50");
+    await expect.poll(() => page.getByLabel("Amount for Ann Ash").inputValue()).toBe("12.50");
+
+    await row("Ben Birch").getByRole("switch", { name: "Included" }).click();
+    await row("Ben Birch").getByText("Omitted").waitFor();
+    await page.getByLabel("Amount for Cal Cedar").fill("20.00");
+    await page.getByText("2 of 3 customers included · total $32.50").waitFor();
+
+    // The filter only narrows the list.
+    await page.getByRole("textbox", { name: "Filter customers" }).fill("cal");
+    await expect.poll(names).toEqual(["Cal Cedar"]);
+    await page.getByRole("textbox", { name: "Filter customers" }).fill("");
+    await expect.poll(names).toHaveLength(3);
+
+    // Hold the request a moment so the busy overlay can be seen.
+    await page.route("**/api/transactionsroutes/**", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Add Transactions" }).click();
+    await page.getByText(/Please do not reload or leave this page/).waitFor();
+    const success = page
+      .getByRole("alert")
+      .filter({ hasText: "2 route transactions were created: Water — group North Route, total $32.50" });
+    await success.waitFor();
+    await page.getByText(/Please do not reload or leave this page/).waitFor({ state: "hidden" });
+
+    const entries = await ledger(world);
+    expect(
+      entries
+        .map((entry) => ({ customer: entry.customer, amount: entry.amount, type: entry.transaction_type }))
+        .sort((a, b) => a.customer - b.customer),
+    ).toEqual([
+      { customer: world.customers.Ann!.id, amount: "12.50", type: "route" },
+      { customer: world.customers.Cal!.id, amount: "20.00", type: "route" },
+    ]);
+  });
+
+  test("quantity and units price each row as rate times quantity", async () => {
+    const world = await makeWorld("Batch Qty Client");
+    await open(world);
+    await chooseGroup("North Route");
+    await chooseCode();
+    await page.getByRole("switch", { name: "Show Qty and Units" }).click();
+    await page.getByRole("textbox", { name: "Default rate" }).fill("4");
+    await page.getByRole("textbox", { name: "Default quantity" }).fill("3");
+    await page.getByLabel("Quantity for Ben Birch").fill("2");
+    await page.getByText("3 of 3 customers included · total $32.00").waitFor();
+    await page.getByRole("button", { name: "Add Transactions" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "3 route transactions were created: Water — group North Route, total $32.00" })
+      .waitFor();
+    const amounts = (await ledger(world)).map((entry) => entry.amount).sort();
+    expect(amounts).toEqual(["12.00", "12.00", "8.00"]);
+  });
+
+  test("without a code: the danger toast, and nothing is posted", async () => {
+    const world = await makeWorld("Batch Missing Code Client");
+    await open(world);
+    await chooseGroup("North Route");
+    await page.getByRole("textbox", { name: "Default amount" }).fill("5");
+    await page.getByRole("button", { name: "Add Transactions" }).click();
+    await page.getByText(MISSING_CODE, { exact: true }).waitFor();
+    expect(await ledger(world)).toEqual([]);
+  });
+
+  test("everyone omitted: the zero-created alert", async () => {
+    const world = await makeWorld("Batch Zero Client");
+    await open(world);
+    await chooseGroup("North Route");
+    await chooseCode();
+    await page.getByRole("textbox", { name: "Default amount" }).fill("5");
+    await page.getByRole("button", { name: "Omit all" }).click();
+    await page.getByText("0 of 3 customers included").waitFor();
+    await page.getByRole("button", { name: "Add Transactions" }).click();
+    await page.getByRole("alert").filter({ hasText: ZERO_CREATED }).waitFor();
+    expect(await ledger(world)).toEqual([]);
+  });
+
+  test("links to Add to all customers and back", async () => {
+    const world = await makeWorld("Batch Links Client");
+    await open(world);
+    await page.getByRole("link", { name: "Add to all customers" }).click();
+    await page.getByRole("heading", { level: 1, name: "Add Transactions for All Customers" }).waitFor();
+    expect(new URL(page.url()).searchParams.get("client_id")).toBe(String(world.client.id));
+    await page.getByRole("link", { name: "Add by group" }).click();
+    await page.getByRole("heading", { level: 1, name: "Add Transactions by Group" }).waitFor();
+  });
+});

@@ -1,0 +1,117 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { apiLogIn, createClient, createCode, type ApiSession } from "../support/api.js";
+import { logIn, uncaught } from "../support/auth.js";
+import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { startServer, type RunningServer } from "../support/server.js";
+
+const ADMIN_EMAIL = "bulk-admin@example.test";
+const ADMIN_PASSWORD = "bulk-Admin-Password-1";
+
+type Customer = { id: number; customer_no: number; customer_name: string };
+type Entry = { customer: number; amount: string; transaction_type: string; description: string };
+
+describe("Add Transactions for All Customers", () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let admin: ApiSession;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    server = await startServer({
+      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
+    });
+    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!browser || !server) throw new Error("setup failed");
+    page = await newPage(browser, server.baseUrl);
+    pageErrors = collectPageErrors(page);
+    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  });
+
+  afterEach(async ({ task }) => {
+    expect(uncaught(pageErrors)).toEqual([]);
+    await closePage(page, task);
+  });
+
+  const table = () => page.getByRole("table", { name: "Customers to bill" });
+  const row = (name: string) => table().getByRole("row").filter({ hasText: name });
+  const names = async () =>
+    (await table().locator("tbody tr td:nth-child(3)").allTextContents()).map((text) => text.trim());
+
+  test("lists the active customers, omits one, and posts a bulk batch to the rest", async () => {
+    const client = await createClient(admin, "Bulk Client");
+    await createCode(admin, client.id, { code: 205, description: "Trash pickup", code_type: "charge" });
+    const customers: Record<string, Customer> = {};
+    for (const [first, last] of [
+      ["Ann", "Ash"],
+      ["Ben", "Birch"],
+      ["Cal", "Cedar"],
+      ["Dee", "Dogwood"],
+    ] as const) {
+      customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
+        first_name: first,
+        last_name: last,
+      });
+    }
+    // An archived customer is not listed (and not billed).
+    await admin.request("DELETE", `customers/${customers.Dee!.id}/?client_id=${client.id}`);
+
+    await page.goto(`/transactions/addForAllCustomers?client_id=${client.id}`);
+    await page.getByRole("heading", { level: 1, name: "Add Transactions for All Customers" }).waitFor();
+    await expect.poll(names).toEqual(["Ann Ash", "Ben Birch", "Cal Cedar"]);
+
+    const code = page.getByRole("textbox", { name: "Code" });
+    await code.click();
+    await code.fill("205");
+    await page.getByRole("option", { name: /205 · Trash pickup/ }).click();
+    await page.getByRole("textbox", { name: "Default amount" }).fill("9.99");
+    await page.getByRole("textbox", { name: "Date of service" }).fill("2026-03-15");
+
+    await page.getByRole("textbox", { name: "Filter customers" }).fill("birch");
+    await expect.poll(names).toEqual(["Ben Birch"]);
+    await row("Ben Birch").getByRole("switch", { name: "Included" }).click();
+    await page.getByRole("textbox", { name: "Filter customers" }).fill("");
+    await page.getByText("2 of 3 customers included · total $19.98").waitFor();
+
+    await page.getByRole("button", { name: "Add Transactions" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "2 bulk transactions were created: Trash pickup — all customers, total $19.98" })
+      .waitFor();
+
+    const entries = (
+      await admin.request<{ results: (Entry & { serviceDate: string })[] }>(
+        "GET",
+        `transactions/?client_id=${client.id}&limit=100`,
+      )
+    ).results;
+    expect(
+      entries
+        .map((entry) => ({
+          customer: entry.customer,
+          amount: entry.amount,
+          type: entry.transaction_type,
+          date: entry.serviceDate,
+        }))
+        .sort((a, b) => a.customer - b.customer),
+    ).toEqual([
+      { customer: customers.Ann!.id, amount: "9.99", type: "bulk", date: "2026-03-15" },
+      { customer: customers.Cal!.id, amount: "9.99", type: "bulk", date: "2026-03-15" },
+    ]);
+
+    // The search page shows them.
+    await page.getByRole("tab", { name: "Search Transactions" }).click();
+    await page.getByRole("heading", { level: 1, name: "Search Transactions" }).waitFor();
+    await expect.poll(() => page.getByText("Trash pickup").count()).toBeGreaterThanOrEqual(2);
+  });
+});
