@@ -126,6 +126,12 @@ async function generate(
            abs(total_balance), abs(total_balance), -total_balance, current_date
     from customers where client_id = ${clientId} and deleted and total_balance <> 0`);
   await db.execute(sql`update customers set total_balance = 0 where client_id = ${clientId} and deleted`);
+  // The ledger tallies the app keeps beside each balance.
+  await db.execute(sql`
+    update customers c set ledger_entries = s.entries, ledger_amount_total = s.amount_total
+    from (select customer_id, count(*)::int as entries, sum(amount) as amount_total
+          from transactions where client_id = ${clientId} group by customer_id) s
+    where c.client_id = ${clientId} and c.id = s.customer_id`);
   log(`balances in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     clientId,

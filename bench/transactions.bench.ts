@@ -126,9 +126,11 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
     sql`delete from transactions where client_id = ${client.clientId} and transaction_type = 'route'`,
   );
   await handle.db.execute(sql`
-    update customers c set total_balance = s.total
-    from (select customer_id, sum(ledger_amount) as total from transactions where client_id = ${client.clientId} group by customer_id) s
-    where c.client_id = ${client.clientId} and c.id = s.customer_id and c.total_balance <> s.total`);
+    update customers c set total_balance = s.total, ledger_entries = s.entries, ledger_amount_total = s.amount_total
+    from (select customer_id, sum(ledger_amount) as total, count(*)::int as entries, sum(amount) as amount_total
+          from transactions where client_id = ${client.clientId} group by customer_id) s
+    where c.client_id = ${client.clientId} and c.id = s.customer_id
+      and (c.total_balance <> s.total or c.ledger_entries <> s.entries or c.ledger_amount_total <> s.amount_total)`);
   await handle.db
     .execute(sql`update customers set mtd_charges = mtd_charges - 37.50 where client_id = ${client.clientId}
     and id in (select customer_id from route_plans where route_id = ${group?.id})`);

@@ -7,23 +7,47 @@ export type LedgerMismatch = {
   customerId: number;
   totalBalance: string;
   ledgerSum: string;
+  ledgerEntries: number;
+  entryCount: number;
+  ledgerAmountTotal: string;
+  amountSum: string;
 };
 
-/** Customers whose stored balance differs from the sum of their ledger; empty when the books balance. */
+/**
+ * Customers whose stored balance differs from the sum of their ledger, or whose ledger tallies
+ * (entry count, sum of amounts) differ from the ledger; empty when the books balance.
+ */
 export async function ledgerMismatches(db: Database): Promise<LedgerMismatch[]> {
-  const rows = await queryRows<{ client_id: number; id: number; total_balance: string; ledger_sum: string }>(
+  const rows = await queryRows<{
+    client_id: number;
+    id: number;
+    total_balance: string;
+    ledger_sum: string;
+    ledger_entries: number;
+    entry_count: number;
+    ledger_amount_total: string;
+    amount_sum: string;
+  }>(
     db,
     sql`
-    select c.client_id, c.id, c.total_balance::text as total_balance, coalesce(sum(t.ledger_amount), 0)::text as ledger_sum
+    select c.client_id, c.id, c.total_balance::text as total_balance, coalesce(sum(t.ledger_amount), 0)::text as ledger_sum,
+           c.ledger_entries, count(t.id)::int as entry_count,
+           c.ledger_amount_total::text as ledger_amount_total, coalesce(sum(t.amount), 0)::text as amount_sum
     from customers c
     left join transactions t on t.client_id = c.client_id and t.customer_id = c.id
-    group by c.client_id, c.id, c.total_balance
-    having c.total_balance <> coalesce(sum(t.ledger_amount), 0)`,
+    group by c.client_id, c.id, c.total_balance, c.ledger_entries, c.ledger_amount_total
+    having c.total_balance <> coalesce(sum(t.ledger_amount), 0)
+        or c.ledger_entries <> count(t.id)
+        or c.ledger_amount_total <> coalesce(sum(t.amount), 0)`,
   );
   return rows.map((row) => ({
     clientId: Number(row.client_id),
     customerId: Number(row.id),
     totalBalance: row.total_balance,
     ledgerSum: row.ledger_sum,
+    ledgerEntries: Number(row.ledger_entries),
+    entryCount: Number(row.entry_count),
+    ledgerAmountTotal: row.ledger_amount_total,
+    amountSum: row.amount_sum,
   }));
 }

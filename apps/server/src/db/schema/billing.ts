@@ -114,6 +114,10 @@ export const customers = pgTable(
     mtdPayments: amountColumn("mtd_payments").notNull().default("0"),
     mtdCrAdj: amountColumn("mtd_cr_adj").notNull().default("0"),
     mtdDbAdj: amountColumn("mtd_db_adj").notNull().default("0"),
+    // Tallies of the customer's ledger (entries and the sum of their amounts), kept beside the balance
+    // so a client's unfiltered ledger totals read 50k customer rows instead of 1M entries.
+    ledgerEntries: integer("ledger_entries").notNull().default(0),
+    ledgerAmountTotal: amountColumn("ledger_amount_total").notNull().default("0"),
     // Ageing as of the last statement, written by the production run.
     previousBalance: amountColumn("previous_balance").notNull().default("0"),
     currentBalance: amountColumn("current_balance").notNull().default("0"),

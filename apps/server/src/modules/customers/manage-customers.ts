@@ -223,6 +223,7 @@ export async function undeleteCustomer(
       .set({
         deleted: false,
         deletedAt: null,
+        ...(customer.deleted ? { ledgerEntries: 0, ledgerAmountTotal: "0" } : {}),
         deleteFlag: null,
         ...(customer.deleted
           ? {

@@ -97,6 +97,8 @@ async function undoEffect(tx: Executor, tenant: TenantContext, entry: Transactio
     ledgerAmount: negateAmount(entry.ledgerAmount),
     amount: negateAmount(entry.amount),
     serviceDate: entry.serviceDate,
+    entries: -1,
+    amountTotal: negateAmount(entry.amount),
   });
 }
 
@@ -156,6 +158,8 @@ export async function rewriteEntry(
     ledgerAmount: signed,
     amount,
     serviceDate: changes.serviceDate,
+    entries: 1,
+    amountTotal: amount,
   });
 }
 
@@ -227,6 +231,9 @@ async function postOffset(
     ledgerAmount: negateAmount(entry.ledgerAmount),
     amount: negateAmount(entry.amount),
     serviceDate: today(),
+    // The offsetting entry carries the same (unsigned) amount as the entry it offsets.
+    entries: 1,
+    amountTotal: entry.amount,
   });
   return offset.id;
 }

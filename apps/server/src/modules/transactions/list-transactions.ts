@@ -93,13 +93,51 @@ export async function listTransactions(
       .orderBy(...orderBy, desc(transactions.id))
       .limit(limit)
       .offset(offset),
-    countTransactions(db, where, filters),
+    countTransactions(db, tenant, where, filters),
   ]);
   return { count: totals[0]?.total ?? 0, results: rows.map(transactionToApi) };
 }
 
+/** True when the search names no filter at all: the whole client ledger. */
+function isWholeLedger(filters: TransactionFilters): boolean {
+  return (
+    filters.customer__id === undefined &&
+    filters.code__id === undefined &&
+    filters.code__code_type === undefined &&
+    filters.created__gte === undefined &&
+    filters.created__lte === undefined &&
+    filters.serviceDate__gte === undefined &&
+    filters.serviceDate__lte === undefined &&
+    filters.historical !== false &&
+    filters.invoice === undefined
+  );
+}
+
+/**
+ * The whole client ledger's count and sums from the customers' running tallies (kept in the same
+ * database transaction as every posting; the ledger invariant test checks them), instead of
+ * reading every entry.
+ */
+async function wholeLedgerTotals(db: Database, clientId: number): Promise<TransactionTotals> {
+  const [row] = await db
+    .select({
+      total: sql<string>`coalesce(sum(${customers.ledgerAmountTotal}), 0)::numeric(14,2)::text`,
+      net: sql<string>`coalesce(sum(${customers.totalBalance}), 0)::numeric(14,2)::text`,
+      count: sql<number>`coalesce(sum(${customers.ledgerEntries}), 0)::int`,
+    })
+    .from(customers)
+    .where(eq(customers.clientId, clientId));
+  return { totalAmount: row?.total ?? "0.00", netAmount: row?.net ?? "0.00", count: Number(row?.count ?? 0) };
+}
+
 /** The codes join is needed only to filter by code type; without it the count reads one index. */
-async function countTransactions(db: Database, where: SQL, filters: TransactionFilters) {
+async function countTransactions(
+  db: Database,
+  tenant: TenantContext,
+  where: SQL,
+  filters: TransactionFilters,
+) {
+  if (isWholeLedger(filters)) return [{ total: (await wholeLedgerTotals(db, tenant.clientId)).count }];
   const base = db.select({ total: count() }).from(transactions);
   return filters.code__code_type
     ? base
@@ -116,6 +154,7 @@ export async function totalTransactions(
   tenant: TenantContext,
   filters: TransactionFilters,
 ): Promise<TransactionTotals> {
+  if (isWholeLedger(filters)) return wholeLedgerTotals(db, tenant.clientId);
   const totals = db
     .select({
       total: sql<string>`coalesce(sum(${transactions.amount}), 0)::numeric(14,2)::text`,

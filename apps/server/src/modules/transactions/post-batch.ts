@@ -137,7 +137,8 @@ export async function postBatch(
         ? sql`, last_pay_date = greatest(last_pay_date, ${serviceDate}::date)`
         : sql``;
     await tx.execute(sql`
-      update customers set total_balance = total_balance + t.signed, updated_at = now() ${bucketUpdate} ${payDate}
+      update customers set total_balance = total_balance + t.signed, ledger_entries = ledger_entries + 1,
+        ledger_amount_total = ledger_amount_total + t.amount, updated_at = now() ${bucketUpdate} ${payDate}
       from ${rows}
       where customers.client_id = ${tenant.clientId} and customers.id = t.id`);
     // Customers marked for deletion are archived when a payment or credit brings them to zero.

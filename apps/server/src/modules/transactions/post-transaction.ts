@@ -141,6 +141,8 @@ export async function postTransaction(
       ledgerAmount: signedAmount,
       amount,
       serviceDate,
+      entries: 1,
+      amountTotal: amount,
     });
     return posted as PostedTransaction;
   });
@@ -170,6 +172,10 @@ export type LedgerEffect = {
   /** Signed change of the month-to-date figure of the code type (negative when taking an entry back). */
   amount: string;
   serviceDate: string;
+  /** Entries added (1) or taken away (-1): the customer's ledger tally. */
+  entries: 1 | -1;
+  /** Change of the sum of the entries' (unsigned) amounts. */
+  amountTotal: string;
 };
 
 /**
@@ -184,6 +190,8 @@ export async function applyLedgerEffect(
   const bucket = monthToDateBucket(effect.codeType);
   const updates: Record<string, unknown> = {
     totalBalance: sql`${customers.totalBalance} + ${effect.ledgerAmount}::numeric`,
+    ledgerEntries: sql`${customers.ledgerEntries} + ${effect.entries}::int`,
+    ledgerAmountTotal: sql`${customers.ledgerAmountTotal} + ${effect.amountTotal}::numeric`,
     updatedAt: sql`now()`,
   };
   if (bucket) updates[mtdColumnKey(bucket)] = sql`${mtdColumn[bucket]} + ${effect.amount}::numeric`;

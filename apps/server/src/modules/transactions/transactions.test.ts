@@ -313,6 +313,19 @@ describe("fixing mistakes", () => {
 });
 
 describe("search, totals and downloads", () => {
+  it("totals the whole ledger from the customers' tallies exactly as from the entries", async () => {
+    // Every scenario above posted, edited, voided, reversed and deleted; a filter that matches
+    // everything takes the entry-by-entry path, no filter takes the tallies.
+    const whole = await staff.get("/api/transactions/get_total_amount/");
+    const everything = await staff.get("/api/transactions/get_total_amount/", {
+      serviceDate__gte: "1900-01-01",
+    });
+    expect(whole.body).toEqual(everything.body);
+    expect((whole.body as { count: number }).count).toBeGreaterThan(5);
+    const list = (await staff.get("/api/transactions/", { limit: 1 })).body as { count: number };
+    expect(list.count).toBe((whole.body as { count: number }).count);
+  });
+
   it("filters by the spec's keys and totals the filtered set", async () => {
     const customer = customerIds[4]!;
     await enter({ customer, code: code.charge, rate: "100", serviceDate: "2026-03-15" });
