@@ -69,6 +69,21 @@ export function transactionConditions(tenant: TenantContext, filters: Transactio
   return and(...conditions) as SQL;
 }
 
+/**
+ * Entry and service dates run together, so when the search filters a range of one date and orders
+ * by the other, PostgreSQL walks the ordering index hoping to meet the range soon and reads most of
+ * the ledger (400 ms on a million entries). Ordering by an expression no index holds makes it take
+ * the range by its index and sort those rows instead (20–60 ms).
+ */
+function orderingColumn(field: keyof typeof transactionOrderingFields, filters: TransactionFilters) {
+  const serviceRange = filters.serviceDate__gte !== undefined || filters.serviceDate__lte !== undefined;
+  const createdRange = filters.created__gte !== undefined || filters.created__lte !== undefined;
+  if (field === "created" && serviceRange && !createdRange)
+    return sql`(${transactions.createdAt} + interval '0 seconds')`;
+  if (field === "serviceDate" && createdRange && !serviceRange) return sql`(${transactions.serviceDate} + 0)`;
+  return transactionOrderingFields[field];
+}
+
 export async function listTransactions(
   db: Database,
   tenant: TenantContext,
@@ -85,7 +100,7 @@ export async function listTransactions(
   const where = transactionConditions(tenant, filters);
   const { limit, offset } = resolvePaging(query);
   const orderBy = ordering.terms.map((term) => {
-    const column = transactionOrderingFields[term.field as keyof typeof transactionOrderingFields];
+    const column = orderingColumn(term.field as keyof typeof transactionOrderingFields, filters);
     return term.descending ? desc(column) : asc(column);
   });
   const [rows, totals] = await Promise.all([
