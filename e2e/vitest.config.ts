@@ -8,7 +8,7 @@ export default defineConfig({
     root: fileURLToPath(new URL(".", import.meta.url)),
     include: ["**/*.spec.ts"],
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    hookTimeout: 150_000,
     teardownTimeout: 30_000,
     // Each file starts its own server and browser; running them one at a time keeps the machine calm.
     fileParallelism: false,

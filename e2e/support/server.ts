@@ -14,7 +14,8 @@ const WEB_INDEX = path.join(process.env.WEB_DIST_DIR ?? path.join(REPO_ROOT, "ap
 /** Fixed so tests can mint or inspect tokens; never used outside tests. */
 export const TEST_JWT_SECRET = "cyclebill-e2e-jwt-secret-0123456789abcdef0123456789abcdef";
 
-const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
+// A demo server seeds months of history before it answers; give a loaded machine room.
+const DEFAULT_STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
 const MAX_LOG_CHARS = 200_000;
 

@@ -21,15 +21,19 @@ async function users(handle: DatabaseHandle) {
 }
 
 describe("first-start data", () => {
-  it("seeds the demo once, on an empty database only, with a printed admin", async () => {
-    database = await openTestDatabase();
-    const config = { adminEmail: null, adminPassword: null, seedDemo: true };
-    const logins = await bootstrapData(database.db, config, silentLog);
-    expect(logins.map((login) => login.email)).toContain("admin@cyclebill.example");
-    expect(formatDemoLogins(logins, "http://localhost:8080")).toContain("These logins are shown only once");
-    expect(await bootstrapData(database.db, config, silentLog)).toEqual([]);
-    expect(await users(database)).toHaveLength(5);
-  });
+  it(
+    "seeds the demo once, on an empty database only, with a printed admin",
+    { timeout: 180_000 },
+    async () => {
+      database = await openTestDatabase();
+      const config = { adminEmail: null, adminPassword: null, seedDemo: true };
+      const logins = await bootstrapData(database.db, config, silentLog);
+      expect(logins.map((login) => login.email)).toContain("admin@cyclebill.example");
+      expect(formatDemoLogins(logins, "http://localhost:8080")).toContain("These logins are shown only once");
+      expect(await bootstrapData(database.db, config, silentLog)).toEqual([]);
+      expect(await users(database)).toHaveLength(5);
+    },
+  );
 
   it("creates the configured admin once instead of the printed one", async () => {
     database = await openTestDatabase();

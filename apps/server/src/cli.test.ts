@@ -30,7 +30,8 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 describe("npm run cli", () => {
-  it("migrates, creates an admin once, and seeds the demo data", async () => {
+  // Four CLI processes, the last seeding months of demo history: slow on a loaded 2-core machine.
+  it("migrates, creates an admin once, and seeds the demo data", { timeout: 180_000 }, async () => {
     expect(await cli("migrate")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining("Migrations applied (pglite)"),

@@ -95,6 +95,73 @@ describe("demo data", () => {
     expect(owing[0]?.total).toBeGreaterThan(10);
   });
 
+  it("closes each past month with a statement per customer, made in date order from the ledger", async () => {
+    const runs = await rows<{
+      client_id: number;
+      statement_date: string;
+      total: number;
+      created: string;
+    }>(sql`
+      select client_id, statement_date::text as statement_date, count(*)::int as total,
+             min(created_at)::date::text as created
+      from statements group by client_id, statement_date order by client_id, statement_date`);
+    expect(runs.map((run) => [run.statement_date, run.total, run.created])).toEqual([
+      ["2026-08-31", 58, "2026-09-01"],
+      ["2026-09-30", 58, "2026-10-01"],
+      ["2026-10-31", 58, "2026-11-01"],
+      ["2026-08-31", 58, "2026-09-01"],
+      ["2026-09-30", 58, "2026-10-01"],
+      ["2026-10-31", 58, "2026-11-01"],
+    ]);
+    // Each statement's new balance is the ledger up to its date, and the next one starts from it.
+    const wrong = await rows<{ id: number }>(sql`
+      select s.id from statements s
+      where s.new_balance <> coalesce((select sum(t.ledger_amount) from transactions t
+          where t.client_id = s.client_id and t.customer_id = s.customer_id and t.service_date <= s.statement_date), 0)
+         or s.previous_balance <> coalesce((select p.new_balance from statements p
+          where p.client_id = s.client_id and p.customer_id = s.customer_id and p.statement_date < s.statement_date
+          order by p.statement_date desc limit 1), 0)`);
+    expect(wrong).toEqual([]);
+    const unbilled = await rows<{ total: number }>(sql`
+      select count(*)::int as total from transactions where statement_id is null and service_date <= '2026-10-31'`);
+    expect(unbilled[0]?.total).toBe(0);
+    const current = await rows<{ id: number }>(sql`
+      select c.id from customers c
+      where not c.deleted and c.previous_balance <> (select s.new_balance from statements s
+        where s.client_id = c.client_id and s.customer_id = c.id order by s.statement_date desc limit 1)`);
+    expect(current).toEqual([]);
+    const numbers = await rows<{ total: number; top: number }>(sql`
+      select count(distinct statement_num)::int as total, max(statement_num)::int as top from statements group by client_id`);
+    expect(numbers).toEqual([
+      { total: 174, top: 174 },
+      { total: 174, top: 174 },
+    ]);
+  });
+
+  it("has invoices of every status: sent ones carried by a statement, open and closed ones this month", async () => {
+    const byStatus = await rows<{
+      invoice_status: string;
+      total: number;
+      on_statement: number;
+      empty: number;
+    }>(sql`
+      select i.invoice_status, count(*)::int as total, count(i.statement_id)::int as on_statement,
+             count(*) filter (where not exists (select 1 from transactions t
+               where t.client_id = i.client_id and t.invoice_id = i.id))::int as empty
+      from invoices i group by i.invoice_status order by 1`);
+    expect(byStatus).toEqual([
+      { invoice_status: "closed", total: 6, on_statement: 0, empty: 0 },
+      { invoice_status: "open", total: 6, on_statement: 0, empty: 0 },
+      { invoice_status: "processed", total: 24, on_statement: 24, empty: 0 },
+    ]);
+    // An invoice's entries went out on the statement that carried it.
+    const astray = await rows<{ id: number }>(sql`
+      select t.id from transactions t join invoices i on i.client_id = t.client_id and i.id = t.invoice_id
+      where t.statement_id is distinct from i.statement_id or t.transaction_status <> 'attached'`);
+    expect(astray).toEqual([]);
+    expect(await ledgerMismatches(database.db)).toEqual([]);
+  });
+
   it("counts only this month's postings in the month-to-date figures", async () => {
     const mismatches = await rows<{ id: number }>(sql`
       select c.id from customers c

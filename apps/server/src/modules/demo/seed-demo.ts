@@ -1,10 +1,27 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CodeType } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
-import { clients, codes, customers, routePlans, routes, transactions } from "../../db/tables.js";
-import { postTransaction } from "../transactions/post-transaction.js";
-import { createUser } from "../users/create-user.js";
+import {
+  clients,
+  codes,
+  customers,
+  invoices,
+  routePlans,
+  routes,
+  statements,
+  transactions,
+} from "../../db/tables.js";
+import type { AuthUser, TenantContext } from "../../http/auth-context.js";
+import { attachTransactions, createInvoice } from "../invoices/create-invoice.js";
+import { changeInvoiceStatus } from "../invoices/manage-invoices.js";
+import { createStatement, type StatementDelivery } from "../statements/create-statement.js";
+import {
+  postTransaction,
+  type PostedTransaction,
+  type PostingInput,
+} from "../transactions/post-transaction.js";
+import { createUser, type UserRow } from "../users/create-user.js";
 
 export type DemoLogin = { role: string; email: string; password: string; client: string | null };
 
@@ -136,7 +153,9 @@ export type SeedDemoOptions = { createAdmin: boolean; now?: Date; customersPerCl
 
 /**
  * Demo data for a first start: an admin (unless one is configured), two clients each with an
- * owner and a staff user, codes, two groups, customers with varied flags and months of postings.
+ * owner and a staff user, codes, two groups, customers with varied flags and months of postings,
+ * a month-end statement for every customer for each past month, and a few invoices (sent, closed
+ * and open) — all through the same functions the app and the production run use.
  */
 export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<DemoLogin[]> {
   const now = options.now ?? new Date();
@@ -183,13 +202,14 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     if (!client) throw new Error("demo client was not created");
     const tenant = { clientId: client.id };
 
+    let ownerTenant: TenantContext | null = null;
     for (const [role, isClientStaff] of [
       ["owner", false],
       ["staff", true],
     ] as const) {
       const email = `${role}@${demo.domain}`;
       const password = demoPassword();
-      await createUser(db, {
+      const user = await createUser(db, {
         email,
         password,
         firstName: role === "owner" ? "Olivia" : "Sam",
@@ -198,7 +218,9 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         clientId: client.id,
       });
       logins.push({ role: `client ${role}`, email, password, client: demo.clientName });
+      if (role === "owner") ownerTenant = { clientId: client.id, user: authUserOf(user) };
     }
+    if (!ownerTenant) throw new Error("demo owner was not created");
 
     const codeRows = await db
       .insert(codes)
@@ -223,6 +245,10 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
       .values(demo.groups.map((routeName) => ({ clientId: client.id, routeName })))
       .returning();
 
+    // Customers first, each with the postings of its last four months planned; then the months
+    // are played in date order as the business would have lived them: a month's postings (and
+    // its invoices), then the month-end statement run over every customer, then the next month.
+    const plans: CustomerPlan[] = [];
     for (let index = 0; index < perClient; index += 1) {
       const isCompany = index % 9 === 4;
       const firstName = isCompany ? "" : (firstNames[index % firstNames.length] ?? "");
@@ -277,13 +303,14 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         continue;
       }
 
+      const postings: PostingInput[] = [];
       const monthlyRate = centsBetween(random, 25, 120);
       // Payers: most pay in full the next month, some pay part, a few never pay (ageing demo).
       const payerKind = random();
       for (let monthsAgo = 3; monthsAgo >= 0; monthsAgo -= 1) {
         const serviceDay = dayOfMonth(monthsAgo, Math.min(demo.normalCycle, 28), now);
         if (serviceDay > now) continue;
-        await postTransaction(db, tenant, {
+        postings.push({
           customerId: customer.id,
           codeId: codeId(100),
           description: demo.serviceName,
@@ -292,7 +319,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
           createdAt: serviceDay,
         });
         if (random() < 0.3) {
-          await postTransaction(db, tenant, {
+          postings.push({
             customerId: customer.id,
             codeId: codeId(110),
             description: "Extra service visit",
@@ -305,7 +332,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         const paymentDay = dayOfMonth(monthsAgo - 1, Math.min(demo.normalCycle + 10, 28), now);
         if (paymentDay > now || payerKind > 0.9) continue;
         const paymentRate = payerKind > 0.75 ? centsBetween(random, 10, 25) : monthlyRate;
-        await postTransaction(db, tenant, {
+        postings.push({
           customerId: customer.id,
           codeId: codeId(index % 3 === 0 ? 210 : 200),
           description: index % 3 === 0 ? "Card payment" : "Check payment",
@@ -315,7 +342,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         });
       }
       if (index % 11 === 5) {
-        await postTransaction(db, tenant, {
+        postings.push({
           customerId: customer.id,
           codeId: codeId(300),
           description: "Courtesy credit",
@@ -324,17 +351,133 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
           createdAt: now,
         });
       }
-      if (index % 13 === 6) {
-        await db
-          .update(customers)
-          .set({ deleteFlag: index % 2 === 0 ? "S" : "D" })
-          .where(and(eq(customers.clientId, client.id), eq(customers.id, customer.id)));
+      plans.push({ customerId: customer.id, index, pullFlag, postings });
+    }
+
+    const chargeCodes = new Set([codeId(100), codeId(110)]);
+    for (let monthsAgo = 3; monthsAgo >= 0; monthsAgo -= 1) {
+      const monthStart = isoDate(dayOfMonth(monthsAgo, 1, now));
+      const monthEnd = isoDate(dayOfMonth(monthsAgo - 1, 0, now));
+      for (const plan of plans) {
+        const due = plan.postings
+          .filter(
+            (posting) => (posting.serviceDate ?? "") >= monthStart && (posting.serviceDate ?? "") <= monthEnd,
+          )
+          .sort((a, b) => (a.serviceDate ?? "").localeCompare(b.serviceDate ?? ""));
+        const charges: PostedTransaction[] = [];
+        for (const posting of due) {
+          const posted = await postTransaction(db, tenant, posting);
+          if (chargeCodes.has(posted.codeId)) charges.push(posted);
+        }
+        const status = demoInvoiceStatus(plan.index, monthsAgo);
+        if (status && charges.length > 0) await seedInvoice(db, ownerTenant, charges, status);
       }
+      // The month-end run; the current month has not ended yet.
+      if (monthsAgo > 0)
+        await seedStatementRun(db, tenant, plans, monthEnd, dayOfMonth(monthsAgo - 1, 1, now), now);
+    }
+
+    for (const plan of plans) {
+      if (plan.index % 13 !== 6) continue;
+      await db
+        .update(customers)
+        .set({ deleteFlag: plan.index % 2 === 0 ? "S" : "D" })
+        .where(and(eq(customers.clientId, client.id), eq(customers.id, plan.customerId)));
     }
 
     await resetMonthToDate(db, client.id, dayOfMonth(0, 1, now));
   }
   return logins;
+}
+
+type CustomerPlan = { customerId: number; index: number; pullFlag: string; postings: PostingInput[] };
+type DemoInvoiceStatus = "open" | "closed";
+
+function authUserOf(user: UserRow): AuthUser {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    isAdmin: user.isAdmin,
+    isClientStaff: user.isClientStaff,
+    clientId: user.clientId,
+  };
+}
+
+/**
+ * Which customers get an invoice of a month's charges: every tenth customer in the two months
+ * before last (closed, so the month-end statement carries them and they become processed), and
+ * half of those again this month, one open and one closed (not yet sent).
+ */
+function demoInvoiceStatus(index: number, monthsAgo: number): DemoInvoiceStatus | null {
+  if (index % 10 !== 3) return null;
+  if (monthsAgo === 1 || monthsAgo === 2) return "closed";
+  if (monthsAgo === 0) return index % 20 === 3 ? "open" : "closed";
+  return null;
+}
+
+/** An invoice of the given entries through the real invoice functions, dated and back-dated to the first. */
+async function seedInvoice(
+  db: Database,
+  tenant: TenantContext,
+  charges: PostedTransaction[],
+  status: DemoInvoiceStatus,
+): Promise<void> {
+  const [first] = charges;
+  if (!first) return;
+  const invoice = await createInvoice(db, tenant, {
+    customerId: first.customerId,
+    invoiceDate: first.serviceDate,
+    createdByUserId: tenant.user.id,
+  });
+  await attachTransactions(
+    db,
+    tenant,
+    invoice.id,
+    charges.map((charge) => charge.id),
+  );
+  if (status === "closed") await changeInvoiceStatus(db, tenant, invoice.id, "close");
+  await db
+    .update(invoices)
+    .set({ createdAt: first.createdAt, closedAt: status === "closed" ? first.createdAt : null })
+    .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, invoice.id)));
+}
+
+const deliveryByPullFlag: Record<string, StatementDelivery> = { E: "email", M: "both", A: "mail" };
+
+/**
+ * A month-end statement for every customer through the real createStatement (as the production
+ * run makes them), then back-dated to the night of the run.
+ */
+async function seedStatementRun(
+  db: Database,
+  tenant: { clientId: number },
+  plans: readonly CustomerPlan[],
+  statementDate: string,
+  runDay: Date,
+  now: Date,
+): Promise<void> {
+  const ranAt = runDay > now ? now : runDay;
+  const ids: number[] = [];
+  for (const plan of plans) {
+    const statement = await createStatement(db, tenant, {
+      customerId: plan.customerId,
+      statementDate,
+      delivery: deliveryByPullFlag[plan.pullFlag] ?? "pulled",
+    });
+    ids.push(statement.id);
+  }
+  if (ids.length === 0) return;
+  await db
+    .update(statements)
+    .set({ createdAt: ranAt })
+    .where(and(eq(statements.clientId, tenant.clientId), inArray(statements.id, ids)));
+  await db
+    .update(invoices)
+    .set({ processedAt: ranAt })
+    .where(and(eq(invoices.clientId, tenant.clientId), inArray(invoices.statementId, ids)));
 }
 
 /** Month-to-date figures count only this month's postings; back-dated demo postings must not inflate them. */

@@ -285,7 +285,7 @@ export function TransactionTable(props: TransactionTableProps) {
                     size="compact-xs"
                     variant="light"
                     onClick={() => startEdit(row)}
-                    disabled={editing !== null}
+                    disabled={editingRow !== undefined}
                   >
                     Edit
                   </Button>
