@@ -1,17 +1,14 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
 import {
-  apiLogIn,
   createClient,
   createCode,
   type ApiSession,
   type ClientFixture,
   type CodeFixture,
 } from "../support/api.js";
-import { logIn, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "invoice-admin@example.test";
 const ADMIN_PASSWORD = "invoice-Admin-Password-1";
@@ -29,35 +26,11 @@ type LedgerRow = {
 };
 
 describe("invoice lifecycle", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const session = useAdminBrowser(ADMIN_EMAIL, ADMIN_PASSWORD);
   let admin: ApiSession;
   let page: Page;
-  let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  });
-
-  afterEach(async ({ task }) => {
-    expect(uncaught(pageErrors)).toEqual([]);
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ admin, page } = session.current());
   });
 
   type World = { client: ClientFixture; mowing: CodeFixture; carol: CustomerFixture };

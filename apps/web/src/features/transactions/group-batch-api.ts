@@ -61,11 +61,7 @@ export type BatchMember = {
 /** A row's own amount and quantity; absent fields follow the batch defaults. */
 export type RowOverride = { amount?: string; quantity?: string };
 
-export function todayIso(): string {
-  const now = new Date();
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+export { today as todayIso } from "./AddTransactionRow";
 
 /** The amount as the server will store it (2 places), or null when it is not a non-negative number. */
 export function parseAmount(value: string): string | null {
