@@ -147,6 +147,14 @@ describe("Add Customer", () => {
   test("a new customer comes with its recurring charge, stored amount and group in one save", async () => {
     await page.goto("/addCustomer");
     const form = page.getByRole("form", { name: "Add Customer" });
+    // Add Customer belongs to the Customers section of the navigation.
+    await form.waitFor();
+    expect(
+      await page
+        .getByRole("navigation")
+        .getByRole("link", { name: "Customers" })
+        .getAttribute("aria-current"),
+    ).toBe("page");
     await form.getByLabel("First name", { exact: true }).fill("Olga");
     await form.getByLabel("Last name", { exact: true }).fill("Petrov");
 

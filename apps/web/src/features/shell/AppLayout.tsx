@@ -85,7 +85,9 @@ function AuthenticatedShell() {
       <AppShell.Navbar p="xs" aria-label="Main navigation">
         <AppShell.Section grow component={ScrollArea}>
           {items.map((item) => {
-            const active = matchPath({ path: item.activePath, end: false }, pathname) !== null;
+            const active = [item.activePath, ...(item.alsoActive ?? [])].some(
+              (path) => matchPath({ path, end: false }, pathname) !== null,
+            );
             return (
               <NavLink
                 key={item.to}

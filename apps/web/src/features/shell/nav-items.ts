@@ -5,6 +5,8 @@ export type NavItem = {
   to: string;
   /** Path prefix that marks the entry active, for sections with child routes. */
   activePath: string;
+  /** Other screens that belong to the section (outside its path prefix). */
+  alsoActive?: readonly string[];
   adminOnly: boolean;
   loggedInOnly: boolean;
 };
@@ -23,6 +25,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     label: "Customers",
     to: "/customers/manage",
     activePath: "/customers",
+    alsoActive: ["/customerPrintView", "/addCustomer"],
     adminOnly: false,
     loggedInOnly: false,
   },

@@ -281,7 +281,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
                   clientId={clientId}
                   label="New transaction customer"
                   value={draft.customer}
-                  width={190}
+                  width={170}
                   onChange={(picked) => {
                     update({ customer: picked });
                     void autofill(picked, draft.code);
@@ -297,7 +297,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
               clientId={clientId}
               label="New transaction code"
               value={draft.code}
-              width={150}
+              width={130}
               onChange={(picked) => {
                 update({ code: picked });
                 void autofill(customer, picked);
@@ -312,7 +312,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
               placeholder="Description/Memo"
               value={draft.description}
               onChange={(event) => update({ description: event.currentTarget.value })}
-              miw={160}
+              miw={140}
             />
           </Locked>
         </Table.Td>
@@ -323,7 +323,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
               aria-label="New transaction service date"
               value={draft.serviceDate}
               onChange={(event) => update({ serviceDate: event.currentTarget.value })}
-              w={140}
+              w={132}
             />
           </Locked>
         </Table.Td>
@@ -373,8 +373,12 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
           </Locked>
         </Table.Td>
         <Table.Td />
-        <Table.Td>
-          <Group gap={6} wrap="nowrap">
+        <Table.Td />
+      </Table.Tr>
+      {/* The buttons get a line of their own so they stay in view however wide the row grows. */}
+      <Table.Tr bg="var(--mantine-color-teal-light)" aria-label="Buttons of the new transaction">
+        <Table.Td colSpan={20} pt={0}>
+          <Group gap={6} wrap="wrap">
             <Button size="xs" onClick={() => save(false)} loading={saving && pending === null}>
               Save
             </Button>
@@ -384,18 +388,17 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
             <Button size="xs" variant="default" onClick={props.onDone} disabled={saving}>
               Done
             </Button>
+            <Text size="xs" c="dimmed">
+              Ctrl+Enter saves and starts a new row; a locked column keeps its value.
+            </Text>
+            {problem ? (
+              <Text size="sm" c="red" role="alert">
+                {problem}
+              </Text>
+            ) : null}
           </Group>
         </Table.Td>
       </Table.Tr>
-      {problem ? (
-        <Table.Tr>
-          <Table.Td colSpan={20}>
-            <Text size="sm" c="red" role="alert">
-              {problem}
-            </Text>
-          </Table.Td>
-        </Table.Tr>
-      ) : null}
       <SaveFeedback
         failure={failure}
         forcing={saving}
