@@ -305,5 +305,16 @@ describe("transaction search and entry", () => {
     await page.getByRole("button", { name: "Go" }).click();
     await page.getByText("51–55 of 55 transactions").waitFor();
     expect(await table().locator("tbody tr").count()).toBe(5);
+
+    // Entries posted elsewhere show after a forced refresh.
+    await admin.request("POST", `transactions/?client_id=${world.client.id}`, {
+      customer: world.bob.id,
+      code: world.payment.id,
+      description: "Payment from elsewhere",
+      rate: "2.00",
+      serviceDate: "2026-01-01",
+    });
+    await page.getByRole("button", { name: "Refresh transactions" }).click();
+    await page.getByText("51–56 of 56 transactions").waitFor();
   });
 });

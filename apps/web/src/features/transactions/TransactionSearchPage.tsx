@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Alert,
   Button,
   Group,
@@ -9,6 +10,7 @@ import {
   Switch,
   Text,
   TextInput,
+  Tooltip,
 } from "@mantine/core";
 import { CODE_TYPES, addAmounts } from "@cyclebill/domain";
 import { useDebouncedValue } from "@mantine/hooks";
@@ -19,7 +21,7 @@ import { apiFetch } from "../../api/api-client";
 import { useDownload } from "../../api/download";
 import { formatAmount } from "../../lib/format";
 import { useClientContext } from "../clients/client-context";
-import { DownloadIcon } from "../shell/icons";
+import { DownloadIcon, RefreshIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { TablePager } from "../shell/TablePager";
 import { AddTransactionRow } from "./AddTransactionRow";
@@ -260,17 +262,29 @@ export function TransactionSearchPage() {
               ? `${totals.data.count} transactions · Total ${formatAmount(totals.data.totalAmount)} · Net ${formatAmount(totals.data.netAmount)}`
               : "Totals loading…"}
           </Text>
-          <Button
-            variant="subtle"
-            size="xs"
-            onClick={() => {
-              setAddressCustomer(null);
-              setState(BLANK);
-              setPage(1);
-            }}
-          >
-            Clear filters
-          </Button>
+          <Group gap="xs">
+            <Tooltip label="Refresh">
+              <ActionIcon
+                variant="default"
+                aria-label="Refresh transactions"
+                loading={list.isFetching || totals.isFetching}
+                onClick={() => void refresh()}
+              >
+                <RefreshIcon />
+              </ActionIcon>
+            </Tooltip>
+            <Button
+              variant="subtle"
+              size="xs"
+              onClick={() => {
+                setAddressCustomer(null);
+                setState(BLANK);
+                setPage(1);
+              }}
+            >
+              Clear filters
+            </Button>
+          </Group>
         </Group>
       </Paper>
 
