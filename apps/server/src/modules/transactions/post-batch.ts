@@ -84,10 +84,8 @@ export async function postBatch(
       ? sql`true`
       : input.customers.length === 0
         ? sql`false`
-        : sql`c.id in (${sql.join(
-            input.customers.map((id) => sql`${id}`),
-            sql`, `,
-          )})`;
+        : // One array parameter, however many customers (a parameter each would pass 65,535).
+          sql`c.id = any(${arrayLiteral(input.customers)}::bigint[])`;
   const membership =
     input.transaction_type === "route"
       ? sql`and exists (select 1 from route_plans rp where rp.client_id = c.client_id and rp.customer_id = c.id

@@ -410,6 +410,15 @@ describe("group and bulk batches", () => {
       transaction_type: "bulk",
     });
     expect(bulk.body).toMatchObject({ count: 2, total: "2.00" });
+    // A list longer than PostgreSQL's 65,535 parameters: ids of no customer of this client are ignored.
+    const unknown = Array.from({ length: 70_000 }, (_, index) => 10_000_000 + index);
+    const large = await staff.post("/api/transactionsroutes/", {
+      customers: [customerIds[3], ...unknown],
+      code: code.credit,
+      amount: "1",
+      transaction_type: "bulk",
+    });
+    expect(large.body).toMatchObject({ count: 1, total: "1.00" });
   });
 
   it("prices rows one by one when the screen sends per-customer amounts", async () => {
