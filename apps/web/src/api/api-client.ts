@@ -95,13 +95,24 @@ export type DownloadedFile = { blob: Blob; filename: string };
  */
 export async function apiDownload(
   path: string,
-  options: Pick<ApiFetchOptions, "query" | "signal" | "handles"> & { fallbackName: string },
+  options: Pick<ApiFetchOptions, "query" | "signal" | "handles"> & {
+    fallbackName: string;
+    /** A POST that answers with a file (e.g. combined statements) sends its body as JSON. */
+    method?: "GET" | "POST";
+    body?: unknown;
+  },
 ): Promise<DownloadedFile> {
-  const { query, signal, handles = [], fallbackName } = options;
+  const { query, signal, handles = [], fallbackName, method = "GET", body } = options;
   const headers: Record<string, string> = {};
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(buildApiUrl(path, query), { headers, signal });
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(buildApiUrl(path, query), {
+    method,
+    headers,
+    signal,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) {
     const parsed = await parseBody(response);
     const handled = handles === "all" || handles.includes(response.status);

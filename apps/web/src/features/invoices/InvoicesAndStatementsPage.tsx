@@ -22,7 +22,7 @@ import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { ApiError, apiFetch, describeApiError } from "../../api/api-client";
+import { ApiError, apiDownload, apiFetch, describeApiError } from "../../api/api-client";
 import { saveFile, useDownload } from "../../api/download";
 import { formatIsoDate } from "../../lib/format";
 import {
@@ -48,7 +48,6 @@ import {
   STATUS_LABELS,
   documentSortKey,
   isDocumentType,
-  postForFile,
   useCustomerName,
   useDeleteInvoice,
   useDocuments,
@@ -130,14 +129,14 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
   const deleteInvoice = useDeleteInvoice(clientId);
   const combine = useMutation({
     mutationFn: (statementIds: number[]) =>
-      postForFile(
-        "/statements/combine/",
-        { client_id: clientId, statement_ids: statementIds },
-        {
-          query: { client_id: clientId },
-          fallbackName: combinedStatementsFileName(new Date().toISOString().slice(0, 10)),
-        },
-      ),
+      apiDownload("/statements/combine/", {
+        method: "POST",
+        body: { client_id: clientId, statement_ids: statementIds },
+        query: { client_id: clientId },
+        // This screen reports the failures itself (a 401 still ends the session).
+        handles: "all",
+        fallbackName: combinedStatementsFileName(new Date().toISOString().slice(0, 10)),
+      }),
     onSuccess: (file) => saveFile(file.blob, file.filename),
     onError: (error) => {
       if (error instanceof ApiError && error.status === 401) return;

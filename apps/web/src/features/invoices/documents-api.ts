@@ -6,14 +6,7 @@ import {
   type InvoiceStatus,
 } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  ApiError,
-  apiFetch,
-  buildApiUrl,
-  filenameFromDisposition,
-  readToken,
-  type DownloadedFile,
-} from "../../api/api-client";
+import { apiFetch } from "../../api/api-client";
 import type { SortState } from "../../lib/paging";
 
 // The Invoices and Statements screen: a customer's invoices and statements in one table. The two
@@ -236,41 +229,4 @@ export function useDeleteInvoice(clientId: number) {
         queryClient.invalidateQueries({ queryKey: ["transactions"] }),
       ]),
   });
-}
-
-/**
- * POST a request that answers with a file (the combined statements PDF). Failures are ApiErrors
- * the caller reports itself (a 401 still ends the session through the app-wide handler).
- */
-export async function postForFile(
-  path: string,
-  body: unknown,
-  options: { query?: Record<string, number | string | null>; fallbackName: string },
-): Promise<DownloadedFile> {
-  const headers: Record<string, string> = {
-    Accept: "application/pdf, application/json",
-    "Content-Type": "application/json",
-  };
-  const token = readToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(buildApiUrl(path, options.query), {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const text = await response.text();
-    let parsed: unknown = text;
-    if ((response.headers.get("Content-Type") ?? "").includes("json")) {
-      try {
-        parsed = JSON.parse(text) as unknown;
-      } catch {
-        parsed = text;
-      }
-    }
-    throw new ApiError(response.status, parsed, true);
-  }
-  const filename =
-    filenameFromDisposition(response.headers.get("Content-Disposition")) ?? options.fallbackName;
-  return { blob: await response.blob(), filename };
 }
