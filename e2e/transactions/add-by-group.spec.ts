@@ -125,6 +125,7 @@ describe("Add Transactions by Group", () => {
       .getByRole("alert")
       .filter({ hasText: "2 route transactions were created: Water — group North Route, total $32.50" });
     await success.waitFor();
+    await page.screenshot({ path: "/tmp/web6-add-by-group.png", fullPage: true });
     await page.getByText(/Please do not reload or leave this page/).waitFor({ state: "hidden" });
 
     const entries = await ledger(world);
