@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ageBalance } from "@cyclebill/domain";
+import { ageBalance, sumAmounts } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customers } from "../../db/tables.js";
@@ -115,14 +115,11 @@ describe("GET /api/summary-data/client/{id}", () => {
       );
       for (const customer of sqlAgeing) {
         const entries = ledger.filter((row) => Number(row.customer_id) === customer.customerId);
-        const balance = entries.reduce(
-          (total, row) => total + Math.round(Number(row.ledger_amount) * 100),
-          0,
-        );
+        const balance = sumAmounts(entries.map((row) => row.ledger_amount));
         const debits = entries
           .filter((row) => !row.ledger_amount.startsWith("-") && row.ledger_amount !== "0.00")
           .map((row) => ({ date: row.service_date, amount: row.ledger_amount }));
-        const expected = ageBalance((balance / 100).toFixed(2), debits, asOf);
+        const expected = ageBalance(balance, debits, asOf);
         const { customerId: _customerId, balance: _balance, ...buckets } = customer;
         expect(buckets).toEqual(expected);
         compared += 1;

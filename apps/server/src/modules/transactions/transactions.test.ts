@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { addAmounts } from "@cyclebill/domain";
 import { codes, customers, invoices, routePlans, routes } from "../../db/tables.js";
 import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
 import {
@@ -391,7 +392,7 @@ describe("group and bulk batches", () => {
       route_name: "Batch route",
       transaction_type: "route",
     });
-    expect(await balanceOf(customerIds[0]!)).toBe((Number(before) + 15.25).toFixed(2));
+    expect(await balanceOf(customerIds[0]!)).toBe(addAmounts(before, "15.25"));
     expect(
       (
         await staff.post("/api/transactionsroutes/", {
@@ -444,8 +445,8 @@ describe("group and bulk batches", () => {
     });
     expect(batch.status, batch.text).toBe(201);
     expect(batch.body).toMatchObject({ count: 2, total: "42.50", route_name: "Priced route" });
-    expect(await balanceOf(customerIds[4]!)).toBe((Number(before[0]) + 20).toFixed(2));
-    expect(await balanceOf(customerIds[5]!)).toBe((Number(before[1]) + 22.5).toFixed(2));
+    expect(await balanceOf(customerIds[4]!)).toBe(addAmounts(before[0]!, "20.00"));
+    expect(await balanceOf(customerIds[5]!)).toBe(addAmounts(before[1]!, "22.50"));
     const posted = (
       await staff.get(`/api/transactions/?customer__id=${customerIds[5]}&serviceDate__gte=2026-11-21`)
     ).body as { results: Entry[] };

@@ -20,6 +20,7 @@ import { Link, useNavigate } from "react-router";
 import { describeApiError } from "../../api/api-client";
 import { DEFAULT_PAGE_SIZE, nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
+import { EditDeleteButtons } from "../shell/EditDeleteButtons";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
 import { RefreshIcon } from "../shell/icons";
@@ -180,23 +181,11 @@ function ClientList() {
                       <Table.Td>{client.normal_cycle}</Table.Td>
                       <Table.Td>
                         <Group gap={4} justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            aria-label={`Edit ${client.client_name}`}
-                            onClick={() => void navigate(withClient(`/clients/${String(client.id)}`))}
-                          >
-                            Edit
-                          </Button>
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
-                            color="red"
-                            aria-label={`Delete ${client.client_name}`}
-                            onClick={() => setDeleting(client)}
-                          >
-                            Delete
-                          </Button>
+                          <EditDeleteButtons
+                            subject={client.client_name}
+                            onEdit={() => void navigate(withClient(`/clients/${String(client.id)}`))}
+                            onDelete={() => setDeleting(client)}
+                          />
                         </Group>
                       </Table.Td>
                     </Table.Tr>

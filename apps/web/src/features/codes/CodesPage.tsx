@@ -31,6 +31,7 @@ import type { FieldErrors } from "../auth/form-validation";
 import { NoClientNotice } from "../clients/ClientRequired";
 import { useClientContext } from "../clients/client-context";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
+import { EditDeleteButtons } from "../shell/EditDeleteButtons";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
 import { DownloadIcon, RefreshIcon } from "../shell/icons";
@@ -502,25 +503,12 @@ function ViewingRow({
             </Tooltip>
           ) : mass ? null : (
             <>
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                aria-label={`Edit code ${String(code.code)}`}
+              <EditDeleteButtons
+                subject={`code ${String(code.code)}`}
                 disabled={busy}
-                onClick={onEdit}
-              >
-                Edit
-              </Button>
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={`Delete code ${String(code.code)}`}
-                disabled={busy}
-                onClick={onDelete}
-              >
-                Delete
-              </Button>
+                onEdit={onEdit}
+                onDelete={onDelete}
+              />
             </>
           )}
         </Group>

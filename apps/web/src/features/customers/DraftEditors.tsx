@@ -87,6 +87,66 @@ export function AmountPreview({
   );
 }
 
+type PricedLine = Pick<StoredDraft, "code" | "description" | "rate" | "quantity">;
+
+/** Code, description, rate and quantity: the part a stored amount and a recurring charge share. */
+function PricedLineInputs({
+  clientId,
+  line,
+  codeError,
+  errorOf,
+  quantityInputMode,
+  onChange,
+}: {
+  clientId: number;
+  line: PricedLine;
+  codeError: string | undefined;
+  errorOf: (field: "description" | "rate" | "quantity") => string | boolean;
+  /** Recurring charges bill whole quantities. */
+  quantityInputMode: "decimal" | "numeric";
+  onChange: (patch: Partial<PricedLine>) => void;
+}) {
+  return (
+    <>
+      <div style={{ flex: "1 1 220px", minWidth: 200 }}>
+        <CodePicker
+          clientId={clientId}
+          value={line.code}
+          error={codeError}
+          onChange={(code) =>
+            // A new code offers its description unless one was typed.
+            onChange({ code, description: line.description || code?.description || "" })
+          }
+        />
+      </div>
+      <TextInput
+        label="Description"
+        style={{ flex: "2 1 220px" }}
+        value={line.description}
+        error={errorOf("description")}
+        onChange={(event) => onChange({ description: event.currentTarget.value })}
+      />
+      <TextInput
+        label="Rate"
+        w={110}
+        inputMode="decimal"
+        placeholder="0.00"
+        value={line.rate}
+        error={errorOf("rate")}
+        onChange={(event) => onChange({ rate: event.currentTarget.value })}
+      />
+      <TextInput
+        label="Quantity"
+        w={90}
+        inputMode={quantityInputMode}
+        value={line.quantity}
+        error={errorOf("quantity")}
+        onChange={(event) => onChange({ quantity: event.currentTarget.value })}
+      />
+    </>
+  );
+}
+
 export function StoredDraftInputs({
   clientId,
   draft,
@@ -104,44 +164,13 @@ export function StoredDraftInputs({
     onChange({ ...draft, [field]: value });
   return (
     <Group align="flex-start" gap="sm" wrap="wrap">
-      <div style={{ flex: "1 1 220px", minWidth: 200 }}>
-        <CodePicker
-          clientId={clientId}
-          value={draft.code}
-          error={errors.code}
-          onChange={(code) =>
-            onChange({
-              ...draft,
-              code,
-              // A new code offers its description unless one was typed.
-              description: draft.description || code?.description || "",
-            })
-          }
-        />
-      </div>
-      <TextInput
-        label="Description"
-        style={{ flex: "2 1 220px" }}
-        value={draft.description}
-        error={shownError(errors, "description", STORED_ORDER)}
-        onChange={(event) => set("description", event.currentTarget.value)}
-      />
-      <TextInput
-        label="Rate"
-        w={110}
-        inputMode="decimal"
-        placeholder="0.00"
-        value={draft.rate}
-        error={shownError(errors, "rate", STORED_ORDER)}
-        onChange={(event) => set("rate", event.currentTarget.value)}
-      />
-      <TextInput
-        label="Quantity"
-        w={90}
-        inputMode="decimal"
-        value={draft.quantity}
-        error={shownError(errors, "quantity", STORED_ORDER)}
-        onChange={(event) => set("quantity", event.currentTarget.value)}
+      <PricedLineInputs
+        clientId={clientId}
+        line={draft}
+        codeError={errors.code}
+        errorOf={(field) => shownError(errors, field, STORED_ORDER)}
+        quantityInputMode="decimal"
+        onChange={(patch) => onChange({ ...draft, ...patch })}
       />
       <Select
         label="Units"
@@ -173,39 +202,13 @@ export function RecurringDraftInputs({
   return (
     <Stack gap="sm">
       <Group align="flex-start" gap="sm" wrap="wrap">
-        <div style={{ flex: "1 1 220px", minWidth: 200 }}>
-          <CodePicker
-            clientId={clientId}
-            value={draft.code}
-            error={errors.code}
-            onChange={(code) =>
-              onChange({ ...draft, code, description: draft.description || code?.description || "" })
-            }
-          />
-        </div>
-        <TextInput
-          label="Description"
-          style={{ flex: "2 1 220px" }}
-          value={draft.description}
-          error={shownError(errors, "description", RECURRING_ORDER)}
-          onChange={(event) => set("description", event.currentTarget.value)}
-        />
-        <TextInput
-          label="Rate"
-          w={110}
-          inputMode="decimal"
-          placeholder="0.00"
-          value={draft.rate}
-          error={shownError(errors, "rate", RECURRING_ORDER)}
-          onChange={(event) => set("rate", event.currentTarget.value)}
-        />
-        <TextInput
-          label="Quantity"
-          w={90}
-          inputMode="numeric"
-          value={draft.quantity}
-          error={shownError(errors, "quantity", RECURRING_ORDER)}
-          onChange={(event) => set("quantity", event.currentTarget.value)}
+        <PricedLineInputs
+          clientId={clientId}
+          line={draft}
+          codeError={errors.code}
+          errorOf={(field) => shownError(errors, field, RECURRING_ORDER)}
+          quantityInputMode="numeric"
+          onChange={(patch) => onChange({ ...draft, ...patch })}
         />
         <AmountPreview rate={draft.rate} quantity={draft.quantity} />
       </Group>

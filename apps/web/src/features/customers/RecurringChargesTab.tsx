@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
+import { EditDeleteButtons } from "../shell/EditDeleteButtons";
 import { LoadingRows } from "../shell/LoadingRows";
 import {
   draftErrorsFromBody,
@@ -263,11 +264,9 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
                         </Table.Td>
                         <Table.Td>
                           <Group gap={4} justify="flex-end" wrap="nowrap">
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              aria-label={`Edit recurring charge ${codeName(row.auto_code)}`}
-                              onClick={() =>
+                            <EditDeleteButtons
+                              subject={`recurring charge ${codeName(row.auto_code)}`}
+                              onEdit={() =>
                                 setEditing({
                                   id: row.id,
                                   draft: recurringDraftOf(row, codes.byId),
@@ -275,18 +274,8 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
                                   problem: null,
                                 })
                               }
-                            >
-                              Edit
-                            </Button>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              color="red"
-                              aria-label={`Delete recurring charge ${codeName(row.auto_code)}`}
-                              onClick={() => setDeleting(row)}
-                            >
-                              Delete
-                            </Button>
+                              onDelete={() => setDeleting(row)}
+                            />
                           </Group>
                         </Table.Td>
                       </Table.Tr>

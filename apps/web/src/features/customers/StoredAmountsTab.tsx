@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
+import { EditDeleteButtons } from "../shell/EditDeleteButtons";
 import { LoadingRows } from "../shell/LoadingRows";
 import {
   displayQuantity,
@@ -247,11 +248,9 @@ export function StoredAmountsTab({ clientId, customerId }: { clientId: number; c
                         </Table.Td>
                         <Table.Td>
                           <Group gap={4} justify="flex-end" wrap="nowrap">
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              aria-label={`Edit stored amount ${codeName(row.storedCode)}`}
-                              onClick={() =>
+                            <EditDeleteButtons
+                              subject={`stored amount ${codeName(row.storedCode)}`}
+                              onEdit={() =>
                                 setEditing({
                                   id: row.id,
                                   draft: storedDraftOf(row, codes.byId),
@@ -259,18 +258,8 @@ export function StoredAmountsTab({ clientId, customerId }: { clientId: number; c
                                   problem: null,
                                 })
                               }
-                            >
-                              Edit
-                            </Button>
-                            <Button
-                              size="compact-sm"
-                              variant="subtle"
-                              color="red"
-                              aria-label={`Delete stored amount ${codeName(row.storedCode)}`}
-                              onClick={() => setDeleting(row)}
-                            >
-                              Delete
-                            </Button>
+                              onDelete={() => setDeleting(row)}
+                            />
                           </Group>
                         </Table.Td>
                       </Table.Tr>
