@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The one test command: unit and API tests on PGlite, the API tests again on PostgreSQL when
 // TEST_DATABASE_URL is set, then a production build and the browser tests in Debian's Chromium.
+// Every tier runs even when an earlier one fails, so one failure never hides the others' results;
+// the summary lists each tier and the command exits non-zero if any failed.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -14,7 +16,7 @@ function run(label, command, args, env = {}) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const passed = outcome.status === 0;
   results.push({ label, passed, seconds });
-  if (!passed) finish();
+  return passed;
 }
 
 function finish() {
@@ -57,14 +59,17 @@ console.log("\n=== unit and API tests (PGlite) ===");
     passed: outcome.status === 0,
     seconds: ((Date.now() - started) / 1000).toFixed(1),
   });
-  if (outcome.status !== 0) finish();
 }
 if (TEST_DATABASE_URL) {
   run("API tests (PostgreSQL)", "npx", ["vitest", "run", "--project", "server"], { TEST_DB: "postgres" });
 } else {
   console.log("\nTEST_DATABASE_URL is not set: the API tests on PostgreSQL are skipped.");
 }
-run("build", "npm", ["run", "build"]);
+const built = run("build", "npm", ["run", "build"]);
+if (!built) {
+  results.push({ label: "browser tests (not run: the build failed)", passed: false, seconds: "0.0" });
+  finish();
+}
 ensureChromium();
 run("browser tests", "npx", ["vitest", "run", "-c", "e2e/vitest.config.ts"], { CHROMIUM_PATH: chromium });
 finish();
