@@ -1,7 +1,7 @@
 import { unzipSync, strFromU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes } from "../../db/tables.js";
-import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import {
   createTenantFixture,
   startTestApp,

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { openTestDatabase } from "../../test-support/test-database.js";
 import { verifyPassword } from "../auth/passwords.js";
 import { seedDemo, type DemoLogin } from "./seed-demo.js";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers, invoices, transactions } from "../../db/tables.js";
-import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import {
   createTenantFixture,
   startTestApp,

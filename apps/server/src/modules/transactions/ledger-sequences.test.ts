@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, customers } from "../../db/tables.js";
-import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import {
   createTenantFixture,
   startTestApp,

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { addAmounts } from "@cyclebill/domain";
 import { codes, customers, invoices, routePlans, routes } from "../../db/tables.js";
-import { ledgerMismatches } from "../../test-support/ledger-invariant.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import {
   createTenantFixture,
   startTestApp,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/database.js";
-import { queryRows } from "../db/query-rows.js";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
 
 export type LedgerMismatch = {
   clientId: number;
@@ -13,11 +13,24 @@ export type LedgerMismatch = {
   amountSum: string;
 };
 
+export type LedgerScope = {
+  /** Only this client's customers. */
+  clientId?: number;
+  /** Only these customers (ids), e.g. one chunk of a job. */
+  customerIds?: readonly number[];
+};
+
 /**
  * Customers whose stored balance differs from the sum of their ledger, or whose ledger tallies
- * (entry count, sum of amounts) differ from the ledger; empty when the books balance.
+ * (entry count, sum of amounts) differ from the ledger; empty when the books balance. The
+ * invariant the ledger writer keeps, checked after every API test and by `cli doctor`.
  */
-export async function ledgerMismatches(db: Database): Promise<LedgerMismatch[]> {
+export async function ledgerMismatches(db: Executor, scope: LedgerScope = {}): Promise<LedgerMismatch[]> {
+  const byClient = scope.clientId === undefined ? sql`true` : sql`c.client_id = ${scope.clientId}`;
+  const byCustomer =
+    scope.customerIds === undefined
+      ? sql`true`
+      : sql`c.id = any(${`{${scope.customerIds.join(",")}}`}::bigint[])`;
   const rows = await queryRows<{
     client_id: number;
     id: number;
@@ -35,10 +48,12 @@ export async function ledgerMismatches(db: Database): Promise<LedgerMismatch[]> 
            c.ledger_amount_total::text as ledger_amount_total, coalesce(sum(t.amount), 0)::text as amount_sum
     from customers c
     left join transactions t on t.client_id = c.client_id and t.customer_id = c.id
+    where ${byClient} and ${byCustomer}
     group by c.client_id, c.id, c.total_balance, c.ledger_entries, c.ledger_amount_total
     having c.total_balance <> coalesce(sum(t.ledger_amount), 0)
         or c.ledger_entries <> count(t.id)
-        or c.ledger_amount_total <> coalesce(sum(t.amount), 0)`,
+        or c.ledger_amount_total <> coalesce(sum(t.amount), 0)
+    order by c.client_id, c.id`,
   );
   return rows.map((row) => ({
     clientId: Number(row.client_id),
