@@ -1,5 +1,6 @@
+import { setClock } from "./clock.js";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
@@ -42,6 +43,8 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const config = given.config;
+  // The provider's time zone makes "today" for every date default and month-to-date figure.
+  setClock({ timeZone: config.timeZone });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
@@ -139,6 +142,13 @@ export async function buildApp(
 
   const webIndex = path.join(deps.config.webDistDir, "index.html");
   const hasWebApp = existsSync(webIndex);
+  // The page carries the provider's time zone, so the browser's "today" is the server's business date.
+  const indexHtml = hasWebApp
+    ? readFileSync(webIndex, "utf8").replace(
+        "</head>",
+        `<meta name="billing-time-zone" content="${config.timeZone}" /></head>`,
+      )
+    : null;
   if (hasWebApp) {
     await app.register(fastifyStatic, { root: deps.config.webDistDir, wildcard: false, index: false });
   }
@@ -152,7 +162,8 @@ export async function buildApp(
     // A missing build asset (e.g. after a rebuild) is a 404, not the app's HTML under a script's name.
     if (pathname.startsWith("/assets/")) return reply.code(404).type("text/plain").send("Not found");
     // History-mode routing: every other path is a screen of the web app.
-    if (hasWebApp) return reply.header("cache-control", "no-cache").sendFile("index.html");
+    if (indexHtml !== null)
+      return reply.header("cache-control", "no-cache").type("text/html").send(indexHtml);
     return reply
       .code(404)
       .type("text/plain")

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
 import { openDatabase } from "./db/database.js";
+import { customers } from "./db/tables.js";
 import { createUser } from "./modules/users/create-user.js";
 
 const run = promisify(execFile);
@@ -66,6 +68,34 @@ describe("npm run cli", () => {
     });
     expect(await cli("attach-user", "--email", "nobody@example.com", "--client", "1001")).toMatchObject({
       code: 1,
+    });
+    // The doctor proves the seeded books, then finds a balance moved behind the ledger's back.
+    expect(await cli("doctor")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("The books balance:"),
+    });
+    expect(await cli("doctor", "--client", "1001")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("of client 1001 (Greenway Lawn & Garden) checked"),
+    });
+    const broken = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    const [victim] = await broken.db
+      .update(customers)
+      .set({ totalBalance: sql`${customers.totalBalance} + 1` })
+      .where(
+        and(
+          eq(customers.customerNo, 1001),
+          eq(customers.clientId, sql`(select id from clients where client_no = 1001)`),
+        ),
+      )
+      .returning({ id: customers.id });
+    await broken.close();
+    const diagnosis = await cli("doctor", "--client", "1001");
+    expect(diagnosis.code).toBe(1);
+    expect(diagnosis.stderr).toContain(`customer ${victim?.id}: balance`);
+    expect(await cli("doctor", "--client", "9999")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("No client has the number 9999."),
     });
     expect(await cli("bogus")).toMatchObject({
       code: 1,

@@ -5,6 +5,7 @@ import { openDatabase } from "./db/database.js";
 import { eq } from "drizzle-orm";
 import { clients, users } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
+import { formatDoctorReport, runDoctor } from "./modules/ledger/doctor.js";
 import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
 
 const usage = `Usage: npm run cli -- <command>
@@ -12,7 +13,9 @@ const usage = `Usage: npm run cli -- <command>
   create-admin --email <email> --password <pw>  create a provider admin
   seed-demo                                     add the demo clients, users, customers and postings
   attach-user --email <email> --client <client_no> [--staff]
-                                                attach a registered user to a client as owner (or staff)`;
+                                                attach a registered user to a client as owner (or staff)
+  doctor [--client <client_no>]                 prove the books: every balance equals its ledger
+                                                (prints each mismatch and exits 1 if there is one)`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -95,6 +98,18 @@ async function run(argv: string[]): Promise<number> {
           .where(eq(users.id, user.id));
         console.log(`${user.email} is now ${values.staff ? "staff" : "an owner"} of ${client.name}.`);
         return 0;
+      }
+      case "doctor": {
+        const { values } = parseArgs({ args: rest, options: { client: { type: "string" } } });
+        const clientNo = values.client === undefined ? undefined : Number(values.client);
+        if (clientNo !== undefined && !Number.isInteger(clientNo)) {
+          console.error(`--client takes a client number, got "${values.client}".`);
+          return 1;
+        }
+        const report = await runDoctor(database.db, clientNo);
+        const healthy = report.kind === "checked" && report.mismatches.length === 0;
+        (healthy ? console.log : console.error)(formatDoctorReport(report));
+        return healthy ? 0 : 1;
       }
       default:
         console.error(`Unknown command "${command}".\n${usage}`);

@@ -24,6 +24,17 @@ describe("configuration from the environment", () => {
     expect(config.publicUrl).toBe("http://localhost:8080");
   });
 
+  it("takes the provider's time zone from BILLING_TIME_ZONE, the machine's by default", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir, BILLING_TIME_ZONE: "America/Chicago" }).timeZone).toBe(
+      "America/Chicago",
+    );
+    expect(loadConfig({ DATA_DIR: dataDir }).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(() => loadConfig({ DATA_DIR: dataDir, BILLING_TIME_ZONE: "Mars/Olympus" })).toThrow(
+      /BILLING_TIME_ZONE must be an IANA time zone/,
+    );
+  });
+
   it("generates a JWT secret once and keeps it in the data directory", () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir }).jwtSecret;

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { isKnownTimeZone } from "@cyclebill/domain";
+import { machineTimeZone } from "./clock.js";
 import type { DatabaseTarget } from "./db/database.js";
 
 export type Config = {
@@ -18,6 +20,8 @@ export type Config = {
   seedDemo: boolean;
   webDistDir: string;
   logLevel: string;
+  /** The provider's IANA time zone: "today", month-to-date and date defaults follow it. */
+  timeZone: string;
 };
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +47,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: env.BILLING_DEMO !== "0",
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist()),
     logLevel: env.LOG_LEVEL ?? "info",
+    timeZone: parseTimeZone(env.BILLING_TIME_ZONE),
   };
 }
 
@@ -52,6 +57,14 @@ function parsePort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got "${value}"`);
   return port;
+}
+
+function parseTimeZone(value: string | undefined): string {
+  const zone = value?.trim();
+  if (!zone) return machineTimeZone();
+  if (!isKnownTimeZone(zone))
+    throw new Error(`BILLING_TIME_ZONE must be an IANA time zone such as America/Chicago, got "${zone}"`);
+  return zone;
 }
 
 function defaultWebDist(): string {

@@ -39,7 +39,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db: db as unknown as Database,
       kind: "pglite",
-      migrate: () => migratePglite(db, { migrationsFolder }),
+      migrate: async () => {
+        await migratePglite(db, { migrationsFolder });
+        // PGlite runs no autovacuum: refresh the planner's statistics once at start, so set-based
+        // postings on a large client use the indexes behind their foreign-key checks.
+        await client.exec("analyze");
+      },
       close: () => client.close(),
     };
   }

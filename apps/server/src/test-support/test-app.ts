@@ -4,6 +4,7 @@ import { loadConfig, type Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "./test-database.js";
 import { startTestSmtp, type TestSmtp } from "./test-smtp.js";
@@ -73,8 +74,12 @@ export async function startTestApp(): Promise<TestApp> {
     client: (token) => httpClient(baseUrl, token),
     close: async () => {
       await app.close();
+      // Whatever the file did over the API, the books must balance at its end.
+      const mismatches = await ledgerMismatches(database.db);
       await mail.close();
       await database.close();
+      if (mismatches.length > 0)
+        throw new Error(`the books do not balance after this file: ${JSON.stringify(mismatches)}`);
     },
   };
 }

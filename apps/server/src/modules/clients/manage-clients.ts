@@ -14,6 +14,7 @@ import type { AuthContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, notFound } from "../../http/errors.js";
 import { sealSecret } from "../secrets/secret-box.js";
 import { clientColumnKeyByApiName, clientToApi, type ClientOutput, type ClientRow } from "./client-output.js";
+import { businessToday } from "../../clock.js";
 
 type ClientCreate = z.output<typeof clientCreateSchema>;
 type ClientFields = Partial<ClientCreate> & Partial<ClientUpdate>;
@@ -82,10 +83,6 @@ export async function createClient(
     .catch(duplicateNumber);
 }
 
-function dayOfMonth(today: Date): number {
-  return today.getUTCDate();
-}
-
 /**
  * The client editor's save: admins edit any client and its rates; owners edit their own client
  * except the rates (kept as stored); staff only read.
@@ -96,7 +93,7 @@ export async function updateClient(
   secretsKey: string,
   id: number,
   input: ClientUpdate,
-  today = new Date(),
+  today = businessToday(),
 ): Promise<ClientOutput> {
   const { user } = auth;
   if (!user.isAdmin && user.clientId !== id) throw notFound();
@@ -111,7 +108,7 @@ export async function updateClient(
           currentCycle: current.normalCycle,
           newCycle: input.normal_cycle,
           cycleRan: current.cycleRan,
-          todayDayOfMonth: dayOfMonth(today),
+          todayDayOfMonth: Number(today.slice(8, 10)),
         })
       ) {
         throw fieldError("normal_cycle", DOUBLE_BILLING_MESSAGE);

@@ -4,6 +4,7 @@ import type { Database } from "../../db/database.js";
 import { clients, codes, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { renderTableReport } from "../reports/table-report.pdf.js";
+import { businessToday } from "../../clock.js";
 
 export type PdfFile = { fileName: string; content: Buffer };
 
@@ -11,7 +12,7 @@ export type PdfFile = { fileName: string; content: Buffer };
 export async function renderCodeReport(
   db: Database,
   tenant: TenantContext,
-  asOf = new Date().toISOString().slice(0, 10),
+  asOf = businessToday(),
 ): Promise<PdfFile> {
   const [client] = await db
     .select({

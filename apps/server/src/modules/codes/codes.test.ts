@@ -8,6 +8,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
+import { businessToday } from "../../clock.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -139,7 +140,7 @@ describe("GET /api/pdf/code-report/", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/pdf");
-    const today = new Date().toISOString().slice(0, 10);
+    const today = businessToday();
     expect(response.headers.get("content-disposition")).toContain(`filename="Codes Report ${today}.pdf"`);
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");

@@ -6,6 +6,7 @@ import { clients, customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { renderTableReport } from "../reports/table-report.pdf.js";
 import { customerToApi, type CustomerOutput } from "./customer-output.js";
+import { businessToday } from "../../clock.js";
 
 function csvCell(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
@@ -109,7 +110,7 @@ export async function renderBalanceSheet(
     .where(eq(clients.id, tenant.clientId));
   const rows = (await allCustomers(db, tenant)).filter((customer) => !customer.deleted);
   const total = (pick: (customer: CustomerOutput) => string) => formatUsd(sumAmounts(rows.map(pick)));
-  const today = new Date().toISOString().slice(0, 10);
+  const today = businessToday();
   const content = await renderTableReport({
     title: "Customer Balance Sheet",
     subtitle: [

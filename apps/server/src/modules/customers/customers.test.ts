@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
+import { businessToday } from "../../clock.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -304,7 +305,7 @@ describe("the customer list", () => {
     await post(customer.id, creditCode, "5.00");
     const found = (await owner.get("/api/customers/", { query: "ledger col" })).body as Page;
     expect(found.count).toBe(1);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = businessToday();
     expect(found.results[0]).toMatchObject({
       balance: "70.00",
       lastChargeAmount: "20.00",
@@ -366,7 +367,7 @@ describe("the customer list", () => {
       string,
       unknown
     >;
-    const today = new Date().toISOString().slice(0, 10);
+    const today = businessToday();
     expect(summary).toMatchObject({
       balance: "50.00",
       current_balance: "50.00",

@@ -14,6 +14,7 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput } from "./customer-output.js";
+import { businessToday } from "../../clock.js";
 
 export type CustomerListFilters = {
   query?: string;
@@ -139,7 +140,7 @@ export async function listCustomers(
       sql`select customer_id, sum(amount)::text as total from recurring_charges
           where client_id = ${tenant.clientId} and customer_id in (${idList}) group by customer_id`,
     ),
-    ageCustomerBalances(db, tenant.clientId, new Date().toISOString().slice(0, 10), ids),
+    ageCustomerBalances(db, tenant.clientId, businessToday(), ids),
   ]);
   const last = (customerId: number, kind: LastEntry["kind"]) =>
     lastEntries.find((entry) => Number(entry.customer_id) === customerId && entry.kind === kind);

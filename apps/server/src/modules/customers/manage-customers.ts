@@ -17,12 +17,13 @@ import {
   invoices,
   recurringCharges,
   storedAmounts,
-  transactions,
   unitsOfMeasure,
 } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { badRequest, fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { addRoutePlan } from "../groups/route-plans.js";
+import { archiveAtZero } from "../ledger/archive-at-zero.js";
+import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
 
 export const HAS_BALANCE_MESSAGE = (balance: string) =>
@@ -177,18 +178,13 @@ export async function setDeleteFlag(
   return db.transaction(async (tx) => {
     const customer = await findCustomer(tx, tenant, id, true);
     if (customer.deleted) throw nonFieldError("This customer is already archived.");
-    const archiveNow = deleteFlag !== null && isZeroAmount(customer.totalBalance);
-    const [row] = await tx
+    await tx
       .update(customers)
-      .set({
-        deleteFlag,
-        ...(archiveNow ? { deleted: true, deletedAt: new Date() } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
-      .returning();
-    if (!row) throw notFound();
-    return customerToApi(row);
+      .set({ deleteFlag, updatedAt: new Date() })
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+    // A customer already at zero is archived at once by the ledger's rule.
+    await archiveAtZero(tx, tenant.clientId, [{ id, deleteFlag, totalBalance: customer.totalBalance }]);
+    return customerToApi(await findCustomer(tx, tenant, id, true));
   });
 }
 
@@ -204,39 +200,17 @@ export async function undeleteCustomer(
 ): Promise<CustomerOutput> {
   return db.transaction(async (tx) => {
     const customer = await findCustomer(tx, tenant, id, true);
-    const scope = and(eq(transactions.clientId, tenant.clientId), eq(transactions.customerId, id));
     if (customer.deleted) {
       if (!isZeroAmount(customer.totalBalance))
         throw nonFieldError(HAS_BALANCE_MESSAGE(customer.totalBalance));
-      // Voiding entries refer to what they void; clear those links first.
-      await tx
-        .update(transactions)
-        .set({ voidsTransactionId: null, reversesTransactionId: null })
-        .where(scope);
-      await tx.delete(transactions).where(scope);
+      await clearCustomerLedger(tx, tenant.clientId, id);
       await tx
         .delete(invoices)
         .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.customerId, id)));
     }
     const [row] = await tx
       .update(customers)
-      .set({
-        deleted: false,
-        deletedAt: null,
-        ...(customer.deleted ? { ledgerEntries: 0, ledgerAmountTotal: "0" } : {}),
-        deleteFlag: null,
-        ...(customer.deleted
-          ? {
-              mtdCharges: "0",
-              mtdPayments: "0",
-              mtdCrAdj: "0",
-              mtdDbAdj: "0",
-              previousBalance: "0",
-              lastPayDate: null,
-            }
-          : {}),
-        updatedAt: new Date(),
-      })
+      .set({ deleted: false, deletedAt: null, deleteFlag: null, updatedAt: new Date() })
       .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
       .returning();
     if (!row) throw notFound();

@@ -1,27 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { CodeType } from "@cyclebill/domain";
+import { and, eq, inArray } from "drizzle-orm";
+import { toQuantity, toRate, type CodeType } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
-import {
-  clients,
-  codes,
-  customers,
-  invoices,
-  routePlans,
-  routes,
-  statements,
-  transactions,
-} from "../../db/tables.js";
+import { clients, codes, customers, invoices, routePlans, routes, statements } from "../../db/tables.js";
 import type { AuthUser, TenantContext } from "../../http/auth-context.js";
 import { attachTransactions, createInvoice } from "../invoices/create-invoice.js";
 import { changeInvoiceStatus } from "../invoices/manage-invoices.js";
+import { recomputeMonthToDate } from "../ledger/statement-period.js";
 import { createStatement, type StatementDelivery } from "../statements/create-statement.js";
-import {
-  postTransaction,
-  type PostedTransaction,
-  type PostingInput,
-} from "../transactions/post-transaction.js";
+import type { PostingInput } from "../transactions/post-transaction.js";
+import { postEntries } from "../ledger/post-entries.js";
 import { createUser, type UserRow } from "../users/create-user.js";
+import { currentClock } from "../../clock.js";
 
 export type DemoLogin = { role: string; email: string; password: string; client: string | null };
 
@@ -158,7 +148,7 @@ export type SeedDemoOptions = { createAdmin: boolean; now?: Date; customersPerCl
  * and open) — all through the same functions the app and the production run use.
  */
 export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<DemoLogin[]> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? currentClock().now();
   const perClient = options.customersPerClient ?? 60;
   const random = seededRandom(20261121);
   const logins: DemoLogin[] = [];
@@ -355,21 +345,51 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     }
 
     const chargeCodes = new Set([codeId(100), codeId(110)]);
+    const codeTypeOf = new Map(codeRows.map((row) => [row.id, row.codeType]));
     for (let monthsAgo = 3; monthsAgo >= 0; monthsAgo -= 1) {
       const monthStart = isoDate(dayOfMonth(monthsAgo, 1, now));
       const monthEnd = isoDate(dayOfMonth(monthsAgo - 1, 0, now));
-      for (const plan of plans) {
-        const due = plan.postings
+      // The month's postings of every customer, in date order, through the ledger writer in one call.
+      const due = plans.flatMap((plan) =>
+        plan.postings
           .filter(
             (posting) => (posting.serviceDate ?? "") >= monthStart && (posting.serviceDate ?? "") <= monthEnd,
           )
-          .sort((a, b) => (a.serviceDate ?? "").localeCompare(b.serviceDate ?? ""));
-        const charges: PostedTransaction[] = [];
-        for (const posting of due) {
-          const posted = await postTransaction(db, tenant, posting);
-          if (chargeCodes.has(posted.codeId)) charges.push(posted);
-        }
+          .sort((a, b) => (a.serviceDate ?? "").localeCompare(b.serviceDate ?? ""))
+          .map((posting) => ({ plan, posting })),
+      );
+      const posted = await db.transaction((tx) =>
+        postEntries(
+          tx,
+          tenant,
+          due.map(({ posting }) => ({
+            customerId: posting.customerId,
+            codeId: posting.codeId,
+            codeType: codeTypeOf.get(posting.codeId) ?? "info",
+            description: posting.description,
+            rate: toRate(posting.rate),
+            quantity: toQuantity(posting.quantity ?? "1"),
+            serviceDate: posting.serviceDate ?? isoDate(now),
+            createdAt: posting.createdAt,
+          })),
+        ),
+      );
+      const chargesOf = new Map<number, DemoCharge[]>();
+      due.forEach(({ plan, posting }, position) => {
+        const id = posted.ids[position];
+        if (id === null || id === undefined || !chargeCodes.has(posting.codeId)) return;
+        const charges = chargesOf.get(plan.customerId) ?? [];
+        charges.push({
+          id,
+          customerId: plan.customerId,
+          serviceDate: posting.serviceDate ?? isoDate(now),
+          createdAt: posting.createdAt ?? now,
+        });
+        chargesOf.set(plan.customerId, charges);
+      });
+      for (const plan of plans) {
         const status = demoInvoiceStatus(plan.index, monthsAgo);
+        const charges = chargesOf.get(plan.customerId) ?? [];
         if (status && charges.length > 0) await seedInvoice(db, ownerTenant, charges, status);
       }
       // The month-end run; the current month has not ended yet.
@@ -392,6 +412,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
 
 type CustomerPlan = { customerId: number; index: number; pullFlag: string; postings: PostingInput[] };
 type DemoInvoiceStatus = "open" | "closed";
+type DemoCharge = { id: number; customerId: number; serviceDate: string; createdAt: Date };
 
 function authUserOf(user: UserRow): AuthUser {
   return {
@@ -422,7 +443,7 @@ function demoInvoiceStatus(index: number, monthsAgo: number): DemoInvoiceStatus 
 async function seedInvoice(
   db: Database,
   tenant: TenantContext,
-  charges: PostedTransaction[],
+  charges: DemoCharge[],
   status: DemoInvoiceStatus,
 ): Promise<void> {
   const [first] = charges;
@@ -482,21 +503,5 @@ async function seedStatementRun(
 
 /** Month-to-date figures count only this month's postings; back-dated demo postings must not inflate them. */
 async function resetMonthToDate(db: Database, clientId: number, monthStart: Date): Promise<void> {
-  const since = isoDate(monthStart);
-  const sumFor = (types: string[]) => sql`coalesce((
-      select sum(t.amount) from ${transactions} t join ${codes} c on c.client_id = t.client_id and c.id = t.code_id
-      where t.client_id = ${customers.clientId} and t.customer_id = ${customers.id}
-        and t.service_date >= ${since}::date and c.code_type in (${sql.join(
-          types.map((type) => sql`${type}`),
-          sql`, `,
-        )})), 0)`;
-  await db
-    .update(customers)
-    .set({
-      mtdCharges: sumFor(["charge"]),
-      mtdPayments: sumFor(["payment"]),
-      mtdCrAdj: sumFor(["adjust", "percent_discount", "flat_discount"]),
-      mtdDbAdj: sumFor(["debit"]),
-    })
-    .where(eq(customers.clientId, clientId));
+  await recomputeMonthToDate(db, clientId, isoDate(monthStart));
 }

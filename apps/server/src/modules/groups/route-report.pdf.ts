@@ -6,6 +6,7 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { renderTableReport } from "../reports/table-report.pdf.js";
+import { businessToday } from "../../clock.js";
 
 const statusLabels = { standard: "Standard", skip: "Skip", pause: "Pause" } as const;
 
@@ -38,7 +39,7 @@ export async function renderRouteReport(
     )
     .where(and(eq(routePlans.clientId, tenant.clientId), eq(routePlans.routeId, routeId)))
     .orderBy(asc(routePlans.stop), asc(routePlans.id));
-  const today = new Date().toISOString().slice(0, 10);
+  const today = businessToday();
   const content = await renderTableReport({
     title: `Group Report: ${group.name}`,
     subtitle: [group.clientName, `${members.length} customers, as of ${today}`],

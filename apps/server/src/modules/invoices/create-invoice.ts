@@ -4,6 +4,7 @@ import type { Executor } from "../../db/database.js";
 import { clients, customers, invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
+import { attachEntriesToInvoice } from "../ledger/entry-links.js";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -97,9 +98,6 @@ export async function attachTransactions(
         (row.invoiceId === null || row.invoiceId === invoice.id),
     );
     if (attachable.length !== ids.length) throw nonFieldError(TRANSACTIONS_NOT_ATTACHABLE_MESSAGE);
-    await tx
-      .update(transactions)
-      .set({ invoiceId: invoice.id, transactionStatus: "attached" })
-      .where(and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)));
+    await attachEntriesToInvoice(tx, tenant.clientId, invoice.id, ids);
   });
 }

@@ -12,6 +12,7 @@ import {
 import { createStatement } from "../statements/create-statement.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { attachTransactions, createInvoice } from "./create-invoice.js";
+import { businessToday } from "../../clock.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -40,7 +41,7 @@ type Invoice = {
 };
 type Page = { count: number; results: Invoice[] };
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => businessToday();
 const tenantA = () => ({ clientId: fixture.a.clientId });
 
 beforeAll(async () => {

@@ -12,16 +12,18 @@ import type { Database, Executor } from "../../db/database.js";
 import { customers, invoices, statements, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
+import { detachInvoiceEntries } from "../ledger/entry-links.js";
 import { createInvoice, type InvoiceRow } from "./create-invoice.js";
 import { getInvoice } from "./list-invoices.js";
 import type { InvoiceDetail } from "./invoice-output.js";
+import { businessToday } from "../../clock.js";
 
 // Every change here is one database transaction that locks the invoice row first, so two
 // clicks on Close and Delete cannot interleave. None of them moves a balance: an invoice
 // only groups ledger entries.
 
 export function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  return businessToday();
 }
 
 /** Add invoice: an open, empty invoice for the customer, dated today unless a date is given. */
@@ -106,10 +108,7 @@ export async function changeInvoiceStatus(
 
 /** Takes every entry off the invoice (back to new); the entries themselves are untouched. */
 async function detachAll(tx: Executor, tenant: TenantContext, invoiceId: number): Promise<void> {
-  await tx
-    .update(transactions)
-    .set({ invoiceId: null, transactionStatus: "new" })
-    .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.invoiceId, invoiceId)));
+  await detachInvoiceEntries(tx, tenant.clientId, invoiceId);
 }
 
 /** Separate Transactions from Invoice: the open invoice stays, empty. */

@@ -1,8 +1,10 @@
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
-import { clients, customers, invoices, statements, transactions } from "../../db/tables.js";
+import { clients, customers, invoices, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
+import { billEntriesOnStatement } from "../ledger/entry-links.js";
+import { startNextPeriod } from "../ledger/statement-period.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 
 export type StatementRow = typeof statements.$inferSelect;
@@ -24,7 +26,8 @@ export type CreateStatementInput = {
  * those of the invoices it carries) on the statement; marks the open and closed invoices
  * processed; then starts the next period (previous balance = new balance, month-to-date 0).
  * One database transaction, with the customer row locked as postings lock it, so no posting
- * can fall between the snapshot and the reset. The ledger itself is never written.
+ * can fall between the snapshot and the reset. The ledger module links the entries and starts
+ * the next period; no amount moves.
  */
 export async function createStatement(
   db: Executor,
@@ -86,32 +89,16 @@ export async function createStatement(
         ),
       )
       .returning({ id: invoices.id });
-    const carriedIds = carried.map((invoice) => invoice.id);
-    const dueNow = lte(transactions.serviceDate, input.statementDate);
-    await tx
-      .update(transactions)
-      .set({ statementId: statement.id })
-      .where(
-        and(
-          eq(transactions.clientId, tenant.clientId),
-          eq(transactions.customerId, customer.id),
-          isNull(transactions.statementId),
-          carriedIds.length > 0 ? or(dueNow, inArray(transactions.invoiceId, carriedIds)) : dueNow,
-        ),
-      );
-    await tx
-      .update(customers)
-      .set({
-        previousBalance: customer.totalBalance,
-        mtdCharges: "0",
-        mtdPayments: "0",
-        mtdCrAdj: "0",
-        mtdDbAdj: "0",
-        // The customer's ageing columns hold the ageing "as of the last statement".
-        ...buckets,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customer.id)));
+    await billEntriesOnStatement(tx, tenant.clientId, {
+      customerId: customer.id,
+      statementId: statement.id,
+      statementDate: input.statementDate,
+      carriedInvoiceIds: carried.map((invoice) => invoice.id),
+    });
+    await startNextPeriod(tx, tenant.clientId, customer.id, {
+      previousBalance: customer.totalBalance,
+      ageing: buckets,
+    });
     return statement;
   });
 }

@@ -11,6 +11,7 @@ import { nonFieldError, notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-layout.pdf.js";
 import { renderStatementsPdf, type StatementDocument } from "./statement-page.pdf.js";
+import { businessToday } from "../../clock.js";
 
 function dayAfter(isoDate: string): string {
   const date = new Date(`${isoDate}T00:00:00Z`);
@@ -94,6 +95,6 @@ export async function renderCombinedStatements(
 ): Promise<PdfFile> {
   const documents = await loadStatementDocuments(db, tenant, statementIds);
   if (documents.length === 0) throw nonFieldError(NO_STATEMENTS_TO_COMBINE_MESSAGE);
-  const name = combinedStatementsFileName(new Date().toISOString().slice(0, 10));
+  const name = combinedStatementsFileName(businessToday());
   return { fileName: name, content: await renderStatementsPdf(name.replace(/\.pdf$/, ""), documents) };
 }

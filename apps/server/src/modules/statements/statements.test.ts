@@ -14,6 +14,7 @@ import { attachTransactions, createInvoice } from "../invoices/create-invoice.js
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { createStatement } from "./create-statement.js";
+import { businessToday } from "../../clock.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -380,7 +381,7 @@ describe("statement PDFs", () => {
         ),
       };
     })();
-    const today = new Date().toISOString().slice(0, 10);
+    const today = businessToday();
     const response = await fetch(`${testApp.baseUrl}/api/statements/combine/`, {
       method: "POST",
       headers: { authorization: `Bearer ${fixture.a.ownerToken}`, "content-type": "application/json" },

@@ -12,6 +12,7 @@ import {
 import { seedDemo } from "../demo/seed-demo.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { businessToday } from "../../clock.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -29,7 +30,7 @@ function daysBefore(asOf: string, days: number): string {
 describe("GET /api/summary-data/client/{id}", () => {
   it("computes counts, ageing, month-to-date activity and balance from the ledger", async () => {
     const clientId = fixture.a.clientId;
-    const today = new Date().toISOString().slice(0, 10);
+    const today = businessToday();
     const [charge, payment, credit, debit] = await testApp.db
       .insert(codes)
       .values([
@@ -100,7 +101,7 @@ describe("GET /api/summary-data/client/{id}", () => {
 
   it("ages every demo customer in SQL exactly as the domain's ageBalance does", async () => {
     await seedDemo(testApp.db, { createAdmin: false, customersPerClient: 30 });
-    const asOf = new Date().toISOString().slice(0, 10);
+    const asOf = businessToday();
     const demoClients = await testApp.db
       .select({ id: clients.id })
       .from(clients)

@@ -11,6 +11,7 @@ import type { Database } from "../../db/database.js";
 import { codes, customers, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { businessToday } from "../../clock.js";
 
 export type ClientSummary = {
   totalCustomers: number;
@@ -31,7 +32,7 @@ export type ClientSummary = {
 };
 
 function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  return businessToday();
 }
 
 /** The home dashboard's figures, all computed from the ledger as of today. */

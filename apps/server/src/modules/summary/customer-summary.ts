@@ -6,6 +6,7 @@ import { clients } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { findCustomer } from "../customers/manage-customers.js";
 import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { businessToday } from "../../clock.js";
 
 export type CustomerSummary = Record<string, string | number | null>;
 
@@ -23,7 +24,7 @@ export async function summarizeCustomer(
   db: Database,
   tenant: TenantContext,
   customerId: number,
-  asOf = new Date().toISOString().slice(0, 10),
+  asOf = businessToday(),
 ): Promise<CustomerSummary> {
   const customer = await findCustomer(db, tenant, customerId);
   const [client] = await db

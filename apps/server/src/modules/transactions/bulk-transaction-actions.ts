@@ -1,38 +1,16 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { transactionMassUpdateSchema } from "@cyclebill/domain";
 import type { z } from "zod";
+import { businessToday } from "../../clock.js";
 import type { Database } from "../../db/database.js";
-import { customers, transactions } from "../../db/tables.js";
+import { transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { nonFieldError, notFound } from "../../http/errors.js";
 import { attachTransactions, createInvoice } from "../invoices/create-invoice.js";
-import { rewriteEntry } from "./change-transaction.js";
-import {
-  findTransaction,
-  selectTransactions,
-  transactionToApi,
-  type TransactionOutput,
-} from "./transaction-view.js";
-
-/** Locks the customers of the selected entries in id order, so concurrent batches cannot deadlock. */
-async function lockCustomersOf(
-  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
-  tenant: TenantContext,
-  ids: number[],
-) {
-  const rows = await tx
-    .selectDistinct({ customerId: transactions.customerId })
-    .from(transactions)
-    .where(and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, ids)));
-  if (rows.length === 0) throw notFound();
-  for (const { customerId } of rows.sort((a, b) => a.customerId - b.customerId)) {
-    await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)))
-      .for("update");
-  }
-}
+import { changeEntries, type EntryRewrite } from "../ledger/change-entries.js";
+import { moneyTransaction } from "../ledger/money-transaction.js";
+import { lockedEntries, planRewrite } from "./change-transaction.js";
+import { selectTransactions, transactionToApi, type TransactionOutput } from "./transaction-view.js";
 
 /** Mass update: the given fields change on every selected entry, all or nothing. */
 export async function massUpdateTransactions(
@@ -41,21 +19,30 @@ export async function massUpdateTransactions(
   input: z.output<typeof transactionMassUpdateSchema>,
 ): Promise<{ count: number; results: TransactionOutput[] }> {
   const ids = [...new Set(input.ids)];
-  await db.transaction(async (tx) => {
-    await lockCustomersOf(tx, tenant, ids);
-    for (const id of ids) {
-      const entry = await findTransaction(tx, tenant, id);
-      const { changes } = input;
-      await rewriteEntry(tx, tenant, entry, {
-        customer: changes.customer ?? entry.customerId,
-        code: changes.code ?? entry.codeId,
-        description: changes.description ?? entry.description,
-        rate: changes.rate ?? entry.rate,
-        quantity: changes.quantity ?? entry.quantity,
-        serviceDate: changes.serviceDate ?? entry.serviceDate,
-        unitofmeasure: changes.uom ?? entry.unitOfMeasureId ?? 1,
-      });
+  const { changes } = input;
+  await moneyTransaction(db, async (tx) => {
+    // Every customer involved (the entries' and the one they move to) is locked up front, in id order.
+    const entries = await lockedEntries(
+      tx,
+      tenant,
+      ids,
+      changes.customer === undefined ? [] : [changes.customer],
+    );
+    const rewrites: EntryRewrite[] = [];
+    for (const entry of entries) {
+      rewrites.push(
+        await planRewrite(tx, tenant, entry, {
+          customer: changes.customer ?? entry.customerId,
+          code: changes.code ?? entry.codeId,
+          description: changes.description ?? entry.description,
+          rate: changes.rate ?? entry.rate,
+          quantity: changes.quantity ?? entry.quantity,
+          serviceDate: changes.serviceDate ?? entry.serviceDate,
+          unitofmeasure: changes.uom ?? entry.unitOfMeasureId ?? 1,
+        }),
+      );
     }
+    await changeEntries(tx, tenant, rewrites);
   });
   const rows = await selectTransactions(
     db,
@@ -84,7 +71,7 @@ export async function makeInvoiceFromTransactions(
     if (customerIds.size !== 1) throw nonFieldError(ONE_CUSTOMER_MESSAGE);
     const invoice = await createInvoice(tx, tenant, {
       customerId: [...customerIds][0] as number,
-      invoiceDate: input.invoice_date ?? new Date().toISOString().slice(0, 10),
+      invoiceDate: input.invoice_date ?? businessToday(),
       createdByUserId: tenant.user.id,
     });
     await attachTransactions(tx, tenant, invoice.id, ids);

@@ -1,28 +1,32 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import {
-  MARKED_FOR_DELETION_MESSAGE,
   isEditable,
   isReversible,
   isVoidDeletable,
   isVoidable,
-  ledgerAmount,
-  multiplyRateByQuantity,
-  negateAmount,
-  refusesPosting,
+  offsettingLedgerAmount,
   toQuantity,
   toRate,
   type transactionInputSchema,
 } from "@cyclebill/domain";
 import type { z } from "zod";
+import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
-import { codes, customers, transactions } from "../../db/tables.js";
+import { codes, invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
-import { fieldError, nonFieldError } from "../../http/errors.js";
+import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { attachTransactions } from "../invoices/create-invoice.js";
-import { ARCHIVED_CUSTOMER_MESSAGE, applyLedgerEffect, postTransaction } from "./post-transaction.js";
+import { changeEntries, type EntryRewrite } from "../ledger/change-entries.js";
+import { setEntryVoided } from "../ledger/entry-links.js";
+import { lockCustomers } from "../ledger/lock-customers.js";
+import { moneyTransaction } from "../ledger/money-transaction.js";
+import { postEntries } from "../ledger/post-entries.js";
+import { removeEntries } from "../ledger/remove-entries.js";
+import { postTransaction } from "./post-transaction.js";
 import {
   entryState,
   findTransaction,
+  selectTransactions,
   transactionToApi,
   type TransactionOutput,
   type TransactionView,
@@ -36,10 +40,6 @@ export const NOT_A_DELETABLE_VOID_MESSAGE = "Only a new voiding entry can be del
 export const NOT_REVERSIBLE_MESSAGE = "This transaction cannot be reversed.";
 export const NOT_A_REVERSAL_MESSAGE = "This transaction is not a reversal.";
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Staff entry: duplicates of the last 24 hours are refused unless forced. */
 export async function createTransaction(
   db: Database,
@@ -47,14 +47,14 @@ export async function createTransaction(
   input: TransactionInput,
 ): Promise<TransactionOutput> {
   // Posting and attaching are one database transaction: a refused invoice posts nothing.
-  const postedId = await db.transaction(async (tx) => {
+  const postedId = await moneyTransaction(db, async (tx) => {
     const posted = await postTransaction(tx, tenant, {
       customerId: input.customer,
       codeId: input.code,
       description: input.description,
       rate: input.rate,
       quantity: input.quantity,
-      serviceDate: input.serviceDate ?? today(),
+      serviceDate: input.serviceDate ?? businessToday(),
       unitOfMeasureId: input.unitofmeasure,
       transactionType: input.transaction_type,
       createdByUserId: tenant.user.id,
@@ -66,40 +66,43 @@ export async function createTransaction(
   return transactionToApi(await findTransaction(db, tenant, postedId));
 }
 
-async function lockedEntry(tx: Executor, tenant: TenantContext, id: number): Promise<TransactionView> {
-  // Lock the entry's customer first (the order postings use), then read the entry.
-  const entry = await findTransaction(tx, tenant, id);
-  await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, entry.customerId)))
-    .for("update");
-  return findTransaction(tx, tenant, id);
-}
-
-async function customerFlags(tx: Executor, tenant: TenantContext, customerId: number) {
-  const [customer] = await tx
-    .select({ id: customers.id, deleteFlag: customers.deleteFlag, deleted: customers.deleted })
-    .from(customers)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)))
-    .for("update");
-  if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
-  return customer;
-}
-
-/** Takes an entry's effect off its customer (the inverse of its posting). */
-async function undoEffect(tx: Executor, tenant: TenantContext, entry: TransactionView): Promise<void> {
-  const customer = await customerFlags(tx, tenant, entry.customerId);
-  await applyLedgerEffect(tx, tenant, {
-    customerId: entry.customerId,
-    deleteFlag: customer.deleteFlag,
-    codeType: entry.codeType,
-    ledgerAmount: negateAmount(entry.ledgerAmount),
-    amount: negateAmount(entry.amount),
-    serviceDate: entry.serviceDate,
-    entries: -1,
-    amountTotal: negateAmount(entry.amount),
+/**
+ * Locks what changing these entries touches, in the one order money uses — their customers (and
+ * any customer they move to) by id, then their invoices by id — and reads them again under the
+ * locks, so a close or a void that got there first is seen.
+ */
+export async function lockedEntries(
+  tx: Executor,
+  tenant: TenantContext,
+  ids: readonly number[],
+  movingTo: readonly number[] = [],
+): Promise<TransactionView[]> {
+  const scope = and(eq(transactions.clientId, tenant.clientId), inArray(transactions.id, [...ids]));
+  const seen = await selectTransactions(tx, scope);
+  if (seen.length !== new Set(ids).size) throw notFound();
+  await lockCustomers(tx, tenant.clientId, [...seen.map((entry) => entry.customerId), ...movingTo]);
+  const invoiceIds = [
+    ...new Set(seen.flatMap((entry) => (entry.invoiceId === null ? [] : [entry.invoiceId]))),
+  ];
+  if (invoiceIds.length > 0) {
+    await tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.clientId, tenant.clientId), inArray(invoices.id, invoiceIds)))
+      .orderBy(invoices.id)
+      .for("update");
+  }
+  const current = await selectTransactions(tx, scope);
+  return ids.map((id) => {
+    const entry = current.find((row) => row.id === id);
+    if (!entry) throw notFound();
+    return entry;
   });
+}
+
+async function lockedEntry(tx: Executor, tenant: TenantContext, id: number): Promise<TransactionView> {
+  const [entry] = await lockedEntries(tx, tenant, [id]);
+  return entry as TransactionView;
 }
 
 export type EntryChanges = {
@@ -112,55 +115,36 @@ export type EntryChanges = {
   unitofmeasure: number;
 };
 
-/** Rewrites an editable entry: its old effect comes off, its new effect goes on, in one transaction. */
-export async function rewriteEntry(
+export const ENTRY_STAYS_WITH_INVOICE_MESSAGE = "An entry on an invoice stays with the invoice's customer.";
+
+/** What an editable entry becomes; the ledger writer then moves the figures (and checks the customer). */
+export async function planRewrite(
   tx: Executor,
   tenant: TenantContext,
   entry: TransactionView,
   changes: EntryChanges,
-): Promise<void> {
+): Promise<EntryRewrite> {
   if (!isEditable(entryState(entry))) throw nonFieldError(NOT_EDITABLE_MESSAGE);
   const [code] = await tx
-    .select({ id: codes.id, codeType: codes.codeType, code: codes.code })
+    .select({ id: codes.id, codeType: codes.codeType })
     .from(codes)
     .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, changes.code)))
     .limit(1);
   if (!code) throw fieldError("code", "Invalid code - object does not exist.");
-  const customer = await customerFlags(tx, tenant, changes.customer);
-  if (customer.deleted) throw nonFieldError(ARCHIVED_CUSTOMER_MESSAGE);
-  if (refusesPosting(customer.deleteFlag, code.codeType)) throw nonFieldError(MARKED_FOR_DELETION_MESSAGE);
   if (entry.invoiceId !== null && changes.customer !== entry.customerId) {
-    throw fieldError("customer", "An entry on an invoice stays with the invoice's customer.");
+    throw fieldError("customer", ENTRY_STAYS_WITH_INVOICE_MESSAGE);
   }
-  await undoEffect(tx, tenant, entry);
-  const rate = toRate(changes.rate);
-  const quantity = toQuantity(changes.quantity);
-  const amount = multiplyRateByQuantity(rate, quantity);
-  const signed = ledgerAmount(code.codeType, amount);
-  await tx
-    .update(transactions)
-    .set({
-      customerId: changes.customer,
-      codeId: code.id,
-      description: changes.description,
-      rate,
-      quantity,
-      amount,
-      ledgerAmount: signed,
-      serviceDate: changes.serviceDate,
-      unitOfMeasureId: changes.unitofmeasure,
-    })
-    .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, entry.id)));
-  await applyLedgerEffect(tx, tenant, {
+  return {
+    id: entry.id,
     customerId: changes.customer,
-    deleteFlag: customer.deleteFlag,
+    codeId: code.id,
     codeType: code.codeType,
-    ledgerAmount: signed,
-    amount,
+    description: changes.description,
+    rate: toRate(changes.rate),
+    quantity: toQuantity(changes.quantity),
     serviceDate: changes.serviceDate,
-    entries: 1,
-    amountTotal: amount,
-  });
+    unitOfMeasureId: changes.unitofmeasure,
+  };
 }
 
 export async function editTransaction(
@@ -169,9 +153,9 @@ export async function editTransaction(
   id: number,
   input: TransactionInput,
 ): Promise<TransactionOutput> {
-  await db.transaction(async (tx) => {
-    const entry = await lockedEntry(tx, tenant, id);
-    await rewriteEntry(tx, tenant, entry, {
+  await moneyTransaction(db, async (tx) => {
+    const [entry] = (await lockedEntries(tx, tenant, [id], [input.customer])) as [TransactionView];
+    const rewrite = await planRewrite(tx, tenant, entry, {
       customer: input.customer,
       code: input.code,
       description: input.description,
@@ -180,19 +164,17 @@ export async function editTransaction(
       serviceDate: input.serviceDate ?? entry.serviceDate,
       unitofmeasure: input.unitofmeasure,
     });
+    await changeEntries(tx, tenant, [rewrite]);
   });
   return transactionToApi(await findTransaction(db, tenant, id));
 }
 
 /** Deletes an editable entry and takes its effect off the balance. */
 export async function deleteTransaction(db: Database, tenant: TenantContext, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
     if (!isEditable(entryState(entry))) throw nonFieldError(NOT_EDITABLE_MESSAGE);
-    await undoEffect(tx, tenant, entry);
-    await tx
-      .delete(transactions)
-      .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, id)));
+    await removeEntries(tx, tenant, [id]);
   });
 }
 
@@ -203,39 +185,30 @@ async function postOffset(
   entry: TransactionView,
   kind: "void" | "reversal",
 ): Promise<number> {
-  const customer = await customerFlags(tx, tenant, entry.customerId);
-  const [offset] = await tx
-    .insert(transactions)
-    .values({
-      clientId: tenant.clientId,
+  const {
+    ids: [offsetId],
+  } = await postEntries(tx, tenant, [
+    {
       customerId: entry.customerId,
       codeId: entry.codeId,
+      codeType: entry.codeType,
       description: `${kind === "void" ? "VOID" : "REVERSAL"}: ${entry.description}`.slice(0, 60),
       quantity: entry.quantity,
       rate: entry.rate,
-      amount: entry.amount,
-      ledgerAmount: negateAmount(entry.ledgerAmount),
-      serviceDate: today(),
+      serviceDate: businessToday(),
       unitOfMeasureId: entry.unitOfMeasureId,
       transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
-      voidsTransactionId: kind === "void" ? entry.id : null,
-      reversesTransactionId: kind === "reversal" ? entry.id : null,
       createdByUserId: tenant.user.id,
-    })
-    .returning({ id: transactions.id });
-  if (!offset) throw new Error("offsetting entry not created");
-  await applyLedgerEffect(tx, tenant, {
-    customerId: entry.customerId,
-    deleteFlag: customer.deleteFlag,
-    codeType: entry.codeType,
-    ledgerAmount: negateAmount(entry.ledgerAmount),
-    amount: negateAmount(entry.amount),
-    serviceDate: today(),
-    // The offsetting entry carries the same (unsigned) amount as the entry it offsets.
-    entries: 1,
-    amountTotal: entry.amount,
-  });
-  return offset.id;
+      offsets: {
+        kind,
+        entryId: entry.id,
+        amount: entry.amount,
+        ledgerAmount: offsettingLedgerAmount(entry.ledgerAmount),
+      },
+    },
+  ]);
+  if (!offsetId) throw new Error("offsetting entry not created");
+  return offsetId;
 }
 
 /** Voids an attached entry: a voiding entry nets it to zero and the entry is marked voided. */
@@ -244,14 +217,11 @@ export async function voidTransaction(
   tenant: TenantContext,
   id: number,
 ): Promise<TransactionOutput> {
-  const voidId = await db.transaction(async (tx) => {
+  const voidId = await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
     if (!isVoidable(entryState(entry))) throw nonFieldError(NOT_VOIDABLE_MESSAGE);
     const offsetId = await postOffset(tx, tenant, entry, "void");
-    await tx
-      .update(transactions)
-      .set({ voided: true })
-      .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, id)));
+    await setEntryVoided(tx, tenant.clientId, id, true);
     return offsetId;
   });
   return transactionToApi(await findTransaction(db, tenant, voidId));
@@ -259,18 +229,12 @@ export async function voidTransaction(
 
 /** Deletes a new voiding entry: the voided entry counts again. */
 export async function deleteVoid(db: Database, tenant: TenantContext, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
     if (!isVoidDeletable(entryState(entry)) || entry.voidsTransactionId === null)
       throw nonFieldError(NOT_A_DELETABLE_VOID_MESSAGE);
-    await undoEffect(tx, tenant, entry);
-    await tx
-      .delete(transactions)
-      .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, id)));
-    await tx
-      .update(transactions)
-      .set({ voided: false })
-      .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, entry.voidsTransactionId)));
+    await removeEntries(tx, tenant, [id]);
+    await setEntryVoided(tx, tenant.clientId, entry.voidsTransactionId, false);
   });
 }
 
@@ -280,7 +244,7 @@ export async function reverseTransaction(
   tenant: TenantContext,
   id: number,
 ): Promise<TransactionOutput> {
-  const reversalId = await db.transaction(async (tx) => {
+  const reversalId = await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
     if (!isReversible(entryState(entry))) throw nonFieldError(NOT_REVERSIBLE_MESSAGE);
     return postOffset(tx, tenant, entry, "reversal");
@@ -290,13 +254,10 @@ export async function reverseTransaction(
 
 /** Deletes a reversal not yet billed: the reversed entry counts again. */
 export async function deleteReversal(db: Database, tenant: TenantContext, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
     if (entry.reversesTransactionId === null) throw nonFieldError(NOT_A_REVERSAL_MESSAGE);
     if (entry.statementId !== null) throw nonFieldError("A billed reversal cannot be deleted.");
-    await undoEffect(tx, tenant, entry);
-    await tx
-      .delete(transactions)
-      .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, id)));
+    await removeEntries(tx, tenant, [id]);
   });
 }

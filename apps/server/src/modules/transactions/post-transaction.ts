@@ -2,23 +2,18 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import {
   DUPLICATE_TRANSACTION_MESSAGE,
   DUPLICATE_WINDOW_HOURS,
-  type CodeType,
-  MARKED_FOR_DELETION_MESSAGE,
-  isZeroAmount,
-  ledgerAmount,
-  monthToDateBucket,
   multiplyRateByQuantity,
-  refusesPosting,
   toQuantity,
   toRate,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import type { transactionTypes } from "../../db/tables.js";
-import { codes, customers, storedAmounts, transactions } from "../../db/tables.js";
+import { codes, storedAmounts, transactions } from "../../db/tables.js";
+import { businessToday } from "../../clock.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
-
-export const ARCHIVED_CUSTOMER_MESSAGE =
-  "This customer is archived. Unarchive it before entering transactions.";
+import { lockCustomers } from "../ledger/lock-customers.js";
+import { postEntries } from "../ledger/post-entries.js";
+import { assertPostable } from "../ledger/posting-rules.js";
 
 export type PostingInput = {
   customerId: number;
@@ -41,16 +36,9 @@ export type PostingInput = {
 
 export type PostedTransaction = typeof transactions.$inferSelect;
 
-const mtdColumn = {
-  charges: customers.mtdCharges,
-  payments: customers.mtdPayments,
-  credit_adjustments: customers.mtdCrAdj,
-  debit_adjustments: customers.mtdDbAdj,
-} as const;
-
 /**
- * Posts one ledger entry and moves the customer's balance and month-to-date figures in the
- * same database transaction, so the balance always equals the sum of the ledger.
+ * Posts one ledger entry through the ledger writer (a batch of one), after the checks a staff
+ * entry gets: the customer may take it, and it is no duplicate of the last 24 hours.
  */
 export async function postTransaction(
   db: Executor,
@@ -64,22 +52,15 @@ export async function postTransaction(
       .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, input.codeId)))
       .limit(1);
     if (!code) throw fieldError("code", "Invalid code - object does not exist.");
-    // Lock the customer row: concurrent postings to one customer apply one after the other.
-    const [customer] = await tx
-      .select({ id: customers.id, deleteFlag: customers.deleteFlag, deleted: customers.deleted })
-      .from(customers)
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, input.customerId)))
-      .for("update")
-      .limit(1);
-    if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
-    if (customer.deleted) throw nonFieldError(ARCHIVED_CUSTOMER_MESSAGE);
-    if (refusesPosting(customer.deleteFlag, code.codeType)) throw nonFieldError(MARKED_FOR_DELETION_MESSAGE);
+    // Lock the customer first: concurrent postings to one customer apply one after the other,
+    // and the duplicate check below sees every earlier one.
+    const locked = await lockCustomers(tx, tenant.clientId, [input.customerId]);
+    assertPostable(locked.get(input.customerId), code.codeType);
 
     const rate = toRate(input.rate);
     const quantity = toQuantity(input.quantity ?? "1");
     const amount = multiplyRateByQuantity(rate, quantity);
-    const signedAmount = ledgerAmount(code.codeType, amount);
-    const serviceDate = input.serviceDate ?? new Date().toISOString().slice(0, 10);
+    const serviceDate = input.serviceDate ?? businessToday();
 
     if (input.refuseDuplicates) {
       const [duplicate] = await tx
@@ -88,7 +69,7 @@ export async function postTransaction(
         .where(
           and(
             eq(transactions.clientId, tenant.clientId),
-            eq(transactions.customerId, customer.id),
+            eq(transactions.customerId, input.customerId),
             eq(transactions.codeId, code.id),
             eq(transactions.amount, amount),
             eq(transactions.serviceDate, serviceDate),
@@ -106,23 +87,22 @@ export async function postTransaction(
       .where(
         and(
           eq(storedAmounts.clientId, tenant.clientId),
-          eq(storedAmounts.customerId, customer.id),
+          eq(storedAmounts.customerId, input.customerId),
           eq(storedAmounts.codeId, code.id),
         ),
       );
     const storedAmountFlag = stored.length === 0 || stored.some((row) => toRate(row.rate) === rate);
 
-    const [posted] = await tx
-      .insert(transactions)
-      .values({
-        clientId: tenant.clientId,
-        customerId: customer.id,
+    const {
+      ids: [postedId],
+    } = await postEntries(tx, tenant, [
+      {
+        customerId: input.customerId,
         codeId: code.id,
+        codeType: code.codeType,
         description: input.description,
-        quantity,
         rate,
-        amount,
-        ledgerAmount: signedAmount,
+        quantity,
         serviceDate,
         unitOfMeasureId: input.unitOfMeasureId ?? 1,
         transactionType: input.transactionType ?? "user_or_scanner",
@@ -130,83 +110,14 @@ export async function postTransaction(
         createdByUserId: input.createdByUserId ?? null,
         recurringChargeId: input.recurringChargeId ?? null,
         productionRunId: input.productionRunId ?? null,
-        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
-      })
-      .returning();
-
-    await applyLedgerEffect(tx, tenant, {
-      customerId: customer.id,
-      deleteFlag: customer.deleteFlag,
-      codeType: code.codeType,
-      ledgerAmount: signedAmount,
-      amount,
-      serviceDate,
-      entries: 1,
-      amountTotal: amount,
-    });
-    return posted as PostedTransaction;
+        createdAt: input.createdAt,
+      },
+    ]);
+    const [posted] = await tx
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, postedId as number)));
+    if (!posted) throw new Error("posted entry not found");
+    return posted;
   });
-}
-
-function mtdColumnKey(
-  bucket: keyof typeof mtdColumn,
-): "mtdCharges" | "mtdPayments" | "mtdCrAdj" | "mtdDbAdj" {
-  switch (bucket) {
-    case "charges":
-      return "mtdCharges";
-    case "payments":
-      return "mtdPayments";
-    case "credit_adjustments":
-      return "mtdCrAdj";
-    case "debit_adjustments":
-      return "mtdDbAdj";
-  }
-}
-
-export type LedgerEffect = {
-  customerId: number;
-  deleteFlag: string | null;
-  codeType: CodeType;
-  /** Signed change of the balance. */
-  ledgerAmount: string;
-  /** Signed change of the month-to-date figure of the code type (negative when taking an entry back). */
-  amount: string;
-  serviceDate: string;
-  /** Entries added (1) or taken away (-1): the customer's ledger tally. */
-  entries: 1 | -1;
-  /** Change of the sum of the entries' (unsigned) amounts. */
-  amountTotal: string;
-};
-
-/**
- * Moves a customer's balance and month-to-date figure by one posting (or its undoing), in the
- * caller's database transaction. A customer marked for deletion is archived when it reaches zero.
- */
-export async function applyLedgerEffect(
-  tx: Executor,
-  tenant: { clientId: number },
-  effect: LedgerEffect,
-): Promise<void> {
-  const bucket = monthToDateBucket(effect.codeType);
-  const updates: Record<string, unknown> = {
-    totalBalance: sql`${customers.totalBalance} + ${effect.ledgerAmount}::numeric`,
-    ledgerEntries: sql`${customers.ledgerEntries} + ${effect.entries}::int`,
-    ledgerAmountTotal: sql`${customers.ledgerAmountTotal} + ${effect.amountTotal}::numeric`,
-    updatedAt: sql`now()`,
-  };
-  if (bucket) updates[mtdColumnKey(bucket)] = sql`${mtdColumn[bucket]} + ${effect.amount}::numeric`;
-  if (effect.codeType === "payment" && !effect.amount.startsWith("-")) {
-    updates.lastPayDate = sql`greatest(${customers.lastPayDate}, ${effect.serviceDate}::date)`;
-  }
-  const [after] = await tx
-    .update(customers)
-    .set(updates)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, effect.customerId)))
-    .returning({ totalBalance: customers.totalBalance });
-  if (effect.deleteFlag && after && isZeroAmount(after.totalBalance)) {
-    await tx
-      .update(customers)
-      .set({ deleted: true, deletedAt: new Date() })
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, effect.customerId)));
-  }
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { addAmounts } from "@cyclebill/domain";
+import { businessToday } from "../../clock.js";
 import { codes, customers, invoices, routePlans, routes } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import {
@@ -83,7 +84,8 @@ describe("posting", () => {
       transaction_status: "new",
       editable: true,
     });
-    expect(entry.serviceDate).toBe(new Date().toISOString().slice(0, 10));
+    // The service date defaults to the provider's business date, from the one clock.
+    expect(entry.serviceDate).toBe(businessToday());
     await enter({ customer, code: code.payment, rate: "40" });
     expect(await balanceOf(customer)).toBe("60.00");
   });

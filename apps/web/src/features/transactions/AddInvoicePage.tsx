@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useClientContext } from "../clients/client-context";
 import { PageHeader } from "../shell/PageHeader";
-import { today } from "./AddTransactionRow";
+import { today } from "../../lib/business-date";
 import { addInvoice } from "./invoice-api";
 import { CustomerPicker, type PickedCustomer } from "./pickers";
 

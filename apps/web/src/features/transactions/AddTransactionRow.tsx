@@ -13,6 +13,7 @@ import {
   type Transaction,
   type TransactionBody,
 } from "./transactions-api";
+import { today } from "../../lib/business-date";
 
 export const LOCKABLE = [
   "customer",
@@ -46,12 +47,6 @@ export type Draft = {
   quantity: string;
   rate: string;
 };
-
-export function today(): string {
-  const now = new Date();
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 export function emptyDraft(customer: PickedCustomer | null = null): Draft {
   return {

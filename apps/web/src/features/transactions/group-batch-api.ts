@@ -61,7 +61,7 @@ export type BatchMember = {
 /** A row's own amount and quantity; absent fields follow the batch defaults. */
 export type RowOverride = { amount?: string; quantity?: string };
 
-export { today as todayIso } from "./AddTransactionRow";
+export { today as todayIso } from "../../lib/business-date";
 
 /** The amount as the server will store it (2 places), or null when it is not a non-negative number. */
 export function parseAmount(value: string): string | null {

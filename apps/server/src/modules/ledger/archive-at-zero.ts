@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+import { shouldArchiveAtZero } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { sqlArray } from "./sql-arrays.js";
+
+/**
+ * The archive-at-zero rule, applied in plain sight: a customer marked for deletion (D or S)
+ * is archived the moment its balance reaches zero — after a posting, a void or an edit by the
+ * ledger writer, or when the mark is set on a customer already at zero. Returns who was archived.
+ */
+export async function archiveAtZero(
+  tx: Executor,
+  clientId: number,
+  customers: readonly { id: number; deleteFlag: string | null; totalBalance: string }[],
+): Promise<number[]> {
+  const settled = customers
+    .filter((customer) => shouldArchiveAtZero(customer.deleteFlag, customer.totalBalance))
+    .map((customer) => customer.id);
+  if (settled.length === 0) return [];
+  await tx.execute(
+    sql`update customers set deleted = true, deleted_at = now()
+        where client_id = ${clientId} and not deleted and id = any(${sqlArray(settled, "bigint")})`,
+  );
+  return settled;
+}

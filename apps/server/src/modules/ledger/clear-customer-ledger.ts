@@ -1,0 +1,32 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "../../db/database.js";
+import { customers } from "../../db/tables.js";
+
+/**
+ * Clears an archived customer's ledger so it starts afresh when unarchived (the help promises an
+ * archived customer's history is not kept): its zero-sum entries go, and every figure kept beside
+ * them returns to zero. The caller has checked the balance is zero and removes the invoices.
+ */
+export async function clearCustomerLedger(tx: Executor, clientId: number, customerId: number): Promise<void> {
+  // Voiding entries refer to what they void; clear those links first.
+  await tx.execute(sql`update transactions set voids_transaction_id = null, reverses_transaction_id = null
+                       where client_id = ${clientId} and customer_id = ${customerId}`);
+  await tx.execute(
+    sql`delete from transactions where client_id = ${clientId} and customer_id = ${customerId}`,
+  );
+  await tx
+    .update(customers)
+    .set({
+      totalBalance: "0",
+      ledgerEntries: 0,
+      ledgerAmountTotal: "0",
+      mtdCharges: "0",
+      mtdPayments: "0",
+      mtdCrAdj: "0",
+      mtdDbAdj: "0",
+      previousBalance: "0",
+      lastPayDate: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
+}

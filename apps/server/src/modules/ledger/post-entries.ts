@@ -1,0 +1,199 @@
+import { sql } from "drizzle-orm";
+import { ledgerAmount, multiplyRateByQuantity, sumAmounts, type CodeType } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import type { transactionTypes } from "../../db/tables.js";
+import { applyCustomerFigures } from "./apply-customer-figures.js";
+import { lockCustomers, type LockedCustomer } from "./lock-customers.js";
+import { postingRefusal, refusalError, type RefusalReason } from "./posting-rules.js";
+import { sqlArray } from "./sql-arrays.js";
+
+export type TransactionType = (typeof transactionTypes)[number];
+
+/** One entry to post. Rate and quantity are already normalised (5 places); the amount follows from them. */
+export type NewLedgerEntry = {
+  customerId: number;
+  codeId: number;
+  codeType: CodeType;
+  description: string;
+  rate: string;
+  quantity: string;
+  serviceDate: string;
+  unitOfMeasureId?: number | null;
+  transactionType?: TransactionType;
+  storedAmountFlag?: boolean;
+  createdByUserId?: number | null;
+  recurringChargeId?: number | null;
+  productionRunId?: number | null;
+  /** Entry time; now when absent (demo data and imports back-date it). */
+  createdAt?: Date;
+  /** A void or a reversal: the entry's amount, with the opposite effect of the entry it offsets. */
+  offsets?: { kind: "void" | "reversal"; entryId: number; amount: string; ledgerAmount: string };
+};
+
+/**
+ * What to do with an entry the posting rules refuse (customer unknown or archived; a charge for a
+ * customer marked for deletion): "refuse" throws the rule's message and posts nothing, "skip"
+ * leaves it out and reports it (batches post to everyone else).
+ */
+export type RefusalPolicy = "refuse" | "skip";
+
+export type PostEntriesResult = {
+  /** The new entries' ids, parallel to the input; null where an entry was skipped. */
+  ids: (number | null)[];
+  refused: { index: number; customerId: number; reason: RefusalReason }[];
+  /** Customers archived at zero by these postings. */
+  archived: number[];
+  /** Sum of the posted entries' (unsigned) amounts. */
+  total: string;
+};
+
+function refusalOf(customer: LockedCustomer | undefined, entry: NewLedgerEntry): RefusalReason | null {
+  // A void or reversal only takes an existing entry back: the posting rules are for new business.
+  if (entry.offsets) return customer ? null : "unknown";
+  return postingRefusal(customer, entry.codeType);
+}
+
+/**
+ * The one way entries enter the ledger. Posts any number of entries for any number of customers
+ * in a fixed number of statements — lock the customers (id order), draw the ids, one insert from
+ * column arrays, one update of the customers' figures (then archive at zero) — in the caller's
+ * database transaction, so a balance always equals its ledger. A single posting is a batch of one.
+ */
+export async function postEntries(
+  tx: Executor,
+  tenant: { clientId: number },
+  entries: readonly NewLedgerEntry[],
+  policy: RefusalPolicy = "refuse",
+): Promise<PostEntriesResult> {
+  const empty: PostEntriesResult = { ids: entries.map(() => null), refused: [], archived: [], total: "0.00" };
+  if (entries.length === 0) return empty;
+  const locked = await lockCustomers(
+    tx,
+    tenant.clientId,
+    entries.map((entry) => entry.customerId),
+  );
+  const refused: PostEntriesResult["refused"] = [];
+  const accepted: { index: number; entry: NewLedgerEntry; amount: string; signed: string }[] = [];
+  entries.forEach((entry, index) => {
+    const reason = refusalOf(locked.get(entry.customerId), entry);
+    if (reason && policy === "refuse") throw refusalError(reason);
+    if (reason) {
+      refused.push({ index, customerId: entry.customerId, reason });
+      return;
+    }
+    const amount = entry.offsets?.amount ?? multiplyRateByQuantity(entry.rate, entry.quantity);
+    const signed = entry.offsets?.ledgerAmount ?? ledgerAmount(entry.codeType, amount);
+    accepted.push({ index, entry, amount, signed });
+  });
+  if (accepted.length === 0) return { ...empty, refused };
+
+  const drawn = await queryRows<{ id: number | string }>(
+    tx,
+    sql`select nextval(pg_get_serial_sequence('transactions', 'id')) as id
+        from generate_series(1, ${accepted.length}::int)`,
+  );
+  const newIds = drawn.map((row) => Number(row.id)).sort((a, b) => a - b);
+  const column = <T extends string | number | boolean | null>(pick: (row: (typeof accepted)[number]) => T) =>
+    accepted.map(pick);
+  await tx.execute(sql`
+    insert into transactions (client_id, id, customer_id, code_id, description, quantity, rate, amount, ledger_amount,
+                              service_date, unit_of_measure_id, transaction_type, stored_amount_flag, created_by_user_id,
+                              recurring_charge_id, production_run_id, voids_transaction_id, reverses_transaction_id,
+                              created_at)
+    select ${tenant.clientId}::bigint, t.id, t.customer_id, t.code_id, t.description, t.quantity, t.rate, t.amount,
+           t.ledger_amount, t.service_date, t.unit_of_measure_id, t.transaction_type, t.stored_amount_flag,
+           t.created_by_user_id, t.recurring_charge_id, t.production_run_id, t.voids_id, t.reverses_id,
+           coalesce(t.created_at, now())
+    from unnest(
+      ${sqlArray(newIds, "bigint")},
+      ${sqlArray(
+        column((row) => row.entry.customerId),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.codeId),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.description),
+        "text",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.quantity),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.rate),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((row) => row.amount),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((row) => row.signed),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.serviceDate),
+        "date",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.unitOfMeasureId ?? 1),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.transactionType ?? "user_or_scanner"),
+        "text",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.storedAmountFlag ?? true),
+        "boolean",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.createdByUserId ?? null),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.recurringChargeId ?? null),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.productionRunId ?? null),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => (row.entry.offsets?.kind === "void" ? row.entry.offsets.entryId : null)),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => (row.entry.offsets?.kind === "reversal" ? row.entry.offsets.entryId : null)),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((row) => row.entry.createdAt?.toISOString() ?? null),
+        "timestamptz",
+      )}
+    ) as t(id, customer_id, code_id, description, quantity, rate, amount, ledger_amount, service_date,
+           unit_of_measure_id, transaction_type, stored_amount_flag, created_by_user_id, recurring_charge_id,
+           production_run_id, voids_id, reverses_id, created_at)`);
+
+  const { archived } = await applyCustomerFigures(
+    tx,
+    tenant.clientId,
+    accepted.map((row) => ({
+      customerId: row.entry.customerId,
+      change: "post" as const,
+      entry: {
+        codeType: row.entry.codeType,
+        amount: row.amount,
+        ledgerAmount: row.signed,
+        serviceDate: row.entry.serviceDate,
+      },
+    })),
+  );
+  const ids: (number | null)[] = entries.map(() => null);
+  accepted.forEach((row, position) => (ids[row.index] = newIds[position] as number));
+  return { ids, refused, archived, total: sumAmounts(accepted.map((row) => row.amount)) };
+}

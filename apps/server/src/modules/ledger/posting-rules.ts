@@ -1,0 +1,36 @@
+import { MARKED_FOR_DELETION_MESSAGE, refusesPosting, type CodeType } from "@cyclebill/domain";
+import { fieldError, nonFieldError } from "../../http/errors.js";
+import type { LockedCustomer } from "./lock-customers.js";
+
+export const ARCHIVED_CUSTOMER_MESSAGE =
+  "This customer is archived. Unarchive it before entering transactions.";
+export const UNKNOWN_CUSTOMER_MESSAGE = "Invalid customer - object does not exist.";
+
+export type RefusalReason = "unknown" | "archived" | "marked_for_deletion";
+
+/** Why a new entry may not go to this (locked) customer, or null: archived customers take nothing, marked ones no charges. */
+export function postingRefusal(
+  customer: LockedCustomer | undefined,
+  codeType: CodeType,
+): RefusalReason | null {
+  if (!customer) return "unknown";
+  if (customer.deleted) return "archived";
+  if (refusesPosting(customer.deleteFlag, codeType)) return "marked_for_deletion";
+  return null;
+}
+
+export function refusalError(reason: RefusalReason) {
+  switch (reason) {
+    case "unknown":
+      return fieldError("customer", UNKNOWN_CUSTOMER_MESSAGE);
+    case "archived":
+      return nonFieldError(ARCHIVED_CUSTOMER_MESSAGE);
+    case "marked_for_deletion":
+      return nonFieldError(MARKED_FOR_DELETION_MESSAGE);
+  }
+}
+
+export function assertPostable(customer: LockedCustomer | undefined, codeType: CodeType): void {
+  const reason = postingRefusal(customer, codeType);
+  if (reason) throw refusalError(reason);
+}

@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import type { CodeType } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { applyCustomerFigures } from "./apply-customer-figures.js";
+import { lockCustomers } from "./lock-customers.js";
+import { sqlArray } from "./sql-arrays.js";
+
+type RemovedRow = {
+  customer_id: number | string;
+  code_type: CodeType;
+  amount: string;
+  ledger_amount: string;
+  service_date: string;
+};
+
+/**
+ * Takes entries out of the ledger (a deleted entry, a deleted void or reversal) and their effect
+ * off their customers' figures, set-based, in the caller's database transaction. The caller has
+ * checked that each entry may go; returns how many went.
+ */
+export async function removeEntries(
+  tx: Executor,
+  tenant: { clientId: number },
+  entryIds: readonly number[],
+): Promise<number> {
+  const ids = [...new Set(entryIds)];
+  if (ids.length === 0) return 0;
+  const owners = await queryRows<{ customer_id: number | string }>(
+    tx,
+    sql`select distinct customer_id from transactions
+        where client_id = ${tenant.clientId} and id = any(${sqlArray(ids, "bigint")})`,
+  );
+  await lockCustomers(
+    tx,
+    tenant.clientId,
+    owners.map((row) => Number(row.customer_id)),
+  );
+  const removed = await queryRows<RemovedRow>(
+    tx,
+    sql`with gone as (
+          delete from transactions
+          where client_id = ${tenant.clientId} and id = any(${sqlArray(ids, "bigint")})
+          returning customer_id, code_id, amount, ledger_amount, service_date)
+        select gone.customer_id, codes.code_type, gone.amount::text as amount,
+               gone.ledger_amount::text as ledger_amount, gone.service_date::text as service_date
+        from gone join codes on codes.client_id = ${tenant.clientId} and codes.id = gone.code_id`,
+  );
+  await applyCustomerFigures(
+    tx,
+    tenant.clientId,
+    removed.map((row) => ({
+      customerId: Number(row.customer_id),
+      change: "remove" as const,
+      entry: {
+        codeType: row.code_type,
+        amount: row.amount,
+        ledgerAmount: row.ledger_amount,
+        serviceDate: row.service_date,
+      },
+    })),
+  );
+  return removed.length;
+}

@@ -1,0 +1,55 @@
+import { and, eq, sql } from "drizzle-orm";
+import { MONTH_TO_DATE_BUCKETS, MONTH_TO_DATE_COLUMNS, codeTypesOfBucket } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { customers } from "../../db/tables.js";
+
+export type AgeingSnapshot = {
+  currentBalance: string;
+  overdue30Days: string;
+  overdue60Days: string;
+  overdue90Days: string;
+  overdueOver90Days: string;
+};
+
+/**
+ * Starts a customer's next billing period once its statement is made: the new balance becomes the
+ * previous balance, the month-to-date figures go back to zero, and the ageing columns keep the
+ * ageing as of this statement. The caller holds the customer's lock.
+ */
+export async function startNextPeriod(
+  tx: Executor,
+  clientId: number,
+  customerId: number,
+  input: { previousBalance: string; ageing: AgeingSnapshot },
+): Promise<void> {
+  await tx
+    .update(customers)
+    .set({
+      previousBalance: input.previousBalance,
+      mtdCharges: "0",
+      mtdPayments: "0",
+      mtdCrAdj: "0",
+      mtdDbAdj: "0",
+      ...input.ageing,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
+}
+
+/**
+ * Recomputes every customer's month-to-date figures of a client from the ledger entries dated
+ * from `since` (used after loading back-dated history, e.g. the demo data).
+ */
+export async function recomputeMonthToDate(tx: Executor, clientId: number, since: string): Promise<void> {
+  const sums = MONTH_TO_DATE_BUCKETS.map((bucket) => {
+    const types = codeTypesOfBucket(bucket);
+    return sql`${sql.raw(MONTH_TO_DATE_COLUMNS[bucket])} = coalesce((
+      select sum(t.amount) from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+      where t.client_id = c.client_id and t.customer_id = c.id and t.service_date >= ${since}::date
+        and k.code_type in (${sql.join(
+          types.map((type) => sql`${type}`),
+          sql`, `,
+        )})), 0)`;
+  });
+  await tx.execute(sql`update customers c set ${sql.join(sums, sql`, `)} where c.client_id = ${clientId}`);
+}

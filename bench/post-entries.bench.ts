@@ -1,0 +1,108 @@
+// The ledger writer's throughput: postEntries posting one entry to each of 100,000 customers in one
+// call (one database transaction), on PGlite and on PostgreSQL, with the books proved afterwards.
+// Usage: npm run bench:post-entries [-- --pglite-only | --postgres-only]
+// Target: at most 5 s on PostgreSQL on the 2-core machine.
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
+import { postEntries, type NewLedgerEntry } from "../apps/server/src/modules/ledger/post-entries.js";
+
+const CUSTOMERS = Number(process.env.BENCH_POST_CUSTOMERS ?? 100_000);
+const ROUNDS = 3;
+
+async function seedClient(
+  handle: DatabaseHandle,
+): Promise<{ clientId: number; codeId: number; customerIds: number[] }> {
+  await handle.migrate();
+  const [client] = await queryRows<{ id: number }>(
+    handle.db,
+    sql`insert into clients (client_no, client_name, address1, city, state, zip)
+        values (900002, 'Posting Bench', '2 Bench St', 'Austin', 'TX', '73301') returning id`,
+  );
+  const clientId = Number(client?.id);
+  const [code] = await queryRows<{ id: number }>(
+    handle.db,
+    sql`insert into codes (client_id, code, description, code_type)
+        values (${clientId}, 100, 'Monthly service', 'charge') returning id`,
+  );
+  await handle.db.execute(sql`
+    insert into customers (client_id, customer_no, customer_name)
+    select ${clientId}::bigint, g, 'Customer ' || g from generate_series(1, ${CUSTOMERS}::int) as g`);
+  // Statistics, as autovacuum (PostgreSQL) or the start-up analyze (PGlite) keep them on a live system.
+  await handle.db.execute(sql`analyze`);
+  const rows = await queryRows<{ id: number }>(
+    handle.db,
+    sql`select id from customers where client_id = ${clientId} order by id`,
+  );
+  return { clientId, codeId: Number(code?.id), customerIds: rows.map((row) => Number(row.id)) };
+}
+
+async function measure(handle: DatabaseHandle, label: string): Promise<void> {
+  const { clientId, codeId, customerIds } = await seedClient(handle);
+  console.log(`${label}: ${customerIds.length} customers`);
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const entries: NewLedgerEntry[] = customerIds.map((customerId, index) => ({
+      customerId,
+      codeId,
+      codeType: "charge",
+      description: `Monthly service, round ${round}`,
+      rate: `${10 + (index % 50)}.25000`,
+      quantity: "1.00000",
+      serviceDate: "2026-11-01",
+      transactionType: "bulk",
+    }));
+    const started = performance.now();
+    const result = await handle.db.transaction((tx) => postEntries(tx, { clientId }, entries));
+    const seconds = (performance.now() - started) / 1000;
+    const posted = result.ids.filter((id) => id !== null).length;
+    console.log(
+      `  round ${round}: postEntries of ${posted} entries in ${seconds.toFixed(2)} s ` +
+        `(${Math.round(posted / seconds)} entries/s), total ${result.total}`,
+    );
+  }
+  const mismatches = await ledgerMismatches(handle.db, { clientId });
+  console.log(
+    `  doctor: ${mismatches.length === 0 ? "every balance equals its ledger" : `${mismatches.length} mismatches`}`,
+  );
+}
+
+async function postgresHandle(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const name = "cyclebill_bench_post_entries";
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: server });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+const args = new Set(process.argv.slice(2));
+if (!args.has("--postgres-only")) {
+  const handle = await openDatabase({ kind: "pglite", dataDir: null });
+  await measure(handle, "PGlite (in memory)");
+  await handle.close();
+}
+if (!args.has("--pglite-only")) {
+  const { handle, drop } = await postgresHandle();
+  try {
+    await measure(handle, "PostgreSQL");
+  } finally {
+    await drop();
+  }
+}
