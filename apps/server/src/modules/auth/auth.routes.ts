@@ -20,6 +20,7 @@ export function registerAuthRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
 
   defineRoute(router, {
+    name: "logIn",
     method: "POST",
     url: "/api/auth-jwt/",
     summary: "Log in with a username or email and a password; remember_me gives a 30-day token",
@@ -31,6 +32,7 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "getCurrentUser",
     method: "GET",
     url: "/api/me/",
     summary: "The signed-in user, and whether the (selected) client has a payment gateway key",
@@ -41,6 +43,7 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "logOut",
     method: "POST",
     url: "/api/auth/logout/",
     summary: "Log out: the token is refused from now on",
@@ -51,6 +54,7 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "registerUser",
     method: "POST",
     url: "/api/register/",
     summary: "Register a user (attached to no client until the provider attaches it)",
@@ -62,6 +66,7 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "requestPasswordReset",
     method: "POST",
     url: "/api/forgot-password/",
     summary: "Email a password reset link (the same answer whether or not the address has an account)",
@@ -73,6 +78,7 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "resetPassword",
     method: "POST",
     url: "/api/reset-password/",
     summary: "Set a new password with the emailed single-use token",

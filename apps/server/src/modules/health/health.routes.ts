@@ -4,6 +4,7 @@ import { defineRoute, type Router } from "../../http/router.js";
 
 export function registerHealthRoutes(router: Router): void {
   defineRoute(router, {
+    name: "getHealth",
     method: "GET",
     url: "/api/health/",
     summary: "Liveness and database check",
