@@ -1,7 +1,9 @@
+import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatDemoLogins } from "./bootstrap.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
+import { describeApi } from "./http/api-document.js";
 import { eq } from "drizzle-orm";
 import { clients, users } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
@@ -12,7 +14,8 @@ const usage = `Usage: npm run cli -- <command>
   create-admin --email <email> --password <pw>  create a provider admin
   seed-demo                                     add the demo clients, users, customers and postings
   attach-user --email <email> --client <client_no> [--staff]
-                                                attach a registered user to a client as owner (or staff)`;
+                                                attach a registered user to a client as owner (or staff)
+  openapi [--out <file>]                        write the OpenAPI document (stdout without --out); no database`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -21,6 +24,7 @@ async function run(argv: string[]): Promise<number> {
     console.log(usage);
     return command ? 0 : 1;
   }
+  if (command === "openapi") return writeApiDocument(rest);
   const database = await openDatabase(config.database);
   try {
     await database.migrate();
@@ -103,6 +107,18 @@ async function run(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+async function writeApiDocument(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { out: { type: "string" } } });
+  const text = `${JSON.stringify(await describeApi(), null, 2)}\n`;
+  if (values.out) {
+    await writeFile(values.out, text);
+    console.log(`OpenAPI document written to ${values.out}.`);
+  } else {
+    process.stdout.write(text);
+  }
+  return 0;
 }
 
 run(process.argv.slice(2)).then(

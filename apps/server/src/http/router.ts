@@ -62,7 +62,10 @@ export type ClientIdSource<Q, B, P> =
   | "query-or-body"
   | ((input: { query: Output<Q>; body: Output<B>; params: Output<P> }) => number | undefined);
 
-export type RouteDefinition<Q, B, P, A extends Access> = {
+/** What a handler returns: the response schema's type, so an output function cannot drift from it. */
+type Answer<R> = R extends z.ZodType ? z.output<R> : unknown;
+
+export type RouteDefinition<Q, B, P, A extends Access, R = undefined> = {
   /** Unique, stable name of the operation: the OpenAPI operationId. */
   name: string;
   method: HttpMethod;
@@ -75,12 +78,13 @@ export type RouteDefinition<Q, B, P, A extends Access> = {
   query?: Q;
   body?: B;
   params?: P;
-  response?: z.ZodType;
+  /** The JSON body of a successful answer; the OpenAPI document shows it. */
+  response?: R;
   /** Status of a successful answer; 200 unless said otherwise (201 for creates, 204 for deletes). */
   successStatus?: number;
   /** Content type of a successful answer when it is not JSON (PDF, CSV, zip). */
   produces?: string;
-  handle: (input: RouteInput<Q, B, P, A>) => Promise<unknown> | unknown;
+  handle: (input: RouteInput<Q, B, P, A>) => Promise<Answer<R>> | Answer<R>;
 };
 
 /** Parses with DRF-worded messages; a failure is a 400 in DRF's shape. */
@@ -99,7 +103,8 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   A extends Access = Access,
->(router: Router, definition: RouteDefinition<Q, B, P, A>): void {
+  R extends z.ZodType | undefined = undefined,
+>(router: Router, definition: RouteDefinition<Q, B, P, A, R>): void {
   const { app, deps, documented } = router;
   const successStatus = definition.successStatus ?? 200;
   if (documented.some((route) => route.name === definition.name)) {

@@ -15,6 +15,27 @@ import { registerUser } from "./register-user.js";
 
 const tags = ["Access"];
 const successSchema = z.object({ success: z.literal(true) });
+const userNames = {
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  name: z.string(),
+};
+const meSchema = z.object({
+  userInfo: z.object({
+    ...userNames,
+    is_client_staff: z.boolean(),
+    isAdmin: z.boolean(),
+    role: z.enum(["admin", "owner", "staff"]),
+    client_id: z.number().int().nullable(),
+    client: z
+      .object({ id: z.number().int(), client_no: z.number().int(), client_name: z.string() })
+      .nullable(),
+  }),
+  has_blue_pay_key: z.boolean(),
+});
 
 export function registerAuthRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
@@ -39,6 +60,7 @@ export function registerAuthRoutes(router: Router): void {
     tags,
     access: "user",
     query: recordQuerySchema,
+    response: meSchema,
     handle: ({ auth, query }) => describeCurrentUser(db, auth, query.client_id),
   });
 
@@ -61,6 +83,7 @@ export function registerAuthRoutes(router: Router): void {
     tags,
     access: "public",
     body: registrationSchema,
+    response: z.object(userNames),
     successStatus: 201,
     handle: ({ body }) => registerUser(db, mailer, config.publicUrl, body),
   });

@@ -3,7 +3,12 @@ import {
   customerFullCreateSchema,
   customerInputSchema,
   customerUpdateSchema,
+  customerListRowSchema,
+  customerMatchSchema,
+  customerRecordSchema,
+  customerSummarySchema,
   integerParam,
+  pageSchema,
   listQuerySchema,
   recordIdParamsSchema,
   recordQuerySchema,
@@ -35,11 +40,6 @@ const queryFlag = z
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
-const customerSchema = z.looseObject({
-  id: z.number().int(),
-  customer_no: z.number().int(),
-  customer_name: z.string(),
-});
 const clientParams = z.object({ client: integerParam({ min: 1 }) });
 
 export function registerCustomerRoutes(router: Router): void {
@@ -60,7 +60,7 @@ export function registerCustomerRoutes(router: Router): void {
       includeOnlyArchived: queryFlag.optional(),
       includeOnlyPendingArchived: queryFlag.optional(),
     }),
-    response: z.object({ count: z.number().int(), results: z.array(customerSchema) }),
+    response: pageSchema(customerListRowSchema),
     handle: async ({ query, tenant }) => listCustomers(db, tenant, query, query),
   });
 
@@ -74,7 +74,7 @@ export function registerCustomerRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: customerFullCreateSchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     successStatus: 201,
     handle: async ({ body, tenant }) => fullCreateCustomer(db, tenant, body),
   });
@@ -88,7 +88,7 @@ export function registerCustomerRoutes(router: Router): void {
     access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     handle: async ({ params, tenant }) => getCustomer(db, tenant, params.id),
   });
 
@@ -102,7 +102,7 @@ export function registerCustomerRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: customerInputSchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     successStatus: 201,
     handle: async ({ body, tenant }) => createCustomer(db, tenant, body),
   });
@@ -118,7 +118,7 @@ export function registerCustomerRoutes(router: Router): void {
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: customerUpdateSchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     handle: async ({ params, body, tenant }) => updateCustomer(db, tenant, params.id, body),
   });
 
@@ -148,7 +148,7 @@ export function registerCustomerRoutes(router: Router): void {
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: DELETE_FLAG_INPUT,
-    response: customerSchema,
+    response: customerRecordSchema,
     handle: async ({ params, body, tenant }) => setDeleteFlag(db, tenant, params.id, body.delete_flag),
   });
 
@@ -162,7 +162,7 @@ export function registerCustomerRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     handle: async ({ params, tenant }) => undeleteCustomer(db, tenant, params.id),
   });
 
@@ -175,6 +175,7 @@ export function registerCustomerRoutes(router: Router): void {
     access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
+    response: customerSummarySchema,
     handle: async ({ params, tenant }) => summarizeCustomer(db, tenant, params.id),
   });
 
@@ -217,6 +218,7 @@ export function registerCustomerRoutes(router: Router): void {
       client_id: integerParam({ min: 1 }).optional(),
       query: z.string().max(200).default(""),
     }),
+    response: pageSchema(customerMatchSchema),
     handle: async ({ query, tenant }) => findCustomerMatches(db, tenant, query.query),
   });
 

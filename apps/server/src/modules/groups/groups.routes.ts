@@ -1,5 +1,6 @@
 import {
   integerParam,
+  pageSchema,
   recordIdParamsSchema,
   recordQuerySchema,
   routePlanInputSchema,
@@ -9,7 +10,7 @@ import { sendDownload } from "../../http/send-file.js";
 import { registerTenantResource } from "../../http/tenant-resource-routes.js";
 import { defineRoute, type Router } from "../../http/router.js";
 import { findGroupMatches } from "./group-typeahead.js";
-import { groupsResource } from "./groups.resource.js";
+import { groupOutputSchema, groupsResource } from "./groups.resource.js";
 import { renderRouteReport } from "./route-report.pdf.js";
 import {
   addRoutePlan,
@@ -119,6 +120,7 @@ export function registerGroupRoutes(router: Router): void {
       client_id: integerParam({ min: 1 }).optional(),
       query: z.string().max(200).default(""),
     }),
+    response: pageSchema(groupOutputSchema),
     handle: async ({ query, tenant }) => findGroupMatches(db, tenant, query.query),
   });
 

@@ -2,6 +2,9 @@ import {
   bulkAddInvoicesSchema,
   documentListQuerySchema,
   invoiceCreateSchema,
+  invoiceDetailSchema,
+  invoiceRecordSchema,
+  pageSchema,
   invoiceDeleteQuerySchema,
   invoiceUpdateSchema,
   recordIdParamsSchema,
@@ -22,17 +25,7 @@ import {
 } from "./manage-invoices.js";
 
 const tags = ["Invoices"];
-const invoiceSchema = z.looseObject({
-  id: z.number().int(),
-  invoice_num: z.number().int(),
-  invoice_status: z.enum(["open", "closed", "processed"]),
-  invoice_date: z.string(),
-  customer: z.looseObject({ id: z.number().int(), customer_name: z.string(), customer_no: z.number().int() }),
-  statement: z.number().int().nullable(),
-  total: z.string(),
-  transaction_count: z.number().int(),
-});
-const invoicePageSchema = z.object({ count: z.number().int(), results: z.array(invoiceSchema) });
+const invoicePageSchema = pageSchema(invoiceRecordSchema);
 
 export function registerInvoiceRoutes(router: Router): void {
   const { db } = router.deps;
@@ -60,7 +53,7 @@ export function registerInvoiceRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: invoiceCreateSchema,
-    response: invoiceSchema,
+    response: invoiceDetailSchema,
     successStatus: 201,
     handle: async ({ body, tenant }) => addInvoice(db, tenant, body),
   });
@@ -90,7 +83,7 @@ export function registerInvoiceRoutes(router: Router): void {
     access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: invoiceSchema,
+    response: invoiceDetailSchema,
     handle: async ({ params, tenant }) => getInvoice(db, tenant, params.id),
   });
 
@@ -105,7 +98,7 @@ export function registerInvoiceRoutes(router: Router): void {
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: invoiceUpdateSchema,
-    response: invoiceSchema,
+    response: invoiceDetailSchema,
     handle: async ({ params, body, tenant }) => updateInvoice(db, tenant, params.id, body),
   });
 
@@ -134,7 +127,7 @@ export function registerInvoiceRoutes(router: Router): void {
       clientIdFrom: "query-or-body",
       params: recordIdParamsSchema,
       query: recordQuerySchema,
-      response: invoiceSchema,
+      response: invoiceDetailSchema,
       handle: async ({ params, tenant }) => changeInvoiceStatus(db, tenant, params.id, action),
     });
   }
@@ -149,7 +142,7 @@ export function registerInvoiceRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: invoiceSchema,
+    response: invoiceDetailSchema,
     handle: async ({ params, tenant }) => separateTransactionsFromInvoice(db, tenant, params.id),
   });
 

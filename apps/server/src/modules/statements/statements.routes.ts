@@ -1,8 +1,11 @@
 import {
   combineStatementsSchema,
   documentListQuerySchema,
+  pageSchema,
   recordIdParamsSchema,
   recordQuerySchema,
+  statementDetailSchema,
+  statementRecordSchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
@@ -12,17 +15,6 @@ import { reopenStatement } from "./reopen-statement.js";
 import { renderCombinedStatements, renderStatementPdf } from "./statement.pdf.js";
 
 const tags = ["Statements"];
-const statementSchema = z.looseObject({
-  id: z.number().int(),
-  statement_num: z.number().int(),
-  statement_date: z.string(),
-  invoice_date: z.string(),
-  customer: z.number().int(),
-  customer_id: z.number().int(),
-  customer_name: z.string(),
-  invoice_status: z.enum(["open", "closed", "processed"]),
-  new_balance: z.string(),
-});
 
 export function registerStatementRoutes(router: Router): void {
   const { db } = router.deps;
@@ -36,7 +28,7 @@ export function registerStatementRoutes(router: Router): void {
     tags,
     access: "tenant",
     query: documentListQuerySchema,
-    response: z.object({ count: z.number().int(), results: z.array(statementSchema) }),
+    response: pageSchema(statementRecordSchema),
     handle: async ({ query, tenant }) => listStatements(db, tenant, query),
   });
 
@@ -65,7 +57,7 @@ export function registerStatementRoutes(router: Router): void {
     access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: statementSchema,
+    response: statementDetailSchema,
     handle: async ({ params, tenant }) => getStatement(db, tenant, params.id),
   });
 
@@ -79,7 +71,7 @@ export function registerStatementRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: statementSchema,
+    response: statementDetailSchema,
     handle: async ({ params, tenant }) => reopenStatement(db, tenant, params.id),
   });
 

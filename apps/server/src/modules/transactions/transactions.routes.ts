@@ -1,12 +1,16 @@
 import {
   CODE_TYPES,
+  amountString,
   integerParam,
   listQuerySchema,
+  pageSchema,
   recordIdParamsSchema,
   recordQuerySchema,
   transactionBatchSchema,
   transactionInputSchema,
   transactionMassUpdateSchema,
+  transactionRecordSchema,
+  transactionTotalsSchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
 import { fieldError } from "../../http/errors.js";
@@ -27,14 +31,20 @@ import { streamTransactionsCsv } from "./transactions-csv.js";
 import { findTransaction, transactionToApi } from "./transaction-view.js";
 
 const tags = ["Transactions"];
-const transactionSchema = z.looseObject({
+/** Make Invoice from Selected: the new open invoice. */
+const madeInvoiceSchema = z.object({
   id: z.number().int(),
-  customer: z.number().int(),
-  code: z.number().int(),
-  amount: z.string(),
-  ledger_amount: z.string(),
-  editable: z.boolean(),
-  voidable: z.boolean(),
+  invoice_num: z.number().int(),
+  transaction_count: z.number().int(),
+});
+/** A group (route) or every-customer batch: what was posted, and who was left out. */
+const batchResultSchema = z.object({
+  count: z.number().int(),
+  total: amountString,
+  transaction_type: z.enum(["route", "bulk"]),
+  description: z.string(),
+  route_name: z.string().nullable(),
+  skipped: z.number().int().describe("customers marked for deletion, left out of a charge"),
 });
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 /** A path segment of the CSV download: 0 means "not set". */
@@ -55,7 +65,7 @@ export function registerTransactionRoutes(router: Router): void {
     tags,
     access: "tenant",
     query: listQuerySchema.extend(transactionFiltersSchema.shape),
-    response: z.object({ count: z.number().int(), results: z.array(transactionSchema) }),
+    response: pageSchema(transactionRecordSchema),
     handle: async ({ query, tenant }) => listTransactions(db, tenant, query, query),
   });
 
@@ -68,7 +78,7 @@ export function registerTransactionRoutes(router: Router): void {
     tags,
     access: "tenant",
     query: recordQuerySchema.extend(transactionFiltersSchema.shape),
-    response: z.object({ totalAmount: z.string(), netAmount: z.string(), count: z.number().int() }),
+    response: transactionTotalsSchema,
     handle: async ({ query, tenant }) => totalTransactions(db, tenant, query),
   });
 
@@ -83,7 +93,7 @@ export function registerTransactionRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: transactionInputSchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     successStatus: 201,
     handle: async ({ body, tenant }) => createTransaction(db, tenant, body),
   });
@@ -99,6 +109,7 @@ export function registerTransactionRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: transactionMassUpdateSchema,
+    response: pageSchema(transactionRecordSchema),
     handle: async ({ body, tenant }) => massUpdateTransactions(db, tenant, body),
   });
 
@@ -121,6 +132,7 @@ export function registerTransactionRoutes(router: Router): void {
         .regex(isoDate, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.")
         .optional(),
     }),
+    response: madeInvoiceSchema,
     successStatus: 201,
     handle: async ({ body, tenant }) => makeInvoiceFromTransactions(db, tenant, body),
   });
@@ -134,7 +146,7 @@ export function registerTransactionRoutes(router: Router): void {
     access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     handle: async ({ params, tenant }) => transactionToApi(await findTransaction(db, tenant, params.id)),
   });
 
@@ -153,7 +165,7 @@ export function registerTransactionRoutes(router: Router): void {
       params: recordIdParamsSchema,
       query: recordQuerySchema,
       body: transactionInputSchema,
-      response: transactionSchema,
+      response: transactionRecordSchema,
       handle: async ({ params, body, tenant }) => editTransaction(db, tenant, params.id, body),
     });
   }
@@ -181,7 +193,7 @@ export function registerTransactionRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     successStatus: 201,
     handle: async ({ params, tenant }) => voidTransaction(db, tenant, params.id),
   });
@@ -209,7 +221,7 @@ export function registerTransactionRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     successStatus: 201,
     handle: async ({ params, tenant }) => reverseTransaction(db, tenant, params.id),
   });
@@ -239,6 +251,7 @@ export function registerTransactionRoutes(router: Router): void {
     clientIdFrom: ({ query, body }) => query.client_id ?? body.client,
     query: recordQuerySchema,
     body: transactionBatchSchema,
+    response: batchResultSchema,
     successStatus: 201,
     handle: async ({ body, tenant }) => postBatch(db, tenant, body),
   });
