@@ -10,7 +10,6 @@ import {
   recordIdParamsSchema,
   recordQuerySchema,
 } from "@cyclebill/domain";
-import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { sendDownload } from "../../http/send-file.js";
 import { bulkAddInvoices } from "./bulk-add-invoices.js";

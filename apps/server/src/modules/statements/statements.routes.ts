@@ -7,7 +7,6 @@ import {
   statementDetailSchema,
   statementRecordSchema,
 } from "@cyclebill/domain";
-import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { sendDownload } from "../../http/send-file.js";
 import { getStatement, listStatements } from "./list-statements.js";
