@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one test command: unit and API tests on PGlite, the API tests again on PostgreSQL when
-// TEST_DATABASE_URL is set, then a production build and the browser tests in Debian's Chromium.
+// TEST_DATABASE_URL is set, the OpenAPI document's lint and generated client, then a production
+// build and the browser tests in Debian's Chromium.
 // Every tier runs even when an earlier one fails, so one failure never hides the others' results;
 // the summary lists each tier and the command exits non-zero if any failed.
 import { spawnSync } from "node:child_process";
@@ -65,6 +66,7 @@ if (TEST_DATABASE_URL) {
 } else {
   console.log("\nTEST_DATABASE_URL is not set: the API tests on PostgreSQL are skipped.");
 }
+run("OpenAPI lint and client", process.execPath, ["scripts/openapi-check.mjs"]);
 const built = run("build", "npm", ["run", "build"]);
 if (!built) {
   results.push({ label: "browser tests (not run: the build failed)", passed: false, seconds: "0.0" });

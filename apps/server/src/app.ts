@@ -6,22 +6,10 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { describeDataError, pgErrorCode } from "./db/pg-errors.js";
 import { HttpError, NOT_FOUND_DETAIL, SERVER_ERROR_DETAIL } from "./http/errors.js";
+import { registerApiRoutes } from "./http/api-routes.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import type { AppDeps, Router } from "./http/router.js";
-import { registerCodeRoutes } from "./modules/codes/codes.routes.js";
-import { registerGroupRoutes } from "./modules/groups/groups.routes.js";
-import { registerHealthRoutes } from "./modules/health/health.routes.js";
-import { registerUnitRoutes } from "./modules/units/units.routes.js";
-import { registerAuthRoutes } from "./modules/auth/auth.routes.js";
 import { createMailer, type Mailer } from "./modules/mail/mailer.js";
-import { registerUserRoutes } from "./modules/users/users.routes.js";
-import { registerMessageRoutes } from "./modules/messages/messages.routes.js";
-import { registerSummaryRoutes } from "./modules/summary/summary.routes.js";
-import { registerCustomerRoutes } from "./modules/customers/customers.routes.js";
-import { registerClientRoutes } from "./modules/clients/clients.routes.js";
-import { registerTransactionRoutes } from "./modules/transactions/transactions.routes.js";
-import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes.js";
-import { registerStatementRoutes } from "./modules/statements/statements.routes.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -123,19 +111,7 @@ export async function buildApp(
     mailer: given.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: app.log }),
   };
   const router: Router = { app, deps, documented: [] };
-  registerHealthRoutes(router);
-  registerAuthRoutes(router);
-  registerUserRoutes(router);
-  registerMessageRoutes(router);
-  registerClientRoutes(router);
-  registerSummaryRoutes(router);
-  registerCustomerRoutes(router);
-  registerUnitRoutes(router);
-  registerCodeRoutes(router);
-  registerGroupRoutes(router);
-  registerTransactionRoutes(router);
-  registerInvoiceRoutes(router);
-  registerStatementRoutes(router);
+  registerApiRoutes(router);
 
   const openApiDocument = buildOpenApiDocument(router.documented);
   app.get("/api/docs", async () => openApiDocument);

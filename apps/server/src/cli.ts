@@ -1,7 +1,9 @@
+import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatDemoLogins } from "./bootstrap.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
+import { describeApi } from "./http/api-document.js";
 import { eq } from "drizzle-orm";
 import { clients, users } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
@@ -15,7 +17,8 @@ const usage = `Usage: npm run cli -- <command>
   attach-user --email <email> --client <client_no> [--staff]
                                                 attach a registered user to a client as owner (or staff)
   doctor [--client <client_no>]                 prove the books: every balance equals its ledger
-                                                (prints each mismatch and exits 1 if there is one)`;
+                                                (prints each mismatch and exits 1 if there is one)
+  openapi [--out <file>]                        write the OpenAPI document (stdout without --out); no database`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -24,6 +27,7 @@ async function run(argv: string[]): Promise<number> {
     console.log(usage);
     return command ? 0 : 1;
   }
+  if (command === "openapi") return writeApiDocument(rest);
   const database = await openDatabase(config.database);
   try {
     await database.migrate();
@@ -118,6 +122,18 @@ async function run(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+async function writeApiDocument(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { out: { type: "string" } } });
+  const text = `${JSON.stringify(await describeApi(), null, 2)}\n`;
+  if (values.out) {
+    await writeFile(values.out, text);
+    console.log(`OpenAPI document written to ${values.out}.`);
+  } else {
+    process.stdout.write(text);
+  }
+  return 0;
 }
 
 run(process.argv.slice(2)).then(

@@ -25,3 +25,7 @@ export * from "./ledger/transaction-rules.js";
 export * from "./invoices/invoice-rules.js";
 export * from "./invoices/invoice-schemas.js";
 export * from "./api/field-schemas.js";
+export * from "./api/page-schema.js";
+export * from "./records/customer-records.js";
+export * from "./records/transaction-records.js";
+export * from "./records/document-records.js";

@@ -2,11 +2,59 @@ import { z } from "zod";
 import type { DocumentedRoute } from "./router.js";
 
 type JsonSchema = Record<string, unknown>;
+export type OpenApiDocument = JsonSchema;
 
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return withTypedNullable(json);
+}
+
+/**
+ * OpenAPI 3.0 only reads `nullable` beside a `type`. zod writes `{nullable, anyOf: [...]}` for a
+ * nullable union: the flag moves into each member instead; without a type or members (any value)
+ * it goes, since such a schema already admits null.
+ */
+function withTypedNullable(node: unknown): JsonSchema {
+  const schema = node as JsonSchema;
+  const fixed: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    fixed[key] = Array.isArray(value)
+      ? value.map((item: unknown) => (isObject(item) ? withTypedNullable(item) : item))
+      : isObject(value)
+        ? withTypedNullable(value)
+        : value;
+  }
+  // An empty member comes from z.undefined() (a key that may be left out), which JSON cannot carry;
+  // left in, it would make the whole union accept anything.
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const members = fixed[key];
+    if (!Array.isArray(members) || members.length < 2) continue;
+    const kept = members.filter((member: unknown) => !isObject(member) || Object.keys(member).length > 0);
+    const [only] = kept;
+    if (kept.length === 1 && isObject(only)) {
+      // One member left: use it directly.
+      delete fixed[key];
+      Object.assign(fixed, only);
+    } else {
+      fixed[key] = kept;
+    }
+  }
+  if (fixed.nullable !== true || "type" in fixed) return fixed;
+  delete fixed.nullable;
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const members = fixed[key];
+    if (Array.isArray(members)) fixed[key] = members.map((member: JsonSchema) => nullableMember(member));
+  }
+  return fixed;
+}
+
+function nullableMember(member: JsonSchema): JsonSchema {
+  return withTypedNullable({ ...member, nullable: true });
+}
+
+function isObject(value: unknown): value is JsonSchema {
+  return typeof value === "object" && value !== null;
 }
 
 const errorSchema: JsonSchema = {
@@ -29,8 +77,15 @@ function parametersOf(schema: z.ZodType | undefined, location: "query" | "path")
   }));
 }
 
+/** Files (PDF, CSV, zip) are binary; JSON answers show the route's response schema. */
+function successSchema(route: DocumentedRoute): JsonSchema {
+  if (route.produces) return { type: "string", format: "binary" };
+  if (!route.response) throw new Error(`Route ${route.name} answers JSON but declares no response schema.`);
+  return toJsonSchema(route.response, "output");
+}
+
 /** The OpenAPI 3 document, generated from the same zod schemas the routes parse with. */
-export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSchema {
+export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = route.url.replace(/:([A-Za-z_]+)/g, "{$1}");
@@ -41,9 +96,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSc
           ? {}
           : {
               content: {
-                [route.produces ?? "application/json"]: {
-                  schema: route.response ? toJsonSchema(route.response, "output") : { type: "object" },
-                },
+                [route.produces ?? "application/json"]: { schema: successSchema(route) },
               },
             }),
       },
@@ -60,6 +113,7 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): JsonSc
       };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.name,
       summary: route.summary,
       tags: route.tags,
       ...(route.access === "public" ? { security: [] } : {}),

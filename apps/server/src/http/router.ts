@@ -5,16 +5,22 @@ import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { authenticate } from "../modules/auth/authenticate.js";
 import type { Mailer } from "../modules/mail/mailer.js";
-import type { AuthContext } from "./auth-context.js";
+import { resolveTenant } from "../modules/tenancy/resolve-tenant.js";
+import type { AuthContext, TenantContext } from "./auth-context.js";
+import { clientIdInBody } from "./client-id-in-body.js";
 import { badRequest, forbidden, zodIssuesToDrf } from "./errors.js";
 
 export type AppDeps = { db: Database; config: Config; mailer: Mailer };
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-/** public: anyone; user: any signed-in user; admin: provider admins only. */
-export type Access = "public" | "user" | "admin";
+/**
+ * public: anyone; user: any signed-in user; admin: provider admins only;
+ * tenant: a signed-in user acting for one client, which the router resolves before the handler runs.
+ */
+export type Access = "public" | "user" | "admin" | "tenant";
 
 export type DocumentedRoute = {
+  name: string;
   method: HttpMethod;
   url: string;
   summary: string;
@@ -41,25 +47,44 @@ export type RouteInput<Q, B, P, A extends Access> = {
   body: Output<B>;
   params: Output<P>;
   auth: A extends "public" ? AuthContext | null : AuthContext;
+  /** The client the request acts for: only tenant routes have one. */
+  tenant: A extends "tenant" ? TenantContext : undefined;
   request: FastifyRequest;
   reply: FastifyReply;
 };
 
-export type RouteDefinition<Q, B, P, A extends Access> = {
+/**
+ * Where a tenant route reads the client's id. query: ?client_id=; query-or-body: ?client_id=, else
+ * client_id in the JSON body (clients of the old API; the query wins); or a function of the parsed input.
+ */
+export type ClientIdSource<Q, B, P> =
+  | "query"
+  | "query-or-body"
+  | ((input: { query: Output<Q>; body: Output<B>; params: Output<P> }) => number | undefined);
+
+/** What a handler returns: the response schema's type, so an output function cannot drift from it. */
+type Answer<R> = R extends z.ZodType ? z.output<R> : unknown;
+
+export type RouteDefinition<Q, B, P, A extends Access, R = undefined> = {
+  /** Unique, stable name of the operation: the OpenAPI operationId. */
+  name: string;
   method: HttpMethod;
   url: string;
   summary: string;
   tags: string[];
   access: A;
+  /** Tenant routes only: where client_id comes from (the query unless said otherwise). */
+  clientIdFrom?: A extends "tenant" ? ClientIdSource<Q, B, P> : never;
   query?: Q;
   body?: B;
   params?: P;
-  response?: z.ZodType;
+  /** The JSON body of a successful answer; the OpenAPI document shows it. */
+  response?: R;
   /** Status of a successful answer; 200 unless said otherwise (201 for creates, 204 for deletes). */
   successStatus?: number;
   /** Content type of a successful answer when it is not JSON (PDF, CSV, zip). */
   produces?: string;
-  handle: (input: RouteInput<Q, B, P, A>) => Promise<unknown> | unknown;
+  handle: (input: RouteInput<Q, B, P, A>) => Promise<Answer<R>> | Answer<R>;
 };
 
 /** Parses with DRF-worded messages; a failure is a 400 in DRF's shape. */
@@ -78,10 +103,15 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   A extends Access = Access,
->(router: Router, definition: RouteDefinition<Q, B, P, A>): void {
+  R extends z.ZodType | undefined = undefined,
+>(router: Router, definition: RouteDefinition<Q, B, P, A, R>): void {
   const { app, deps, documented } = router;
   const successStatus = definition.successStatus ?? 200;
+  if (documented.some((route) => route.name === definition.name)) {
+    throw new Error(`Two routes are named ${definition.name}; operation names must be unique.`);
+  }
   documented.push({
+    name: definition.name,
     method: definition.method,
     url: definition.url,
     summary: definition.summary,
@@ -107,15 +137,28 @@ export function defineRoute<
           () => null,
         );
       }
-      const input = {
-        query: (definition.query
-          ? parseInput(definition.query, request.query ?? {})
-          : undefined) as Output<Q>,
-        body: (definition.body ? parseInput(definition.body, request.body) : undefined) as Output<B>,
-        params: (definition.params
-          ? parseInput(definition.params, request.params ?? {})
-          : undefined) as Output<P>,
+      const query = (
+        definition.query ? parseInput(definition.query, request.query ?? {}) : undefined
+      ) as Output<Q>;
+      const body = (definition.body ? parseInput(definition.body, request.body) : undefined) as Output<B>;
+      const params = (
+        definition.params ? parseInput(definition.params, request.params ?? {}) : undefined
+      ) as Output<P>;
+      // After parsing, as the handlers did before: invalid input answers 400 before any tenant check.
+      const tenant =
+        definition.access === "tenant" && auth
+          ? await resolveTenant(
+              deps.db,
+              auth,
+              requestedClientId(definition.clientIdFrom, { query, body, params }, request.body),
+            )
+          : undefined;
+      const input: RouteInput<Q, B, P, A> = {
+        query,
+        body,
+        params,
         auth: auth as RouteInput<Q, B, P, A>["auth"],
+        tenant: tenant as RouteInput<Q, B, P, A>["tenant"],
         request,
         reply,
       };
@@ -125,4 +168,22 @@ export function defineRoute<
       return reply.code(successStatus).send(result);
     },
   });
+}
+
+function requestedClientId<Q, B, P>(
+  source: ClientIdSource<Q, B, P> | undefined,
+  input: { query: Output<Q>; body: Output<B>; params: Output<P> },
+  rawBody: unknown,
+): number | undefined {
+  if (typeof source === "function") return source(input);
+  const fromQuery = clientIdOf(input.query);
+  if (source === "query-or-body") return fromQuery ?? clientIdInBody(rawBody);
+  return fromQuery;
+}
+
+/** client_id of a parsed query; every tenant route's query schema declares it as an optional integer. */
+function clientIdOf(query: unknown): number | undefined {
+  if (typeof query !== "object" || query === null || !("client_id" in query)) return undefined;
+  const { client_id: clientId } = query;
+  return typeof clientId === "number" ? clientId : undefined;
 }

@@ -15,11 +15,33 @@ import { registerUser } from "./register-user.js";
 
 const tags = ["Access"];
 const successSchema = z.object({ success: z.literal(true) });
+const userNames = {
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  name: z.string(),
+};
+const meSchema = z.object({
+  userInfo: z.object({
+    ...userNames,
+    is_client_staff: z.boolean(),
+    isAdmin: z.boolean(),
+    role: z.enum(["admin", "owner", "staff"]),
+    client_id: z.number().int().nullable(),
+    client: z
+      .object({ id: z.number().int(), client_no: z.number().int(), client_name: z.string() })
+      .nullable(),
+  }),
+  has_blue_pay_key: z.boolean(),
+});
 
 export function registerAuthRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
 
   defineRoute(router, {
+    name: "logIn",
     method: "POST",
     url: "/api/auth-jwt/",
     summary: "Log in with a username or email and a password; remember_me gives a 30-day token",
@@ -31,16 +53,19 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "getCurrentUser",
     method: "GET",
     url: "/api/me/",
     summary: "The signed-in user, and whether the (selected) client has a payment gateway key",
     tags,
     access: "user",
     query: recordQuerySchema,
+    response: meSchema,
     handle: ({ auth, query }) => describeCurrentUser(db, auth, query.client_id),
   });
 
   defineRoute(router, {
+    name: "logOut",
     method: "POST",
     url: "/api/auth/logout/",
     summary: "Log out: the token is refused from now on",
@@ -51,17 +76,20 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "registerUser",
     method: "POST",
     url: "/api/register/",
     summary: "Register a user (attached to no client until the provider attaches it)",
     tags,
     access: "public",
     body: registrationSchema,
+    response: z.object(userNames),
     successStatus: 201,
     handle: ({ body }) => registerUser(db, mailer, config.publicUrl, body),
   });
 
   defineRoute(router, {
+    name: "requestPasswordReset",
     method: "POST",
     url: "/api/forgot-password/",
     summary: "Email a password reset link (the same answer whether or not the address has an account)",
@@ -73,6 +101,7 @@ export function registerAuthRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "resetPassword",
     method: "POST",
     url: "/api/reset-password/",
     summary: "Set a new password with the emailed single-use token",

@@ -20,6 +20,7 @@ export function registerClientRoutes(router: Router): void {
   const { db, config } = router.deps;
 
   defineRoute(router, {
+    name: "listClients",
     method: "GET",
     url: "/api/clients/",
     summary:
@@ -32,6 +33,7 @@ export function registerClientRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "getClient",
     method: "GET",
     url: "/api/clients/:id/",
     summary: "One client (admins: any; others: their own)",
@@ -43,6 +45,7 @@ export function registerClientRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "createClient",
     method: "POST",
     url: "/api/clients/",
     summary: "Add a client (admins); only the name is required, the number continues from the highest",
@@ -55,6 +58,7 @@ export function registerClientRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "updateClient",
     method: "PUT",
     url: "/api/clients/:id/",
     summary:
@@ -68,6 +72,7 @@ export function registerClientRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "deleteClient",
     method: "DELETE",
     url: "/api/clients/:id/",
     summary: "Delete a client and everything it owns (admins)",

@@ -25,6 +25,7 @@ export const DUPLICATE_CODE_MESSAGE = "A code with this number already exists.";
 /** Bill codes. Negative numbers are system codes, made by the system and never edited here. */
 export const codesResource: TenantResource<typeof codes, CodeInput, CodeOutput, CodeFilters> = {
   name: "codes",
+  operationNames: { one: "Code", many: "Codes" },
   tag: "Bill codes",
   table: codes,
   columns: { id: codes.id, clientId: codes.clientId },

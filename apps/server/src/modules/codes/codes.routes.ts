@@ -1,10 +1,8 @@
 import { integerParam, recordQuerySchema } from "@cyclebill/domain";
 import { z } from "zod";
 import { sendDownload } from "../../http/send-file.js";
-import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { registerTenantResource } from "../../http/tenant-resource-routes.js";
 import { defineRoute, type Router } from "../../http/router.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import { codeMassUpdateSchema } from "./code-mass-update.schema.js";
 import { renderCodeReport } from "./code-report.pdf.js";
 import { codeOutputSchema, codesResource } from "./codes.resource.js";
@@ -16,53 +14,47 @@ export function registerCodeRoutes(router: Router): void {
   const { db } = router.deps;
 
   defineRoute(router, {
+    name: "massUpdateCodes",
     method: "POST",
     url: "/api/codes/mass-update/",
     summary:
       "Mass edit: set code_type and/or taxable on selected codes (all or nothing; empty code_type ignored)",
     tags: ["Bill codes"],
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: codeMassUpdateSchema,
     response: pageOfCodes,
-    handle: async ({ query, body, auth, request }) =>
-      massUpdateCodes(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        body,
-      ),
+    handle: async ({ body, tenant }) => massUpdateCodes(db, tenant, body),
   });
 
   registerTenantResource(router, codesResource);
 
   defineRoute(router, {
+    name: "searchCodes",
     method: "GET",
     url: "/api/typeahead/codes/",
     summary: "Code typeahead: up to 100 of the client's codes above 0 matching a number or description",
     tags: ["Bill codes"],
-    access: "user",
+    access: "tenant",
     query: z.looseObject({
       client_id: integerParam({ min: 1 }).optional(),
       query: z.string().max(200).default(""),
     }),
     response: pageOfCodes,
-    handle: async ({ query, auth }) =>
-      findCodeMatches(db, await resolveTenant(db, auth, query.client_id), query.query),
+    handle: async ({ query, tenant }) => findCodeMatches(db, tenant, query.query),
   });
 
   defineRoute(router, {
+    name: "getCodeReportPdf",
     method: "GET",
     url: "/api/pdf/code-report/",
     summary: "Codes Report PDF: codes with type, taxable, month- and year-to-date totals",
     tags: ["Bill codes"],
-    access: "user",
+    access: "tenant",
     query: recordQuerySchema,
     produces: "application/pdf",
-    handle: async ({ query, auth, reply }) =>
-      sendDownload(
-        reply,
-        await renderCodeReport(db, await resolveTenant(db, auth, query.client_id)),
-        "application/pdf",
-      ),
+    handle: async ({ reply, tenant }) =>
+      sendDownload(reply, await renderCodeReport(db, tenant), "application/pdf"),
   });
 }

@@ -1,67 +1,13 @@
-import { archiveState, type ArchiveState } from "@cyclebill/domain";
+import { archiveState, toDeleteFlag, type CustomerRecord } from "@cyclebill/domain";
 import type { customers } from "../../db/tables.js";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
-export type CustomerOutput = {
-  id: number;
-  client: number;
-  client_id: number;
-  customer_no: number;
-  customer_name: string;
-  first_name: string;
-  last_name: string;
-  company_name: string;
-  phone1: string;
-  phone2: string;
-  phone3: string;
-  email: string;
-  address1: string;
-  address2: string;
-  address3: string;
-  city: string;
-  state: string;
-  zip: string;
-  property_address1: string;
-  property_address2: string;
-  property_address3: string;
-  property_city: string;
-  property_state: string;
-  property_zip: string;
-  pull_flag: string;
-  pull_explanation: string;
-  bi_pull_flag: string;
-  finance_flag: string;
-  autopay_flag: boolean;
-  tax_status: string;
-  message: string;
-  message_duration: number;
-  message_internal: string;
-  message_field: string;
-  bluepay_transaction_id: string;
-  bluepay_transaction_message: string;
-  delete_flag: string | null;
-  deleted: boolean;
-  archive_state: ArchiveState;
-  open_date: string;
-  last_pay_date: string | null;
-  total_balance: string;
-  balance: string;
-  previous_balance: string;
-  mtd_charges: string;
-  mtd_payments: string;
-  mtd_cr_adj: string;
-  mtd_db_adj: string;
-  overdue_30_days: string;
-  overdue_60_days: string;
-  overdue_90_days: string;
-  overdue_over_90_days: string;
-  current_balance: string;
-  created_at: string;
-};
+/** The customer record is declared once, in the domain, for the server and the web alike. */
+export type CustomerOutput = CustomerRecord;
 
 /** The customer record as the API names it (the spec's names). */
-export function customerToApi(row: CustomerRow): CustomerOutput {
+export function customerToApi(row: CustomerRow): CustomerRecord {
   return {
     id: row.id,
     client: row.clientId,
@@ -99,7 +45,7 @@ export function customerToApi(row: CustomerRow): CustomerOutput {
     message_field: row.messageField,
     bluepay_transaction_id: row.bluepayTransactionId,
     bluepay_transaction_message: row.bluepayTransactionMessage,
-    delete_flag: row.deleteFlag,
+    delete_flag: toDeleteFlag(row.deleteFlag),
     deleted: row.deleted,
     archive_state: archiveState(row),
     open_date: row.openDate,

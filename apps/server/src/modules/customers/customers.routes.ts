@@ -3,17 +3,20 @@ import {
   customerFullCreateSchema,
   customerInputSchema,
   customerUpdateSchema,
+  customerListRowSchema,
+  customerMatchSchema,
+  customerRecordSchema,
+  customerSummarySchema,
   integerParam,
+  pageSchema,
   listQuerySchema,
   recordIdParamsSchema,
   recordQuerySchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
-import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { sendDownload } from "../../http/send-file.js";
 import { registerTenantResource } from "../../http/tenant-resource-routes.js";
 import { defineRoute, type Router } from "../../http/router.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import { summarizeCustomer } from "../summary/customer-summary.js";
 import { findCustomerMatches } from "./customer-typeahead.js";
 import { exportCustomersZip, renderBalanceSheet } from "./customers-export.js";
@@ -37,23 +40,19 @@ const queryFlag = z
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
-const customerSchema = z.looseObject({
-  id: z.number().int(),
-  customer_no: z.number().int(),
-  customer_name: z.string(),
-});
 const clientParams = z.object({ client: integerParam({ min: 1 }) });
 
 export function registerCustomerRoutes(router: Router): void {
   const { db } = router.deps;
 
   defineRoute(router, {
+    name: "listCustomers",
     method: "GET",
     url: "/api/customers/",
     summary:
       "Manage Customers list: paging, ordering, text and date filters, archived-only or pending-archive-only",
     tags,
-    access: "user",
+    access: "tenant",
     query: listQuerySchema.extend({
       query: z.string().max(200).optional(),
       startDate: isoDate.optional(),
@@ -61,186 +60,166 @@ export function registerCustomerRoutes(router: Router): void {
       includeOnlyArchived: queryFlag.optional(),
       includeOnlyPendingArchived: queryFlag.optional(),
     }),
-    response: z.object({ count: z.number().int(), results: z.array(customerSchema) }),
-    handle: async ({ query, auth }) =>
-      listCustomers(db, await resolveTenant(db, auth, query.client_id), query, query),
+    response: pageSchema(customerListRowSchema),
+    handle: async ({ query, tenant }) => listCustomers(db, tenant, query, query),
   });
 
   defineRoute(router, {
+    name: "fullCreateCustomer",
     method: "POST",
     url: "/api/customers/full-create/",
     summary: "Add a customer with its recurring charges, stored amounts and groups, in one transaction",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: customerFullCreateSchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth, request }) =>
-      fullCreateCustomer(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        body,
-      ),
+    handle: async ({ body, tenant }) => fullCreateCustomer(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "getCustomer",
     method: "GET",
     url: "/api/customers/:id/",
     summary: "One customer",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: customerSchema,
-    handle: async ({ params, query, auth }) =>
-      getCustomer(db, await resolveTenant(db, auth, query.client_id), params.id),
+    response: customerRecordSchema,
+    handle: async ({ params, tenant }) => getCustomer(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "createCustomer",
     method: "POST",
     url: "/api/customers/",
     summary: "Add a customer (numbered after the highest when customer_no is not given)",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: customerInputSchema,
-    response: customerSchema,
+    response: customerRecordSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth, request }) =>
-      createCustomer(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        body,
-      ),
+    handle: async ({ body, tenant }) => createCustomer(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "updateCustomer",
     method: "PUT",
     url: "/api/customers/:id/",
     summary: "Save the customer editor (full body)",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: customerUpdateSchema,
-    response: customerSchema,
-    handle: async ({ params, query, body, auth, request }) =>
-      updateCustomer(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-        body,
-      ),
+    response: customerRecordSchema,
+    handle: async ({ params, body, tenant }) => updateCustomer(db, tenant, params.id, body),
   });
 
   defineRoute(router, {
+    name: "archiveCustomer",
     method: "DELETE",
     url: "/api/customers/:id/",
     summary:
       "Archive a customer whose balance is zero (400 when it has a balance: mark it for deletion instead)",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     successStatus: 204,
-    handle: async ({ params, query, auth }) =>
-      archiveCustomer(db, await resolveTenant(db, auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => archiveCustomer(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "setCustomerDeleteFlag",
     method: "POST",
     url: "/api/customers/:id/delete-flag/",
     summary:
       "Mark for deletion when the balance reaches zero: D (billing stopped), S (billing continues), null (remove)",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: DELETE_FLAG_INPUT,
-    response: customerSchema,
-    handle: async ({ params, query, body, auth, request }) =>
-      setDeleteFlag(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-        body.delete_flag,
-      ),
+    response: customerRecordSchema,
+    handle: async ({ params, body, tenant }) => setDeleteFlag(db, tenant, params.id, body.delete_flag),
   });
 
   defineRoute(router, {
+    name: "undeleteCustomer",
     method: "POST",
     url: "/api/customers/:id/undelete-now/",
     summary: "Unarchive (an archived customer's transaction history is not kept), or remove a deletion mark",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: customerSchema,
-    handle: async ({ params, query, auth, request }) =>
-      undeleteCustomer(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-      ),
+    response: customerRecordSchema,
+    handle: async ({ params, tenant }) => undeleteCustomer(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "getCustomerSummary",
     method: "GET",
     url: "/api/summary-data/customer/:id",
     summary: "The customer's Status tab: dates, balance, ageing, month/year-to-date and last-year figures",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    handle: async ({ params, query, auth }) =>
-      summarizeCustomer(db, await resolveTenant(db, auth, query.client_id), params.id),
+    response: customerSummarySchema,
+    handle: async ({ params, tenant }) => summarizeCustomer(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "exportCustomersZip",
     method: "GET",
     url: "/api/csv/customers/:client",
     summary: "Customers.zip: a CSV of every customer of the client with every field and balance",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: ({ params }) => params.client,
     params: clientParams,
     produces: "application/zip",
-    handle: async ({ params, auth, reply }) =>
-      sendDownload(
-        reply,
-        await exportCustomersZip(db, await resolveTenant(db, auth, params.client)),
-        "application/zip",
-      ),
+    handle: async ({ tenant, reply }) =>
+      sendDownload(reply, await exportCustomersZip(db, tenant), "application/zip"),
   });
 
   defineRoute(router, {
+    name: "getCustomerBalanceSheetPdf",
     method: "GET",
     url: "/api/pdf/customer-mtd-report/:client",
     summary: "Customer-Balance-Sheet.pdf: month-to-date balances per customer with totals",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: ({ params }) => params.client,
     params: clientParams,
     produces: "application/pdf",
-    handle: async ({ params, auth, reply }) =>
-      sendDownload(
-        reply,
-        await renderBalanceSheet(db, await resolveTenant(db, auth, params.client)),
-        "application/pdf",
-      ),
+    handle: async ({ tenant, reply }) =>
+      sendDownload(reply, await renderBalanceSheet(db, tenant), "application/pdf"),
   });
 
   defineRoute(router, {
+    name: "searchCustomers",
     method: "GET",
     url: "/api/typeahead/customers/",
     summary: "Customer Select: up to 100 customers matching a name or number",
     tags,
-    access: "user",
+    access: "tenant",
     query: z.looseObject({
       client_id: integerParam({ min: 1 }).optional(),
       query: z.string().max(200).default(""),
     }),
-    handle: async ({ query, auth }) =>
-      findCustomerMatches(db, await resolveTenant(db, auth, query.client_id), query.query),
+    response: pageSchema(customerMatchSchema),
+    handle: async ({ query, tenant }) => findCustomerMatches(db, tenant, query.query),
   });
 
   registerTenantResource(router, storedAmountsResource);

@@ -4,6 +4,7 @@ import {
   parseOrdering,
   resolvePaging,
   subtractAmounts,
+  type CustomerListRow,
   type ListQuery,
   type Page,
 } from "@cyclebill/domain";
@@ -13,7 +14,7 @@ import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
-import { customerToApi, type CustomerOutput } from "./customer-output.js";
+import { customerToApi } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
 export type CustomerListFilters = {
@@ -22,23 +23,6 @@ export type CustomerListFilters = {
   endDate?: string;
   includeOnlyArchived?: boolean;
   includeOnlyPendingArchived?: boolean;
-};
-
-/** The list's extra columns, computed from the ledger for the customers on the page. */
-export type CustomerListRow = CustomerOutput & {
-  current_charges: string;
-  current_payments_credits: string;
-  contract_balance: string;
-  adjusted_total_balance: string;
-  mtdCharges: string;
-  mtdCRAdjust: string;
-  mtdDebitAdjust: string;
-  lastChargeAmount: string | null;
-  lastChargeDate: string | null;
-  lastPaymentAmount: string | null;
-  lastPaymentDate: string | null;
-  lastCreditAmount: string | null;
-  lastCreditDate: string | null;
 };
 
 export const customerOrderingFields = {

@@ -41,6 +41,7 @@ export const recurringChargesResource: TenantResource<
   z.output<typeof filtersSchema>
 > = {
   name: "autoamounts",
+  operationNames: { one: "RecurringCharge", many: "RecurringCharges" },
   tag: "Recurring charges",
   table: recurringCharges,
   columns: { id: recurringCharges.id, clientId: recurringCharges.clientId },

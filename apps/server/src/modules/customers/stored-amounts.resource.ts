@@ -33,6 +33,7 @@ export const storedAmountsResource: TenantResource<
   z.output<typeof filtersSchema>
 > = {
   name: "storedamounts",
+  operationNames: { one: "StoredAmount", many: "StoredAmounts" },
   tag: "Stored amounts",
   table: storedAmounts,
   columns: { id: storedAmounts.id, clientId: storedAmounts.clientId },

@@ -16,6 +16,7 @@ export type GroupOutput = z.infer<typeof groupOutputSchema>;
 /** Groups of customers, called routes in the API. */
 export const groupsResource: TenantResource<typeof routes, GroupInput, GroupOutput> = {
   name: "routes",
+  operationNames: { one: "Group", many: "Groups" },
   tag: "Groups",
   table: routes,
   columns: { id: routes.id, clientId: routes.clientId },

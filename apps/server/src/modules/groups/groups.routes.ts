@@ -1,17 +1,16 @@
 import {
   integerParam,
+  pageSchema,
   recordIdParamsSchema,
   recordQuerySchema,
   routePlanInputSchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
-import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { sendDownload } from "../../http/send-file.js";
 import { registerTenantResource } from "../../http/tenant-resource-routes.js";
 import { defineRoute, type Router } from "../../http/router.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import { findGroupMatches } from "./group-typeahead.js";
-import { groupsResource } from "./groups.resource.js";
+import { groupOutputSchema, groupsResource } from "./groups.resource.js";
 import { renderRouteReport } from "./route-report.pdf.js";
 import {
   addRoutePlan,
@@ -32,11 +31,12 @@ export function registerGroupRoutes(router: Router): void {
   registerTenantResource(router, groupsResource);
 
   defineRoute(router, {
+    name: "listRoutePlans",
     method: "GET",
     url: "/api/routeplans/",
     summary: "Group memberships by customer (customer__id), by group (route) or by repeated id",
     tags,
-    access: "user",
+    access: "tenant",
     query: z.looseObject({
       client_id: integerParam({ min: 1 }).optional(),
       customer__id: integerParam({ min: 1 }).optional(),
@@ -44,8 +44,8 @@ export function registerGroupRoutes(router: Router): void {
       id: idList.optional(),
     }),
     response: z.object({ count: z.number().int(), results: z.array(routePlanOutputSchema) }),
-    handle: async ({ query, auth }) =>
-      listRoutePlans(db, await resolveTenant(db, auth, query.client_id), {
+    handle: async ({ query, tenant }) =>
+      listRoutePlans(db, tenant, {
         customerId: query.customer__id,
         routeId: query.route,
         ids: query.id,
@@ -53,93 +53,88 @@ export function registerGroupRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "getRoutePlan",
     method: "GET",
     url: "/api/routeplans/:id/",
     summary: "One group membership",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     response: routePlanOutputSchema,
-    handle: async ({ params, query, auth }) =>
-      getRoutePlan(db, await resolveTenant(db, auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => getRoutePlan(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "createRoutePlan",
     method: "POST",
     url: "/api/routeplans/",
     summary: "Add a customer to a group at a stop (0-based; clamped; the end when missing or not a number)",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: routePlanInputSchema,
     response: routePlanOutputSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth, request }) =>
-      addRoutePlan(db, await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)), body),
+    handle: async ({ body, tenant }) => addRoutePlan(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "updateRoutePlan",
     method: "PUT",
     url: "/api/routeplans/:id/",
     summary:
       "Move a member (stop, or another group) and set its processing status; the group is renumbered from 0",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: routePlanInputSchema,
     response: routePlanOutputSchema,
-    handle: async ({ params, query, body, auth, request }) =>
-      updateRoutePlan(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-        body,
-      ),
+    handle: async ({ params, body, tenant }) => updateRoutePlan(db, tenant, params.id, body),
   });
 
   defineRoute(router, {
+    name: "deleteRoutePlan",
     method: "DELETE",
     url: "/api/routeplans/:id/",
     summary: "Remove a customer from a group; the rest close ranks",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     successStatus: 204,
-    handle: async ({ params, query, auth }) =>
-      deleteRoutePlan(db, await resolveTenant(db, auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => deleteRoutePlan(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "searchGroups",
     method: "GET",
     url: "/api/typeahead/routes/",
     summary: "Group typeahead: up to 100 groups matching a name",
     tags,
-    access: "user",
+    access: "tenant",
     query: z.looseObject({
       client_id: integerParam({ min: 1 }).optional(),
       query: z.string().max(200).default(""),
     }),
-    handle: async ({ query, auth }) =>
-      findGroupMatches(db, await resolveTenant(db, auth, query.client_id), query.query),
+    response: pageSchema(groupOutputSchema),
+    handle: async ({ query, tenant }) => findGroupMatches(db, tenant, query.query),
   });
 
   defineRoute(router, {
+    name: "getGroupReportPdf",
     method: "GET",
     url: "/api/pdf/route-reports/:id",
     summary: "Group Report PDF: the group's customers in stop order with status and balance",
     tags,
-    access: "user",
+    access: "tenant",
     params: z.object({ id: integerParam({ min: 1 }) }),
     query: recordQuerySchema,
     produces: "application/pdf",
-    handle: async ({ params, query, auth, reply }) =>
-      sendDownload(
-        reply,
-        await renderRouteReport(db, await resolveTenant(db, auth, query.client_id), params.id),
-        "application/pdf",
-      ),
+    handle: async ({ params, reply, tenant }) =>
+      sendDownload(reply, await renderRouteReport(db, tenant, params.id), "application/pdf"),
   });
 }

@@ -4,6 +4,7 @@ import { defineRoute, type Router } from "../../http/router.js";
 
 export function registerHealthRoutes(router: Router): void {
   defineRoute(router, {
+    name: "getHealth",
     method: "GET",
     url: "/api/health/",
     summary: "Liveness and database check",
@@ -12,7 +13,7 @@ export function registerHealthRoutes(router: Router): void {
     response: z.object({ status: z.literal("ok"), database: z.enum(["pglite", "postgres"]) }),
     handle: async () => {
       await router.deps.db.execute(sql`select 1`);
-      return { status: "ok", database: router.deps.config.database.kind };
+      return { status: "ok" as const, database: router.deps.config.database.kind };
     },
   });
 }

@@ -1,55 +1,21 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { displayInvoiceNum, toAmount, toQuantity, type InvoiceStatus } from "@cyclebill/domain";
+import {
+  displayInvoiceNum,
+  toAmount,
+  toQuantity,
+  type InvoiceDetail,
+  type InvoiceRecord,
+  type LedgerLine,
+} from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { codes, customers, invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 
 export type CustomerRef = { id: number; customer_name: string; customer_no: number };
 
-/** An invoice as the lists and the edit screen read it; `document` tells it from a statement row. */
-export type InvoiceOutput = {
-  id: number;
-  document: "invoice";
-  invoice_num: number;
-  invoice_status: InvoiceStatus;
-  invoice_date: string;
-  invoiceDate: string;
-  customer: CustomerRef;
-  customer_id: number;
-  customer_name: string;
-  customer_no: number;
-  client: number;
-  client_id: number;
-  statement: number | null;
-  statement_id: number | null;
-  /** Sum of its transactions' signed ledger amounts. */
-  total: string;
-  transaction_count: number;
-  created: string;
-  closed_at: string | null;
-  processed_at: string | null;
-};
-
-export type LedgerLine = {
-  id: number;
-  code: number;
-  displayCode: number;
-  code_type: string;
-  description: string;
-  quantity: string;
-  rate: string;
-  amount: string;
-  ledger_amount: string;
-  serviceDate: string;
-  created: string;
-  transaction_status: string;
-  transaction_type: string;
-  voided: boolean;
-  invoice: number | null;
-  statement: number | null;
-};
-
-export type InvoiceDetail = InvoiceOutput & { transactions: LedgerLine[] };
+// The records are declared once, in the domain, for the server and the web alike.
+export type InvoiceOutput = InvoiceRecord;
+export type { InvoiceDetail, LedgerLine };
 
 // Voided lines stay on the invoice but count for nothing (their void offsets them).
 // Correlated sub-selects over the (client_id, invoice_id) index: only the rows on the page pay.

@@ -9,6 +9,7 @@ export function registerMessageRoutes(router: Router): void {
   const { db } = router.deps;
 
   defineRoute(router, {
+    name: "getMessages",
     method: "GET",
     url: "/api/messages",
     summary: "Client message and system message for the notification bell",
@@ -20,6 +21,7 @@ export function registerMessageRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "setSystemMessage",
     method: "PUT",
     url: "/api/messages",
     summary: "Set the system message shown to every user (admins)",

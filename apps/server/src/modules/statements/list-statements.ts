@@ -3,58 +3,21 @@ import {
   displayInvoiceNum,
   resolvePaging,
   type DocumentListQuery,
-  type InvoiceStatus,
   type Page,
+  type StatementDetail,
+  type StatementRecord,
 } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
 import { customers, invoices, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
-import { ledgerLines, type LedgerLine } from "../invoices/invoice-output.js";
+import { ledgerLines } from "../invoices/invoice-output.js";
 import { orderByFields } from "../invoices/list-invoices.js";
 import type { StatementRow } from "./create-statement.js";
 
-/**
- * A statement row. The combined Invoices and Statements table reads invoice_date (its
- * statement_date), customer_id and invoice_num (its statement_num) from every row alike;
- * `document` tells the kinds apart.
- */
-export type StatementOutput = {
-  id: number;
-  document: "statement";
-  statement_num: number;
-  invoice_num: number;
-  statement_date: string;
-  invoice_date: string;
-  created: string;
-  customer: number;
-  customer_id: number;
-  customer_name: string;
-  customer_no: number;
-  client: number;
-  client_id: number;
-  invoice_status: InvoiceStatus;
-  delivery: StatementRow["delivery"];
-  pool: number | null;
-  production_run: number | null;
-  previous_balance: string;
-  charges: string;
-  payments: string;
-  credit_adjustments: string;
-  debit_adjustments: string;
-  late_fees: string;
-  new_balance: string;
-  current_balance: string;
-  overdue_30_days: string;
-  overdue_60_days: string;
-  overdue_90_days: string;
-  overdue_over_90_days: string;
-};
-
-export type StatementDetail = StatementOutput & {
-  transactions: LedgerLine[];
-  invoices: { id: number; invoice_num: number; invoice_date: string }[];
-};
+// The records are declared once, in the domain, for the server and the web alike.
+export type StatementOutput = StatementRecord;
+export type { StatementDetail };
 
 export const statementOrderingFields = {
   id: statements.id,

@@ -1,113 +1,90 @@
 import {
   combineStatementsSchema,
   documentListQuerySchema,
+  pageSchema,
   recordIdParamsSchema,
   recordQuerySchema,
+  statementDetailSchema,
+  statementRecordSchema,
 } from "@cyclebill/domain";
-import { z } from "zod";
-import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { defineRoute, type Router } from "../../http/router.js";
 import { sendDownload } from "../../http/send-file.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import { getStatement, listStatements } from "./list-statements.js";
 import { reopenStatement } from "./reopen-statement.js";
 import { renderCombinedStatements, renderStatementPdf } from "./statement.pdf.js";
 
 const tags = ["Statements"];
-const statementSchema = z.looseObject({
-  id: z.number().int(),
-  statement_num: z.number().int(),
-  statement_date: z.string(),
-  invoice_date: z.string(),
-  customer: z.number().int(),
-  customer_id: z.number().int(),
-  customer_name: z.string(),
-  invoice_status: z.enum(["open", "closed", "processed"]),
-  new_balance: z.string(),
-});
 
 export function registerStatementRoutes(router: Router): void {
   const { db } = router.deps;
 
   defineRoute(router, {
+    name: "listStatements",
     method: "GET",
     url: "/api/statements/",
     summary:
       "Statements of the client: customer_id, start_date and end_date (on statement_date), paging, ordering",
     tags,
-    access: "user",
+    access: "tenant",
     query: documentListQuerySchema,
-    response: z.object({ count: z.number().int(), results: z.array(statementSchema) }),
-    handle: async ({ query, auth }) =>
-      listStatements(db, await resolveTenant(db, auth, query.client_id), query),
+    response: pageSchema(statementRecordSchema),
+    handle: async ({ query, tenant }) => listStatements(db, tenant, query),
   });
 
   defineRoute(router, {
+    name: "combineStatementPdfs",
     method: "POST",
     url: "/api/statements/combine/",
     summary:
       "One PDF with every named statement, each from a new page ('No statements to combine' when none)",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: combineStatementsSchema,
     produces: "application/pdf",
-    handle: async ({ query, body, auth, request, reply }) =>
-      sendDownload(
-        reply,
-        await renderCombinedStatements(
-          db,
-          await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-          body.statement_ids,
-        ),
-        "application/pdf",
-      ),
+    handle: async ({ body, reply, tenant }) =>
+      sendDownload(reply, await renderCombinedStatements(db, tenant, body.statement_ids), "application/pdf"),
   });
 
   defineRoute(router, {
+    name: "getStatement",
     method: "GET",
     url: "/api/statements/:id/",
     summary: "One statement with the transactions and invoices it carried",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: statementSchema,
-    handle: async ({ params, query, auth }) =>
-      getStatement(db, await resolveTenant(db, auth, query.client_id), params.id),
+    response: statementDetailSchema,
+    handle: async ({ params, tenant }) => getStatement(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "reopenStatement",
     method: "POST",
     url: "/api/statements/:id/reopen/",
     summary: "Reopen a processed statement (its figures and invoices stay as sent)",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: statementSchema,
-    handle: async ({ params, query, auth, request }) =>
-      reopenStatement(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-      ),
+    response: statementDetailSchema,
+    handle: async ({ params, tenant }) => reopenStatement(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "getStatementPdf",
     method: "GET",
     url: "/api/statements/:id/pdf/",
     summary: "The statement PDF, named Statement {statement_num}.pdf",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     produces: "application/pdf",
-    handle: async ({ params, query, auth, reply }) =>
-      sendDownload(
-        reply,
-        await renderStatementPdf(db, await resolveTenant(db, auth, query.client_id), params.id),
-        "application/pdf",
-      ),
+    handle: async ({ params, reply, tenant }) =>
+      sendDownload(reply, await renderStatementPdf(db, tenant, params.id), "application/pdf"),
   });
 }

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { fiscalYearStart, monthStart } from "@cyclebill/domain";
+import { fiscalYearStart, monthStart, type CustomerSummary } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients } from "../../db/tables.js";
@@ -8,7 +8,7 @@ import { findCustomer } from "../customers/manage-customers.js";
 import { ageCustomerBalances } from "./customer-ageing.queries.js";
 import { businessToday } from "../../clock.js";
 
-export type CustomerSummary = Record<string, string | number | null>;
+export type { CustomerSummary };
 
 type Totals = {
   kind: string;

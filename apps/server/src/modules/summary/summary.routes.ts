@@ -1,7 +1,6 @@
 import { integerParam } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import { summarizeClient } from "./client-summary.js";
 
 const amount = z.string().describe("decimal string, 2 places");
@@ -9,11 +8,14 @@ const amount = z.string().describe("decimal string, 2 places");
 export function registerSummaryRoutes(router: Router): void {
   const { db } = router.deps;
   defineRoute(router, {
+    name: "getClientSummary",
     method: "GET",
     url: "/api/summary-data/client/:id",
     summary: "Home dashboard figures for a client, computed from the ledger",
     tags: ["Summary"],
-    access: "user",
+    access: "tenant",
+    // The client is the path's id.
+    clientIdFrom: ({ params }) => params.id,
     params: z.object({ id: integerParam({ min: 1 }) }),
     response: z.object({
       totalCustomers: z.number().int(),
@@ -32,6 +34,6 @@ export function registerSummaryRoutes(router: Router): void {
       obexTotalBalance: amount,
       obexDateOfLastPayment: z.string().nullable(),
     }),
-    handle: async ({ params, auth }) => summarizeClient(db, await resolveTenant(db, auth, params.id)),
+    handle: async ({ tenant }) => summarizeClient(db, tenant),
   });
 }

@@ -13,6 +13,8 @@ import { fieldError, forbidden, nonFieldError, notFound } from "../../http/error
 export type TenantResource<TTable extends PgTable, TInput, TOutput, TFilters = Record<string, never>> = {
   /** Path segment under /api/, e.g. "codes". */
   name: string;
+  /** The record in operation names: { one: "Code", many: "Codes" } gives listCodes, getCode, … */
+  operationNames: { one: string; many: string };
   tag: string;
   table: TTable;
   columns: { id: AnyPgColumn; clientId: AnyPgColumn };

@@ -6,6 +6,7 @@ import {
   isVoidable,
   isVoidDeletable,
   type LedgerEntryState,
+  type TransactionRecord,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { codes, customers, invoices, transactions, unitsOfMeasure } from "../../db/tables.js";
@@ -82,7 +83,8 @@ export function entryState(view: TransactionView): LedgerEntryState {
   };
 }
 
-export function transactionToApi(view: TransactionView) {
+/** The entry as the API names it: the domain's transaction record. */
+export function transactionToApi(view: TransactionView): TransactionRecord {
   const state = entryState(view);
   return {
     id: view.id,
@@ -120,7 +122,7 @@ export function transactionToApi(view: TransactionView) {
     reversible: isReversible(state),
   };
 }
-export type TransactionOutput = ReturnType<typeof transactionToApi>;
+export type TransactionOutput = TransactionRecord;
 
 export async function findTransaction(
   db: Executor,

@@ -1,18 +1,20 @@
 import {
   CODE_TYPES,
+  amountString,
   integerParam,
   listQuerySchema,
+  pageSchema,
   recordIdParamsSchema,
   recordQuerySchema,
   transactionBatchSchema,
   transactionInputSchema,
   transactionMassUpdateSchema,
+  transactionRecordSchema,
+  transactionTotalsSchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
-import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { fieldError } from "../../http/errors.js";
 import { defineRoute, type Router } from "../../http/router.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import { massUpdateTransactions, makeInvoiceFromTransactions } from "./bulk-transaction-actions.js";
 import {
   createTransaction,
@@ -29,14 +31,20 @@ import { streamTransactionsCsv } from "./transactions-csv.js";
 import { findTransaction, transactionToApi } from "./transaction-view.js";
 
 const tags = ["Transactions"];
-const transactionSchema = z.looseObject({
+/** Make Invoice from Selected: the new open invoice. */
+const madeInvoiceSchema = z.object({
   id: z.number().int(),
-  customer: z.number().int(),
-  code: z.number().int(),
-  amount: z.string(),
-  ledger_amount: z.string(),
-  editable: z.boolean(),
-  voidable: z.boolean(),
+  invoice_num: z.number().int(),
+  transaction_count: z.number().int(),
+});
+/** A group (route) or every-customer batch: what was posted, and who was left out. */
+const batchResultSchema = z.object({
+  count: z.number().int(),
+  total: amountString,
+  transaction_type: z.enum(["route", "bulk"]),
+  description: z.string(),
+  route_name: z.string().nullable(),
+  skipped: z.number().int().describe("customers marked for deletion, left out of a charge"),
 });
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 /** A path segment of the CSV download: 0 means "not set". */
@@ -47,72 +55,72 @@ const dateSegment = z
 
 export function registerTransactionRoutes(router: Router): void {
   const { db } = router.deps;
-  const tenantFor = (auth: Parameters<typeof resolveTenant>[1], clientId: number | undefined) =>
-    resolveTenant(db, auth, clientId);
 
   defineRoute(router, {
+    name: "listTransactions",
     method: "GET",
     url: "/api/transactions/",
     summary:
       "Search the ledger: filters customer__id, code__id, code__code_type, created__gte/lte, serviceDate__gte/lte, historical, invoice",
     tags,
-    access: "user",
+    access: "tenant",
     query: listQuerySchema.extend(transactionFiltersSchema.shape),
-    response: z.object({ count: z.number().int(), results: z.array(transactionSchema) }),
-    handle: async ({ query, auth }) =>
-      listTransactions(db, await tenantFor(auth, query.client_id), query, query),
+    response: pageSchema(transactionRecordSchema),
+    handle: async ({ query, tenant }) => listTransactions(db, tenant, query, query),
   });
 
   defineRoute(router, {
+    name: "totalTransactions",
     method: "GET",
     url: "/api/transactions/get_total_amount/",
     summary:
       "Totals of the filtered set: totalAmount (sum of amounts), netAmount (net change to balances), count",
     tags,
-    access: "user",
+    access: "tenant",
     query: recordQuerySchema.extend(transactionFiltersSchema.shape),
-    response: z.object({ totalAmount: z.string(), netAmount: z.string(), count: z.number().int() }),
-    handle: async ({ query, auth }) => totalTransactions(db, await tenantFor(auth, query.client_id), query),
+    response: transactionTotalsSchema,
+    handle: async ({ query, tenant }) => totalTransactions(db, tenant, query),
   });
 
   defineRoute(router, {
+    name: "createTransaction",
     method: "POST",
     url: "/api/transactions/",
     summary:
       "Post one entry; an equal entry of the last 24 hours answers 'Duplicate Transaction Detected' unless force",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: transactionInputSchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth, request }) =>
-      createTransaction(db, await tenantFor(auth, query.client_id ?? clientIdInBody(request.body)), body),
+    handle: async ({ body, tenant }) => createTransaction(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "massUpdateTransactions",
     method: "POST",
     url: "/api/transactions/mass_update/",
     summary:
       "Mass update: change customer, code, description, serviceDate, rate, quantity or uom of the selected entries",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: transactionMassUpdateSchema,
-    handle: async ({ query, body, auth, request }) =>
-      massUpdateTransactions(
-        db,
-        await tenantFor(auth, query.client_id ?? clientIdInBody(request.body)),
-        body,
-      ),
+    response: pageSchema(transactionRecordSchema),
+    handle: async ({ body, tenant }) => massUpdateTransactions(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "makeInvoiceFromTransactions",
     method: "POST",
     url: "/api/transactions/make_invoice/",
     summary: "Make Invoice from Selected: one open invoice with the selected entries of one customer",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: z.object({
       ids: z
@@ -124,143 +132,138 @@ export function registerTransactionRoutes(router: Router): void {
         .regex(isoDate, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.")
         .optional(),
     }),
+    response: madeInvoiceSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth, request }) =>
-      makeInvoiceFromTransactions(
-        db,
-        await tenantFor(auth, query.client_id ?? clientIdInBody(request.body)),
-        body,
-      ),
+    handle: async ({ body, tenant }) => makeInvoiceFromTransactions(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "getTransaction",
     method: "GET",
     url: "/api/transactions/:id/",
     summary: "One entry, with whether it can be edited, voided or reversed",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: transactionSchema,
-    handle: async ({ params, query, auth }) =>
-      transactionToApi(await findTransaction(db, await tenantFor(auth, query.client_id), params.id)),
+    response: transactionRecordSchema,
+    handle: async ({ params, tenant }) => transactionToApi(await findTransaction(db, tenant, params.id)),
   });
 
-  for (const [method, url] of [
-    ["PUT", "/api/transactions/:id/"],
-    ["POST", "/api/transactions/:id/edit_transaction/"],
+  for (const [name, method, url] of [
+    ["updateTransaction", "PUT", "/api/transactions/:id/"],
+    ["editTransaction", "POST", "/api/transactions/:id/edit_transaction/"],
   ] as const) {
     defineRoute(router, {
+      name,
       method,
       url,
       summary: "Edit an editable entry (full body); its old effect on the balance is replaced by the new one",
       tags,
-      access: "user",
+      access: "tenant",
+      clientIdFrom: "query-or-body",
       params: recordIdParamsSchema,
       query: recordQuerySchema,
       body: transactionInputSchema,
-      response: transactionSchema,
-      handle: async ({ params, query, body, auth, request }) =>
-        editTransaction(
-          db,
-          await tenantFor(auth, query.client_id ?? clientIdInBody(request.body)),
-          params.id,
-          body,
-        ),
+      response: transactionRecordSchema,
+      handle: async ({ params, body, tenant }) => editTransaction(db, tenant, params.id, body),
     });
   }
 
   defineRoute(router, {
+    name: "deleteTransaction",
     method: "DELETE",
     url: "/api/transactions/:id/",
     summary: "Delete an editable entry (its effect comes off the balance)",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     successStatus: 204,
-    handle: async ({ params, query, auth }) =>
-      deleteTransaction(db, await tenantFor(auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => deleteTransaction(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "voidTransaction",
     method: "POST",
     url: "/api/transactions/:id/void_transaction/",
     summary: "Void an attached entry: posts the voiding entry (the pair nets to zero) and returns it",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     successStatus: 201,
-    handle: async ({ params, query, auth, request }) =>
-      voidTransaction(db, await tenantFor(auth, query.client_id ?? clientIdInBody(request.body)), params.id),
+    handle: async ({ params, tenant }) => voidTransaction(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "deleteVoidTransaction",
     method: "DELETE",
     url: "/api/transactions/:id/delete_void_transaction/",
     summary: "Delete a new voiding entry (the voided entry counts again)",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     successStatus: 204,
-    handle: async ({ params, query, auth }) =>
-      deleteVoid(db, await tenantFor(auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => deleteVoid(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "reverseTransaction",
     method: "POST",
     url: "/api/transactions/:id/reversal/",
     summary: "Reverse an entry that can no longer be edited: posts the offsetting entry and returns it",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
-    response: transactionSchema,
+    response: transactionRecordSchema,
     successStatus: 201,
-    handle: async ({ params, query, auth, request }) =>
-      reverseTransaction(
-        db,
-        await tenantFor(auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-      ),
+    handle: async ({ params, tenant }) => reverseTransaction(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "deleteReversal",
     method: "DELETE",
     url: "/api/transactions/:id/delete_reversal/",
     summary: "Delete a reversal not yet billed (the reversed entry counts again)",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     successStatus: 204,
-    handle: async ({ params, query, auth }) =>
-      deleteReversal(db, await tenantFor(auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => deleteReversal(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "postTransactionBatch",
     method: "POST",
     url: "/api/transactionsroutes/",
     summary:
       "Post one entry to each standard member of a group (route) or each customer (bulk), as one batch",
     tags,
-    access: "user",
+    access: "tenant",
+    // The batch form names its client in the body as client; the query wins.
+    clientIdFrom: ({ query, body }) => query.client_id ?? body.client,
     query: recordQuerySchema,
     body: transactionBatchSchema,
+    response: batchResultSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth }) =>
-      postBatch(db, await tenantFor(auth, query.client_id ?? body.client), body),
+    handle: async ({ body, tenant }) => postBatch(db, tenant, body),
   });
 
   defineRoute(router, {
+    name: "exportTransactionsCsv",
     method: "GET",
     url: "/api/csv/customers/transactions/:client/:customer/:code/:codeType/:createdFrom/:createdTo/:serviceFrom/:serviceTo",
     summary: "transactions.csv of the filtered ledger (0 in a segment means not set), streamed",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: ({ params }) => params.client,
     params: z.object({
       client: integerParam({ min: 1 }),
       customer: idSegment,
@@ -272,8 +275,7 @@ export function registerTransactionRoutes(router: Router): void {
       serviceTo: dateSegment,
     }),
     produces: "text/csv",
-    handle: async ({ params, auth, reply }) => {
-      const tenant = await tenantFor(auth, params.client);
+    handle: async ({ params, tenant, reply }) => {
       const set = (value: string) => (value === "0" ? undefined : value);
       if (params.createdFrom !== "0" && params.createdTo !== "0" && params.createdFrom > params.createdTo) {
         throw fieldError("createdTo", "The end date is before the start date.");

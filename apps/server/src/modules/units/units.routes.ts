@@ -4,6 +4,7 @@ import { listUnitsOfMeasure } from "./list-units.js";
 
 export function registerUnitRoutes(router: Router): void {
   defineRoute(router, {
+    name: "listUnitsOfMeasure",
     method: "GET",
     url: "/api/unitofmeasure",
     summary: "Units of measure (shared by every client)",

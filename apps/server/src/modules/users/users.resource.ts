@@ -31,6 +31,7 @@ export function canManageUsers(tenant: TenantContext): boolean {
 /** A client's users (owners and staff); provider admins belong to no client and never appear here. */
 export const usersResource: TenantResource<typeof users, z.output<typeof userInputSchema>, UserOutput> = {
   name: "users",
+  operationNames: { one: "User", many: "Users" },
   tag: "Users",
   table: users,
   columns: { id: users.id, clientId: users.clientId },

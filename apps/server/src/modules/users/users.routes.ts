@@ -1,8 +1,6 @@
 import { listQuerySchema, recordIdParamsSchema, recordQuerySchema, userInputSchema } from "@cyclebill/domain";
 import { z } from "zod";
-import { clientIdInBody } from "../../http/client-id-in-body.js";
 import { defineRoute, type Router } from "../../http/router.js";
-import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import {
   addClientUser,
   deleteClientUser,
@@ -18,79 +16,70 @@ export function registerUserRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
 
   defineRoute(router, {
+    name: "listUsers",
     method: "GET",
     url: "/api/users/",
     summary: "The client's users (owners and admins only)",
     tags,
-    access: "user",
+    access: "tenant",
     query: listQuerySchema,
     response: z.object({ count: z.number().int(), results: z.array(userOutputSchema) }),
-    handle: async ({ query, auth }) =>
-      listClientUsers(db, await resolveTenant(db, auth, query.client_id), query),
+    handle: async ({ query, tenant }) => listClientUsers(db, tenant, query),
   });
 
   defineRoute(router, {
+    name: "getUser",
     method: "GET",
     url: "/api/users/:id/",
     summary: "One of the client's users",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     response: userOutputSchema,
-    handle: async ({ params, query, auth }) =>
-      getClientUser(db, await resolveTenant(db, auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => getClientUser(db, tenant, params.id),
   });
 
   defineRoute(router, {
+    name: "createUser",
     method: "POST",
     url: "/api/users/",
     summary: "Add a user to the client; they get an email to set their password",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     body: userInputSchema,
     response: userOutputSchema,
     successStatus: 201,
-    handle: async ({ query, body, auth, request }) =>
-      addClientUser(
-        db,
-        mailer,
-        config.publicUrl,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        body,
-      ),
+    handle: async ({ body, tenant }) => addClientUser(db, mailer, config.publicUrl, tenant, body),
   });
 
   defineRoute(router, {
+    name: "updateUser",
     method: "PUT",
     url: "/api/users/:id/",
     summary: "Replace a user's names, email, staff flag and active flag",
     tags,
-    access: "user",
+    access: "tenant",
+    clientIdFrom: "query-or-body",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     body: userInputSchema,
     response: userOutputSchema,
-    handle: async ({ params, query, body, auth, request }) =>
-      updateClientUser(
-        db,
-        await resolveTenant(db, auth, query.client_id ?? clientIdInBody(request.body)),
-        params.id,
-        body,
-      ),
+    handle: async ({ params, body, tenant }) => updateClientUser(db, tenant, params.id, body),
   });
 
   defineRoute(router, {
+    name: "deleteUser",
     method: "DELETE",
     url: "/api/users/:id/",
     summary: "Remove a user from the client",
     tags,
-    access: "user",
+    access: "tenant",
     params: recordIdParamsSchema,
     query: recordQuerySchema,
     successStatus: 204,
-    handle: async ({ params, query, auth }) =>
-      deleteClientUser(db, await resolveTenant(db, auth, query.client_id), params.id),
+    handle: async ({ params, tenant }) => deleteClientUser(db, tenant, params.id),
   });
 }

@@ -3,7 +3,7 @@ import { Link, useParams } from "react-router";
 import { NotFoundPage } from "../shell/NotFoundPage";
 import { ClientEditor } from "./ClientEditor";
 import { AdminOnly } from "./ClientRequired";
-import { parseClientId, useClientContext } from "./client-context";
+import { parseClientId, useClientContext } from "../../shared/client-context";
 
 /** /clients/{id}: an admin edits any client from the client list. */
 export function ClientEditorPage() {

@@ -29,7 +29,7 @@ import { TablePager } from "../shell/TablePager";
 import { AddClientDialog } from "./AddClientDialog";
 import { AdminOnly } from "./ClientRequired";
 import { useClientList, useDeleteClient } from "./client-api";
-import { CLIENT_ID_PARAM, useClientContext } from "./client-context";
+import { CLIENT_ID_PARAM, useClientContext } from "../../shared/client-context";
 import type { ClientRecord } from "./client-record";
 
 type ClientSortField = "client_no" | "client_name" | "city" | "state" | "status_code" | "normal_cycle";

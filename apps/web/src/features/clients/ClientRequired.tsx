@@ -2,7 +2,7 @@ import { Alert, Anchor, Card, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useUser } from "../auth/user-context";
-import { useClientContext } from "./client-context";
+import { useClientContext } from "../../shared/client-context";
 
 /**
  * Shown instead of a client's screen when there is no client to work on: admins who have not picked

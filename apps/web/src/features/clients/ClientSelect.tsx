@@ -1,7 +1,7 @@
 import { Text } from "@mantine/core";
 import { TypeaheadSelect } from "../shell/TypeaheadSelect";
 import { clientLabel, searchClients, type ClientSummary } from "./client-api";
-import { useClientContext } from "./client-context";
+import { useClientContext } from "../../shared/client-context";
 
 /** Admin-only typeahead in the second bar; choosing a client writes client_id into the address. */
 export function ClientSelect() {

@@ -2,7 +2,7 @@ import { Stack } from "@mantine/core";
 import { PageHeader } from "../shell/PageHeader";
 import { ClientEditor } from "./ClientEditor";
 import { NoClientNotice } from "./ClientRequired";
-import { useClientContext } from "./client-context";
+import { useClientContext } from "../../shared/client-context";
 
 /** Settings: the client editor for the selected client (admins) or the user's own client. */
 export function SettingsPage() {

@@ -1,3 +1,4 @@
+import type { Page } from "@cyclebill/domain";
 import type { ClientCreateInput, ClientUpdate } from "@cyclebill/domain";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
@@ -12,12 +13,10 @@ export type ClientSummary = {
   state?: string | null;
 };
 
-export type Paged<T> = { count: number; results: T[] };
-
 export const TYPEAHEAD_LIMIT = 100;
 
-export function searchClients(query: string, signal?: AbortSignal): Promise<Paged<ClientSummary>> {
-  return apiFetch<Paged<ClientSummary>>("/clients/", {
+export function searchClients(query: string, signal?: AbortSignal): Promise<Page<ClientSummary>> {
+  return apiFetch<Page<ClientSummary>>("/clients/", {
     query: { query, limit: TYPEAHEAD_LIMIT, ordering: "client_name" },
     signal,
   });
@@ -43,7 +42,7 @@ export function useClientList(params: ClientListParams) {
   return useQuery({
     queryKey: ["clients", "list", params],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<ClientRecord>>("/clients/", {
+      apiFetch<Page<ClientRecord>>("/clients/", {
         query: {
           query: params.query || null,
           limit: params.limit,

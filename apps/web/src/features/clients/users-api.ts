@@ -2,7 +2,7 @@ import type { UserInput } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import type { UserRole } from "../auth/current-user";
-import type { Paged } from "./client-api";
+import type { Page } from "@cyclebill/domain";
 
 /** A user of a client, as GET /api/users/ lists them. */
 export type ClientUser = {
@@ -26,7 +26,7 @@ export function useClientUsers(clientId: number) {
   return useQuery({
     queryKey: usersKey(clientId),
     queryFn: ({ signal }) =>
-      apiFetch<Paged<ClientUser>>("/users/", { query: { client_id: clientId, limit: 500 }, signal }),
+      apiFetch<Page<ClientUser>>("/users/", { query: { client_id: clientId, limit: 500 }, signal }),
   });
 }
 

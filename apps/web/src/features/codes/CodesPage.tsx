@@ -29,7 +29,7 @@ import {
 } from "../../lib/paging";
 import type { FieldErrors } from "../auth/form-validation";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { EditDeleteButtons } from "../shell/EditDeleteButtons";
 import { LoadingRows } from "../shell/LoadingRows";

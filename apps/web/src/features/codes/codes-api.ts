@@ -1,7 +1,7 @@
 import { MAX_PAGE_SIZE, type CodeInput, type CodeType } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 
 /** A bill code as the API returns it. Negative numbers are system codes. */
 export type Code = {
@@ -33,7 +33,7 @@ export function useCodes(clientId: number) {
   return useQuery({
     queryKey: codesKey(clientId),
     queryFn: ({ signal }) =>
-      apiFetch<Paged<Code>>("/codes/", {
+      apiFetch<Page<Code>>("/codes/", {
         query: { client_id: clientId, limit: MAX_PAGE_SIZE, ordering: "code" },
         signal,
       }),
@@ -70,7 +70,7 @@ export function useMassUpdateCodes(clientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CodeMassUpdate) =>
-      apiFetch<Paged<Code>>("/codes/mass-update/", { method: "POST", query: { client_id: clientId }, body }),
+      apiFetch<Page<Code>>("/codes/mass-update/", { method: "POST", query: { client_id: clientId }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: codesKey(clientId) }),
   });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 
 export type UnitOfMeasure = { id: number; name: string };
 
@@ -17,7 +17,7 @@ export const FALLBACK_UNITS: readonly UnitOfMeasure[] = [
 export function useUnitsOfMeasure(): readonly UnitOfMeasure[] {
   const units = useQuery({
     queryKey: ["unitofmeasure"],
-    queryFn: ({ signal }) => apiFetch<Paged<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
+    queryFn: ({ signal }) => apiFetch<Page<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
     retry: false,
     staleTime: 10 * 60_000,
   });

@@ -1,10 +1,10 @@
 import { Modal, Paper, Stack } from "@mantine/core";
 import { useNavigate } from "react-router";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
 import { AddCustomerForm } from "./AddCustomerForm";
-import type { CustomerRecord } from "./customer-api";
+import type { CustomerRecord } from "@cyclebill/domain";
 
 /** The Add Customer dialog of Manage Customers. */
 export function AddCustomerDialog({

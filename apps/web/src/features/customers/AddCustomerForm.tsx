@@ -34,7 +34,8 @@ import {
   type StoredValues,
 } from "./charge-drafts";
 import { customerLabel } from "./CustomerSelect";
-import { useFullCreateCustomer, type CustomerRecord } from "./customer-api";
+import { useFullCreateCustomer } from "./customer-api";
+import type { CustomerRecord } from "@cyclebill/domain";
 import { useGroupOptions, useUnitsOfMeasure } from "./customer-children-api";
 import {
   AddressSection,

@@ -18,11 +18,12 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { parseClientId, useClientContext } from "../clients/client-context";
+import { parseClientId, useClientContext } from "../../shared/client-context";
 import { NotFoundPage } from "../shell/NotFoundPage";
 import { PageHeader } from "../shell/PageHeader";
 import { ARCHIVE_STATE_LABELS, ArchiveDialogs, ArchiveStateBadge, UnarchiveDialog } from "./archive";
-import { useCustomer, useUpdateCustomer, type CustomerRecord } from "./customer-api";
+import { useCustomer, useUpdateCustomer } from "./customer-api";
+import type { CustomerRecord } from "@cyclebill/domain";
 import { CustomerDetailsTab } from "./CustomerDetailsTab";
 import type { SetCustomerField } from "./CustomerFields";
 import {

@@ -23,7 +23,7 @@ import { describeApiError } from "../../api/api-client";
 import { useDownload } from "../../api/download";
 import { nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
 import { DownloadIcon, RefreshIcon } from "../shell/icons";
@@ -31,12 +31,8 @@ import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { AddCustomerDialog } from "./AddCustomerDialog";
 import { ArchiveDialogs, UnarchiveDialog } from "./archive";
-import {
-  useCustomerList,
-  type ArchiveFilter,
-  type CustomerListRow,
-  type CustomerSortField,
-} from "./customer-api";
+import type { CustomerListRow } from "@cyclebill/domain";
+import { useCustomerList, type ArchiveFilter, type CustomerSortField } from "./customer-api";
 import { CUSTOMER_COLUMNS, DEFAULT_COLUMN_KEYS, type ColumnContext } from "./customer-columns";
 import { customerLinks, editorPath, labelsPath } from "./customer-links";
 

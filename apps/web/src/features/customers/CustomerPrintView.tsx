@@ -3,9 +3,10 @@ import { useQueries } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
-import { customerKey, type CustomerRecord } from "./customer-api";
+import { customerKey } from "./customer-api";
+import type { CustomerRecord } from "@cyclebill/domain";
 import { CUSTOMER_IDS_PARAM, parseCustomerIds } from "./customer-links";
 
 // Printable address labels for the customers chosen in Manage Customers: name and address lines

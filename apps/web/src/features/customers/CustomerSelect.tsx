@@ -1,6 +1,6 @@
 import { Text } from "@mantine/core";
 import { apiFetch } from "../../api/api-client";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { TypeaheadSelect, type TypeaheadPage } from "../shell/TypeaheadSelect";
 import { useSelectedCustomer } from "./selected-customer";
 

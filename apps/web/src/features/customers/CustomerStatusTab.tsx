@@ -2,7 +2,8 @@ import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, 
 import type { ReactNode } from "react";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
-import { useCustomerSummary, type CustomerSummary } from "./customer-api";
+import type { CustomerSummary } from "@cyclebill/domain";
+import { useCustomerSummary } from "./customer-api";
 
 /** Status: dates, balances, ageing and month/year-to-date summaries from GET /api/summary-data/customer/{id}. */
 export function CustomerStatusTab({ clientId, customerId }: { clientId: number; customerId: number }) {

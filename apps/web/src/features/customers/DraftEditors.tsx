@@ -9,7 +9,7 @@ import {
   type StoredDraft,
   type StoredField,
 } from "./charge-drafts";
-import { CodePicker } from "./CodePicker";
+import { CodePicker } from "../../shared/CodePicker";
 import type { UnitOfMeasure } from "./customer-children-api";
 
 // The inputs of one stored amount or one recurring charge, laid out as a row of a form. Used by the
@@ -113,6 +113,8 @@ function PricedLineInputs({
           clientId={clientId}
           value={line.code}
           error={codeError}
+          placeholder="Search codes"
+          showType
           onChange={(code) =>
             // A new code offers its description unless one was typed.
             onChange({ code, description: line.description || code?.description || "" })

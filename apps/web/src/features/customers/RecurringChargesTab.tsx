@@ -1,3 +1,4 @@
+import { codeLabel } from "../../shared/codes";
 import { FREQUENCY_LABELS } from "@cyclebill/domain";
 import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
@@ -19,7 +20,6 @@ import {
   type RecurringField,
 } from "./charge-drafts";
 import {
-  codeLabel,
   useCodeLookup,
   useDeleteRecurringCharge,
   useRecurringCharges,

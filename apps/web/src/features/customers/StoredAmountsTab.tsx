@@ -1,3 +1,4 @@
+import { codeLabel } from "../../shared/codes";
 import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState, type FormEvent } from "react";
@@ -18,7 +19,6 @@ import {
   type StoredField,
 } from "./charge-drafts";
 import {
-  codeLabel,
   useCodeLookup,
   useDeleteStoredAmount,
   useSaveStoredAmount,

@@ -5,12 +5,8 @@ import { useState } from "react";
 import { ApiError, allMessages } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { customerLabel } from "./CustomerSelect";
-import {
-  useArchiveCustomer,
-  useSetDeleteFlag,
-  useUndeleteCustomer,
-  type CustomerRecord,
-} from "./customer-api";
+import type { CustomerRecord } from "@cyclebill/domain";
+import { useArchiveCustomer, useSetDeleteFlag, useUndeleteCustomer } from "./customer-api";
 
 // Archiving (spec part 1 §4): a zero balance archives after a confirmation; a balance gets a dialog
 // with the three choices; archived customers can be unarchived, losing their transaction history.

@@ -1,114 +1,8 @@
-import type { ArchiveState, CustomerValues } from "@cyclebill/domain";
+import type { CustomerListRow, CustomerRecord, CustomerSummary, CustomerValues } from "@cyclebill/domain";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 import type { RecurringValues, StoredValues } from "./charge-drafts";
-
-/** A customer as GET /api/customers/{id}/ returns it. Amounts are decimal strings. */
-export type CustomerRecord = {
-  id: number;
-  client: number;
-  customer_no: number;
-  customer_name: string;
-  first_name: string;
-  last_name: string;
-  company_name: string;
-  phone1: string;
-  phone2: string;
-  phone3: string;
-  email: string;
-  address1: string;
-  address2: string;
-  address3: string;
-  city: string;
-  state: string;
-  zip: string;
-  property_address1: string;
-  property_address2: string;
-  property_address3: string;
-  property_city: string;
-  property_state: string;
-  property_zip: string;
-  pull_flag: string;
-  pull_explanation: string;
-  bi_pull_flag: string;
-  finance_flag: string;
-  autopay_flag: boolean;
-  tax_status: string;
-  message: string;
-  message_duration: number;
-  message_internal: string;
-  message_field: string;
-  bluepay_transaction_message: string;
-  delete_flag: "D" | "S" | null;
-  deleted: boolean;
-  archive_state: ArchiveState;
-  open_date: string;
-  last_pay_date: string | null;
-  balance: string;
-  total_balance: string;
-  previous_balance: string;
-  mtd_charges: string;
-  mtd_payments: string;
-  mtd_cr_adj: string;
-  mtd_db_adj: string;
-  current_balance: string;
-  overdue_30_days: string;
-  overdue_60_days: string;
-  overdue_90_days: string;
-  overdue_over_90_days: string;
-};
-
-/** A row of the Manage Customers list: the record plus columns computed from the ledger. */
-export type CustomerListRow = CustomerRecord & {
-  current_charges: string;
-  current_payments_credits: string;
-  contract_balance: string;
-  adjusted_total_balance: string;
-  mtdCharges: string;
-  mtdCRAdjust: string;
-  mtdDebitAdjust: string;
-  lastChargeAmount: string | null;
-  lastChargeDate: string | null;
-  lastPaymentAmount: string | null;
-  lastPaymentDate: string | null;
-  lastCreditAmount: string | null;
-  lastCreditDate: string | null;
-};
-
-/** GET /api/summary-data/customer/{id}: the Status tab. */
-export type CustomerSummary = {
-  open_date: string | null;
-  last_pay_date: string | null;
-  balance: string;
-  previous_balance: string;
-  current_balance: string;
-  overdue_30_days: string;
-  overdue_60_days: string;
-  overdue_90_days: string;
-  overdue_over_90_days: string;
-  currentCharges: string;
-  ytdCharges: string;
-  charges_last_yr: string;
-  last_charge_date: string | null;
-  currentPayments: string;
-  ytdPayments: string;
-  last_pay_date_1: string | null;
-  last_pay_date_2: string | null;
-  last_pay_date_3: string | null;
-  last_pay_date_4: string | null;
-  currentCreditAdjustment: string;
-  ytdCreditAdjustment: string;
-  last_year_credits: string;
-  last_credit_amount: string | null;
-  last_cr_adj_date: string | null;
-  currentDebitAdjustment: string;
-  ytdDebitAdjustment: string;
-  last_year_db_adj: string;
-  last_debit_amount: string | null;
-  unprocessedBalance: string;
-  tax: string;
-};
 
 export type CustomerSortField =
   | "customer_no"
@@ -153,7 +47,7 @@ export function useCustomerList(clientId: number | null, params: CustomerListPar
   return useQuery({
     queryKey: ["customers", clientId, "list", params],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<CustomerListRow>>("/customers/", {
+      apiFetch<Page<CustomerListRow>>("/customers/", {
         query: {
           client_id: clientId,
           limit: params.limit,

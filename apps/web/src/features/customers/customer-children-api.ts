@@ -1,7 +1,8 @@
+import type { CodeMatch } from "../../shared/codes";
 import { MAX_PAGE_SIZE, type RecurringFrequency } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 
 // Stored amounts, recurring charges, group memberships of one customer, and the look-ups their forms need.
 
@@ -58,7 +59,8 @@ export type RecurringChargeBody = {
   unitofmeasure: number;
 };
 
-export type CodeOption = { id: number; code: number; description: string; code_type: string };
+/** A bill code as the code lists return it: the shared code match. */
+export type CodeOption = CodeMatch;
 export type UnitOfMeasure = { id: number; name: string };
 export type GroupOption = { id: number; route_name: string };
 
@@ -99,7 +101,7 @@ export function useCodeLookup(clientId: number) {
   const codes = useQuery({
     queryKey: ["codes", clientId, "customer-lookup"],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<CodeOption>>("/codes/", {
+      apiFetch<Page<CodeOption>>("/codes/", {
         query: { client_id: clientId, limit: MAX_PAGE_SIZE, ordering: "code" },
         signal,
       }),
@@ -108,20 +110,11 @@ export function useCodeLookup(clientId: number) {
   return { byId, isPending: codes.isPending };
 }
 
-/** The code typeahead (codes above 0) for the code pickers. */
-export function searchCodes(clientId: number, query: string, signal: AbortSignal) {
-  return apiFetch<Paged<CodeOption>>("/typeahead/codes/", { query: { client_id: clientId, query }, signal });
-}
-
-export function codeLabel(code: Pick<CodeOption, "code" | "description">): string {
-  return code.description ? `${code.code} · ${code.description}` : String(code.code);
-}
-
 /** Units for quantities; a failed fetch falls back to Each and Box without an alert (spec section 8). */
 export function useUnitsOfMeasure(): readonly UnitOfMeasure[] {
   const units = useQuery({
     queryKey: ["unitofmeasure"],
-    queryFn: ({ signal }) => apiFetch<Paged<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
+    queryFn: ({ signal }) => apiFetch<Page<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
     retry: false,
     staleTime: 10 * 60_000,
   });
@@ -133,7 +126,7 @@ export function useGroupOptions(clientId: number) {
   return useQuery({
     queryKey: ["routes", clientId, "customer-options"],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<GroupOption>>("/routes/", {
+      apiFetch<Page<GroupOption>>("/routes/", {
         query: { client_id: clientId, ordering: "route_name", limit: MAX_PAGE_SIZE },
         signal,
       }),
@@ -146,7 +139,7 @@ export function useStoredAmounts(clientId: number, customerId: number) {
   return useQuery({
     queryKey: storedKey(clientId, customerId),
     queryFn: ({ signal }) =>
-      apiFetch<Paged<StoredAmount>>("/storedamounts/", {
+      apiFetch<Page<StoredAmount>>("/storedamounts/", {
         query: { client_id: clientId, customer__id: customerId, limit: MAX_PAGE_SIZE },
         signal,
       }),
@@ -190,7 +183,7 @@ export function useRecurringCharges(clientId: number, customerId: number) {
   return useQuery({
     queryKey: recurringKey(clientId, customerId),
     queryFn: ({ signal }) =>
-      apiFetch<Paged<RecurringCharge>>("/autoamounts/", {
+      apiFetch<Page<RecurringCharge>>("/autoamounts/", {
         query: { client_id: clientId, customer__id: customerId, limit: MAX_PAGE_SIZE },
         signal,
       }),
@@ -242,7 +235,7 @@ export function useMemberships(clientId: number, customerId: number) {
   return useQuery({
     queryKey: membershipsKey(clientId, customerId),
     queryFn: ({ signal }) =>
-      apiFetch<Paged<Membership>>("/routeplans/", {
+      apiFetch<Page<Membership>>("/routeplans/", {
         query: { client_id: clientId, customer__id: customerId },
         signal,
       }),
@@ -254,7 +247,7 @@ export function useGroupSize(clientId: number, groupId: number | null) {
   const members = useQuery({
     queryKey: ["routeplans", clientId, "group", groupId],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<Membership>>("/routeplans/", { query: { client_id: clientId, route: groupId }, signal }),
+      apiFetch<Page<Membership>>("/routeplans/", { query: { client_id: clientId, route: groupId }, signal }),
     enabled: groupId !== null,
   });
   return members.data?.count ?? null;

@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { ArchiveStateBadge } from "./archive";
-import type { CustomerListRow, CustomerSortField } from "./customer-api";
+import type { CustomerListRow } from "@cyclebill/domain";
+import type { CustomerSortField } from "./customer-api";
 import { displayPhone } from "./customer-form";
 
 /** Spec: customer names are clipped at 30 characters in lists; the full name shows on hover. */

@@ -16,44 +16,12 @@ import {
   type CustomerValues,
   type PullFlag,
 } from "@cyclebill/domain";
-import type { CustomerRecord } from "./customer-api";
+import type { CustomerRecord } from "@cyclebill/domain";
 
+/** The editable customer fields: the shared input schema's keys. */
+export type CustomerField = keyof typeof customerFieldsSchema.shape;
 /** Every editable customer field as the form holds it: text, except the autopay switch. */
-export type CustomerFormValues = {
-  customer_no: string;
-  first_name: string;
-  last_name: string;
-  company_name: string;
-  phone1: string;
-  phone2: string;
-  phone3: string;
-  email: string;
-  address1: string;
-  address2: string;
-  address3: string;
-  city: string;
-  state: string;
-  zip: string;
-  property_address1: string;
-  property_address2: string;
-  property_address3: string;
-  property_city: string;
-  property_state: string;
-  property_zip: string;
-  pull_flag: string;
-  pull_explanation: string;
-  bi_pull_flag: string;
-  finance_flag: string;
-  autopay_flag: boolean;
-  tax_status: string;
-  message: string;
-  message_duration: string;
-  message_internal: string;
-  message_field: string;
-  open_date: string;
-};
-
-export type CustomerField = keyof CustomerFormValues;
+export type CustomerFormValues = { [K in CustomerField]: K extends "autopay_flag" ? boolean : string };
 export type CustomerFieldErrors = Partial<Record<CustomerField, string>>;
 
 export const MAILING_ADDRESS_FIELDS = ["address1", "address2", "address3", "city", "state", "zip"] as const;

@@ -1,7 +1,7 @@
 import { Grid, Stack } from "@mantine/core";
 import { useSearchParams } from "react-router";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { parseClientId, useClientContext } from "../clients/client-context";
+import { parseClientId, useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
 import { GroupDetailPanel } from "./GroupDetailPanel";
 import { GroupListPanel } from "./GroupListPanel";

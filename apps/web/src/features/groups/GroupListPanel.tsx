@@ -19,7 +19,7 @@ import { ApiError, describeApiError } from "../../api/api-client";
 import { fieldErrorsFromBody } from "../../api/field-errors";
 import { DEFAULT_PAGE_SIZE, pageCount, pageSlice } from "../../lib/paging";
 import { validateForm } from "../auth/form-validation";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 import { LoadingRows } from "../shell/LoadingRows";
 import { RefreshIcon } from "../shell/icons";
 import { TablePager } from "../shell/TablePager";
@@ -33,7 +33,7 @@ export function GroupListPanel({
   onSelect,
 }: {
   clientId: number;
-  groups: UseQueryResult<Paged<Group>>;
+  groups: UseQueryResult<Page<Group>>;
   selectedId: number | null;
   onSelect: (groupId: number | null) => void;
 }) {

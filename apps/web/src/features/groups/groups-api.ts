@@ -1,7 +1,7 @@
 import { MAX_PAGE_SIZE, type BILL_INDICATOR_FLAGS, type GroupInput } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 
 export type BillIndicatorFlag = (typeof BILL_INDICATOR_FLAGS)[number];
 
@@ -46,7 +46,7 @@ export function useGroups(clientId: number) {
   return useQuery({
     queryKey: [...groupsKey(clientId), "list"],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<Group>>("/routes/", {
+      apiFetch<Page<Group>>("/routes/", {
         query: { client_id: clientId, ordering: "route_name", limit: MAX_PAGE_SIZE },
         signal,
       }),

@@ -18,7 +18,7 @@ import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { displayName } from "../auth/current-user";
 import { useUser } from "../auth/user-context";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
 
 export function HomePage() {

@@ -34,7 +34,7 @@ import {
   type SortState,
 } from "../../lib/paging";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { parseClientId, useClientContext } from "../clients/client-context";
+import { parseClientId, useClientContext } from "../../shared/client-context";
 import { customerLabel, type CustomerMatch } from "../customers/CustomerSelect";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { LoadingRows } from "../shell/LoadingRows";

@@ -3,7 +3,10 @@ import {
   MAX_PAGE_SIZE,
   displayInvoiceNum,
   type DocumentType,
+  type InvoiceRecord,
   type InvoiceStatus,
+  type Page,
+  type StatementRecord,
 } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
@@ -13,34 +16,8 @@ import type { SortState } from "../../lib/paging";
 // lists come from their own endpoints and are merged here; one customer has few documents, so
 // each is fetched whole and sorted and paged in the browser, across both kinds at once.
 
-type Paged<T> = { count: number; results: T[] };
-
-export type InvoiceListRow = {
-  id: number;
-  document: "invoice";
-  invoice_num: number;
-  invoice_status: InvoiceStatus;
-  invoice_date: string;
-  customer_id: number;
-  customer_name: string;
-  customer_no: number;
-  statement: number | null;
-  total: string;
-  created: string;
-};
-
-export type StatementListRow = {
-  id: number;
-  document: "statement";
-  statement_num: number;
-  statement_date: string;
-  customer_id: number;
-  customer_name: string;
-  customer_no: number;
-  invoice_status: InvoiceStatus;
-  new_balance: string;
-  created: string;
-};
+export type InvoiceListRow = InvoiceRecord;
+export type StatementListRow = StatementRecord;
 
 /** One row of the combined table; the field names are the spec's columns. */
 export type DocumentRow = {
@@ -166,7 +143,7 @@ export function useDocuments(clientId: number, filter: DocumentFilter | null) {
   const invoices = useQuery({
     queryKey: ["invoices", clientId, "list", filter],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<InvoiceListRow>>("/invoices/", {
+      apiFetch<Page<InvoiceListRow>>("/invoices/", {
         query: filter ? documentQuery(clientId, filter) : {},
         signal,
       }),
@@ -175,7 +152,7 @@ export function useDocuments(clientId: number, filter: DocumentFilter | null) {
   const statements = useQuery({
     queryKey: ["statements", clientId, "list", filter],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<StatementListRow>>("/statements/", {
+      apiFetch<Page<StatementListRow>>("/statements/", {
         query: filter ? documentQuery(clientId, filter) : {},
         signal,
       }),

@@ -5,7 +5,7 @@ import { displayName, type UserRole } from "../auth/current-user";
 import { RequireAuth } from "../auth/RequireAuth";
 import { useUser } from "../auth/user-context";
 import { ClientSelect } from "../clients/ClientSelect";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { CustomerSelect } from "../customers/CustomerSelect";
 import { BrandLink } from "./BrandLink";
 import { NAV_ITEMS, visibleNavItems } from "./nav-items";

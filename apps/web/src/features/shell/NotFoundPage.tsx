@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 
 export function NotFoundPage() {
   const { withClient } = useClientContext();

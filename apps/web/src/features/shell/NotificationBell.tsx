@@ -1,7 +1,7 @@
 import { ActionIcon, Divider, Indicator, Popover, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 
 export type Messages = { client_message: string | null; system_message: string | null };
 

@@ -37,7 +37,8 @@ import {
   type BatchType,
   type RowOverride,
 } from "./group-batch-api";
-import { CodePicker, type PickedCode } from "./pickers";
+import { CodePicker } from "../../shared/CodePicker";
+import type { PickedCode } from "./pickers";
 
 export type AddBatchFormProps = {
   clientId: number;
@@ -221,6 +222,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
                   clientId={clientId}
                   label="Code"
                   showLabel
+                  width={180}
                   value={code}
                   onChange={setCode}
                   error={submitted && code === null ? "Choose a code." : undefined}

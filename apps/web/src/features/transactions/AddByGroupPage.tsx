@@ -1,7 +1,7 @@
 import { Box, Button, Select, Stack } from "@mantine/core";
 import { Link, useSearchParams } from "react-router";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { parseClientId, useClientContext } from "../clients/client-context";
+import { parseClientId, useClientContext } from "../../shared/client-context";
 import { useGroupDetail, useGroups } from "../groups/groups-api";
 import { PageHeader } from "../shell/PageHeader";
 import { AddBatchForm } from "./AddBatchForm";

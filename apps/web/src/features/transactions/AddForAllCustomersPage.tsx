@@ -1,7 +1,7 @@
 import { Button, Stack } from "@mantine/core";
 import { Link } from "react-router";
 import { NoClientNotice } from "../clients/ClientRequired";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
 import { AddBatchForm } from "./AddBatchForm";
 import { useActiveCustomers, type BatchMember } from "./group-batch-api";

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
 import { today } from "../../lib/business-date";
 import { addInvoice } from "./invoice-api";

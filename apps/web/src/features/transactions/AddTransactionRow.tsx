@@ -4,7 +4,8 @@ import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { formatAmount } from "../../lib/format";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { SaveFeedback } from "./SaveFeedback";
-import { CodePicker, CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
+import { CodePicker } from "../../shared/CodePicker";
+import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
 import {
   classifySaveError,
   createTransaction,
@@ -291,6 +292,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
             <CodePicker
               clientId={clientId}
               label="New transaction code"
+              showLabel={false}
               value={draft.code}
               width={130}
               onChange={(picked) => {

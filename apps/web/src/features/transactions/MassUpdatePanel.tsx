@@ -14,9 +14,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { apiFetch, describeApiError } from "../../api/api-client";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
-import { CodePicker, CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
+import { CodePicker } from "../../shared/CodePicker";
+import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
 import { useRefreshLedger } from "./transactions-api";
 
 export const MAKE_INVOICE_DEBOUNCE_MS = 2500;
@@ -170,6 +171,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
             clientId={clientId}
             label="New code"
             showLabel
+            width={180}
             value={changes.code}
             onChange={(code) => patch({ code })}
           />

@@ -20,13 +20,14 @@ import { useSearchParams } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { useDownload } from "../../api/download";
 import { formatAmount } from "../../lib/format";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { DownloadIcon, RefreshIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { TablePager } from "../shell/TablePager";
 import { AddTransactionRow } from "./AddTransactionRow";
 import { MassUpdatePanel, useMassUpdateSelection } from "./MassUpdatePanel";
-import { CodePicker, CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
+import { CodePicker } from "../../shared/CodePicker";
+import { CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
 import { TransactionTable } from "./TransactionTable";
 import {
   EMPTY_FILTERS,
@@ -208,6 +209,7 @@ export function TransactionSearchPage() {
             clientId={clientId}
             label="Code"
             showLabel
+            width={180}
             value={state.code}
             onChange={(code) => patch({ code })}
           />

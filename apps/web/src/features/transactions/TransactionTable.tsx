@@ -13,7 +13,7 @@ import {
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { formatAmount, formatIsoDate } from "../../lib/format";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { draftAmount, tidyDecimal } from "./AddTransactionRow";

@@ -1,7 +1,7 @@
 import { Stack, Tabs } from "@mantine/core";
 import { useEffect } from "react";
 import { Outlet, useLocation, useNavigate } from "react-router";
-import { useClientContext } from "../clients/client-context";
+import { useClientContext } from "../../shared/client-context";
 
 const TABS = [
   { value: "/transactions/search", label: "Search Transactions" },

@@ -7,8 +7,8 @@ import {
 } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
-import type { CustomerRecord } from "../customers/customer-api";
+import type { Page } from "@cyclebill/domain";
+import type { CustomerRecord } from "@cyclebill/domain";
 import { formatAmount } from "../../lib/format";
 import { useRefreshLedger } from "./transactions-api";
 
@@ -104,7 +104,7 @@ export function useActiveCustomers(clientId: number) {
   return useQuery({
     queryKey: ["customers", clientId, "list", "batch-all"],
     queryFn: ({ signal }) =>
-      apiFetch<Paged<CustomerRecord>>("/customers/", {
+      apiFetch<Page<CustomerRecord>>("/customers/", {
         query: { client_id: clientId, limit: MAX_PAGE_SIZE, offset: 0, ordering: "customer_no" },
         signal,
       }),

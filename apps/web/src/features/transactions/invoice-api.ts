@@ -1,20 +1,10 @@
+import type { InvoiceDetail, InvoiceStatus } from "@cyclebill/domain";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import { useRefreshLedger } from "./transactions-api";
 
-export type InvoiceStatus = "open" | "closed" | "processed";
-
-/** One invoice as GET /api/invoices/{id}/ returns it (the lines come from the transactions list). */
-export type Invoice = {
-  id: number;
-  invoice_num: number;
-  invoice_status: InvoiceStatus;
-  invoice_date: string;
-  customer: { id: number; customer_name: string; customer_no: number };
-  statement: number | null;
-  total: string;
-  transaction_count: number;
-};
+/** One invoice as GET /api/invoices/{id}/ returns it: the domain's record with its lines. */
+export type Invoice = InvoiceDetail;
 
 export const STATUS_LABELS: Record<InvoiceStatus, string> = {
   open: "Open",

@@ -1,14 +1,14 @@
 import { Text } from "@mantine/core";
 import { TypeaheadSelect } from "../shell/TypeaheadSelect";
-import { searchCodes, searchCustomers, type CodeMatch, type CustomerMatch } from "./transactions-api";
+import type { CodeMatch } from "../../shared/codes";
+import { searchCustomers, type CustomerMatch } from "./transactions-api";
 
 export type PickedCustomer = { id: number; label: string };
-export type PickedCode = { id: number; label: string; description: string; code_type: string };
+/** A code picked with the shared CodePicker. */
+export type PickedCode = CodeMatch;
 
 export const customerText = (customer: Pick<CustomerMatch, "customer_no" | "customer_name">) =>
   `${customer.customer_no} · ${customer.customer_name}`;
-export const codeText = (code: Pick<CodeMatch, "code" | "description">) =>
-  `${code.code} · ${code.description}`;
 
 type PickerProps<T> = {
   clientId: number | null;
@@ -44,49 +44,6 @@ export function CustomerPicker({
       getId={(match) => match.id}
       renderOption={(match) => <Text size="sm">{customerText(match)}</Text>}
       onSelect={(match) => onChange(match ? { id: match.id, label: customerText(match) } : null)}
-    />
-  );
-}
-
-/** A bill code of the client; codes 0 or below are left out (spec section 9). */
-export function CodePicker({
-  clientId,
-  label,
-  value,
-  onChange,
-  showLabel,
-  width,
-  error,
-}: PickerProps<PickedCode>) {
-  return (
-    <TypeaheadSelect<CodeMatch>
-      label={label}
-      showLabel={showLabel}
-      error={error}
-      width={width ?? 180}
-      placeholder="Code"
-      disabled={clientId === null}
-      selectedLabel={value?.label ?? null}
-      queryKey={["codes", "typeahead", clientId]}
-      search={async (query, signal) => {
-        const page = await searchCodes(clientId, query, signal);
-        const results = page.results.filter((code) => code.code > 0);
-        return { count: results.length, results };
-      }}
-      getId={(match) => match.id}
-      renderOption={(match) => <Text size="sm">{codeText(match)}</Text>}
-      onSelect={(match) =>
-        onChange(
-          match
-            ? {
-                id: match.id,
-                label: codeText(match),
-                description: match.description,
-                code_type: match.code_type,
-              }
-            : null,
-        )
-      }
     />
   );
 }

@@ -1,42 +1,10 @@
-import { DUPLICATE_TRANSACTION_MESSAGE } from "@cyclebill/domain";
+import { DUPLICATE_TRANSACTION_MESSAGE, type TransactionRecord } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from "@tanstack/react-query";
 import { ApiError, allMessages, apiFetch, describeApiError, type QueryParams } from "../../api/api-client";
-import type { Paged } from "../clients/client-api";
+import type { Page } from "@cyclebill/domain";
 
-/** One ledger entry as GET /api/transactions/ returns it. Money is a decimal string. */
-export type Transaction = {
-  id: number;
-  customer: number;
-  customer_name: string;
-  customer_no: number | string;
-  code: number;
-  displayCode: number | string;
-  code_type: string;
-  description: string;
-  quantity: string;
-  rate: string;
-  amount: string;
-  ledger_amount: string;
-  serviceDate: string;
-  created: string;
-  unitofmeasure: number | null;
-  uom: string | null;
-  transaction_status: string;
-  transaction_type: string;
-  invoice: number | null;
-  invoice_num: number | string | null;
-  invoice_status: string | null;
-  statement: number | null;
-  voided: boolean;
-  voids_transaction: number | null;
-  reverses_transaction: number | null;
-  reversed_by: number | null;
-  stored_amount_flag: boolean;
-  editable: boolean;
-  voidable: boolean;
-  void_deletable: boolean;
-  reversible: boolean;
-};
+/** One ledger entry as GET /api/transactions/ returns it: the domain's record. */
+export type Transaction = TransactionRecord;
 
 export type TransactionBody = {
   customer: number;
@@ -97,7 +65,7 @@ function pageQuery(clientId: number | null, filters: TransactionFilters, page: n
   return {
     queryKey: [...transactionsKey, "page", clientId, filters, page, pageSize] as const,
     queryFn: ({ signal }: { signal: AbortSignal }) =>
-      apiFetch<Paged<Transaction>>("/transactions/", {
+      apiFetch<Page<Transaction>>("/transactions/", {
         query: {
           ...filterParams(clientId, filters),
           limit: pageSize,
@@ -246,22 +214,16 @@ export type StoredAmount = {
 };
 
 export function fetchStoredAmount(clientId: number | null, customerId: number, codeId: number) {
-  return apiFetch<Paged<StoredAmount>>("/storedamounts/", {
+  return apiFetch<Page<StoredAmount>>("/storedamounts/", {
     query: { client_id: clientId, customer__id: customerId, storedCode: codeId },
     handles: "all",
   }).then((page) => page.results.find((stored) => stored.storedCode === codeId) ?? null);
 }
 
-export type CodeMatch = { id: number; code: number; description: string; code_type: string };
-
-export function searchCodes(clientId: number | null, query: string, signal: AbortSignal) {
-  return apiFetch<Paged<CodeMatch>>("/typeahead/codes/", { query: { client_id: clientId, query }, signal });
-}
-
 export type CustomerMatch = { id: number; customer_no: number | string; customer_name: string };
 
 export function searchCustomers(clientId: number | null, query: string, signal: AbortSignal) {
-  return apiFetch<Paged<CustomerMatch>>("/typeahead/customers/", {
+  return apiFetch<Page<CustomerMatch>>("/typeahead/customers/", {
     query: { client_id: clientId, query },
     signal,
   });

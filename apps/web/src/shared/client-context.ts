@@ -1,7 +1,7 @@
 import { useLocation, useNavigate } from "react-router";
-import { useUser } from "../auth/user-context";
-import { clearSelectedCustomer } from "../customers/selected-customer";
-import { useClientRecord } from "./client-api";
+import { useUser } from "../features/auth/user-context";
+import { clearSelectedCustomer } from "../features/customers/selected-customer";
+import { useClientRecord } from "../features/clients/client-api";
 
 export const CLIENT_ID_PARAM = "client_id";
 

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { amountString, dateString, timestampString } from "../api/page-schema.js";
+import { CODE_TYPES } from "../codes/code-types.js";
+import { INVOICE_STATUSES } from "../invoices/invoice-rules.js";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./transaction-records.js";
+
+const invoiceStatus = z.enum(INVOICE_STATUSES);
+
+/** An invoice as the lists and the edit screen read it; `document` tells it from a statement row. */
+export const invoiceRecordSchema = z.object({
+  id: z.number().int(),
+  document: z.literal("invoice"),
+  invoice_num: z.number().int(),
+  invoice_status: invoiceStatus,
+  invoice_date: dateString,
+  invoiceDate: dateString,
+  customer: z.object({ id: z.number().int(), customer_name: z.string(), customer_no: z.number().int() }),
+  customer_id: z.number().int(),
+  customer_name: z.string(),
+  customer_no: z.number().int(),
+  client: z.number().int(),
+  client_id: z.number().int(),
+  statement: z.number().int().nullable(),
+  statement_id: z.number().int().nullable(),
+  /** Sum of its transactions' signed ledger amounts (voided lines count for nothing). */
+  total: amountString,
+  transaction_count: z.number().int(),
+  created: timestampString,
+  closed_at: timestampString.nullable(),
+  processed_at: timestampString.nullable(),
+});
+export type InvoiceRecord = z.output<typeof invoiceRecordSchema>;
+
+/** A ledger entry as an invoice or statement lists it. */
+export const ledgerLineSchema = z.object({
+  id: z.number().int(),
+  code: z.number().int(),
+  displayCode: z.number().int(),
+  code_type: z.enum(CODE_TYPES),
+  description: z.string(),
+  quantity: z.string().describe("decimal string"),
+  rate: z.string().describe("decimal string, 5 places"),
+  amount: amountString,
+  ledger_amount: amountString,
+  serviceDate: dateString,
+  created: timestampString,
+  transaction_status: z.enum(TRANSACTION_STATUSES),
+  transaction_type: z.enum(TRANSACTION_TYPES),
+  voided: z.boolean(),
+  invoice: z.number().int().nullable(),
+  statement: z.number().int().nullable(),
+});
+export type LedgerLine = z.output<typeof ledgerLineSchema>;
+
+/** GET /api/invoices/{id}/: the invoice with the entries on it. */
+export const invoiceDetailSchema = invoiceRecordSchema.extend({ transactions: z.array(ledgerLineSchema) });
+export type InvoiceDetail = z.output<typeof invoiceDetailSchema>;
+
+export const STATEMENT_DELIVERIES = ["mail", "email", "both", "bulk", "pulled"] as const;
+
+/**
+ * A statement row. The combined Invoices and Statements table reads invoice_date (its
+ * statement_date), customer_id and invoice_num (its statement_num) from every row alike.
+ */
+export const statementRecordSchema = z.object({
+  id: z.number().int(),
+  document: z.literal("statement"),
+  statement_num: z.number().int(),
+  invoice_num: z.number().int(),
+  statement_date: dateString,
+  invoice_date: dateString,
+  created: timestampString,
+  customer: z.number().int(),
+  customer_id: z.number().int(),
+  customer_name: z.string(),
+  customer_no: z.number().int(),
+  client: z.number().int(),
+  client_id: z.number().int(),
+  invoice_status: invoiceStatus,
+  delivery: z.enum(STATEMENT_DELIVERIES),
+  pool: z.number().int().nullable(),
+  production_run: z.number().int().nullable(),
+  previous_balance: amountString,
+  charges: amountString,
+  payments: amountString,
+  credit_adjustments: amountString,
+  debit_adjustments: amountString,
+  late_fees: amountString,
+  new_balance: amountString,
+  current_balance: amountString,
+  overdue_30_days: amountString,
+  overdue_60_days: amountString,
+  overdue_90_days: amountString,
+  overdue_over_90_days: amountString,
+});
+export type StatementRecord = z.output<typeof statementRecordSchema>;
+
+/** GET /api/statements/{id}/: the statement with the entries and invoices it carried. */
+export const statementDetailSchema = statementRecordSchema.extend({
+  transactions: z.array(ledgerLineSchema),
+  invoices: z.array(
+    z.object({ id: z.number().int(), invoice_num: z.number().int(), invoice_date: dateString }),
+  ),
+});
+export type StatementDetail = z.output<typeof statementDetailSchema>;

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { amountString, dateString, timestampString } from "../api/page-schema.js";
+import { CODE_TYPES } from "../codes/code-types.js";
+import { INVOICE_STATUSES } from "../invoices/invoice-rules.js";
+
+export const TRANSACTION_STATUSES = ["new", "attached"] as const;
+export const TRANSACTION_TYPES = [
+  "user_or_scanner",
+  "route",
+  "bulk",
+  "voids_a_transaction",
+  "invoice",
+] as const;
+
+/** One ledger entry as GET /api/transactions/ returns it, with what may still be done to it. */
+export const transactionRecordSchema = z.object({
+  id: z.number().int(),
+  client: z.number().int(),
+  customer: z.number().int(),
+  customer_name: z.string(),
+  customer_no: z.number().int(),
+  code: z.number().int(),
+  /** The code's number as the screens show it. */
+  displayCode: z.number().int(),
+  code_type: z.enum(CODE_TYPES),
+  code_type_id: z.number().int(),
+  description: z.string(),
+  quantity: z.string().describe("decimal string"),
+  rate: z.string().describe("decimal string, 5 places"),
+  amount: amountString,
+  /** The signed effect on the balance. */
+  ledger_amount: amountString,
+  serviceDate: dateString,
+  created: timestampString,
+  unitofmeasure: z.number().int().nullable(),
+  uom: z.string().nullable(),
+  transaction_status: z.enum(TRANSACTION_STATUSES),
+  transaction_type: z.enum(TRANSACTION_TYPES),
+  invoice: z.number().int().nullable(),
+  invoice_num: z.number().int().nullable(),
+  invoice_status: z.enum(INVOICE_STATUSES).nullable(),
+  statement: z.number().int().nullable(),
+  voided: z.boolean(),
+  voids_transaction: z.number().int().nullable(),
+  reverses_transaction: z.number().int().nullable(),
+  reversed_by: z.number().int().nullable(),
+  stored_amount_flag: z.boolean(),
+  editable: z.boolean(),
+  voidable: z.boolean(),
+  void_deletable: z.boolean(),
+  reversible: z.boolean(),
+});
+export type TransactionRecord = z.output<typeof transactionRecordSchema>;
+
+/** GET /api/transactions/get_total_amount/: totals of the filtered set. */
+export const transactionTotalsSchema = z.object({
+  totalAmount: amountString,
+  netAmount: amountString,
+  count: z.number().int(),
+});
+export type TransactionTotals = z.output<typeof transactionTotalsSchema>;
