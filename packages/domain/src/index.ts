@@ -23,3 +23,4 @@ export * from "./ledger/transaction-rules.js";
 export * from "./invoices/invoice-rules.js";
 export * from "./invoices/invoice-schemas.js";
 export * from "./api/field-schemas.js";
+export * from "./jobs/job-run.js";

@@ -15,7 +15,7 @@ import { clients, users } from "./platform.js";
 // Progress of durable jobs, read by GET /api/jobs/{id}/. pg-boss keeps the queue itself in its
 // own schema; these tables hold what the API shows and what makes a replayed chunk a no-op.
 
-export const jobRunStatuses = ["queued", "running", "succeeded", "failed"] as const;
+export const jobRunStatus = ["queued", "running", "succeeded", "failed"] as const;
 
 export const jobRuns = pgTable(
   "job_runs",
@@ -26,7 +26,7 @@ export const jobRuns = pgTable(
     id: idColumn(),
     /** The job's stable id (its pg-boss queue name), e.g. "ledger-check". */
     kind: varchar("kind", { length: 60 }).notNull(),
-    status: varchar("status", { length: 12, enum: jobRunStatuses }).notNull().default("queued"),
+    status: varchar("status", { length: 12, enum: jobRunStatus }).notNull().default("queued"),
     /** Items to do (e.g. customers), known once the run is planned. */
     total: integer("total").notNull().default(0),
     done: integer("done").notNull().default(0),
