@@ -21,6 +21,8 @@ import { registerClientRoutes } from "./modules/clients/clients.routes.js";
 import { registerTransactionRoutes } from "./modules/transactions/transactions.routes.js";
 import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes.js";
 import { registerStatementRoutes } from "./modules/statements/statements.routes.js";
+import type { JobQueue } from "./jobs/index.js";
+import { registerJobRunRoutes } from "./modules/jobs/job-runs.routes.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -35,10 +37,16 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryStart)}?${params.toString()}`;
 }
 
+/** An app built without the job engine (most API tests) reads job runs but cannot queue one. */
+const noJobEngine: JobQueue = {
+  enqueue: () => Promise.reject(new HttpError(503, { detail: "The job engine is not running." })),
+  stop: () => Promise.resolve(),
+};
+
 export type BuildAppOptions = { logger?: boolean };
 
 export async function buildApp(
-  given: Omit<AppDeps, "mailer"> & { mailer?: Mailer },
+  given: Omit<AppDeps, "mailer"> & { mailer?: Mailer; jobs?: JobQueue },
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const config = given.config;
@@ -115,8 +123,9 @@ export async function buildApp(
     return reply.code(500).send({ detail: SERVER_ERROR_DETAIL });
   });
 
+  const { jobs = noJobEngine, ...appDeps } = given;
   const deps: AppDeps = {
-    ...given,
+    ...appDeps,
     mailer: given.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: app.log }),
   };
   const router: Router = { app, deps, documented: [] };
@@ -133,6 +142,7 @@ export async function buildApp(
   registerTransactionRoutes(router);
   registerInvoiceRoutes(router);
   registerStatementRoutes(router);
+  registerJobRunRoutes(router, jobs);
 
   const openApiDocument = buildOpenApiDocument(router.documented);
   app.get("/api/docs", async () => openApiDocument);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
-import { loadConfig, type Config } from "../config.js";
+import { loadConfig, type Config, type JobSettings } from "../config.js";
 import type { Database } from "../db/database.js";
+import { startJobs, type JobQueue } from "../jobs/index.js";
 import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
 import { createUser } from "../modules/users/create-user.js";
@@ -40,8 +41,13 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
+export type TestAppOptions = {
+  /** Also start the job engine on the test database, working on jobs in this process (polling fast). */
+  jobs?: Partial<JobSettings>;
+};
+
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const mail = await startTestSmtp();
   const config: Config = {
@@ -55,9 +61,20 @@ export async function startTestApp(): Promise<TestApp> {
     smtpUrl: mail.url,
     publicUrl: "http://billing.test",
   };
+  let jobs: JobQueue | undefined;
+  if (options.jobs) {
+    config.jobs = { ...config.jobs, pollSeconds: 0.5, maintenanceSeconds: 1, ...options.jobs };
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      settings: config.jobs,
+      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      work: true,
+    });
+  }
   // TEST_LOG=1 prints the server log (errors included) while debugging a test.
   const app = await buildApp(
-    { db: database.db, config: { ...config, logLevel: "error" } },
+    { db: database.db, config: { ...config, logLevel: "error" }, jobs },
     { logger: process.env.TEST_LOG === "1" },
   );
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -73,6 +90,7 @@ export async function startTestApp(): Promise<TestApp> {
     client: (token) => httpClient(baseUrl, token),
     close: async () => {
       await app.close();
+      await jobs?.stop();
       await mail.close();
       await database.close();
     },
