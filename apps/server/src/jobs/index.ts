@@ -97,8 +97,11 @@ async function runJob<Id extends string, S extends z.ZodType>(
     insert: (name: string, jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
   },
 ): Promise<void> {
-  const payload = definition.payload.parse(data);
-  await definition.handle(payload, {
+  const parsed = definition.payload.safeParse(data);
+  // No retry can fix a payload; the message names the fields for the run's error.
+  if (!parsed.success)
+    throw new Error(`${definition.id}: the payload does not parse: ${z.prettifyError(parsed.error)}`);
+  await definition.handle(parsed.data, {
     db: deps.db,
     log: deps.log,
     enqueue: async (executor, jobs) => {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
 import { buildApp } from "../app.js";
 import { loadConfig, type Config, type JobSettings } from "../config.js";
-import type { Database } from "../db/database.js";
+import type { Database, JobBackend } from "../db/database.js";
 import { startJobs, type JobQueue } from "../jobs/index.js";
 import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
@@ -34,6 +35,8 @@ export type TestApp = {
   /** Mail the app sent, received by a real SMTP server. */
   mail: TestSmtp;
   db: Database;
+  /** What pg-boss runs on for this database (tests that reach the queue directly). */
+  jobBackend: JobBackend;
   baseUrl: string;
   config: Config;
   /** An HTTP client for the running server, signed in with the given token (or anonymous). */
@@ -68,7 +71,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       db: database.db,
       backend: database.jobBackend,
       settings: config.jobs,
-      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      // TEST_LOG=1 prints the job engine's errors too.
+      log: pino({ level: process.env.TEST_LOG === "1" ? "info" : "silent" }),
       work: true,
     });
   }
@@ -85,6 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     mail,
     db: database.db,
+    jobBackend: database.jobBackend,
     baseUrl,
     config,
     client: (token) => httpClient(baseUrl, token),

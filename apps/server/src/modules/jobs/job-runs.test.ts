@@ -1,7 +1,9 @@
 import { jobRunSchema, ledgerCheckResultSchema, type JobRun } from "@cyclebill/domain";
 import { and, eq, sql } from "drizzle-orm";
+import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers, jobRunChunks } from "../../db/tables.js";
+import { customers, jobRunChunks, users } from "../../db/tables.js";
+import { pgliteJobDb } from "../../jobs/sql-adapters.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -9,6 +11,7 @@ import {
   type TenantFixture,
   type TestApp,
 } from "../../test-support/test-app.js";
+import { createJobRun } from "./job-runs.js";
 
 // The job engine runs in the test's own process here (as `npm start` does on PGlite); the
 // kill -9 test beside this file runs a separate worker process on PostgreSQL.
@@ -146,5 +149,43 @@ describe("job runs", () => {
     expect(adminWithoutClient.body).toHaveProperty("client_id");
     const anonymous = await testApp.client().get(`/api/jobs/${runOfB.id}/`);
     expect(anonymous.status).toBe(401);
+  });
+
+  it("fails the run when its job runs out of retries (here: a payload this version cannot parse)", async () => {
+    const [owner] = await testApp.db
+      .select()
+      .from(users)
+      .where(eq(users.clientId, fixture.a.clientId))
+      .limit(1);
+    if (!owner) throw new Error("owner missing");
+    const run = await createJobRun(
+      testApp.db,
+      { clientId: fixture.a.clientId, user: { ...owner, isAdmin: false, clientId: fixture.a.clientId } },
+      "ledger-check",
+    );
+    // A second pg-boss client on the same database sends what enqueueJob would refuse, as a job
+    // queued by an older version might look after a deploy.
+    const common = { migrate: false, supervise: false, schedule: false } as const;
+    const backend = testApp.jobBackend;
+    const boss = new PgBoss(
+      backend.kind === "pglite"
+        ? { ...common, db: pgliteJobDb(backend.client) }
+        : { ...common, connectionString: backend.url, max: 1 },
+    );
+    await boss.start();
+    try {
+      await boss.send(
+        "ledger-check",
+        { step: "chunk", clientId: fixture.a.clientId, runId: run.id, chunkNo: 0, customerIds: [] },
+        { retryLimit: 0 },
+      );
+    } finally {
+      await boss.stop({ graceful: false, close: true });
+    }
+    const failed = await waitForRun(ownerA, run.id);
+    expect(failed).toMatchObject({ status: "failed", step: "failed", result: null });
+    expect(failed.error).toContain("ledger-check: the payload does not parse");
+    expect(failed.error).toContain("customerIds");
+    expect(failed.finished_at).not.toBeNull();
   });
 });
