@@ -56,7 +56,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     });
   }
 
-  const insert = (name: string, jobs: PgBoss.JobInsert[], executor: Executor | undefined) =>
+  const insert = (jobs: PgBoss.JobInsert[], executor: Executor | undefined) =>
     executor ? boss.insert(jobs, { db: transactionJobDb(executor) }) : boss.insert(jobs);
 
   if (options.work && settings.workers > 0) {
@@ -82,7 +82,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
       const definition = jobDefinitions.find((candidate) => candidate.id === name);
       if (!definition) throw new Error(`unknown job ${name}`);
       const data = definition.payload.parse(payload);
-      await insert(name, [{ name, data, priority: enqueueOptions.priority ?? 0 }], enqueueOptions.executor);
+      await insert([{ name, data, priority: enqueueOptions.priority ?? 0 }], enqueueOptions.executor);
     },
     stop: () => boss.stop({ graceful: true, timeout: 30_000 }),
   };
@@ -94,7 +94,7 @@ async function runJob<Id extends string, S extends z.ZodType>(
   deps: {
     db: Database;
     log: JobLog;
-    insert: (name: string, jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
+    insert: (jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
   },
 ): Promise<void> {
   const parsed = definition.payload.safeParse(data);
@@ -110,7 +110,7 @@ async function runJob<Id extends string, S extends z.ZodType>(
         data: definition.payload.parse(job.payload) as object,
         priority: job.priority ?? 0,
       }));
-      await deps.insert(definition.id, inserts, executor);
+      await deps.insert(inserts, executor);
     },
   });
 }
