@@ -10,6 +10,7 @@ import { registerApiRoutes } from "./http/api-routes.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import type { AppDeps, Router } from "./http/router.js";
 import { createMailer, type Mailer } from "./modules/mail/mailer.js";
+import type { JobQueue } from "./jobs/index.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -24,10 +25,16 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryStart)}?${params.toString()}`;
 }
 
+/** An app built without the job engine (most API tests) reads job runs but cannot queue one. */
+const noJobEngine: JobQueue = {
+  enqueue: () => Promise.reject(new HttpError(503, { detail: "The job engine is not running." })),
+  stop: () => Promise.resolve(),
+};
+
 export type BuildAppOptions = { logger?: boolean };
 
 export async function buildApp(
-  given: Omit<AppDeps, "mailer"> & { mailer?: Mailer },
+  given: Omit<AppDeps, "mailer" | "jobs"> & { mailer?: Mailer; jobs?: JobQueue },
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const config = given.config;
@@ -108,6 +115,7 @@ export async function buildApp(
 
   const deps: AppDeps = {
     ...given,
+    jobs: given.jobs ?? noJobEngine,
     mailer: given.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: app.log }),
   };
   const router: Router = { app, deps, documented: [] };

@@ -72,4 +72,40 @@ describe("configuration from the environment", () => {
       /PORT must be a port number/,
     );
   });
+
+  it("runs job workers by default and reads the job engine's settings", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir(), JWT_SECRET: "x" }).jobs;
+    expect(defaults).toEqual({
+      workers: 1,
+      maintenanceSeconds: 30,
+      expireSeconds: null,
+      pollSeconds: 2,
+      chunkSize: 500,
+    });
+    const given = loadConfig({
+      DATA_DIR: tempDir(),
+      JWT_SECRET: "x",
+      WORKERS: "0",
+      JOB_MAINTENANCE_SECONDS: "1",
+      JOB_EXPIRE_SECONDS: "4",
+      JOB_POLL_SECONDS: "0.5",
+      JOB_CHUNK_SIZE: "5",
+    }).jobs;
+    expect(given).toEqual({
+      workers: 0,
+      maintenanceSeconds: 1,
+      expireSeconds: 4,
+      pollSeconds: 0.5,
+      chunkSize: 5,
+    });
+  });
+
+  it("refuses job settings out of range", () => {
+    const load = (env: Record<string, string>) => () =>
+      loadConfig({ DATA_DIR: tempDir(), JWT_SECRET: "x", ...env });
+    expect(load({ WORKERS: "-1" })).toThrow('WORKERS must be a whole number from 0 to 32, got "-1"');
+    expect(load({ WORKERS: "two" })).toThrow("WORKERS must be a whole number");
+    expect(load({ JOB_POLL_SECONDS: "0.1" })).toThrow("JOB_POLL_SECONDS must be a number of seconds");
+    expect(load({ JOB_CHUNK_SIZE: "0" })).toThrow("JOB_CHUNK_SIZE must be a whole number from 1 to 5000");
+  });
 });

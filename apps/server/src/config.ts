@@ -22,6 +22,21 @@ export type Config = {
   logLevel: string;
   /** The provider's IANA time zone: "today", month-to-date and date defaults follow it. */
   timeZone: string;
+  jobs: JobSettings;
+};
+
+/** The job engine (pg-boss) as this process runs it. */
+export type JobSettings = {
+  /** Jobs this process works on at once, per queue; 0: none (an API process that only enqueues). */
+  workers: number;
+  /** How often pg-boss looks for jobs whose worker died (active past their expiry) and retries them. */
+  maintenanceSeconds: number;
+  /** Expiry of every queue instead of each job's own (tests use a few seconds); null: the job's. */
+  expireSeconds: number | null;
+  /** How often an idle worker asks for a job. */
+  pollSeconds: number;
+  /** Items per chunk of a chunked job (e.g. customers per ledger-check chunk). */
+  chunkSize: number;
 };
 
 type Env = Record<string, string | undefined>;
@@ -48,7 +63,42 @@ export function loadConfig(env: Env = process.env): Config {
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist()),
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: parseTimeZone(env.BILLING_TIME_ZONE),
+    jobs: {
+      // Default 1 on both databases: a single `npm start` also works on its jobs; on PostgreSQL,
+      // API processes run with WORKERS=0 once `npm run worker` processes do the work.
+      workers: parseWhole("WORKERS", env.WORKERS, 1, { min: 0, max: 32 }),
+      maintenanceSeconds: parseWhole("JOB_MAINTENANCE_SECONDS", env.JOB_MAINTENANCE_SECONDS, 30, {
+        min: 1,
+        max: 3600,
+      }),
+      expireSeconds: env.JOB_EXPIRE_SECONDS?.trim()
+        ? parseWhole("JOB_EXPIRE_SECONDS", env.JOB_EXPIRE_SECONDS, 0, { min: 1, max: 86_399 })
+        : null,
+      pollSeconds: parseSeconds("JOB_POLL_SECONDS", env.JOB_POLL_SECONDS, 2, 0.5),
+      chunkSize: parseWhole("JOB_CHUNK_SIZE", env.JOB_CHUNK_SIZE, 500, { min: 1, max: 5000 }),
+    },
   };
+}
+
+function parseWhole(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  bounds: { min: number; max: number },
+): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < bounds.min || number > bounds.max)
+    throw new Error(`${name} must be a whole number from ${bounds.min} to ${bounds.max}, got "${value}"`);
+  return number;
+}
+
+function parseSeconds(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < min || number > 3600)
+    throw new Error(`${name} must be a number of seconds from ${min} to 3600, got "${value}"`);
+  return number;
 }
 
 function parsePort(value: string | undefined): number {

@@ -29,3 +29,4 @@ export * from "./api/page-schema.js";
 export * from "./records/customer-records.js";
 export * from "./records/transaction-records.js";
 export * from "./records/document-records.js";
+export * from "./jobs/job-run.js";

@@ -15,9 +15,13 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A database handle or an open transaction: functions that write money take this. */
 export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
 
+/** What the job engine (pg-boss) runs on: the same PGlite instance, or its own pool on the same URL. */
+export type JobBackend = { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
+
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
+  jobBackend: JobBackend;
   migrate: () => Promise<void>;
   close: () => Promise<void>;
 };
@@ -39,6 +43,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db: db as unknown as Database,
       kind: "pglite",
+      jobBackend: { kind: "pglite", client },
       migrate: async () => {
         await migratePglite(db, { migrationsFolder });
         // PGlite runs no autovacuum: refresh the planner's statistics once at start, so set-based
@@ -55,6 +60,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db: db as unknown as Database,
     kind: "postgres",
+    jobBackend: { kind: "postgres", url: target.url },
     migrate: () => migrateNodePg(db, { migrationsFolder }),
     close: () => pool.end(),
   };

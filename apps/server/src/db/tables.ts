@@ -1,3 +1,4 @@
 // The whole schema, for drizzle's relational queries and drizzle-kit.
 export * from "./schema/platform.js";
 export * from "./schema/billing.js";
+export * from "./schema/jobs.js";

@@ -1,6 +1,7 @@
 import Fastify from "fastify";
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
+import type { JobQueue } from "../jobs/index.js";
 import type { Mailer } from "../modules/mail/mailer.js";
 import { registerApiRoutes } from "./api-routes.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi.js";
@@ -25,6 +26,7 @@ export async function describeApi(): Promise<OpenApiDocument> {
     db: unused<Database>("db"),
     config: unused<Config>("config"),
     mailer: unused<Mailer>("mailer"),
+    jobs: unused<JobQueue>("jobs"),
   };
   const router: Router = { app, deps, documented: [] };
   registerApiRoutes(router);

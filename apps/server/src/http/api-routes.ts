@@ -4,6 +4,7 @@ import { registerCodeRoutes } from "../modules/codes/codes.routes.js";
 import { registerCustomerRoutes } from "../modules/customers/customers.routes.js";
 import { registerGroupRoutes } from "../modules/groups/groups.routes.js";
 import { registerHealthRoutes } from "../modules/health/health.routes.js";
+import { registerJobRunRoutes } from "../modules/jobs/job-runs.routes.js";
 import { registerInvoiceRoutes } from "../modules/invoices/invoices.routes.js";
 import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
@@ -28,4 +29,5 @@ export function registerApiRoutes(router: Router): void {
   registerTransactionRoutes(router);
   registerInvoiceRoutes(router);
   registerStatementRoutes(router);
+  registerJobRunRoutes(router);
 }

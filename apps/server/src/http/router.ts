@@ -4,13 +4,15 @@ import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
 import { authenticate } from "../modules/auth/authenticate.js";
+import type { JobQueue } from "../jobs/index.js";
 import type { Mailer } from "../modules/mail/mailer.js";
 import { resolveTenant } from "../modules/tenancy/resolve-tenant.js";
 import type { AuthContext, TenantContext } from "./auth-context.js";
 import { clientIdInBody } from "./client-id-in-body.js";
 import { badRequest, forbidden, zodIssuesToDrf } from "./errors.js";
 
-export type AppDeps = { db: Database; config: Config; mailer: Mailer };
+/** What routes need: the database, the configuration, the mailer and the job queue (to enqueue work). */
+export type AppDeps = { db: Database; config: Config; mailer: Mailer; jobs: JobQueue };
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
 import { buildApp } from "../app.js";
-import { loadConfig, type Config } from "../config.js";
-import type { Database } from "../db/database.js";
+import { loadConfig, type Config, type JobSettings } from "../config.js";
+import type { Database, JobBackend } from "../db/database.js";
+import { startJobs, type JobQueue } from "../jobs/index.js";
 import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
@@ -34,6 +36,8 @@ export type TestApp = {
   /** Mail the app sent, received by a real SMTP server. */
   mail: TestSmtp;
   db: Database;
+  /** What pg-boss runs on for this database (tests that reach the queue directly). */
+  jobBackend: JobBackend;
   baseUrl: string;
   config: Config;
   /** An HTTP client for the running server, signed in with the given token (or anonymous). */
@@ -41,8 +45,13 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
+export type TestAppOptions = {
+  /** Also start the job engine on the test database, working on jobs in this process (polling fast). */
+  jobs?: Partial<JobSettings>;
+};
+
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const mail = await startTestSmtp();
   const config: Config = {
@@ -56,9 +65,21 @@ export async function startTestApp(): Promise<TestApp> {
     smtpUrl: mail.url,
     publicUrl: "http://billing.test",
   };
+  let jobs: JobQueue | undefined;
+  if (options.jobs) {
+    config.jobs = { ...config.jobs, pollSeconds: 0.5, maintenanceSeconds: 1, ...options.jobs };
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      settings: config.jobs,
+      // TEST_LOG=1 prints the job engine's errors too.
+      log: pino({ level: process.env.TEST_LOG === "1" ? "info" : "silent" }),
+      work: true,
+    });
+  }
   // TEST_LOG=1 prints the server log (errors included) while debugging a test.
   const app = await buildApp(
-    { db: database.db, config: { ...config, logLevel: "error" } },
+    { db: database.db, config: { ...config, logLevel: "error" }, jobs },
     { logger: process.env.TEST_LOG === "1" },
   );
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -69,11 +90,13 @@ export async function startTestApp(): Promise<TestApp> {
     app,
     mail,
     db: database.db,
+    jobBackend: database.jobBackend,
     baseUrl,
     config,
     client: (token) => httpClient(baseUrl, token),
     close: async () => {
       await app.close();
+      await jobs?.stop();
       // Whatever the file did over the API, the books must balance at its end.
       const mismatches = await ledgerMismatches(database.db);
       await mail.close();

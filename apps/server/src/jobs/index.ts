@@ -1,0 +1,129 @@
+import type PgBoss from "pg-boss";
+import { z } from "zod";
+import type { JobSettings } from "../config.js";
+import type { Database, Executor, JobBackend } from "../db/database.js";
+import { failJobRun } from "../modules/jobs/job-runs.js";
+import type { JobDefinition, JobLog } from "./job-definition.js";
+import { startJobEngine } from "./job-engine.js";
+import { ledgerCheckJob } from "./ledger-check.job.js";
+import { transactionJobDb } from "./sql-adapters.js";
+
+/** Every job, the only registry: a job not listed here is never queued nor worked. */
+export const jobDefinitions = [ledgerCheckJob] as const;
+
+type Definition = (typeof jobDefinitions)[number];
+export type JobName = Definition["id"];
+export type JobPayload<N extends JobName> = z.input<Extract<Definition, { id: N }>["payload"]>;
+
+/**
+ * A job that runs out of retries (its handler kept failing, or its worker kept dying) is copied
+ * by pg-boss to this queue; its worker marks the job's run failed, so no run stays "running".
+ */
+const FAILED_JOBS_QUEUE = "failed-jobs";
+const runKeyPayload = z.looseObject({ clientId: z.number().int(), runId: z.number().int() });
+
+export type JobQueue = {
+  /** Queues a job; with an executor, inside that open transaction (commits or rolls back with it). */
+  enqueue: <N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    options?: { executor?: Executor; priority?: number },
+  ) => Promise<void>;
+  /** Stops polling and waits for the jobs in hand (up to 30 s), as on SIGTERM. */
+  stop: () => Promise<void>;
+};
+
+export type StartJobsOptions = {
+  db: Database;
+  backend: JobBackend;
+  settings: JobSettings;
+  log: JobLog;
+  /** Whether this process works on jobs (settings.workers loops per queue) or only queues them. */
+  work: boolean;
+};
+
+/** Starts pg-boss, creates every queue, and works on them only when this process works. */
+export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
+  const { db, settings, log } = options;
+  const boss = await startJobEngine(options.backend, settings, log);
+  await ensureQueue(boss, FAILED_JOBS_QUEUE, { retryLimit: 3, retryDelay: 1, expireInSeconds: 60 });
+  for (const definition of jobDefinitions) {
+    await ensureQueue(boss, definition.id, {
+      retryLimit: definition.queue.retryLimit,
+      retryDelay: definition.queue.retryDelaySeconds,
+      expireInSeconds: settings.expireSeconds ?? definition.queue.expireInSeconds,
+      deadLetter: FAILED_JOBS_QUEUE,
+    });
+  }
+
+  const insert = (jobs: PgBoss.JobInsert[], executor: Executor | undefined) =>
+    executor ? boss.insert(jobs, { db: transactionJobDb(executor) }) : boss.insert(jobs);
+
+  if (options.work && settings.workers > 0) {
+    const workOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollSeconds };
+    for (let loop = 0; loop < settings.workers; loop += 1) {
+      for (const definition of jobDefinitions) {
+        await boss.work(definition.id, workOptions, ([job]) =>
+          job ? runJob(definition, job.data, { db, log, insert }) : Promise.resolve(),
+        );
+      }
+      await boss.work(FAILED_JOBS_QUEUE, { ...workOptions, includeMetadata: true }, async ([job]) => {
+        const key = runKeyPayload.safeParse(job?.data);
+        if (!key.success) return;
+        const message = failureMessage(job?.output);
+        log.error({ runId: key.data.runId, clientId: key.data.clientId, error: message }, "job run failed");
+        await failJobRun(db, key.data, message);
+      });
+    }
+  }
+
+  return {
+    enqueue: async (name, payload, enqueueOptions = {}) => {
+      const definition = jobDefinitions.find((candidate) => candidate.id === name);
+      if (!definition) throw new Error(`unknown job ${name}`);
+      const data = definition.payload.parse(payload);
+      await insert([{ name, data, priority: enqueueOptions.priority ?? 0 }], enqueueOptions.executor);
+    },
+    stop: () => boss.stop({ graceful: true, timeout: 30_000 }),
+  };
+}
+
+async function runJob<Id extends string, S extends z.ZodType>(
+  definition: JobDefinition<Id, S>,
+  data: unknown,
+  deps: {
+    db: Database;
+    log: JobLog;
+    insert: (jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
+  },
+): Promise<void> {
+  const parsed = definition.payload.safeParse(data);
+  // No retry can fix a payload; the message names the fields for the run's error.
+  if (!parsed.success)
+    throw new Error(`${definition.id}: the payload does not parse: ${z.prettifyError(parsed.error)}`);
+  await definition.handle(parsed.data, {
+    db: deps.db,
+    log: deps.log,
+    enqueue: async (executor, jobs) => {
+      const inserts = jobs.map((job) => ({
+        name: definition.id,
+        data: definition.payload.parse(job.payload) as object,
+        priority: job.priority ?? 0,
+      }));
+      await deps.insert(inserts, executor);
+    },
+  });
+}
+
+/** Creates a queue, or brings an existing one's options up to date (pg-boss keeps the first). */
+async function ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, "name">) {
+  await boss.createQueue(name, { ...options, name });
+  await boss.updateQueue(name, { ...options, name });
+}
+
+function failureMessage(output: unknown): string {
+  const parsed = z
+    .object({ message: z.string().optional(), value: z.object({ message: z.string() }).partial().optional() })
+    .safeParse(output);
+  return (parsed.success && (parsed.data.message ?? parsed.data.value?.message)) || "The job failed.";
+}

@@ -1,0 +1,240 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, asc, eq, sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { queryRows } from "../db/query-rows.js";
+import { clients, customers, jobRunChunks } from "../db/tables.js";
+import { readJobRun } from "../modules/jobs/job-runs.js";
+import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
+import { createUser } from "../modules/users/create-user.js";
+import { openTestDatabase } from "../test-support/test-database.js";
+import { startJobs, type JobQueue } from "./index.js";
+
+// A real worker process (src/worker.ts, as `npm run worker` runs it) is killed with SIGKILL while
+// it works on a chunk; a second worker must finish the run without doing any chunk twice.
+// Several processes share one database only on PostgreSQL, so this runs with TEST_DB=postgres.
+
+const CUSTOMERS = 40;
+const CHUNK_SIZE = 5; // 8 chunks
+const BLOCKED_CHUNK = 4; // the first worker finishes chunks 0-3, then waits on a lock in chunk 4
+const EXPIRE_SECONDS = 4;
+
+const serverDir = path.resolve(import.meta.dirname, "../..");
+let dataDir = "";
+
+type Worker = {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: string | null }>;
+};
+
+function startWorker(databaseUrl: string): Worker {
+  const child = spawn("node", ["--conditions=source", "--import", "tsx", "src/worker.ts"], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      JWT_SECRET: "worker-kill-test",
+      BILLING_SECRETS_KEY: "worker-kill-test",
+      WORKERS: "1",
+      JOB_MAINTENANCE_SECONDS: "1",
+      JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
+      JOB_POLL_SECONDS: "0.5",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  child.stdout?.on("data", (data: Buffer) => output.push(data.toString()));
+  child.stderr?.on("data", (data: Buffer) => output.push(data.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output, exited };
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, worker?: Worker): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (!(await check())) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}\n${worker?.output.join("") ?? ""}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with kill -9 mid-job", () => {
+  let database: DatabaseHandle;
+  let jobs: JobQueue;
+  let databaseUrl: string;
+  const workers: Worker[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-worker-kill-"));
+    database = await openTestDatabase();
+    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
+    databaseUrl = database.jobBackend.url;
+    // This process only queues (like an API started with WORKERS=0); the workers are children.
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
+      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      work: false,
+    });
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    await Promise.all(workers.map((worker) => worker.exited));
+    await jobs?.stop();
+    await database?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    "is picked up again after its job expires and finishes every chunk exactly once",
+    { timeout: 180_000 },
+    async () => {
+      const { db } = database;
+      const [client] = await db
+        .insert(clients)
+        .values({
+          clientNo: 4242,
+          clientName: "Kill test",
+          address1: "1 Main St",
+          city: "Austin",
+          state: "TX",
+          zip: "73301",
+        })
+        .returning();
+      if (!client) throw new Error("client not created");
+      const owner = await createUser(db, {
+        email: "owner@kill.example",
+        password: null,
+        clientId: client.id,
+      });
+      await db.insert(customers).values(
+        Array.from({ length: CUSTOMERS }, (_, index) => ({
+          clientId: client.id,
+          customerNo: index + 1,
+          customerName: `Customer ${index + 1}`,
+        })),
+      );
+      const ids = (
+        await db
+          .select({ id: customers.id })
+          .from(customers)
+          .where(eq(customers.clientId, client.id))
+          .orderBy(asc(customers.id))
+      ).map((row) => row.id);
+
+      // Hold a customer of the blocked chunk: the worker's FOR SHARE waits there, mid-chunk.
+      const locker = new pg.Client({ connectionString: databaseUrl });
+      await locker.connect();
+      await locker.query("begin");
+      await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
+        client.id,
+        ids[BLOCKED_CHUNK * CHUNK_SIZE + 2],
+      ]);
+
+      const tenant = {
+        clientId: client.id,
+        user: { ...owner, username: owner.email, isAdmin: false, isClientStaff: false, clientId: client.id },
+      };
+      const run = await startLedgerCheck(db, tenant, { chunkSize: CHUNK_SIZE }, async (tx, steps) => {
+        for (const step of steps)
+          await jobs.enqueue("ledger-check", step.payload, { executor: tx, priority: step.priority });
+      });
+      const key = { clientId: client.id, runId: run.id };
+      const chunkNumbers = async () =>
+        (
+          await db
+            .select({ chunkNo: jobRunChunks.chunkNo })
+            .from(jobRunChunks)
+            .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, run.id)))
+            .orderBy(asc(jobRunChunks.chunkNo))
+        ).map((row) => row.chunkNo);
+      const waitingOnLock = async () => {
+        const [row] = await queryRows<{ waiting: number }>(
+          db,
+          sql`select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query ilike '%for share%'`,
+        );
+        return (row?.waiting ?? 0) > 0;
+      };
+
+      const first = startWorker(databaseUrl);
+      workers.push(first);
+      await waitFor(
+        "the first worker to block in chunk 4",
+        async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitingOnLock()),
+        first,
+      );
+      expect(await chunkNumbers()).toEqual([0, 1, 2, 3]);
+      expect(await readJobRun(db, key)).toMatchObject({
+        status: "running",
+        total: CUSTOMERS,
+        done: 20,
+        chunkCount: 8,
+      });
+
+      first.child.kill("SIGKILL");
+      expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
+      await locker.query("commit");
+      await locker.end();
+
+      const second = startWorker(databaseUrl);
+      workers.push(second);
+      await waitFor(
+        "the run to finish",
+        async () => (await readJobRun(db, key))?.status !== "running",
+        second,
+      );
+
+      const finished = await readJobRun(db, key);
+      expect(finished).toMatchObject({
+        status: "succeeded",
+        total: CUSTOMERS,
+        done: CUSTOMERS,
+        failed: 0,
+        chunksDone: 8,
+        chunkCount: 8,
+      });
+      expect(finished?.result).toEqual({ customers_checked: CUSTOMERS, mismatches: [] });
+      // One marker per chunk, and the done counts add up to the customers: no chunk counted twice.
+      expect(await chunkNumbers()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      const chunks = await db.select().from(jobRunChunks).where(eq(jobRunChunks.runId, run.id));
+      expect(chunks.reduce((sum, chunk) => sum + chunk.done, 0)).toBe(CUSTOMERS);
+
+      // pg-boss's own record: the killed chunk's job was retried after it expired (once), the
+      // chunks done before the kill were never run again.
+      const attempts = await queryRows<{ chunk_no: number; state: string; retry_count: number }>(
+        db,
+        sql`select (data->>'chunkNo')::int as chunk_no, state::text as state, retry_count
+          from pgboss.job where name = 'ledger-check' and data->>'step' = 'chunk'
+            and (data->>'runId')::bigint = ${run.id}
+          order by chunk_no`,
+      );
+      expect(attempts.map((job) => [job.chunk_no, job.state, job.retry_count])).toEqual([
+        [0, "completed", 0],
+        [1, "completed", 0],
+        [2, "completed", 0],
+        [3, "completed", 0],
+        [4, "completed", 1],
+        [5, "completed", 0],
+        [6, "completed", 0],
+        [7, "completed", 0],
+      ]);
+
+      // SIGTERM stops a worker gracefully.
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    },
+  );
+});
