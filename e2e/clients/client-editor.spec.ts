@@ -329,6 +329,25 @@ describe("clients and the client editor", () => {
     expect(uncaught(pageErrors)).toEqual([]);
   });
 
+  test("the owner proves the books as a job and watches it finish", async () => {
+    const owner = demoLogin(logins, "owner@greenway.example");
+    await logIn(page, owner.email, owner.password);
+    await page.goto("/settings");
+    await heading("Settings").waitFor();
+    await tab("Status").click();
+    await page.getByRole("heading", { name: "Prove the books" }).waitFor();
+    await page.getByRole("button", { name: "Check the books" }).click();
+    // The job runs in the server's worker; the card follows it to its result.
+    const verdict = page.getByRole("alert").filter({ hasText: "The books balance" });
+    await verdict.waitFor({ timeout: 30_000 });
+    expect(await verdict.textContent()).toMatch(/\d+ customers checked .*every balance equals its ledger/);
+    // Reopened later, the page shows the last check.
+    await page.reload();
+    await tab("Status").click();
+    await verdict.waitFor();
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
   test("staff see Settings read-only, without user management", async () => {
     const staff = demoLogin(logins, "staff@greenway.example");
     await logIn(page, staff.email, staff.password);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customers } from "../../db/tables.js";
+import { codes, customers } from "../../db/tables.js";
+import { postEntries } from "../ledger/post-entries.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -36,11 +37,30 @@ beforeAll(async () => {
         clientId: fixture.a.clientId,
         customerNo: 500 + index,
         customerName: `Member ${index}`,
-        totalBalance: `${index}.50`,
       })),
     )
     .returning({ id: customers.id });
   customerIds = rows.map((row) => row.id);
+  // Each member owes index + 0.50, posted through the ledger writer so balance and ledger agree.
+  const [charge] = await testApp.db
+    .insert(codes)
+    .values({ clientId: fixture.a.clientId, code: 100, description: "Service", codeType: "charge" })
+    .returning({ id: codes.id });
+  await testApp.db.transaction((tx) =>
+    postEntries(
+      tx,
+      { clientId: fixture.a.clientId },
+      customerIds.map((customerId, index) => ({
+        customerId,
+        codeId: charge!.id,
+        codeType: "charge" as const,
+        description: "Service",
+        rate: `${index}.50000`,
+        quantity: "1.00000",
+        serviceDate: "2026-01-15",
+      })),
+    ),
+  );
 });
 afterAll(async () => testApp?.close());
 

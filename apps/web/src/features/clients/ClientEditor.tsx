@@ -11,6 +11,7 @@ import { fieldErrorsFromBody } from "../../api/field-errors";
 import { validateForm, type FieldErrors } from "../auth/form-validation";
 import { useUser } from "../auth/user-context";
 import { PageHeader } from "../shell/PageHeader";
+import { BooksCheck } from "./BooksCheck";
 import { ClientMessageTab } from "./ClientMessageTab";
 import { ClientOverviewTab } from "./ClientOverviewTab";
 import { ClientRatesTab } from "./ClientRatesTab";
@@ -216,7 +217,10 @@ function ClientEditorForm({
             <ClientMessageTab form={form} />
           </Tabs.Panel>
           <Tabs.Panel value="status">
-            <ClientStatusTab form={form} record={record} />
+            <Stack gap="md">
+              <ClientStatusTab form={form} record={record} />
+              {canEdit ? <BooksCheck clientId={record.id} /> : null}
+            </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="rates">
             <ClientRatesTab form={form} />
