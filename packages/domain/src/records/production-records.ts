@@ -98,8 +98,6 @@ export const productionCustomerPreviewSchema = productionCustomerSchema.extend({
     over90: amountString,
   }),
   lines: z.array(productionLineSchema),
-  /** The preview statement as a PDF (same query). */
-  statement_pdf: z.string(),
 });
 export type ProductionCustomerPreview = z.output<typeof productionCustomerPreviewSchema>;
 
