@@ -15,6 +15,7 @@ import { CustomerPrintView } from "./features/customers/CustomerPrintView";
 import { GroupAdminPage } from "./features/groups/GroupAdminPage";
 import { HelpPage } from "./features/help/HelpPage";
 import { HomePage } from "./features/home/HomePage";
+import { AdminProcessingPage } from "./features/production/AdminProcessingPage";
 import { AppLayout } from "./features/shell/AppLayout";
 import { NavigateKeepingQuery } from "./features/shell/NavigateKeepingQuery";
 import { NotFoundPage } from "./features/shell/NotFoundPage";
@@ -71,7 +72,7 @@ export const routes: RouteObject[] = [
           { path: "/codes", element: <CodesPage /> },
           { path: "/routes", element: <GroupAdminPage /> },
           { path: "/help", element: <HelpPage /> },
-          { path: "/AdminProcessingView", element: <PlaceholderPage title="Admin Processing" /> },
+          { path: "/AdminProcessingView", element: <AdminProcessingPage /> },
           { path: "/reports", element: <PlaceholderPage title="Reports" /> },
           { path: "/settings", element: <SettingsPage /> },
           {

@@ -30,3 +30,8 @@ export * from "./records/customer-records.js";
 export * from "./records/transaction-records.js";
 export * from "./records/document-records.js";
 export * from "./jobs/job-run.js";
+export * from "./production/late-fees.js";
+export * from "./production/statement-decision.js";
+export * from "./production/client-eligibility.js";
+export * from "./production/billing-period.js";
+export * from "./records/production-records.js";

@@ -17,6 +17,8 @@ const GLOBAL_TABLES: readonly string[] = [
   "system_messages",
   "units_of_measure",
   "pools",
+  // A production run of a cycle spans the cycle's clients (admin), as pools do; its parts are tenant-owned.
+  "cycle_runs",
 ];
 
 const TENANT_KEY = "client_id";

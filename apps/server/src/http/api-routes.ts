@@ -7,6 +7,7 @@ import { registerHealthRoutes } from "../modules/health/health.routes.js";
 import { registerJobRunRoutes } from "../modules/jobs/job-runs.routes.js";
 import { registerInvoiceRoutes } from "../modules/invoices/invoices.routes.js";
 import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
+import { registerProductionRoutes } from "../modules/production/production.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
 import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
@@ -30,4 +31,5 @@ export function registerApiRoutes(router: Router): void {
   registerInvoiceRoutes(router);
   registerStatementRoutes(router);
   registerJobRunRoutes(router);
+  registerProductionRoutes(router);
 }

@@ -6,10 +6,11 @@ import { failJobRun } from "../modules/jobs/job-runs.js";
 import type { JobDefinition, JobLog } from "./job-definition.js";
 import { startJobEngine } from "./job-engine.js";
 import { ledgerCheckJob } from "./ledger-check.job.js";
+import { productionRunJob } from "./production-run.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
-export const jobDefinitions = [ledgerCheckJob] as const;
+export const jobDefinitions = [ledgerCheckJob, productionRunJob] as const;
 
 type Definition = (typeof jobDefinitions)[number];
 export type JobName = Definition["id"];

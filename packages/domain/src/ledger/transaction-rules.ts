@@ -8,7 +8,8 @@ export const DUPLICATE_WINDOW_HOURS = 24;
 
 export type LedgerEntryState = {
   transactionStatus: "new" | "attached";
-  transactionType: "user_or_scanner" | "route" | "bulk" | "voids_a_transaction" | "invoice";
+  transactionType:
+    "user_or_scanner" | "route" | "bulk" | "voids_a_transaction" | "invoice" | "recurring" | "late_fee";
   /** The code's number: system codes are negative. */
   codeNumber: number;
   voided: boolean;

@@ -10,6 +10,9 @@ export const TRANSACTION_TYPES = [
   "bulk",
   "voids_a_transaction",
   "invoice",
+  // Posted by the production run.
+  "recurring",
+  "late_fee",
 ] as const;
 
 /** One ledger entry as GET /api/transactions/ returns it, with what may still be done to it. */

@@ -11,6 +11,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
 import {
@@ -344,6 +345,10 @@ export const statements = pgTable(
       foreignColumns: [productionRuns.clientId, productionRuns.id],
     }),
     index("statements_customer_date_idx").on(t.clientId, t.customerId, t.statementDate),
+    // One statement per customer and production run, whatever a replayed job does.
+    uniqueIndex("statements_run_customer_key")
+      .on(t.clientId, t.productionRunId, t.customerId)
+      .where(sql`production_run_id is not null`),
   ],
 );
 
@@ -390,6 +395,9 @@ export const transactionTypes = [
   "bulk",
   "voids_a_transaction",
   "invoice",
+  // Posted by the production run.
+  "recurring",
+  "late_fee",
 ] as const;
 
 /** The ledger. A customer's total_balance always equals the sum of ledger_amount of its rows. */
@@ -427,6 +435,11 @@ export const transactions = pgTable(
     storedAmountFlag: boolean("stored_amount_flag").notNull().default(true),
     recurringChargeId: refColumn("recurring_charge_id"),
     productionRunId: refColumn("production_run_id"),
+    /**
+     * Natural key of an entry a job posts (recurring:<charge>:<YYYY-MM>, late-fee:<run>:<customer>):
+     * unique per client, so a replayed job can never post it twice.
+     */
+    sourceKey: varchar("source_key", { length: 80 }),
     createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAtColumn(),
   },
@@ -493,6 +506,9 @@ export const transactions = pgTable(
     index("transactions_production_run_idx")
       .on(t.clientId, t.productionRunId)
       .where(sql`production_run_id is not null`),
+    uniqueIndex("transactions_source_key")
+      .on(t.clientId, t.sourceKey)
+      .where(sql`source_key is not null`),
   ],
 );
 

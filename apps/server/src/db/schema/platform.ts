@@ -4,6 +4,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -223,9 +224,33 @@ export const pools = pgTable(
   (t) => [uniqueIndex("pools_pool_name_key").on(t.poolName)],
 );
 
-export const productionRunStatus = ["running", "completed", "failed"] as const;
+/**
+ * A production run of one cycle day and run date across the cycle's clients (admin): what
+ * GET /api/productionruns/{id}/ answers. Each client's part is a production_runs row with its job run.
+ */
+export const cycleRuns = pgTable(
+  "cycle_runs",
+  {
+    id: idColumn().primaryKey(),
+    cycle: smallint("cycle").notNull(),
+    runDate: date("run_date").notNull(),
+    /** The clients asked for (null: the whole cycle). */
+    clientIds: jsonb("client_ids").$type<number[] | null>(),
+    /** The cycle's clients left out, with why (status, inactive flag, already run). */
+    skipped: jsonb("skipped").$type<{ clientId: number; reason: string }[]>().notNull().default([]),
+    idempotencyKey: varchar("idempotency_key", { length: 200 }),
+    startedByUserId: refColumn("started_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    index("cycle_runs_cycle_date_idx").on(t.cycle, t.runDate),
+    uniqueIndex("cycle_runs_idempotency_key").on(t.idempotencyKey),
+  ],
+);
 
-/** One client's part of a production run; tenant-owned. */
+export const productionRunStatus = ["queued", "running", "done", "failed"] as const;
+
+/** One client's part of a production run; tenant-owned. One per client, cycle and month. */
 export const productionRuns = pgTable(
   "production_runs",
   {
@@ -234,12 +259,21 @@ export const productionRuns = pgTable(
       .references(() => clients.id, { onDelete: "cascade" }),
     id: idColumn(),
     poolId: refColumn("pool_id").references(() => pools.id, { onDelete: "set null" }),
+    cycleRunId: refColumn("cycle_run_id").references(() => cycleRuns.id, { onDelete: "set null" }),
+    /** The job run that records this part's progress (job_runs of the same client). */
+    jobRunId: refColumn("job_run_id"),
     cycle: smallint("cycle").notNull(),
     runDate: date("run_date").notNull(),
-    status: varchar("status", { length: 12, enum: productionRunStatus }).notNull().default("running"),
+    /** YYYY-MM of the run date: a client bills once per cycle and month. */
+    runMonth: varchar("run_month", { length: 7 }).notNull(),
+    periodStart: date("period_start").notNull(),
+    periodEnd: date("period_end").notNull(),
+    status: varchar("status", { length: 12, enum: productionRunStatus }).notNull().default("queued"),
     statementsCount: integer("statements_count").notNull().default(0),
     recurringChargesPosted: integer("recurring_charges_posted").notNull().default(0),
     lateFeesPosted: integer("late_fees_posted").notNull().default(0),
+    /** The run's figures once done (the same shape as the preview's). */
+    figures: jsonb("figures"),
     startedByUserId: refColumn("started_by_user_id").references(() => users.id, { onDelete: "set null" }),
     startedAt: createdAtColumn(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -248,5 +282,7 @@ export const productionRuns = pgTable(
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     index("production_runs_run_date_idx").on(t.clientId, t.runDate),
+    uniqueIndex("production_runs_client_cycle_month_key").on(t.clientId, t.cycle, t.runMonth),
+    index("production_runs_cycle_run_idx").on(t.cycleRunId),
   ],
 );

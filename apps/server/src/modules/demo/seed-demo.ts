@@ -2,7 +2,16 @@ import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { toQuantity, toRate, type CodeType } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
-import { clients, codes, customers, invoices, routePlans, routes, statements } from "../../db/tables.js";
+import {
+  clients,
+  codes,
+  customers,
+  invoices,
+  recurringCharges,
+  routePlans,
+  routes,
+  statements,
+} from "../../db/tables.js";
 import type { AuthUser, TenantContext } from "../../http/auth-context.js";
 import { attachTransactions, createInvoice } from "../invoices/create-invoice.js";
 import { changeInvoiceStatus } from "../invoices/manage-invoices.js";
@@ -63,6 +72,7 @@ const demoCodes: { code: number; description: string; codeType: CodeType; taxabl
   { code: 100, description: "Monthly service", codeType: "charge" },
   { code: 110, description: "Extra service visit", codeType: "charge" },
   { code: 120, description: "Materials", codeType: "charge", taxable: true },
+  { code: 130, description: "Equipment rental", codeType: "charge" },
   { code: 200, description: "Payment - check", codeType: "payment" },
   { code: 210, description: "Payment - card", codeType: "payment" },
   { code: 300, description: "Credit adjustment", codeType: "adjust" },
@@ -183,6 +193,11 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         financeFlag: demo.financeFlag,
         thirtyDayRateOrPercent: "percent",
         financeRate30Day: demo.financeFlag === "N" ? null : "1.50000",
+        // Late fees at every tier for the production run's demo: 1.5% at 30, $5.00 at 60, 2% at 90 days.
+        sixtyDayRateOrPercent: "rate",
+        dayCharge60Day: demo.financeFlag === "N" ? null : "5.00",
+        ninetyDayRateOrPercent: "percent",
+        dayFinanceRate90Day: demo.financeFlag === "N" ? null : "2.00000",
         termsMessage: "Due on receipt",
         clientMessage: `Welcome to ${demo.clientName} billing.`,
         billMessageLine1: "Thank you for your business.",
@@ -239,6 +254,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     // are played in date order as the business would have lived them: a month's postings (and
     // its invoices), then the month-end statement run over every customer, then the next month.
     const plans: CustomerPlan[] = [];
+    const recurringRows: (typeof recurringCharges.$inferInsert)[] = [];
     for (let index = 0; index < perClient; index += 1) {
       const isCompany = index % 9 === 4;
       const firstName = isCompany ? "" : (firstNames[index % firstNames.length] ?? "");
@@ -293,6 +309,36 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         continue;
       }
 
+      // Recurring charges the production run posts: a monthly rental for every third customer,
+      // and a twice-a-month summer service (in arrears) for every fifth.
+      const base = {
+        clientId: client.id,
+        customerId: customer.id,
+        quantity: "1",
+        startMonth: 1,
+        endMonth: 12,
+      };
+      if (index % 3 === 1)
+        recurringRows.push({
+          ...base,
+          codeId: codeId(130),
+          description: "Equipment rental",
+          rate: "12.00000",
+          amount: "12.00",
+        });
+      if (index % 5 === 2)
+        recurringRows.push({
+          ...base,
+          codeId: codeId(110),
+          description: "Summer visits",
+          rate: "18.50000",
+          amount: "18.50",
+          startMonth: 4,
+          endMonth: 10,
+          frequency: "semimonthly",
+          arrears: true,
+        });
+
       const postings: PostingInput[] = [];
       const monthlyRate = centsBetween(random, 25, 120);
       // Payers: most pay in full the next month, some pay part, a few never pay (ageing demo).
@@ -344,6 +390,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
       plans.push({ customerId: customer.id, index, pullFlag, postings });
     }
 
+    if (recurringRows.length > 0) await db.insert(recurringCharges).values(recurringRows);
     const chargeCodes = new Set([codeId(100), codeId(110)]);
     const codeTypeOf = new Map(codeRows.map((row) => [row.id, row.codeType]));
     for (let monthsAgo = 3; monthsAgo >= 0; monthsAgo -= 1) {
@@ -406,6 +453,14 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     }
 
     await resetMonthToDate(db, client.id, dayOfMonth(0, 1, now));
+    // Billed through last month's end (the demo's statement runs): the next run's period starts after it.
+    await db
+      .update(clients)
+      .set({
+        dateLastBilling: isoDate(dayOfMonth(0, 0, now)),
+        dateFirstBilling: isoDate(dayOfMonth(3, 0, now)),
+      })
+      .where(eq(clients.id, client.id));
   }
   return logins;
 }

@@ -19,6 +19,8 @@ export type RunChunkOptions = {
   step: string;
   /** The run's result, built inside the last chunk's transaction from every chunk's result. */
   summarize: (chunks: ChunkResult[]) => Record<string, unknown>;
+  /** Work that ends the run (e.g. a client's bookkeeping), in the last chunk's transaction. */
+  onFinish?: (tx: Executor, chunks: ChunkResult[]) => Promise<void>;
 };
 
 export type ChunkResult = { chunkNo: number; done: number; failed: number; result: Record<string, unknown> };
@@ -71,7 +73,11 @@ export async function runChunk(
         .where(and(eq(jobRuns.clientId, key.clientId), eq(jobRuns.id, key.runId)))
         .returning({ chunksDone: jobRuns.chunksDone, chunkCount: jobRuns.chunkCount });
       const finished = progress !== undefined && progress.chunksDone >= (progress.chunkCount ?? Infinity);
-      if (finished) await finishJobRun(tx, key, options.summarize(await chunkResults(tx, key)));
+      if (finished) {
+        const chunks = await chunkResults(tx, key);
+        await options.onFinish?.(tx, chunks);
+        await finishJobRun(tx, key, options.summarize(chunks));
+      }
       return { recorded: true, finished };
     });
   } catch (error) {

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { PRODUCTION_RUN_JOB, runProductionStep } from "../modules/production/run-production.js";
+import { defineJob } from "./job-definition.js";
+
+const id = z.number().int().positive();
+
+/** One client's part of a production run: a plan step, then one step per chunk of customers. */
+export const productionRunPayload = z.discriminatedUnion("step", [
+  z.object({
+    step: z.literal("plan"),
+    clientId: id,
+    runId: id,
+    productionRunId: id,
+    chunkSize: z.number().int().min(1).max(5000),
+  }),
+  z.object({
+    step: z.literal("chunk"),
+    clientId: id,
+    runId: id,
+    productionRunId: id,
+    chunkNo: z.number().int().min(0),
+    customerIds: z.array(id).min(1).max(5000),
+  }),
+]);
+
+export const productionRunJob = defineJob({
+  id: PRODUCTION_RUN_JOB,
+  payload: productionRunPayload,
+  // A chunk of 500 customers posts and makes its statements in a second or two; two minutes
+  // without an answer means the worker died: the step is retried, and skipped if recorded.
+  queue: { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 120 },
+  handle: (payload, { db, enqueue }) => runProductionStep(db, payload, (tx, steps) => enqueue(tx, steps)),
+});

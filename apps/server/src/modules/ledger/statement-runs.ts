@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "../../db/database.js";
+import type { AgeingSnapshot } from "./statement-period.js";
+import { sqlArray } from "./sql-arrays.js";
+
+// The set-based counterparts of billEntriesOnStatement and startNextPeriod, for a production run's
+// chunk of customers: one statement each, whatever the number of customers.
+
+export type StatementToBill = { customerId: number; statementId: number; statementDate: string };
+
+/**
+ * Bills each customer's entries on its statement: those not yet billed dated up to the statement
+ * date, plus every entry of the invoices the statement carries (already pointing at it).
+ */
+export async function billEntriesOnStatements(
+  tx: Executor,
+  clientId: number,
+  items: readonly StatementToBill[],
+): Promise<void> {
+  if (items.length === 0) return;
+  await tx.execute(sql`
+    update transactions t set statement_id = s.statement_id
+    from unnest(
+      ${sqlArray(
+        items.map((item) => item.customerId),
+        "bigint",
+      )},
+      ${sqlArray(
+        items.map((item) => item.statementId),
+        "bigint",
+      )},
+      ${sqlArray(
+        items.map((item) => item.statementDate),
+        "date",
+      )}
+    ) as s(customer_id, statement_id, statement_date)
+    where t.client_id = ${clientId} and t.customer_id = s.customer_id and t.statement_id is null
+      and (t.service_date <= s.statement_date
+           or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
+                      and i.statement_id = s.statement_id))`);
+}
+
+export type NextPeriod = { customerId: number; previousBalance: string; ageing: AgeingSnapshot };
+
+/**
+ * Starts the next billing period of many customers at once (their locks are held): the new
+ * balance becomes the previous balance, month-to-date goes to zero, the ageing is kept.
+ */
+export async function startNextPeriods(
+  tx: Executor,
+  clientId: number,
+  items: readonly NextPeriod[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const column = (pick: (item: NextPeriod) => string | number) => items.map(pick);
+  await tx.execute(sql`
+    update customers c set
+      previous_balance = p.previous_balance, mtd_charges = 0, mtd_payments = 0, mtd_cr_adj = 0, mtd_db_adj = 0,
+      current_balance = p.current_balance, overdue_30_days = p.overdue_30, overdue_60_days = p.overdue_60,
+      overdue_90_days = p.overdue_90, overdue_over_90_days = p.overdue_over_90, updated_at = now()
+    from unnest(
+      ${sqlArray(
+        column((item) => item.customerId),
+        "bigint",
+      )},
+      ${sqlArray(
+        column((item) => item.previousBalance),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.ageing.currentBalance),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.ageing.overdue30Days),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.ageing.overdue60Days),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.ageing.overdue90Days),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.ageing.overdueOver90Days),
+        "numeric",
+      )}
+    ) as p(customer_id, previous_balance, current_balance, overdue_30, overdue_60, overdue_90, overdue_over_90)
+    where c.client_id = ${clientId} and c.id = p.customer_id`);
+}

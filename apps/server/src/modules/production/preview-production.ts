@@ -1,0 +1,206 @@
+import { sql } from "drizzle-orm";
+import {
+  ADMIN_CYCLES,
+  adminCycleOf,
+  billingPeriod,
+  CLIENT_SKIP_LABELS,
+  clientSkipReason,
+  NO_STATEMENT_LABELS,
+  resolvePaging,
+  type ProductionClient,
+  type ProductionClientPreview,
+  type ProductionCustomer,
+  type ProductionCustomerPreview,
+  type ProductionCycleSummary,
+  type ProductionCyclePreview,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { notFound } from "../../http/errors.js";
+import {
+  addFigures,
+  emptyFigures,
+  figuresOf,
+  LATE_FEE_CODE,
+  planCustomers,
+  type CustomerPlan,
+} from "./plan-production.js";
+import {
+  clientById,
+  clientsAlreadyRun,
+  clientsOfCycle,
+  type ProductionClientRow,
+} from "./production-inputs.js";
+import { latestRunsByCycle } from "./production-runs.js";
+
+// The preview: the same plan the run writes, computed and shown, nothing posted and nothing locked.
+
+type ClientPlan = { summary: ProductionClient; plans: CustomerPlan[] };
+
+async function planClient(
+  db: Executor,
+  client: ProductionClientRow,
+  runDate: string,
+  alreadyRun: boolean,
+  customerIds?: number[],
+): Promise<ClientPlan> {
+  const period = billingPeriod(client.dateLastBilling, client.clientStartDate, runDate);
+  const reason =
+    clientSkipReason({
+      statusCode: client.statusCode,
+      inactiveFlag: client.inactiveFlag,
+      alreadyRun: alreadyRun || period === null,
+    }) ?? (period ? null : "already_run");
+  const plans =
+    reason || !period ? [] : await planCustomers(db, client, { period, productionRunId: null, customerIds });
+  return {
+    summary: {
+      client_id: client.id,
+      client_no: client.clientNo,
+      client_name: client.clientName,
+      normal_cycle: client.normalCycle,
+      skip_reason: reason,
+      skip_label: reason ? CLIENT_SKIP_LABELS[reason] : null,
+      period_start: period?.start ?? null,
+      period_end: period?.end ?? null,
+      figures: reason ? emptyFigures() : figuresOf(plans),
+    },
+    plans,
+  };
+}
+
+/** GET dailyproduction/cycle/{n}: the cycle's clients with what a run on runDate would do. */
+export async function previewCycle(
+  db: Executor,
+  cycle: number,
+  runDate: string,
+): Promise<ProductionCyclePreview> {
+  const clients = await clientsOfCycle(db, cycle);
+  const alreadyRun = await clientsAlreadyRun(db, cycle, runDate);
+  const previews: ProductionClient[] = [];
+  for (const client of clients) {
+    previews.push((await planClient(db, client, runDate, alreadyRun.has(client.id))).summary);
+  }
+  return {
+    cycle,
+    run_date: runDate,
+    clients: previews,
+    totals: addFigures(previews.filter((client) => !client.skip_reason).map((client) => client.figures)),
+  };
+}
+
+function customerRow(plan: CustomerPlan): ProductionCustomer {
+  const decision = plan.decision;
+  return {
+    customer_id: plan.customer.id,
+    customer_no: plan.customer.customerNo,
+    customer_name: plan.customer.customerName,
+    pull_flag: plan.customer.pullFlag,
+    finance_flag: plan.customer.financeFlag,
+    delete_flag: plan.customer.deleteFlag,
+    balance: plan.customer.totalBalance,
+    new_balance: plan.newBalance,
+    statement: decision.produce,
+    delivery: decision.produce ? decision.delivery : null,
+    no_statement_reason: decision.produce ? null : decision.reason,
+    no_statement_label: decision.produce ? null : NO_STATEMENT_LABELS[decision.reason],
+    recurring: {
+      count: plan.recurring.length,
+      total: figuresOf([plan]).recurring.total,
+    },
+    late_fee: plan.lateFee.total,
+    late_fee_description: plan.lateFee.description,
+  };
+}
+
+async function loadClient(db: Executor, clientId: number, runDate: string) {
+  const client = await clientById(db, clientId);
+  if (!client) throw notFound();
+  const alreadyRun = await clientsAlreadyRun(db, adminCycleOf(client.normalCycle), runDate);
+  return { client, alreadyRun: alreadyRun.has(client.id) };
+}
+
+/** GET dailyproduction/client/{id}: one client's customers as a run would leave them (paged, by id). */
+export async function previewClient(
+  db: Executor,
+  clientId: number,
+  runDate: string,
+  paging: { limit?: number; offset?: number; page?: number },
+): Promise<ProductionClientPreview> {
+  const { client, alreadyRun } = await loadClient(db, clientId, runDate);
+  const { summary, plans } = await planClient(db, client, runDate, alreadyRun);
+  const { limit, offset } = resolvePaging(paging);
+  return {
+    ...summary,
+    run_date: runDate,
+    count: plans.length,
+    results: plans.slice(offset, offset + limit).map(customerRow),
+  };
+}
+
+/** GET dailyproduction/client/{id}/customers/{id}: one customer's figures and the lines a run posts. */
+export async function previewCustomer(
+  db: Executor,
+  clientId: number,
+  customerId: number,
+  runDate: string,
+): Promise<ProductionCustomerPreview> {
+  const { client, alreadyRun } = await loadClient(db, clientId, runDate);
+  const { summary, plans } = await planClient(db, client, runDate, alreadyRun, [customerId]);
+  const [plan] = plans;
+  if (!plan) throw notFound();
+  return {
+    ...customerRow(plan),
+    client_id: clientId,
+    run_date: runDate,
+    period_start: summary.period_start,
+    period_end: summary.period_end,
+    ageing: plan.ageing,
+    lines: [
+      ...plan.recurring.map((posting) => ({
+        kind: "recurring" as const,
+        code: posting.charge.code,
+        description: posting.charge.description,
+        service_date: posting.serviceDate,
+        rate: posting.charge.rate,
+        quantity: posting.quantity,
+        amount: posting.amount,
+      })),
+      ...(plan.lateFee.lines.length === 0
+        ? []
+        : [
+            {
+              kind: "late_fee" as const,
+              code: LATE_FEE_CODE,
+              description: plan.lateFee.description,
+              service_date: runDate,
+              rate: plan.lateFee.total,
+              quantity: "1",
+              amount: plan.lateFee.total,
+            },
+          ]),
+    ],
+  };
+}
+
+/** GET dailyproduction: every admin cycle with its number of clients and its last run. */
+export async function listCycles(
+  db: Executor,
+): Promise<{ count: number; results: ProductionCycleSummary[] }> {
+  const counts = await queryRows<{ normal_cycle: number; clients: string | number }>(
+    db,
+    sql`select normal_cycle, count(*) as clients from clients group by normal_cycle`,
+  );
+  const perCycle = new Map<number, number>();
+  for (const row of counts) {
+    const cycle = adminCycleOf(row.normal_cycle);
+    perCycle.set(cycle, (perCycle.get(cycle) ?? 0) + Number(row.clients));
+  }
+  const lastRuns = await latestRunsByCycle(db);
+  const results = ADMIN_CYCLES.map((cycle) => ({
+    cycle,
+    clients: perCycle.get(cycle) ?? 0,
+    last_run: lastRuns.get(cycle) ?? null,
+  }));
+  return { count: results.length, results };
+}

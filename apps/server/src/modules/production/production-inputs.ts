@@ -1,0 +1,198 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { clientCyclesOf, type ClientLateFeeSettings } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { clients, productionRuns } from "../../db/tables.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
+import { ageCustomerBalances, type CustomerAgeing } from "../summary/customer-ageing.queries.js";
+
+// The reads a production plan is made of. Preview and run call the same ones (the run inside its
+// chunk's transaction, after taking the locks), so the two cannot drift.
+
+export type ProductionClientRow = typeof clients.$inferSelect;
+
+/** The clients a run of admin cycle n takes (cycle 28 also takes month-end clients), by id. */
+export async function clientsOfCycle(db: Executor, cycle: number): Promise<ProductionClientRow[]> {
+  return db
+    .select()
+    .from(clients)
+    .where(inArray(clients.normalCycle, clientCyclesOf(cycle)))
+    .orderBy(asc(clients.id));
+}
+
+export async function clientById(db: Executor, clientId: number): Promise<ProductionClientRow | undefined> {
+  const [row] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  return row;
+}
+
+/** Clients already run for this cycle and month (a production_runs row exists). */
+export async function clientsAlreadyRun(db: Executor, cycle: number, runDate: string): Promise<Set<number>> {
+  const rows = await db
+    .select({ clientId: productionRuns.clientId })
+    .from(productionRuns)
+    .where(and(eq(productionRuns.cycle, cycle), eq(productionRuns.runMonth, runDate.slice(0, 7))));
+  return new Set(rows.map((row) => row.clientId));
+}
+
+export function lateFeeSettingsOf(client: ProductionClientRow): ClientLateFeeSettings {
+  return {
+    financeFlag: client.financeFlag,
+    tiers: {
+      30: {
+        basis: client.thirtyDayRateOrPercent,
+        percent: client.financeRate30Day,
+        charge: client.dayCharge30Day,
+      },
+      60: {
+        basis: client.sixtyDayRateOrPercent,
+        percent: client.dayFinanceRate60Day,
+        charge: client.dayCharge60Day,
+      },
+      90: {
+        basis: client.ninetyDayRateOrPercent,
+        percent: client.dayFinanceRate90Day,
+        charge: client.dayCharge90Day,
+      },
+    },
+  };
+}
+
+export type CustomerInput = {
+  id: number;
+  customerNo: number;
+  customerName: string;
+  pullFlag: string;
+  financeFlag: string;
+  deleteFlag: string | null;
+  totalBalance: string;
+  groupFlags: string[];
+};
+
+export type RecurringInput = {
+  id: number;
+  customerId: number;
+  codeId: number;
+  code: number;
+  codeType: string;
+  description: string;
+  rate: string;
+  quantity: string;
+  unitOfMeasureId: number | null;
+  startMonth: number;
+  endMonth: number;
+  frequency: string;
+  arrears: boolean;
+};
+
+export type ClientCustomerInputs = {
+  customers: CustomerInput[];
+  recurring: Map<number, RecurringInput[]>;
+  ageing: Map<number, CustomerAgeing>;
+};
+
+/** The client's customers a run bills (all but archived; or only the given ids), by id. */
+export async function readCustomerInputs(
+  db: Executor,
+  clientId: number,
+  runDate: string,
+  customerIds?: readonly number[],
+): Promise<ClientCustomerInputs> {
+  const only = customerIds ? sql`and c.id = any(${sqlArray([...customerIds], "bigint")})` : sql``;
+  const customerRows = await queryRows<{
+    id: string | number;
+    customer_no: number;
+    customer_name: string;
+    pull_flag: string;
+    finance_flag: string;
+    delete_flag: string | null;
+    total_balance: string;
+    group_flags: string[] | null;
+  }>(
+    db,
+    sql`select c.id, c.customer_no, c.customer_name, c.pull_flag, c.finance_flag, c.delete_flag,
+               c.total_balance::text as total_balance,
+               (select array_agg(rp.bill_indicator_flag) from route_plans rp
+                where rp.client_id = c.client_id and rp.customer_id = c.id) as group_flags
+        from customers c
+        where c.client_id = ${clientId} and not c.deleted ${only}
+        order by c.id`,
+  );
+  const chargeRows = await queryRows<{
+    id: string | number;
+    customer_id: string | number;
+    code_id: string | number;
+    code: number;
+    code_type: string;
+    description: string;
+    code_description: string;
+    rate: string;
+    quantity: string;
+    unit_of_measure_id: string | number | null;
+    start_month: number;
+    end_month: number;
+    frequency: string;
+    arrears: boolean;
+  }>(
+    db,
+    sql`select r.id, r.customer_id, r.code_id, k.code, k.code_type, r.description, k.description as code_description,
+               r.rate::text as rate, r.quantity::text as quantity, r.unit_of_measure_id, r.start_month, r.end_month,
+               r.frequency, r.arrears
+        from recurring_charges r
+        join customers c on c.client_id = r.client_id and c.id = r.customer_id and not c.deleted
+        join codes k on k.client_id = r.client_id and k.id = r.code_id
+        where r.client_id = ${clientId} ${customerIds ? sql`and r.customer_id = any(${sqlArray([...customerIds], "bigint")})` : sql``}
+        order by r.customer_id, r.id`,
+  );
+  const recurring = new Map<number, RecurringInput[]>();
+  for (const row of chargeRows) {
+    const customerId = Number(row.customer_id);
+    const list = recurring.get(customerId) ?? [];
+    list.push({
+      id: Number(row.id),
+      customerId,
+      codeId: Number(row.code_id),
+      code: row.code,
+      codeType: row.code_type,
+      description: row.description || row.code_description,
+      rate: row.rate,
+      quantity: row.quantity,
+      unitOfMeasureId: row.unit_of_measure_id === null ? null : Number(row.unit_of_measure_id),
+      startMonth: row.start_month,
+      endMonth: row.end_month,
+      frequency: row.frequency,
+      arrears: row.arrears,
+    });
+    recurring.set(customerId, list);
+  }
+  const ids = customerRows.map((row) => Number(row.id));
+  const aged = await ageCustomerBalances(db, clientId, runDate, customerIds ? ids : undefined);
+  return {
+    customers: customerRows.map((row) => ({
+      id: Number(row.id),
+      customerNo: row.customer_no,
+      customerName: row.customer_name,
+      pullFlag: row.pull_flag,
+      financeFlag: row.finance_flag,
+      deleteFlag: row.delete_flag,
+      totalBalance: row.total_balance,
+      groupFlags: row.group_flags ?? [],
+    })),
+    recurring,
+    ageing: new Map(aged.map((row) => [row.customerId, row])),
+  };
+}
+
+/** Which of these posting keys the client's ledger already holds. */
+export async function existingSourceKeys(
+  db: Executor,
+  clientId: number,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await queryRows<{ source_key: string }>(
+    db,
+    sql`select source_key from transactions
+        where client_id = ${clientId} and source_key = any(${sqlArray([...keys], "text")})`,
+  );
+  return new Set(rows.map((row) => row.source_key));
+}

@@ -1,0 +1,169 @@
+import { desc, eq, inArray, sql } from "drizzle-orm";
+import {
+  CLIENT_SKIP_LABELS,
+  productionFiguresSchema,
+  resolvePaging,
+  type ClientSkipReason,
+  type Page,
+  type ProductionRun,
+  type ProductionRunStatus,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { clients, cycleRuns } from "../../db/tables.js";
+import { notFound } from "../../http/errors.js";
+import { addFigures } from "./plan-production.js";
+
+type CycleRunRow = typeof cycleRuns.$inferSelect;
+type PartRow = {
+  cycle_run_id: string | number;
+  client_id: string | number;
+  client_name: string;
+  period_start: string;
+  period_end: string;
+  job_run_id: string | number | null;
+  job_status: string | null;
+  total: number | null;
+  done: number | null;
+  error: string | null;
+  figures: unknown;
+  finished_at: string | null;
+};
+
+function partStatus(jobStatus: string | null): ProductionRunStatus {
+  if (jobStatus === "succeeded") return "done";
+  if (jobStatus === "running" || jobStatus === "failed") return jobStatus;
+  return "queued";
+}
+
+/** A run's status from its clients' parts: failed if one failed, done when all are, else running or queued. */
+function runStatus(parts: readonly ProductionRunStatus[]): ProductionRunStatus {
+  if (parts.includes("failed")) return "failed";
+  if (parts.every((status) => status === "done")) return "done";
+  if (parts.some((status) => status !== "queued")) return "running";
+  return "queued";
+}
+
+async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<ProductionRun[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const parts = await queryRows<PartRow>(
+    db,
+    sql`select p.cycle_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
+               j.status as job_status, j.total, j.done, j.error, p.figures,
+               to_char(j.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finished_at
+        from production_runs p
+        join clients c on c.id = p.client_id
+        left join job_runs j on j.client_id = p.client_id and j.id = p.job_run_id
+        where p.cycle_run_id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+        order by p.client_id`,
+  );
+  const skippedIds = [...new Set(rows.flatMap((row) => row.skipped.map((item) => item.clientId)))];
+  const names = new Map(
+    skippedIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: clients.id, name: clients.clientName })
+            .from(clients)
+            .where(inArray(clients.id, skippedIds))
+        ).map((row) => [row.id, row.name]),
+  );
+  return rows.map((row) => {
+    const own = parts.filter((part) => Number(part.cycle_run_id) === row.id);
+    const clientParts = own.map((part) => {
+      const figures = part.figures === null ? null : productionFiguresSchema.parse(part.figures);
+      return {
+        client_id: Number(part.client_id),
+        client_name: part.client_name,
+        status: partStatus(part.job_status),
+        period_start: part.period_start,
+        period_end: part.period_end,
+        total: part.total ?? 0,
+        done: part.done ?? 0,
+        job_run_id: part.job_run_id === null ? null : Number(part.job_run_id),
+        error: part.error,
+        figures,
+      };
+    });
+    const status = runStatus(clientParts.map((part) => part.status));
+    return {
+      id: row.id,
+      cycle: row.cycle,
+      run_date: row.runDate,
+      status,
+      total: clientParts.reduce((sum, part) => sum + part.total, 0),
+      done: clientParts.reduce((sum, part) => sum + part.done, 0),
+      client_ids: row.clientIds ?? null,
+      clients: clientParts,
+      skipped: row.skipped.map((item) => ({
+        client_id: item.clientId,
+        client_name: names.get(item.clientId) ?? "",
+        reason: item.reason,
+        label: CLIENT_SKIP_LABELS[item.reason as ClientSkipReason] ?? item.reason,
+      })),
+      figures: addFigures(clientParts.flatMap((part) => (part.figures ? [part.figures] : []))),
+      started_by: row.startedByUserId,
+      created: row.createdAt.toISOString(),
+      finished_at:
+        status === "done" || status === "failed"
+          ? (own
+              .map((part) => part.finished_at ?? "")
+              .sort()
+              .at(-1) ?? row.createdAt.toISOString())
+          : null,
+    };
+  });
+}
+
+export async function getProductionRun(db: Executor, id: number): Promise<ProductionRun> {
+  const rows = await db.select().from(cycleRuns).where(eq(cycleRuns.id, id)).limit(1);
+  const [run] = await toApi(db, rows);
+  if (!run) throw notFound();
+  return run;
+}
+
+/** Runs, newest first (the id breaks ties), optionally of one cycle. */
+export async function listProductionRuns(
+  db: Executor,
+  query: { cycle?: number; limit?: number; offset?: number; page?: number },
+): Promise<Page<ProductionRun>> {
+  const where = query.cycle === undefined ? undefined : eq(cycleRuns.cycle, query.cycle);
+  const { limit, offset } = resolvePaging(query);
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(cycleRuns)
+      .where(where)
+      .orderBy(desc(cycleRuns.createdAt), desc(cycleRuns.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ total: sql<number>`count(*)` })
+      .from(cycleRuns)
+      .where(where),
+  ]);
+  return { count: Number(totals[0]?.total ?? 0), results: await toApi(db, rows) };
+}
+
+/** The latest run of each cycle that has one. */
+export async function latestRunsByCycle(db: Executor): Promise<Map<number, ProductionRun>> {
+  const rows = await queryRows<{ id: string | number }>(
+    db,
+    sql`select distinct on (cycle) id from cycle_runs order by cycle, created_at desc, id desc`,
+  );
+  if (rows.length === 0) return new Map();
+  const runs = await db
+    .select()
+    .from(cycleRuns)
+    .where(
+      inArray(
+        cycleRuns.id,
+        rows.map((row) => Number(row.id)),
+      ),
+    );
+  return new Map((await toApi(db, runs)).map((run) => [run.cycle, run]));
+}

@@ -1,0 +1,458 @@
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import {
+  productionClientPreviewSchema,
+  productionCustomerPreviewSchema,
+  productionCycleListSchema,
+  productionCyclePreviewSchema,
+  productionRunSchema,
+  type ProductionRun,
+} from "@cyclebill/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  clients,
+  codes,
+  customers,
+  recurringCharges,
+  routePlans,
+  routes,
+  statements,
+  transactions,
+} from "../../db/tables.js";
+import { postEntries } from "../ledger/post-entries.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type ApiClient,
+  type TenantFixture,
+  type TestApp,
+} from "../../test-support/test-app.js";
+
+// A cycle-7 client with a customer for every rule, a second cycle-7 client that is inactive, and a
+// third with bill criteria 03; a fixed run date, so the test passes on any day.
+const CYCLE = 7;
+const RUN_DATE = "2025-03-07";
+
+let testApp: TestApp;
+let fixture: TenantFixture;
+let admin: ApiClient;
+let clientA: number;
+let clientC: number;
+const ids: Record<string, number> = {};
+
+async function addCustomer(
+  clientId: number,
+  no: number,
+  name: string,
+  fields: Partial<typeof customers.$inferInsert> = {},
+) {
+  const [row] = await testApp.db
+    .insert(customers)
+    .values({ clientId, customerNo: no, customerName: name, lastName: name, ...fields })
+    .returning({ id: customers.id });
+  if (!row) throw new Error("customer not created");
+  ids[name] = row.id;
+  return row.id;
+}
+
+beforeAll(async () => {
+  testApp = await startTestApp({ jobs: { chunkSize: 4 } });
+  fixture = await createTenantFixture(testApp);
+  admin = testApp.client(fixture.adminToken);
+  clientA = fixture.a.clientId;
+  await testApp.db
+    .update(clients)
+    .set({
+      normalCycle: CYCLE,
+      dateLastBilling: "2025-02-07",
+      financeFlag: "1",
+      thirtyDayRateOrPercent: "rate",
+      dayCharge30Day: "5.00",
+      sixtyDayRateOrPercent: "percent",
+      dayFinanceRate60Day: "2",
+      ninetyDayRateOrPercent: "percent",
+      dayFinanceRate90Day: "3",
+      fiscalYearResetMonth: 7,
+      numberBillsSentYtd: 40,
+    })
+    .where(eq(clients.id, clientA));
+  await testApp.db
+    .update(clients)
+    .set({ normalCycle: CYCLE, statusCode: "I" })
+    .where(eq(clients.id, fixture.b.clientId));
+  const [third] = await testApp.db
+    .insert(clients)
+    .values({
+      clientNo: 90_000 + (clientA % 1000),
+      clientName: "Criteria 03 client",
+      normalCycle: 99,
+      billCriteria: "03",
+      dateLastBilling: "2025-02-28",
+    })
+    .returning({ id: clients.id });
+  clientC = third?.id ?? 0;
+
+  const [charge, lateFee] = await testApp.db
+    .insert(codes)
+    .values([
+      { clientId: clientA, code: 100, description: "Service", codeType: "charge" },
+      { clientId: clientA, code: -1, description: "Late fee", codeType: "charge" },
+      { clientId: clientC, code: 100, description: "Service", codeType: "charge" },
+    ])
+    .returning({ id: codes.id });
+  const [cCharge] = await testApp.db
+    .select({ id: codes.id })
+    .from(codes)
+    .where(and(eq(codes.clientId, clientC), eq(codes.code, 100)));
+  const mail = await addCustomer(clientA, 11, "mail-30", { pullFlag: "A" });
+  const email = await addCustomer(clientA, 12, "email-60", { pullFlag: "E", email: "e@example.com" });
+  const both = await addCustomer(clientA, 13, "both-90", {
+    pullFlag: "M",
+    email: "m@example.com",
+    financeFlag: "3",
+  });
+  const temp = await addCustomer(clientA, 14, "pull-T", { pullFlag: "T", financeFlag: "N" });
+  await addCustomer(clientA, 15, "pull-P", { pullFlag: "P" });
+  await addCustomer(clientA, 16, "pull-N", { pullFlag: "N" });
+  await addCustomer(clientA, 17, "pull-L", { pullFlag: "L" });
+  const stopped = await addCustomer(clientA, 18, "delete-D");
+  const keeps = await addCustomer(clientA, 19, "delete-S");
+  const skip = await addCustomer(clientA, 20, "group-skip");
+  const pause = await addCustomer(clientA, 21, "group-pause");
+  await addCustomer(clientC, 1, "c-zero");
+  const cOwes = await addCustomer(clientC, 2, "c-owes");
+
+  const entry = (customerId: number, amount: string, serviceDate: string, codeId = charge?.id ?? 0) => ({
+    customerId,
+    codeId,
+    codeType: "charge" as const,
+    description: "Service",
+    rate: amount,
+    quantity: "1",
+    serviceDate,
+  });
+  await testApp.db.transaction(async (tx) => {
+    await postEntries(tx, { clientId: clientA }, [
+      entry(mail, "100.00", "2025-01-20"), // 46 days: the 30 tier
+      entry(email, "200.00", "2024-12-20"), // 77 days: the 60 tier
+      entry(both, "33.33", "2024-11-01"), // 126 days: over 90
+      entry(temp, "50.00", "2024-11-01"),
+      entry(stopped, "10.00", "2025-01-20"),
+      entry(keeps, "10.00", "2025-03-01"),
+    ]);
+    await postEntries(tx, { clientId: clientC }, [entry(cOwes, "10.00", "2025-03-01", cCharge?.id)]);
+  });
+  // Marked for deletion after their charges were posted (marked customers take no new charges).
+  await testApp.db.update(customers).set({ deleteFlag: "D" }).where(eq(customers.id, stopped));
+  await testApp.db.update(customers).set({ deleteFlag: "S" }).where(eq(customers.id, keeps));
+  const charges = [mail, keeps, stopped].map((customerId) => ({
+    clientId: clientA,
+    customerId,
+    codeId: charge?.id ?? 0,
+    description: "Monthly service",
+    rate: "25.00000",
+    quantity: "1",
+    amount: "25.00",
+    startMonth: 1,
+    endMonth: 12,
+  }));
+  await testApp.db.insert(recurringCharges).values([
+    ...charges,
+    // Arrears, twice a month: February's two visits on Feb 28.
+    {
+      ...charges[0]!,
+      description: "Visits",
+      rate: "7.50000",
+      amount: "7.50",
+      frequency: "semimonthly",
+      arrears: true,
+    },
+    // Out of season in March.
+    { ...charges[0]!, description: "Summer", startMonth: 6, endMonth: 8 },
+  ]);
+  const [group] = await testApp.db
+    .insert(routes)
+    .values({ clientId: clientA, routeName: "North" })
+    .returning({ id: routes.id });
+  await testApp.db.insert(routePlans).values([
+    { clientId: clientA, routeId: group?.id ?? 0, customerId: skip, stop: 0, billIndicatorFlag: "skip" },
+    { clientId: clientA, routeId: group?.id ?? 0, customerId: pause, stop: 1, billIndicatorFlag: "pause" },
+  ]);
+  void lateFee;
+});
+
+afterAll(async () => {
+  await testApp?.close();
+});
+
+async function waitForRun(id: number): Promise<ProductionRun> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await admin.get(`/api/productionruns/${id}/`);
+    expect(response.status).toBe(200);
+    const run = productionRunSchema.parse(response.body);
+    if (run.status === "done" || run.status === "failed" || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const runPostings = () =>
+  testApp.db
+    .select({
+      customerId: transactions.customerId,
+      amount: transactions.amount,
+      type: transactions.transactionType,
+      description: transactions.description,
+    })
+    .from(transactions)
+    .where(isNotNull(transactions.productionRunId))
+    .orderBy(asc(transactions.customerId), asc(transactions.id));
+
+describe("production run", () => {
+  it("answers 403 to owners and staff on every production call", async () => {
+    for (const token of [fixture.a.ownerToken, fixture.a.staffToken]) {
+      const user = testApp.client(token);
+      for (const path of [
+        "/api/dailyproduction/",
+        `/api/dailyproduction/cycle/${CYCLE}/`,
+        `/api/dailyproduction/client/${clientA}/`,
+        `/api/dailyproduction/client/${clientA}/customers/${ids["mail-30"]}/`,
+        "/api/productionruns/",
+        "/api/productionruns/1/",
+      ])
+        expect((await user.get(path)).status).toBe(403);
+      expect((await user.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE })).status).toBe(
+        403,
+      );
+    }
+  });
+
+  let preview: ReturnType<typeof productionCyclePreviewSchema.parse>;
+
+  it("previews the cycle: clients with figures, skipped clients with why", async () => {
+    const response = await admin.get(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
+    expect(response.status).toBe(200);
+    preview = productionCyclePreviewSchema.parse(response.body);
+    const byId = new Map(preview.clients.map((client) => [client.client_id, client]));
+    expect(byId.get(fixture.b.clientId)).toMatchObject({
+      skip_reason: "status_inactive",
+      skip_label: "Status I: inactive",
+    });
+    expect(byId.get(clientA)).toMatchObject({
+      skip_reason: null,
+      period_start: "2025-02-08",
+      period_end: RUN_DATE,
+    });
+    expect(byId.get(clientA)?.figures).toEqual({
+      customers: 13,
+      statements: { mail: 4, email: 1, both: 1, pulled: 2, none: 5 },
+      no_statement: {
+        no_bill_this_month: 1,
+        no_bill: 1,
+        delete_flag: 1,
+        group_skip: 1,
+        group_pause: 1,
+        under_minimum: 0,
+        credit_balance: 0,
+        zero_balance: 0,
+      },
+      // mail-30's monthly 25.00 and its two February visits (15.00); none for D or S
+      recurring: { count: 2, total: "40.00" },
+      // 30 tier flat 5.00; 60 tier 2% of 200.00; 3% of 33.33 = 1.00 (half-up); pull-T has N
+      late_fees: { count: 3, total: "10.00" },
+    });
+    // Cycle 7 does not take month-end clients; cycle 28 does, and applies criteria 03.
+    expect(byId.has(clientC)).toBe(false);
+    const monthEnd = productionCyclePreviewSchema.parse(
+      (await admin.get("/api/dailyproduction/cycle/28/", { run_date: "2025-03-31" })).body,
+    );
+    expect(monthEnd.clients.find((client) => client.client_id === clientC)?.figures.statements).toEqual({
+      mail: 1,
+      email: 0,
+      both: 0,
+      pulled: 0,
+      none: 1,
+    });
+  });
+
+  it("previews a client's customers and one customer's lines", async () => {
+    const response = await admin.get(`/api/dailyproduction/client/${clientA}/`, { run_date: RUN_DATE });
+    expect(response.status).toBe(200);
+    const client = productionClientPreviewSchema.parse(response.body);
+    const row = (name: string) => client.results.find((customer) => customer.customer_id === ids[name]);
+    expect(row("mail-30")).toMatchObject({
+      delivery: "mail",
+      new_balance: "145.00",
+      late_fee: "5.00",
+      late_fee_description: "Late fee 30 days",
+    });
+    expect(row("email-60")).toMatchObject({ delivery: "email", late_fee: "4.00", new_balance: "204.00" });
+    expect(row("both-90")).toMatchObject({ delivery: "both", late_fee: "1.00" });
+    expect(row("pull-T")).toMatchObject({ delivery: "pulled", late_fee: "0.00" });
+    expect(row("delete-D")).toMatchObject({
+      statement: false,
+      no_statement_reason: "delete_flag",
+      recurring: { count: 0, total: "0.00" },
+    });
+    expect(row("delete-S")).toMatchObject({ delivery: "mail", recurring: { count: 0, total: "0.00" } });
+    expect(row("group-skip")).toMatchObject({ statement: false, no_statement_reason: "group_skip" });
+
+    const one = await admin.get(`/api/dailyproduction/client/${clientA}/customers/${ids["mail-30"]}/`, {
+      run_date: RUN_DATE,
+    });
+    expect(one.status).toBe(200);
+    const customer = productionCustomerPreviewSchema.parse(one.body);
+    expect(customer.ageing.days30).toBe("100.00");
+    expect(customer.lines).toEqual([
+      {
+        kind: "recurring",
+        code: 100,
+        description: "Monthly service",
+        service_date: "2025-03-01",
+        rate: "25.00000",
+        quantity: "1",
+        amount: "25.00",
+      },
+      {
+        kind: "recurring",
+        code: 100,
+        description: "Visits",
+        service_date: "2025-02-28",
+        rate: "7.50000",
+        quantity: "2",
+        amount: "15.00",
+      },
+      {
+        kind: "late_fee",
+        code: -1,
+        description: "Late fee 30 days",
+        service_date: RUN_DATE,
+        rate: "5.00",
+        quantity: "1",
+        amount: "5.00",
+      },
+    ]);
+    expect(
+      (
+        await admin.get(`/api/dailyproduction/client/${clientA}/customers/${ids["c-owes"]}/`, {
+          run_date: RUN_DATE,
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  let run: ProductionRun;
+
+  it("runs the cycle as a job and posts exactly what the preview showed", async () => {
+    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
+    expect(started.status).toBe(202);
+    const queued = productionRunSchema.parse(started.body);
+    expect(queued).toMatchObject({ cycle: CYCLE, run_date: RUN_DATE });
+    expect(queued.skipped).toEqual([
+      expect.objectContaining({ client_id: fixture.b.clientId, reason: "status_inactive" }),
+    ]);
+    run = await waitForRun(queued.id);
+    expect(run).toMatchObject({ status: "done", total: 13, done: 13 });
+    const previewA = preview.clients.find((client) => client.client_id === clientA);
+    expect(run.clients[0]?.figures).toEqual(previewA?.figures);
+    expect(run.figures).toEqual(preview.totals);
+
+    const posted = await runPostings();
+    expect(posted.map((row) => [row.customerId, row.type, row.amount])).toEqual([
+      [ids["mail-30"], "recurring", "25.00"],
+      [ids["mail-30"], "recurring", "15.00"],
+      [ids["mail-30"], "late_fee", "5.00"],
+      [ids["email-60"], "late_fee", "4.00"],
+      [ids["both-90"], "late_fee", "1.00"],
+    ]);
+    const made = await testApp.db
+      .select({
+        customerId: statements.customerId,
+        delivery: statements.delivery,
+        newBalance: statements.newBalance,
+        lateFees: statements.lateFees,
+      })
+      .from(statements)
+      .where(eq(statements.clientId, clientA))
+      .orderBy(asc(statements.customerId));
+    expect(made).toHaveLength(8);
+    expect(made.find((row) => row.customerId === ids["mail-30"])).toEqual({
+      customerId: ids["mail-30"],
+      delivery: "mail",
+      newBalance: "145.00",
+      lateFees: "5.00",
+    });
+    expect(made.find((row) => row.customerId === ids["pull-T"])?.delivery).toBe("pulled");
+  });
+
+  it("leaves flags, periods and the client's bookkeeping as the rules say", async () => {
+    const flags = await testApp.db
+      .select({
+        id: customers.id,
+        pullFlag: customers.pullFlag,
+        previousBalance: customers.previousBalance,
+        mtdCharges: customers.mtdCharges,
+      })
+      .from(customers)
+      .where(eq(customers.clientId, clientA));
+    const flagOf = (name: string) => flags.find((row) => row.id === ids[name]);
+    expect(flagOf("pull-T")?.pullFlag).toBe("A");
+    expect(flagOf("pull-N")?.pullFlag).toBe("A");
+    expect(flagOf("pull-P")?.pullFlag).toBe("P");
+    expect(flagOf("pull-L")?.pullFlag).toBe("L");
+    expect(flagOf("mail-30")).toMatchObject({ previousBalance: "145.00", mtdCharges: "0.00" });
+    const groupFlags = await testApp.db
+      .select({ customerId: routePlans.customerId, flag: routePlans.billIndicatorFlag })
+      .from(routePlans);
+    expect(groupFlags.find((row) => row.customerId === ids["group-skip"])?.flag).toBe("standard");
+    expect(groupFlags.find((row) => row.customerId === ids["group-pause"])?.flag).toBe("pause");
+    const [client] = await testApp.db.select().from(clients).where(eq(clients.id, clientA));
+    expect(client).toMatchObject({
+      cycleRan: true,
+      daysInLastCycle: 28,
+      dateLastBilling: RUN_DATE,
+      dateThisBilling: RUN_DATE,
+      numberBillsSentYtd: 46, // 40 + 4 mail + 1 email + 1 both; the fiscal year (July) did not turn
+      numberMailedBills: 5,
+      numberEmailedBills: 2,
+      numberPulledBills: 2,
+    });
+    expect(await ledgerMismatches(testApp.db)).toEqual([]);
+  });
+
+  it("answers the existing run to a second POST and posts nothing twice", async () => {
+    const before = (await runPostings()).length;
+    const again = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
+    expect(again.status).toBe(202);
+    expect(productionRunSchema.parse(again.body).id).toBe(run.id);
+    const laterInMonth = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: "2025-03-20" });
+    expect(productionRunSchema.parse(laterInMonth.body).clients).toEqual([]);
+    expect((await runPostings()).length).toBe(before);
+    const preview = productionCyclePreviewSchema.parse(
+      (await admin.get(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE })).body,
+    );
+    expect(preview.clients.find((client) => client.client_id === clientA)?.skip_reason).toBe("already_run");
+    const keyed = await admin.request("POST", `/api/dailyproduction/cycle/28/`, {
+      body: { run_date: "2025-03-31" },
+      headers: { "Idempotency-Key": "month-end-1" },
+    });
+    const replay = await admin.request("POST", `/api/dailyproduction/cycle/28/`, {
+      body: { run_date: "2025-03-31" },
+      headers: { "Idempotency-Key": "month-end-1" },
+    });
+    expect(productionRunSchema.parse(replay.body).id).toBe(productionRunSchema.parse(keyed.body).id);
+    await waitForRun(productionRunSchema.parse(keyed.body).id);
+  });
+
+  it("lists the cycles and the runs", async () => {
+    const cycles = productionCycleListSchema.parse((await admin.get("/api/dailyproduction/")).body);
+    expect(cycles.count).toBe(28);
+    expect(cycles.results.find((cycle) => cycle.cycle === CYCLE)).toMatchObject({ clients: 2 });
+    expect(cycles.results.find((cycle) => cycle.cycle === CYCLE)?.last_run?.cycle).toBe(CYCLE);
+    const runs = await admin.get("/api/productionruns/", { cycle: CYCLE });
+    expect(runs.status).toBe(200);
+    expect((runs.body as { results: ProductionRun[] }).results.map((item) => item.id)).toContain(run.id);
+    expect((await admin.get("/api/productionruns/999999/")).status).toBe(404);
+    void sql;
+  });
+});

@@ -1,0 +1,121 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import {
+  billingPeriod,
+  clientSkipReason,
+  type ClientSkipReason,
+  type ProductionRun,
+} from "@cyclebill/domain";
+import type { Database } from "../../db/database.js";
+import { cycleRuns, productionRuns } from "../../db/tables.js";
+import type { AuthUser } from "../../http/auth-context.js";
+import { fieldError } from "../../http/errors.js";
+import { createJobRun } from "../jobs/job-runs.js";
+import { clientsAlreadyRun, clientsOfCycle } from "./production-inputs.js";
+import { getProductionRun } from "./production-runs.js";
+import { PRODUCTION_RUN_JOB, type EnqueueProductionSteps } from "./run-production.js";
+
+export type StartProductionInput = {
+  cycle: number;
+  runDate: string;
+  clientIds?: number[];
+  idempotencyKey?: string;
+  chunkSize: number;
+};
+
+/**
+ * Starts the production run of a cycle and date: one part per client that bills (its production_runs
+ * row, unique per client, cycle and month, and its job run), and each part's plan step, all in one
+ * transaction. Answers the existing run instead when the Idempotency-Key was seen, when a run of this
+ * cycle and date is still going, or when no client is left to bill; so a second POST posts nothing.
+ */
+export async function startProductionRun(
+  db: Database,
+  user: AuthUser,
+  input: StartProductionInput,
+  enqueue: EnqueueProductionSteps,
+): Promise<ProductionRun> {
+  const id = await db.transaction(async (tx) => {
+    // One start at a time per cycle: two racing POSTs see each other's run.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('production-cycle'), ${input.cycle}::int)`);
+    if (input.idempotencyKey) {
+      const [seen] = await tx
+        .select({ id: cycleRuns.id })
+        .from(cycleRuns)
+        .where(eq(cycleRuns.idempotencyKey, input.idempotencyKey));
+      if (seen) return seen.id;
+    }
+    const [latest] = await tx
+      .select({ id: cycleRuns.id })
+      .from(cycleRuns)
+      .where(and(eq(cycleRuns.cycle, input.cycle), eq(cycleRuns.runDate, input.runDate)))
+      .orderBy(desc(cycleRuns.createdAt), desc(cycleRuns.id))
+      .limit(1);
+    const cycleClients = await clientsOfCycle(tx, input.cycle);
+    if (input.clientIds) {
+      const inCycle = new Set(cycleClients.map((client) => client.id));
+      const stray = input.clientIds.filter((clientId) => !inCycle.has(clientId));
+      if (stray.length > 0)
+        throw fieldError("client_ids", `Not clients of cycle ${input.cycle}: ${stray.join(", ")}.`);
+    }
+    const asked = input.clientIds ? new Set(input.clientIds) : null;
+    const alreadyRun = await clientsAlreadyRun(tx, input.cycle, input.runDate);
+    const skipped: { clientId: number; reason: ClientSkipReason }[] = [];
+    const billing: { clientId: number; start: string; end: string }[] = [];
+    for (const client of cycleClients) {
+      if (asked && !asked.has(client.id)) continue;
+      const period = billingPeriod(client.dateLastBilling, client.clientStartDate, input.runDate);
+      const reason = clientSkipReason({
+        statusCode: client.statusCode,
+        inactiveFlag: client.inactiveFlag,
+        alreadyRun: alreadyRun.has(client.id) || period === null,
+      });
+      if (reason || !period) skipped.push({ clientId: client.id, reason: reason ?? "already_run" });
+      else billing.push({ clientId: client.id, start: period.start, end: period.end });
+    }
+    if (billing.length === 0 && latest) return latest.id;
+
+    const [run] = await tx
+      .insert(cycleRuns)
+      .values({
+        cycle: input.cycle,
+        runDate: input.runDate,
+        clientIds: input.clientIds ?? null,
+        skipped,
+        idempotencyKey: input.idempotencyKey ?? null,
+        startedByUserId: user.id,
+      })
+      .returning({ id: cycleRuns.id });
+    if (!run) throw new Error("production run not created");
+    for (const part of billing) {
+      const job = await createJobRun(tx, { clientId: part.clientId, user }, PRODUCTION_RUN_JOB);
+      const [row] = await tx
+        .insert(productionRuns)
+        .values({
+          clientId: part.clientId,
+          cycleRunId: run.id,
+          jobRunId: job.id,
+          cycle: input.cycle,
+          runDate: input.runDate,
+          runMonth: input.runDate.slice(0, 7),
+          periodStart: part.start,
+          periodEnd: part.end,
+          startedByUserId: user.id,
+        })
+        .returning({ id: productionRuns.id });
+      if (!row) throw new Error("production run part not created");
+      await enqueue(tx, [
+        {
+          payload: {
+            step: "plan",
+            clientId: part.clientId,
+            runId: job.id,
+            productionRunId: row.id,
+            chunkSize: input.chunkSize,
+          },
+        },
+      ]);
+    }
+    return run.id;
+  });
+  return getProductionRun(db, id);
+}

@@ -1,0 +1,230 @@
+import { ADMIN_CYCLES, type ProductionCyclePreview } from "@cyclebill/domain";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { describeApiError } from "../../api/api-client";
+import { today } from "../../lib/business-date";
+import { formatAmount } from "../../lib/format";
+import { useUser } from "../auth/user-context";
+import { LoadingRows } from "../shell/LoadingRows";
+import { PageHeader } from "../shell/PageHeader";
+import { ClientCustomers } from "./ClientCustomers";
+import { FigureCells, FigureHeaders } from "./FiguresCells";
+import { useCyclePreview, useProductionCycles, useProductionRun, useStartRun } from "./production-api";
+import { RunHistory } from "./RunHistory";
+import { RunProgress } from "./RunProgress";
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Admin Processing: pick a cycle and run date, preview what the run does per client (drill into a
+ * client's customers and one customer's lines), run it with a confirmation, follow its progress
+ * (the run id stays in the address, so a reload keeps the bar), and see past runs.
+ */
+export function AdminProcessingPage() {
+  const user = useUser();
+  if (!user.isAdmin) {
+    return (
+      <Alert color="yellow" title="Admin Processing is for provider admins" maw={640}>
+        Production runs are started by the provider&apos;s administrators.
+      </Alert>
+    );
+  }
+  return <AdminProcessing />;
+}
+
+function AdminProcessing() {
+  const [params, setParams] = useSearchParams();
+  const cycle = Number(params.get("cycle") ?? "1") || 1;
+  const rawDate = params.get("run_date") ?? "";
+  const runDate = DATE_PATTERN.test(rawDate) ? rawDate : today();
+  const runId = Number(params.get("run") ?? "") || null;
+  const [clientId, setClientId] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const cycles = useProductionCycles();
+  const preview = useCyclePreview(cycle, runDate);
+  const run = useProductionRun(runId);
+  const start = useStartRun();
+
+  const update = (next: Record<string, string | null>) => {
+    const merged = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) {
+      if (value === null) merged.delete(key);
+      else merged.set(key, value);
+    }
+    setParams(merged);
+  };
+
+  const cycleOptions = ADMIN_CYCLES.map((n) => {
+    const clients = cycles.data?.results.find((item) => item.cycle === n)?.clients ?? 0;
+    return { value: String(n), label: `Cycle ${n} (${clients} client${clients === 1 ? "" : "s"})` };
+  });
+  const billing = preview.data?.clients.filter((client) => !client.skip_reason) ?? [];
+
+  const confirmRun = () => {
+    start.mutate(
+      { cycle, runDate },
+      {
+        onSuccess: (started) => {
+          setConfirming(false);
+          update({ run: String(started.id) });
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Admin Processing"
+        description="Production runs: recurring charges, late fees and statements"
+      />
+      <Group align="flex-end" gap="md" wrap="wrap">
+        <Select
+          label="Cycle"
+          data={cycleOptions}
+          value={String(cycle)}
+          onChange={(value) => {
+            setClientId(null);
+            update({ cycle: value });
+          }}
+          allowDeselect={false}
+          w={220}
+        />
+        <TextInput
+          label="Run date"
+          type="date"
+          value={runDate}
+          onChange={(event) => {
+            setClientId(null);
+            update({ run_date: event.currentTarget.value || null });
+          }}
+          w={180}
+        />
+        <Button onClick={() => setConfirming(true)} disabled={!preview.data || billing.length === 0}>
+          Run cycle {cycle}
+        </Button>
+      </Group>
+
+      {run.data ? <RunProgress run={run.data} /> : null}
+
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Clients of cycle {cycle} on {runDate}
+        </Title>
+        <CyclePreviewTable preview={preview.data} loading={preview.isPending} onOpen={setClientId} />
+        {preview.isError ? <Alert color="red">{describeApiError(preview.error)}</Alert> : null}
+      </Stack>
+
+      {clientId !== null ? <ClientCustomers clientId={clientId} runDate={runDate} /> : null}
+
+      <RunHistory onSelect={(id) => update({ run: String(id) })} />
+
+      <Card withBorder padding="md">
+        <Title order={2} size="h4">
+          Pools
+        </Title>
+        <Text size="sm" c="dimmed">
+          Statement pools (download and delete) arrive with the delivery feature.
+        </Text>
+      </Card>
+
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Run cycle ${cycle}?`} size="lg">
+        <Stack gap="sm">
+          <Text>
+            Run cycle {cycle} for {runDate}: {billing.length} client{billing.length === 1 ? "" : "s"} (
+            {billing.map((client) => client.client_name).join(", ")}).
+          </Text>
+          {preview.data ? (
+            <Text size="sm">
+              {preview.data.totals.customers} customers;{" "}
+              {preview.data.totals.statements.mail +
+                preview.data.totals.statements.email +
+                preview.data.totals.statements.both +
+                preview.data.totals.statements.pulled}{" "}
+              statements; {preview.data.totals.recurring.count} recurring charges (
+              {formatAmount(preview.data.totals.recurring.total)}); {preview.data.totals.late_fees.count} late
+              fees ({formatAmount(preview.data.totals.late_fees.total)}).
+            </Text>
+          ) : null}
+          {start.isError ? <Alert color="red">{describeApiError(start.error)}</Alert> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button onClick={confirmRun} loading={start.isPending}>
+              Start the run
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function CyclePreviewTable(props: {
+  preview: ProductionCyclePreview | undefined;
+  loading: boolean;
+  onOpen: (clientId: number) => void;
+}) {
+  const clients = props.preview?.clients ?? [];
+  return (
+    <>
+      <Table.ScrollContainer minWidth={1000}>
+        <Table striped aria-label="Clients of the cycle">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Client</Table.Th>
+              <Table.Th>Period</Table.Th>
+              <FigureHeaders />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {props.loading ? <LoadingRows columns={10} rows={2} /> : null}
+            {clients.map((client) => (
+              <Table.Tr key={client.client_id}>
+                <Table.Td>
+                  <Anchor component="button" type="button" onClick={() => props.onOpen(client.client_id)}>
+                    {client.client_name}
+                  </Anchor>
+                </Table.Td>
+                {client.skip_reason ? (
+                  <Table.Td colSpan={9}>
+                    <Text size="sm" c="dimmed">
+                      Skipped: {client.skip_label}
+                    </Text>
+                  </Table.Td>
+                ) : (
+                  <>
+                    <Table.Td>
+                      {client.period_start} to {client.period_end}
+                    </Table.Td>
+                    <FigureCells figures={client.figures} />
+                  </>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {props.preview && clients.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No client bills on this cycle.
+        </Text>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { Anchor, Stack, Table, Text, Title } from "@mantine/core";
+import { formatAmount } from "../../lib/format";
+import { LoadingRows } from "../shell/LoadingRows";
+import { useProductionRuns } from "./production-api";
+import { RunStatusBadge } from "./RunProgress";
+
+/** The last runs, newest first; choosing one shows its figures above. */
+export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
+  const runs = useProductionRuns(20);
+  const rows = runs.data?.results ?? [];
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        Run history
+      </Title>
+      <Table.ScrollContainer minWidth={700}>
+        <Table striped aria-label="Run history">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Run</Table.Th>
+              <Table.Th>Cycle</Table.Th>
+              <Table.Th>Run date</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Customers</Table.Th>
+              <Table.Th ta="right">Statements</Table.Th>
+              <Table.Th ta="right">Recurring</Table.Th>
+              <Table.Th ta="right">Late fees</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {runs.isPending ? <LoadingRows columns={8} /> : null}
+            {rows.map((run) => {
+              const s = run.figures.statements;
+              return (
+                <Table.Tr key={run.id}>
+                  <Table.Td>
+                    <Anchor component="button" type="button" onClick={() => onSelect(run.id)}>
+                      Run {run.id}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{run.cycle}</Table.Td>
+                  <Table.Td>{run.run_date}</Table.Td>
+                  <Table.Td>
+                    <RunStatusBadge status={run.status} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {run.done} / {run.total}
+                  </Table.Td>
+                  <Table.Td ta="right">{s.mail + s.email + s.both + s.pulled}</Table.Td>
+                  <Table.Td ta="right">{formatAmount(run.figures.recurring.total)}</Table.Td>
+                  <Table.Td ta="right">{formatAmount(run.figures.late_fees.total)}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {runs.isSuccess && rows.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No production has run yet.
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

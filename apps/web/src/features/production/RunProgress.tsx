@@ -1,0 +1,101 @@
+import type { ProductionRun } from "@cyclebill/domain";
+import { Alert, Badge, Card, Group, Progress, Stack, Table, Text } from "@mantine/core";
+import { formatAmount } from "../../lib/format";
+import { FigureCells, FigureHeaders } from "./FiguresCells";
+
+const STATUS_COLORS: Record<ProductionRun["status"], string> = {
+  queued: "gray",
+  running: "blue",
+  done: "green",
+  failed: "red",
+};
+
+export function RunStatusBadge({ status }: { status: ProductionRun["status"] }) {
+  return (
+    <Badge color={STATUS_COLORS[status]} variant="light">
+      {status}
+    </Badge>
+  );
+}
+
+/** A run's progress (customers done of total) while it runs, then its figures per client. */
+export function RunProgress({ run }: { run: ProductionRun }) {
+  const percent =
+    run.total === 0 ? (run.status === "done" ? 100 : 0) : Math.round((run.done / run.total) * 100);
+  return (
+    <Card withBorder padding="md" aria-label={`Run ${run.id}`}>
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Text fw={600}>
+            Run {run.id}: cycle {run.cycle}, {run.run_date}
+          </Text>
+          <RunStatusBadge status={run.status} />
+        </Group>
+        <Progress
+          value={percent}
+          animated={run.status === "running" || run.status === "queued"}
+          aria-label="Run progress"
+          color={run.status === "failed" ? "red" : undefined}
+        />
+        <Text size="sm" data-testid="run-progress">
+          {run.done} of {run.total} customers done
+        </Text>
+        {run.status === "failed" ? (
+          <Alert color="red" title="The run failed">
+            {run.clients.map((client) => client.error).find(Boolean) ?? "A client's part of the run failed."}
+          </Alert>
+        ) : null}
+        {run.clients.length > 0 ? (
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Client</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <FigureHeaders />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {run.clients.map((client) => (
+                  <Table.Tr key={client.client_id}>
+                    <Table.Td>{client.client_name}</Table.Td>
+                    <Table.Td>
+                      <RunStatusBadge status={client.status} />
+                    </Table.Td>
+                    {client.figures ? (
+                      <FigureCells figures={client.figures} />
+                    ) : (
+                      <Table.Td colSpan={8}>
+                        {client.done} of {client.total} customers
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No client was billed by this run.
+          </Text>
+        )}
+        {run.skipped.length > 0 ? (
+          <Text size="sm" c="dimmed">
+            Skipped: {run.skipped.map((item) => `${item.client_name} (${item.label})`).join(", ")}
+          </Text>
+        ) : null}
+        {run.status === "done" ? (
+          <Text size="sm">
+            Statements{" "}
+            {run.figures.statements.mail +
+              run.figures.statements.email +
+              run.figures.statements.both +
+              run.figures.statements.pulled}
+            , recurring charges {formatAmount(run.figures.recurring.total)}, late fees{" "}
+            {formatAmount(run.figures.late_fees.total)}
+          </Text>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

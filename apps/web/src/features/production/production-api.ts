@@ -1,0 +1,89 @@
+import type {
+  Page,
+  ProductionClientPreview,
+  ProductionCustomerPreview,
+  ProductionCycleSummary,
+  ProductionCyclePreview,
+  ProductionRun,
+} from "@cyclebill/domain";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../api/api-client";
+
+// Admin production: previews (GET dailyproduction…), runs (POST cycle, GET productionruns).
+
+export function useProductionCycles() {
+  return useQuery({
+    queryKey: ["production", "cycles"],
+    queryFn: ({ signal }) =>
+      apiFetch<{ count: number; results: ProductionCycleSummary[] }>("/dailyproduction/", { signal }),
+  });
+}
+
+export function useCyclePreview(cycle: number, runDate: string) {
+  return useQuery({
+    queryKey: ["production", "preview", cycle, runDate],
+    queryFn: ({ signal }) =>
+      apiFetch<ProductionCyclePreview>(`/dailyproduction/cycle/${cycle}/`, {
+        query: { run_date: runDate },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useClientPreview(clientId: number | null, runDate: string, offset: number, limit: number) {
+  return useQuery({
+    queryKey: ["production", "client", clientId, runDate, offset, limit],
+    enabled: clientId !== null,
+    queryFn: ({ signal }) =>
+      apiFetch<ProductionClientPreview>(`/dailyproduction/client/${clientId}/`, {
+        query: { run_date: runDate, offset, limit },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCustomerPreview(clientId: number | null, customerId: number | null, runDate: string) {
+  return useQuery({
+    queryKey: ["production", "customer", clientId, customerId, runDate],
+    enabled: clientId !== null && customerId !== null,
+    queryFn: ({ signal }) =>
+      apiFetch<ProductionCustomerPreview>(`/dailyproduction/client/${clientId}/customers/${customerId}/`, {
+        query: { run_date: runDate },
+        signal,
+      }),
+  });
+}
+
+/** One run, polled every second while it is queued or running (the progress bar). */
+export function useProductionRun(id: number | null) {
+  return useQuery({
+    queryKey: ["production", "run", id],
+    enabled: id !== null,
+    queryFn: ({ signal }) => apiFetch<ProductionRun>(`/productionruns/${id}/`, { signal }),
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === "done" || status === "failed" ? false : 1000;
+    },
+  });
+}
+
+export function useProductionRuns(limit: number) {
+  return useQuery({
+    queryKey: ["production", "runs", limit],
+    queryFn: ({ signal }) => apiFetch<Page<ProductionRun>>("/productionruns/", { query: { limit }, signal }),
+  });
+}
+
+export function useStartRun() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { cycle: number; runDate: string; clientIds?: number[] }) =>
+      apiFetch<ProductionRun>(`/dailyproduction/cycle/${input.cycle}/`, {
+        method: "POST",
+        body: { run_date: input.runDate, ...(input.clientIds ? { client_ids: input.clientIds } : {}) },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production"] }),
+  });
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import {
+  billingPeriod,
+  cycleDatesInPeriod,
+  recurringDueInPeriod,
+  recurringQuantity,
+  startsNewFiscalYear,
+} from "./billing-period.js";
+import { adminCycleOf, clientCyclesOf, clientSkipReason } from "./client-eligibility.js";
+
+describe("billingPeriod", () => {
+  it("runs from the day after the last billing to the run date", () => {
+    expect(billingPeriod("2025-02-05", null, "2025-03-05")).toEqual({
+      start: "2025-02-06",
+      end: "2025-03-05",
+      days: 28,
+    });
+  });
+  it("starts at the client's start date, else the run's month, when it never billed", () => {
+    expect(billingPeriod(null, "2025-01-10", "2025-03-05")?.start).toBe("2025-01-10");
+    expect(billingPeriod(null, null, "2025-03-05")).toEqual({
+      start: "2025-03-01",
+      end: "2025-03-05",
+      days: 5,
+    });
+  });
+  it("is null when the client was billed through the run date", () => {
+    expect(billingPeriod("2025-03-05", null, "2025-03-05")).toBeNull();
+  });
+});
+
+describe("recurring charges due in a period", () => {
+  const monthly = { startMonth: 1, endMonth: 12, frequency: "monthly" as const, arrears: false };
+  it("bills a monthly advance charge once for the run's month", () => {
+    const period = billingPeriod("2025-02-05", null, "2025-03-05")!;
+    expect(recurringDueInPeriod(monthly, period)).toEqual([
+      { serviceMonth: "2025-03", serviceDate: "2025-03-01", occurrences: 1 },
+    ]);
+  });
+  it("bills arrears for the month before, on its last day", () => {
+    const period = billingPeriod("2025-02-05", null, "2025-03-05")!;
+    expect(recurringDueInPeriod({ ...monthly, arrears: true }, period)).toEqual([
+      { serviceMonth: "2025-02", serviceDate: "2025-02-28", occurrences: 1 },
+    ]);
+  });
+  it("catches up every month of a longer period, and skips months out of season or off the interval", () => {
+    const period = billingPeriod("2024-12-15", null, "2025-03-15")!;
+    expect(cycleDatesInPeriod(period)).toEqual(["2025-01-15", "2025-02-15", "2025-03-15"]);
+    expect(recurringDueInPeriod(monthly, period).map((due) => due.serviceMonth)).toEqual([
+      "2025-01",
+      "2025-02",
+      "2025-03",
+    ]);
+    expect(
+      recurringDueInPeriod({ ...monthly, startMonth: 2, endMonth: 2 }, period).map((d) => d.serviceMonth),
+    ).toEqual(["2025-02"]);
+    expect(
+      recurringDueInPeriod({ ...monthly, frequency: "quarterly" }, period).map((d) => d.serviceMonth),
+    ).toEqual(["2025-01"]);
+  });
+  it("multiplies the quantity by the occurrences of a sub-monthly charge", () => {
+    const period = billingPeriod("2025-01-31", null, "2025-02-28")!;
+    const [due] = recurringDueInPeriod({ ...monthly, frequency: "weekly" }, period);
+    expect(due?.occurrences).toBe(4);
+    expect(recurringQuantity("1.5", 4)).toBe("6");
+    expect(recurringQuantity("2", 1)).toBe("2");
+  });
+});
+
+describe("clients of a cycle", () => {
+  it("takes month-end clients (99) with cycle 28", () => {
+    expect(clientCyclesOf(28)).toEqual([28, 99]);
+    expect(clientCyclesOf(5)).toEqual([5]);
+    expect(adminCycleOf(99)).toBe(28);
+  });
+  it("skips statuses I, D, N, P, inactive flags C and D, and clients already run", () => {
+    const skip = (statusCode: string, inactiveFlag = "", alreadyRun = false) =>
+      clientSkipReason({ statusCode, inactiveFlag, alreadyRun });
+    expect(["A", "M", "C", "I", "D", "N", "P"].map((status) => skip(status))).toEqual([
+      null,
+      null,
+      null,
+      "status_inactive",
+      "status_disabled",
+      "status_never_process",
+      "status_pending",
+    ]);
+    expect(skip("A", "C")).toBe("no_bills");
+    expect(skip("A", "D")).toBe("no_bills_no_reports");
+    expect(skip("A", "", true)).toBe("already_run");
+  });
+});
+
+describe("year-to-date counters", () => {
+  it("reset when the run starts a new fiscal year", () => {
+    expect(startsNewFiscalYear("2025-06-05", "2025-07-05", 7)).toBe(true);
+    expect(startsNewFiscalYear("2025-05-05", "2025-06-05", 7)).toBe(false);
+    expect(startsNewFiscalYear("2024-12-05", "2025-01-05", 1)).toBe(true);
+    expect(startsNewFiscalYear(null, "2025-01-05", 1)).toBe(true);
+  });
+});

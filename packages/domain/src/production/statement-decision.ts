@@ -1,0 +1,93 @@
+import { compareAmounts, isNegativeAmount, isZeroAmount } from "../money/money.js";
+
+/** How a produced statement goes out; pulled statements are produced but not sent. */
+export type StatementDelivery = "mail" | "email" | "both" | "pulled";
+
+/** Why a customer gets no statement this run. */
+export type NoStatementReason =
+  | "no_bill_this_month" // pull flag N
+  | "no_bill" // pull flag L
+  | "delete_flag" // delete flag D: billing stopped
+  | "group_skip"
+  | "group_pause"
+  | "under_minimum" // criteria 01: under $5.00
+  | "credit_balance" // criteria 02
+  | "zero_balance"; // criteria 03
+
+export const NO_STATEMENT_REASONS: readonly NoStatementReason[] = [
+  "no_bill_this_month",
+  "no_bill",
+  "delete_flag",
+  "group_skip",
+  "group_pause",
+  "under_minimum",
+  "credit_balance",
+  "zero_balance",
+];
+
+export const NO_STATEMENT_LABELS: Record<NoStatementReason, string> = {
+  no_bill_this_month: "No bill this month (N)",
+  no_bill: "No bill every month (L)",
+  delete_flag: "Marked for deletion, billing stopped (D)",
+  group_skip: "Group: skip this cycle",
+  group_pause: "Group: paused",
+  under_minimum: "Balance under $5.00 (criteria 01)",
+  credit_balance: "Credit balance (criteria 02)",
+  zero_balance: "Zero balance (criteria 03)",
+};
+
+export type StatementDecision =
+  { produce: true; delivery: StatementDelivery } | { produce: false; reason: NoStatementReason };
+
+export type StatementInput = {
+  pullFlag: string;
+  deleteFlag: string | null;
+  /** The customer's group processing statuses (standard, skip, pause); empty when in no group. */
+  groupFlags: readonly string[];
+  /** The client's bill production criteria: 00, 01, 02, 03 (99 and others: all). */
+  billCriteria: string;
+  /** The customer's balance after this run's postings. */
+  newBalance: string;
+};
+
+const MINIMUM_BILL = "5.00";
+
+/** Whether a customer gets a statement this run, and how it goes out. */
+export function decideStatement(input: StatementInput): StatementDecision {
+  if (input.deleteFlag === "D") return { produce: false, reason: "delete_flag" };
+  if (input.groupFlags.includes("pause")) return { produce: false, reason: "group_pause" };
+  if (input.groupFlags.includes("skip")) return { produce: false, reason: "group_skip" };
+  if (input.pullFlag === "N") return { produce: false, reason: "no_bill_this_month" };
+  if (input.pullFlag === "L") return { produce: false, reason: "no_bill" };
+  if (input.billCriteria === "01" && compareAmounts(input.newBalance, MINIMUM_BILL) < 0)
+    return { produce: false, reason: "under_minimum" };
+  if (input.billCriteria === "02" && isNegativeAmount(input.newBalance))
+    return { produce: false, reason: "credit_balance" };
+  if (input.billCriteria === "03" && isZeroAmount(input.newBalance))
+    return { produce: false, reason: "zero_balance" };
+  return { produce: true, delivery: deliveryOf(input.pullFlag) };
+}
+
+function deliveryOf(pullFlag: string): StatementDelivery {
+  switch (pullFlag) {
+    case "E":
+      return "email";
+    case "M":
+      return "both";
+    case "T":
+    case "P":
+      return "pulled";
+    default:
+      return "mail";
+  }
+}
+
+/** The pull flag after a run: the one-month flags T and N go back to A; the rest stay. */
+export function pullFlagAfterRun(pullFlag: string): string {
+  return pullFlag === "T" || pullFlag === "N" ? "A" : pullFlag;
+}
+
+/** A group's processing status after a run: skip lasts one cycle; pause stays. */
+export function groupFlagAfterRun(flag: string): string {
+  return flag === "skip" ? "standard" : flag;
+}

@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { isoDateField } from "../api/field-schemas.js";
+import { integerParam, listQuerySchema } from "../api/list-query.js";
+import { amountString, dateString, timestampString } from "../api/page-schema.js";
+import { CLIENT_SKIP_LABELS, type ClientSkipReason } from "../production/client-eligibility.js";
+import { NO_STATEMENT_REASONS } from "../production/statement-decision.js";
+
+const clientSkipReasons = Object.keys(CLIENT_SKIP_LABELS) as [ClientSkipReason, ...ClientSkipReason[]];
+const countAndTotal = z.object({ count: z.number().int(), total: amountString });
+
+/** What a run does (or did) to a set of customers: the preview's figures equal the run's. */
+export const productionFiguresSchema = z.object({
+  customers: z.number().int(),
+  statements: z.object({
+    mail: z.number().int(),
+    email: z.number().int(),
+    both: z.number().int(),
+    pulled: z.number().int(),
+    none: z.number().int(),
+  }),
+  /** Customers without a statement, by reason. */
+  no_statement: z.record(z.enum(NO_STATEMENT_REASONS), z.number().int()),
+  recurring: countAndTotal,
+  late_fees: countAndTotal,
+});
+export type ProductionFigures = z.output<typeof productionFiguresSchema>;
+
+/** One client of a cycle as a run would take it. */
+export const productionClientSchema = z.object({
+  client_id: z.number().int(),
+  client_no: z.number().int(),
+  client_name: z.string(),
+  normal_cycle: z.number().int(),
+  skip_reason: z.enum(clientSkipReasons).nullable(),
+  skip_label: z.string().nullable(),
+  period_start: dateString.nullable(),
+  period_end: dateString.nullable(),
+  figures: productionFiguresSchema,
+});
+export type ProductionClient = z.output<typeof productionClientSchema>;
+
+export const productionCyclePreviewSchema = z.object({
+  cycle: z.number().int(),
+  run_date: dateString,
+  clients: z.array(productionClientSchema),
+  /** The clients that would bill, added up. */
+  totals: productionFiguresSchema,
+});
+export type ProductionCyclePreview = z.output<typeof productionCyclePreviewSchema>;
+
+/** One customer's part of a run. */
+export const productionCustomerSchema = z.object({
+  customer_id: z.number().int(),
+  customer_no: z.number().int(),
+  customer_name: z.string(),
+  pull_flag: z.string(),
+  finance_flag: z.string(),
+  delete_flag: z.string().nullable(),
+  balance: amountString,
+  new_balance: amountString,
+  statement: z.boolean(),
+  delivery: z.enum(["mail", "email", "both", "pulled"]).nullable(),
+  no_statement_reason: z.enum(NO_STATEMENT_REASONS).nullable(),
+  no_statement_label: z.string().nullable(),
+  recurring: countAndTotal,
+  late_fee: amountString,
+  late_fee_description: z.string(),
+});
+export type ProductionCustomer = z.output<typeof productionCustomerSchema>;
+
+export const productionClientPreviewSchema = productionClientSchema.extend({
+  run_date: dateString,
+  count: z.number().int(),
+  results: z.array(productionCustomerSchema),
+});
+export type ProductionClientPreview = z.output<typeof productionClientPreviewSchema>;
+
+export const productionLineSchema = z.object({
+  kind: z.enum(["recurring", "late_fee"]),
+  code: z.number().int(),
+  description: z.string(),
+  service_date: dateString,
+  rate: z.string(),
+  quantity: z.string(),
+  amount: amountString,
+});
+
+export const productionCustomerPreviewSchema = productionCustomerSchema.extend({
+  client_id: z.number().int(),
+  run_date: dateString,
+  period_start: dateString.nullable(),
+  period_end: dateString.nullable(),
+  ageing: z.object({
+    current: amountString,
+    days30: amountString,
+    days60: amountString,
+    days90: amountString,
+    over90: amountString,
+  }),
+  lines: z.array(productionLineSchema),
+});
+export type ProductionCustomerPreview = z.output<typeof productionCustomerPreviewSchema>;
+
+export const productionRunStatuses = ["queued", "running", "done", "failed"] as const;
+export type ProductionRunStatus = (typeof productionRunStatuses)[number];
+
+/** One client's part of a run. */
+export const productionRunClientSchema = z.object({
+  client_id: z.number().int(),
+  client_name: z.string(),
+  status: z.enum(productionRunStatuses),
+  period_start: dateString,
+  period_end: dateString,
+  total: z.number().int(),
+  done: z.number().int(),
+  job_run_id: z.number().int().nullable(),
+  error: z.string().nullable(),
+  figures: productionFiguresSchema.nullable(),
+});
+
+export const productionRunSchema = z.object({
+  id: z.number().int(),
+  cycle: z.number().int(),
+  run_date: dateString,
+  status: z.enum(productionRunStatuses),
+  /** Customers done of total, over every client of the run. */
+  total: z.number().int(),
+  done: z.number().int(),
+  client_ids: z.array(z.number().int()).nullable(),
+  clients: z.array(productionRunClientSchema),
+  skipped: z.array(
+    z.object({ client_id: z.number().int(), client_name: z.string(), reason: z.string(), label: z.string() }),
+  ),
+  /** The finished clients' figures added up. */
+  figures: productionFiguresSchema,
+  started_by: z.number().int().nullable(),
+  created: timestampString,
+  finished_at: timestampString.nullable(),
+});
+export type ProductionRun = z.output<typeof productionRunSchema>;
+export const productionRunPageSchema = z.object({
+  count: z.number().int(),
+  results: z.array(productionRunSchema),
+});
+
+/** GET dailyproduction: each admin cycle with its clients and last run. */
+export const productionCycleSummarySchema = z.object({
+  cycle: z.number().int(),
+  clients: z.number().int(),
+  last_run: productionRunSchema.nullable(),
+});
+export const productionCycleListSchema = z.object({
+  count: z.number().int(),
+  results: z.array(productionCycleSummarySchema),
+});
+export type ProductionCycleSummary = z.output<typeof productionCycleSummarySchema>;
+
+export const cycleParamsSchema = z.object({ n: integerParam({ min: 1, max: 28 }) });
+export const productionClientParamsSchema = z.object({ id: integerParam({ min: 1 }) });
+export const productionCustomerParamsSchema = z.object({
+  id: integerParam({ min: 1 }),
+  customer_id: integerParam({ min: 1 }),
+});
+export const runDateQuerySchema = z.looseObject({ run_date: isoDateField().optional() });
+export const productionClientQuerySchema = listQuerySchema.extend({ run_date: isoDateField().optional() });
+export const startProductionRunSchema = z.object({
+  run_date: isoDateField().optional(),
+  client_ids: z.array(z.number().int().positive()).min(1).optional(),
+});
+export type StartProductionRun = z.output<typeof startProductionRunSchema>;
+export const productionRunListQuerySchema = listQuerySchema.extend({
+  cycle: integerParam({ min: 1, max: 28 }).optional(),
+});
