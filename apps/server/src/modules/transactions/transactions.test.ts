@@ -345,7 +345,19 @@ describe("search, totals and downloads", () => {
       serviceDate__gte: "2026-03-01",
       serviceDate__lte: "2026-03-31",
     });
-    expect(march.body).toEqual({ totalAmount: "130.00", netAmount: "70.00", count: 2 });
+    // Charges and payments apart: the payment lowers the balance, so it never adds to a total.
+    expect(march.body).toEqual({
+      totalAmount: "130.00",
+      chargesAmount: "100.00",
+      creditsAmount: "-30.00",
+      netAmount: "70.00",
+      count: 2,
+    });
+    // The unfiltered ledger (read from the customers' tallies) splits the same way.
+    const whole = (await staff.get("/api/transactions/get_total_amount/")).body as Record<string, string>;
+    expect(whole.chargesAmount).toMatch(/^\d+\.\d\d$/);
+    expect(whole.creditsAmount).toMatch(/^(-\d+\.\d\d|0\.00)$/);
+    expect(addAmounts(whole.chargesAmount!, whole.creditsAmount!)).toBe(whole.netAmount);
     expect((await staff.get("/api/transactions/", { ordering: "bogus" })).status).toBe(400);
     expect((await staff.get("/api/transactions/", { code__code_type: "gift" })).status).toBe(400);
     const csv = await fetch(

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, NativeSelect, Table, Text, TextInput, Tooltip } from "@mantine/core";
-import { isValidDecimalString, multiplyRateByQuantity } from "@cyclebill/domain";
+import { isCodeType, isValidDecimalString, ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { formatAmount } from "../../lib/format";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
@@ -126,6 +126,8 @@ export type AddTransactionRowProps = {
   showQty: boolean;
   /** A fixed customer (invoice edit): the customer column is hidden and this one is used. */
   fixedCustomer?: PickedCustomer | null;
+  /** The customer selected in the top bar: the customer a fresh row starts with. */
+  defaultCustomer?: PickedCustomer | null;
   /** Post onto this open invoice (invoice edit). */
   invoiceId?: number;
   selectColumn?: boolean;
@@ -139,7 +141,8 @@ export type AddTransactionRowProps = {
 export function AddTransactionRow(props: AddTransactionRowProps) {
   const { clientId, showCustomer, showQty, fixedCustomer } = props;
   const units = useUnitsOfMeasure();
-  const [draft, setDraft] = useState<Draft>(() => emptyDraft(fixedCustomer ?? null));
+  const startCustomer = fixedCustomer ?? props.defaultCustomer ?? null;
+  const [draft, setDraft] = useState<Draft>(() => emptyDraft(startCustomer));
   const [locks, setLocks] = useState<ReadonlySet<Lockable>>(new Set());
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [pending, setPending] = useState<{ body: TransactionBody; andNew: boolean } | null>(null);
@@ -159,7 +162,13 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   );
   const update = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const customer = fixedCustomer ?? draft.customer;
-  const amount = draftAmount(draft.rate, draft.quantity);
+  // The amount shows its effect on the balance once the code is known (a payment is negative).
+  const entered = draftAmount(draft.rate, draft.quantity);
+  const codeType = draft.code?.code_type;
+  const amount =
+    entered !== null && codeType !== undefined && isCodeType(codeType)
+      ? ledgerAmount(codeType, entered)
+      : entered;
 
   // Choosing a customer and a code fills description, rate and quantity from the customer's stored
   // amount for that code, unless the column is locked; the code's own description otherwise. What
@@ -229,7 +238,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
       if (andNew) {
         // Save & New: a fresh row that keeps the locked columns.
         setDraft((current) => {
-          const fresh = emptyDraft(fixedCustomer ?? null);
+          const fresh = emptyDraft(startCustomer);
           const kept: Partial<Draft> = {};
           if (isLocked("customer")) kept.customer = current.customer;
           if (isLocked("code")) kept.code = current.code;

@@ -12,7 +12,8 @@ import {
 } from "@mantine/core";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { formatAmount, formatIsoDate } from "../../lib/format";
+import { ledgerAmount } from "@cyclebill/domain";
+import { formatAmount, formatIsoDate, formatRate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
@@ -148,8 +149,11 @@ export function TransactionTable(props: TransactionTableProps) {
         setEditing(null);
       }
     };
-    const amount =
+    // Amounts show their effect on the balance, as the PDFs print them: a payment is -$20.00.
+    const entered =
       isEditing && editing ? draftAmount(editing.draft.rate, editing.draft.quantity) : row.amount;
+    const info = row.code_type === "info";
+    const amount = entered === null || info ? null : ledgerAmount(row.code_type, entered);
     return (
       <Table.Tr key={row.id} bg={style.bg} data-row-style={style.kind} onKeyDown={onKeyDown}>
         {selection ? (
@@ -257,10 +261,12 @@ export function TransactionTable(props: TransactionTableProps) {
               onChange={(event) => patch({ rate: event.currentTarget.value })}
             />
           ) : (
-            formatAmount(row.rate)
+            formatRate(row.rate)
           )}
         </Table.Td>
-        <Table.Td ta="right">{amount === null ? "—" : formatAmount(amount)}</Table.Td>
+        <Table.Td ta="right" title={info ? "Info lines do not change the balance" : undefined}>
+          {amount === null ? "—" : formatAmount(amount)}
+        </Table.Td>
         <Table.Td>{formatIsoDate(row.created)}</Table.Td>
         <Table.Td>
           <Group gap={4} wrap="nowrap">
