@@ -130,7 +130,6 @@ export type AddTransactionRowProps = {
   defaultCustomer?: PickedCustomer | null;
   /** Post onto this open invoice (invoice edit). */
   invoiceId?: number;
-  selectColumn?: boolean;
   onCreated: (transaction: Transaction) => void;
   /** Save: leaves add mode. */
   onSaved: () => void;
@@ -275,111 +274,116 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   return (
     <>
       <Table.Tr onKeyDown={onKeyDown} aria-label="Add Transaction" bg="var(--mantine-color-teal-light)">
-        {props.selectColumn ? <Table.Td /> : null}
-        {showCustomer ? (
-          <Table.Td>
-            {fixedCustomer ? (
-              <Text size="sm">{fixedCustomer.label}</Text>
-            ) : (
-              <Locked lock={lock("customer")}>
-                <CustomerPicker
+        {/* The fields wrap in one cell spanning the table, so the add row never widens the table. */}
+        <Table.Td colSpan={20}>
+          <Group gap="sm" wrap="wrap" align="center">
+            {showCustomer ? (
+              <>
+                {fixedCustomer ? (
+                  <Text size="sm">{fixedCustomer.label}</Text>
+                ) : (
+                  <Locked lock={lock("customer")}>
+                    <CustomerPicker
+                      clientId={clientId}
+                      label="New transaction customer"
+                      value={draft.customer}
+                      width={170}
+                      onChange={(picked) => {
+                        update({ customer: picked });
+                        void autofill(picked, draft.code);
+                      }}
+                    />
+                  </Locked>
+                )}
+              </>
+            ) : null}
+            <>
+              <Locked lock={lock("code")}>
+                <CodePicker
                   clientId={clientId}
-                  label="New transaction customer"
-                  value={draft.customer}
-                  width={170}
+                  label="New transaction code"
+                  showLabel={false}
+                  value={draft.code}
+                  width={130}
                   onChange={(picked) => {
-                    update({ customer: picked });
-                    void autofill(picked, draft.code);
+                    update({ code: picked });
+                    void autofill(customer, picked);
                   }}
                 />
               </Locked>
-            )}
-          </Table.Td>
-        ) : null}
-        <Table.Td>
-          <Locked lock={lock("code")}>
-            <CodePicker
-              clientId={clientId}
-              label="New transaction code"
-              showLabel={false}
-              value={draft.code}
-              width={130}
-              onChange={(picked) => {
-                update({ code: picked });
-                void autofill(customer, picked);
-              }}
-            />
-          </Locked>
-        </Table.Td>
-        <Table.Td>
-          <Locked lock={lock("description")}>
-            <TextInput
-              aria-label="New transaction description"
-              placeholder="Description/Memo"
-              value={draft.description}
-              onChange={(event) => update({ description: event.currentTarget.value })}
-              miw={140}
-            />
-          </Locked>
-        </Table.Td>
-        <Table.Td>
-          <Locked lock={lock("serviceDate")}>
-            <TextInput
-              type="date"
-              aria-label="New transaction service date"
-              value={draft.serviceDate}
-              onChange={(event) => update({ serviceDate: event.currentTarget.value })}
-              w={132}
-            />
-          </Locked>
-        </Table.Td>
-        {showQty ? (
-          <>
-            <Table.Td>
-              <Locked lock={lock("quantity")}>
+            </>
+            <>
+              <Locked lock={lock("description")}>
                 <TextInput
-                  aria-label="New transaction quantity"
-                  value={draft.quantity}
-                  inputMode="decimal"
-                  onChange={(event) => update({ quantity: event.currentTarget.value })}
-                  w={70}
+                  aria-label="New transaction description"
+                  placeholder="Description/Memo"
+                  value={draft.description}
+                  onChange={(event) => update({ description: event.currentTarget.value })}
+                  w={220}
                 />
               </Locked>
-            </Table.Td>
-            <Table.Td>
-              <Locked lock={lock("unitofmeasure")}>
-                <NativeSelect
-                  aria-label="New transaction units"
-                  value={draft.unitofmeasure}
-                  data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
-                  onChange={(event) => update({ unitofmeasure: event.currentTarget.value })}
+            </>
+            <>
+              <Locked lock={lock("serviceDate")}>
+                <TextInput
+                  type="date"
+                  aria-label="New transaction service date"
+                  value={draft.serviceDate}
+                  onChange={(event) => update({ serviceDate: event.currentTarget.value })}
+                  w={132}
+                />
+              </Locked>
+            </>
+            {showQty ? (
+              <>
+                <>
+                  <Locked lock={lock("quantity")}>
+                    <TextInput
+                      aria-label="New transaction quantity"
+                      value={draft.quantity}
+                      inputMode="decimal"
+                      onChange={(event) => update({ quantity: event.currentTarget.value })}
+                      w={70}
+                    />
+                  </Locked>
+                </>
+                <>
+                  <Locked lock={lock("unitofmeasure")}>
+                    <NativeSelect
+                      aria-label="New transaction units"
+                      value={draft.unitofmeasure}
+                      data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+                      onChange={(event) => update({ unitofmeasure: event.currentTarget.value })}
+                      w={90}
+                    />
+                  </Locked>
+                </>
+              </>
+            ) : null}
+            <>
+              <Locked lock={lock("rate")}>
+                <TextInput
+                  aria-label="New transaction rate"
+                  placeholder="0.00"
+                  inputMode="decimal"
+                  value={draft.rate}
+                  onChange={(event) => update({ rate: event.currentTarget.value })}
                   w={90}
                 />
               </Locked>
-            </Table.Td>
-          </>
-        ) : null}
-        <Table.Td>
-          <Locked lock={lock("rate")}>
-            <TextInput
-              aria-label="New transaction rate"
-              placeholder="0.00"
-              inputMode="decimal"
-              value={draft.rate}
-              onChange={(event) => update({ rate: event.currentTarget.value })}
-              w={90}
-            />
-          </Locked>
+            </>
+            <>
+              <Locked lock={lock("amount")}>
+                <Text size="sm" fw={500} component="span" aria-hidden>
+                  Amount
+                </Text>
+                <Text size="sm" aria-label="New transaction amount" ta="right" miw={70}>
+                  {amount === null ? "—" : formatAmount(amount)}
+                </Text>
+              </Locked>
+            </>
+          </Group>
         </Table.Td>
-        <Table.Td>
-          <Locked lock={lock("amount")}>
-            <Text size="sm" aria-label="New transaction amount" ta="right" miw={70}>
-              {amount === null ? "—" : formatAmount(amount)}
-            </Text>
-          </Locked>
-        </Table.Td>
-        <Table.Td />
-        <Table.Td />
       </Table.Tr>
       {/* The buttons get a line of their own so they stay in view however wide the row grows. */}
       <Table.Tr bg="var(--mantine-color-teal-light)" aria-label="Buttons of the new transaction">

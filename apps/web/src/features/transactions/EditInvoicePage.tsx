@@ -254,6 +254,7 @@ export function EditInvoicePage() {
       <TransactionTable
         label="Invoice transactions"
         clientId={clientId}
+        currentInvoiceId={data.id}
         rows={rows}
         showCustomer={false}
         showQty={showQty}

@@ -329,7 +329,6 @@ export function TransactionSearchPage() {
               showCustomer
               showQty={showQty}
               defaultCustomer={selectedPick}
-              selectColumn={mass.active}
               onCreated={(created) => {
                 setTally((current) => addToTally(current, created));
                 void refresh();

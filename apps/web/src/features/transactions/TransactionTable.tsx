@@ -45,6 +45,8 @@ export type TransactionTableProps = {
     onToggleAll: (ids: number[]) => void;
   };
   emptyText?: string;
+  /** The invoice this table shows (invoice edit): its rows need no link to it. */
+  currentInvoiceId?: number;
 };
 
 /** Row styles (spec section 2): stored amount mismatch as warning; invoice and processed rows distinct. */
@@ -167,7 +169,7 @@ export function TransactionTable(props: TransactionTableProps) {
         ) : null}
         {showCustomer ? (
           <Table.Td>
-            <Text size="sm" truncate maw={220}>
+            <Text size="sm" truncate maw={180}>
               {row.customer_no} ·{" "}
               {row.customer_name.length > 30 ? `${row.customer_name.slice(0, 30)}…` : row.customer_name}
             </Text>
@@ -188,7 +190,7 @@ export function TransactionTable(props: TransactionTableProps) {
             <Group gap={6} wrap="nowrap">
               {row.description.length >= 30 ? (
                 <Tooltip label={row.description} withinPortal>
-                  <Text size="sm" truncate maw={260}>
+                  <Text size="sm" truncate maw={240}>
                     {row.description}
                   </Text>
                 </Tooltip>
@@ -218,7 +220,9 @@ export function TransactionTable(props: TransactionTableProps) {
               onChange={(event) => patch({ serviceDate: event.currentTarget.value })}
             />
           ) : (
-            formatIsoDate(row.serviceDate)
+            <Text size="sm" style={{ whiteSpace: "nowrap" }}>
+              {formatIsoDate(row.serviceDate)}
+            </Text>
           )}
         </Table.Td>
         {showQty ? (
@@ -267,9 +271,10 @@ export function TransactionTable(props: TransactionTableProps) {
         <Table.Td ta="right" title={info ? "Info lines do not change the balance" : undefined}>
           {amount === null ? "—" : formatAmount(amount)}
         </Table.Td>
-        <Table.Td>{formatIsoDate(row.created)}</Table.Td>
-        <Table.Td>
-          <Group gap={4} wrap="nowrap">
+        <Table.Td style={{ whiteSpace: "nowrap" }}>{formatIsoDate(row.created)}</Table.Td>
+        <Table.Td miw={isEditing ? 120 : 110}>
+          {/* The actions wrap onto a second line rather than widen the table past the screen. */}
+          <Group gap={4} wrap="wrap">
             {isEditing ? (
               <>
                 <Button size="compact-xs" onClick={() => void saveEdit(row)} loading={saving}>
@@ -307,7 +312,7 @@ export function TransactionTable(props: TransactionTableProps) {
                     {ACTION_LABELS[candidate.kind]}
                   </Button>
                 ))}
-                {row.invoice !== null ? (
+                {row.invoice !== null && row.invoice !== props.currentInvoiceId ? (
                   <Anchor
                     component={Link}
                     size="xs"
