@@ -153,4 +153,57 @@ describe("the customer kept selected across screens, and signed amounts", () => 
       .waitFor();
     await page.screenshot({ path: "/tmp/screens-signed-amounts.png", fullPage: true });
   });
+
+  test("Mass Edit: entries that cannot change cannot be ticked, and Make Invoice from Selected says why it is off", async () => {
+    const world = await makeWorld("Mass Edit Client");
+    const invoice = (date: string) =>
+      admin.request<{ id: number; invoice_num: number }>("POST", `invoices/?client_id=${world.client.id}`, {
+        customer: world.alice.id,
+        invoice_date: date,
+      });
+    const open = await invoice("2026-04-01");
+    const closed = await invoice("2026-04-02");
+    const post = (description: string, rate: string, invoiceId?: number) =>
+      admin.request<{ id: number }>("POST", `transactions/?client_id=${world.client.id}`, {
+        customer: world.alice.id,
+        code: world.mowing.id,
+        description,
+        quantity: "1",
+        rate,
+        serviceDate: "2026-04-01",
+        unitofmeasure: 1,
+        ...(invoiceId === undefined ? {} : { invoice: invoiceId }),
+      });
+    const free = await post("Free cut", "10");
+    const onOpen = await post("Cut on the open invoice", "11", open.id);
+    const onClosed = await post("Cut on the closed invoice", "12", closed.id);
+    await admin.request("POST", `invoices/${closed.id}/close/?client_id=${world.client.id}`);
+
+    await page.goto(`/transactions/search?client_id=${world.client.id}`);
+    await table().getByRole("cell", { name: "Cut on the closed invoice" }).waitFor();
+    await page.getByRole("button", { name: "Mass Edit" }).click();
+    const box = (id: number) => page.getByRole("checkbox", { name: `Select transaction ${id}` });
+    expect(await box(onClosed.id).isDisabled()).toBe(true);
+    expect(await box(onClosed.id).getAttribute("aria-description")).toMatch(/no longer open/);
+
+    const makeInvoice = page.getByRole("button", { name: "Make Invoice from Selected" });
+    await box(free.id).check();
+    await box(onOpen.id).check();
+    expect(await makeInvoice.isDisabled()).toBe(true);
+    await page
+      .getByText(
+        `1 of the selected transactions is already on invoice ${open.invoice_num}; unselect it to make an invoice.`,
+      )
+      .waitFor();
+    await page.screenshot({ path: "/tmp/screens-mass-edit.png", fullPage: true });
+    // Select all takes only what can change.
+    await box(onOpen.id).uncheck();
+    expect(await makeInvoice.isDisabled()).toBe(false);
+    await makeInvoice.click();
+    await page.waitForURL(/\/transactions\/invoice\/edit\/\d+/);
+    await page
+      .getByRole("table", { name: "Invoice transactions" })
+      .getByRole("cell", { name: "Free cut" })
+      .waitFor();
+  });
 });

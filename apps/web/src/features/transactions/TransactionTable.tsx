@@ -41,13 +41,26 @@ export type TransactionTableProps = {
   /** Mass update: the Select column and the chosen ids. */
   selection?: {
     ids: ReadonlySet<number>;
-    onToggle: (id: number) => void;
-    onToggleAll: (ids: number[]) => void;
+    onToggle: (row: Transaction) => void;
+    onToggleAll: (rows: readonly Transaction[]) => void;
   };
   emptyText?: string;
   /** The invoice this table shows (invoice edit): its rows need no link to it. */
   currentInvoiceId?: number;
 };
+
+/** Why mass edit cannot change this entry (it can change exactly the entries one may edit), or null. */
+export function massEditRefusal(row: Transaction): string | null {
+  if (row.editable) return null;
+  if (row.voided || row.transaction_type === "voids_a_transaction")
+    return "Voided entries cannot be changed.";
+  if (row.reverses_transaction !== null || row.reversed_by !== null)
+    return "Reversed entries and reversals cannot be changed.";
+  if (row.statement !== null) return "Entries already on a statement cannot be changed.";
+  if (row.invoice !== null)
+    return `On invoice ${String(row.invoice_num ?? row.invoice)}, which is no longer open: it cannot be changed.`;
+  return "This entry cannot be changed.";
+}
 
 /** Row styles (spec section 2): stored amount mismatch as warning; invoice and processed rows distinct. */
 function rowStyle(row: Transaction): { bg?: string; kind: string } {
@@ -160,11 +173,7 @@ export function TransactionTable(props: TransactionTableProps) {
       <Table.Tr key={row.id} bg={style.bg} data-row-style={style.kind} onKeyDown={onKeyDown}>
         {selection ? (
           <Table.Td>
-            <Checkbox
-              aria-label={`Select transaction ${row.id}`}
-              checked={selection.ids.has(row.id)}
-              onChange={() => selection.onToggle(row.id)}
-            />
+            <SelectBox row={row} checked={selection.ids.has(row.id)} onToggle={selection.onToggle} />
           </Table.Td>
         ) : null}
         {showCustomer ? (
@@ -330,7 +339,8 @@ export function TransactionTable(props: TransactionTableProps) {
     );
   };
 
-  const pageIds = rows.map((row) => row.id);
+  // Select all takes the rows mass edit can change.
+  const selectable = rows.filter((row) => massEditRefusal(row) === null);
   return (
     <>
       <Table.ScrollContainer minWidth={900}>
@@ -341,8 +351,9 @@ export function TransactionTable(props: TransactionTableProps) {
                 <Table.Th>
                   <Checkbox
                     aria-label="Select all shown"
-                    checked={pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id))}
-                    onChange={() => selection.onToggleAll(pageIds)}
+                    checked={selectable.length > 0 && selectable.every((row) => selection.ids.has(row.id))}
+                    disabled={selectable.length === 0}
+                    onChange={() => selection.onToggleAll(selectable)}
                   />
                 </Table.Th>
               ) : null}
@@ -407,5 +418,26 @@ export function TransactionTable(props: TransactionTableProps) {
                 : "Delete this reversal entry?"}
       </ConfirmDeleteDialog>
     </>
+  );
+}
+
+/** A row's Select box; disabled, with the reason, for entries mass edit cannot change. */
+function SelectBox(props: { row: Transaction; checked: boolean; onToggle: (row: Transaction) => void }) {
+  const refusal = massEditRefusal(props.row);
+  const box = (
+    <Checkbox
+      aria-label={`Select transaction ${props.row.id}`}
+      aria-description={refusal ?? undefined}
+      checked={props.checked}
+      disabled={refusal !== null && !props.checked}
+      onChange={() => props.onToggle(props.row)}
+    />
+  );
+  return refusal === null ? (
+    box
+  ) : (
+    <Tooltip label={refusal} withinPortal>
+      <span>{box}</span>
+    </Tooltip>
   );
 }
