@@ -20,7 +20,7 @@ function overflow(table: Locator): Promise<number> {
 function clippedControls(table: Locator): Promise<string[]> {
   return table.evaluate((element) => {
     const right = document.documentElement.clientWidth;
-    return [...element.querySelectorAll("button, a")]
+    return Array.from(element.querySelectorAll("button, a"))
       .filter((control) => {
         const box = control.getBoundingClientRect();
         const label = control.querySelector(".mantine-Button-label") ?? control;

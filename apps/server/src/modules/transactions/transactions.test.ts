@@ -436,6 +436,49 @@ describe("group and bulk batches", () => {
     expect(large.body).toMatchObject({ count: 1, total: "1.00" });
   });
 
+  it("names every customer a group batch leaves out, archived ones included, with the reason", async () => {
+    const [archived, marked, fine] = await testApp.db
+      .insert(customers)
+      .values([
+        { clientId: fixture.a.clientId, customerNo: 901, customerName: "Archived Member" },
+        { clientId: fixture.a.clientId, customerNo: 902, customerName: "Marked Member", deleteFlag: "D" },
+        { clientId: fixture.a.clientId, customerNo: 903, customerName: "Plain Member" },
+      ])
+      .returning({ id: customers.id });
+    // Archived through the API, as a clerk does (a new customer has a zero balance).
+    expect((await staff.delete(`/api/customers/${archived!.id}/`)).status).toBe(204);
+    const [group] = await testApp.db
+      .insert(routes)
+      .values({ clientId: fixture.a.clientId, routeName: "Refusing route" })
+      .returning();
+    await testApp.db.insert(routePlans).values(
+      [archived!, marked!, fine!].map((member, stop) => ({
+        clientId: fixture.a.clientId,
+        routeId: group!.id,
+        customerId: member.id,
+        stop,
+      })),
+    );
+    const batch = await staff.post("/api/transactionsroutes/", {
+      route: group!.id,
+      code: code.charge,
+      amount: "5",
+      service_date: "2026-11-20",
+      transaction_type: "route",
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body).toMatchObject({ count: 1, total: "5.00", skipped: 2 });
+    expect((batch.body as { refused: unknown[] }).refused).toEqual([
+      { customer: archived!.id, customer_no: 901, customer_name: "Archived Member", reason: "archived" },
+      {
+        customer: marked!.id,
+        customer_no: 902,
+        customer_name: "Marked Member",
+        reason: "marked_for_deletion",
+      },
+    ]);
+  });
+
   it("prices rows one by one when the screen sends per-customer amounts", async () => {
     const [group] = await testApp.db
       .insert(routes)
