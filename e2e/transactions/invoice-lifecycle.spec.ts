@@ -105,7 +105,7 @@ describe("invoice lifecycle", () => {
     await table().getByRole("cell", { name: "Back lawn" }).waitFor();
     await page.getByLabel("Invoice total").getByText("Total $65.50").waitFor();
     await button("Done").click();
-    await page.getByText("2 transactions were created with a total amount of $65.50.").waitFor();
+    await page.getByText("2 transactions were created with a total amount of $65.50 (").waitFor();
     expect((await ledger(world)).every((row) => row.invoice === invoiceId)).toBe(true);
 
     // Lines on an open invoice are edited in place and can be voided.

@@ -113,7 +113,7 @@ describe("transaction search and entry", () => {
     await page.screenshot({ path: "/tmp/web6-add-row.png", fullPage: true });
     await page.getByRole("button", { name: "Save & New" }).click();
     // The running tally, not the row's own input, says the save went through.
-    await page.getByText("Added this session: 1 · $71.00").waitFor();
+    await page.getByText("Added this session: 1 · Charges $71.00").waitFor();
     await table().getByRole("cell", { name: "Weekly mowing, front and back" }).waitFor();
     expect(await page.getByRole("textbox", { name: "New transaction customer" }).inputValue()).toBe("");
     expect(await page.getByRole("textbox", { name: "New transaction code" }).inputValue()).toBe(
@@ -129,14 +129,14 @@ describe("transaction search and entry", () => {
     await page.getByRole("textbox", { name: "New transaction rate" }).fill("12.25");
     await page.getByRole("textbox", { name: "New transaction rate" }).press("Control+Enter");
     await table().getByRole("cell", { name: "$12.25" }).first().waitFor();
-    await page.getByText("Added this session: 2 · $83.25").waitFor();
+    await page.getByText("Added this session: 2 · Charges $83.25").waitFor();
 
     await page.getByRole("button", { name: "Done" }).click();
-    await page.getByText("2 transactions were created with a total amount of $83.25.").waitFor();
+    await page.getByText("2 transactions were created with a total amount of $83.25 (").waitFor();
     expect(await addRow().count()).toBe(0);
     await page
       .getByLabel("Totals")
-      .getByText(/2 transactions · Total \$83\.25/)
+      .getByText(/2 transactions · Charges \$83\.25 · Payments and credits \$0\.00 · Net \$83\.25/)
       .waitFor();
 
     const saved = (await ledger(world)).results;
@@ -189,7 +189,7 @@ describe("transaction search and entry", () => {
     await table().getByRole("cell", { name: "Second cut" }).waitFor();
     expect((await ledger(world)).count).toBe(2);
     await page.getByRole("button", { name: "Done" }).click();
-    await page.getByText("1 transaction was created with a total amount of $20.00.").waitFor();
+    await page.getByText("1 transaction was created with a total amount of $20.00 (").waitFor();
 
     // In-place edit: cancel discards, Ctrl+Enter saves.
     const row = table().getByRole("row").filter({ hasText: "First cut" });

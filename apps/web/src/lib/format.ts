@@ -1,4 +1,4 @@
-import { formatUsd, isValidDecimalString } from "@cyclebill/domain";
+import { formatRateUsd, formatUsd, isValidDecimalString } from "@cyclebill/domain";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -14,4 +14,10 @@ export function formatIsoDate(value: string | null | undefined): string {
 export function formatAmount(value: string | null | undefined): string {
   if (value === null || value === undefined || !isValidDecimalString(value)) return "—";
   return formatUsd(value);
+}
+
+/** A rate with every place it has (at least 2), exactly as the PDFs print it: "$7.499". */
+export function formatRate(value: string | null | undefined): string {
+  if (value === null || value === undefined || !isValidDecimalString(value)) return "—";
+  return formatRateUsd(value);
 }

@@ -18,3 +18,7 @@ export const CODE_TYPE_LABELS: Record<CodeType, string> = {
   percent_discount: "Percent discount",
   flat_discount: "Flat discount",
 };
+
+export function isCodeType(value: string): value is CodeType {
+  return (CODE_TYPES as readonly string[]).includes(value);
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  ONE_CUSTOMER_MESSAGE,
+  makeInvoiceRefusal,
   type InvoiceStatus,
   PROCESSED_INVOICE_DELETE_MESSAGE,
   PROCESSED_INVOICE_REOPEN_MESSAGE,
@@ -50,5 +52,20 @@ describe("invoice schemas", () => {
   it("reads ids given as numbers or numeric strings", () => {
     expect(invoiceCreateSchema.parse({ customer: "7" })).toEqual({ customer: 7 });
     expect(bulkAddInvoicesSchema.safeParse({ customer_ids: [1, "x"] }).success).toBe(false);
+  });
+});
+
+describe("makeInvoiceRefusal", () => {
+  const entry = { customer: 1, invoice: null, invoice_num: null, voided: false };
+  it("allows entries of one customer on no invoice", () => {
+    expect(makeInvoiceRefusal([entry, { ...entry }])).toBeNull();
+  });
+  it("names the invoice an entry is already on, and refuses voided entries and two customers", () => {
+    expect(makeInvoiceRefusal([entry, { ...entry, invoice: 7, invoice_num: 12 }])).toBe(
+      "1 of the selected transactions is already on invoice 12; unselect it to make an invoice.",
+    );
+    expect(makeInvoiceRefusal([{ ...entry, voided: true }])).toMatch(/is voided/);
+    expect(makeInvoiceRefusal([entry, { ...entry, customer: 2 }])).toBe(ONE_CUSTOMER_MESSAGE);
+    expect(makeInvoiceRefusal([])).toMatch(/Select/);
   });
 });

@@ -66,3 +66,34 @@ export function statementFileName(statementNum: number): string {
 export function combinedStatementsFileName(date: string): string {
   return `Combined Statements ${date}.pdf`;
 }
+
+export const ONE_CUSTOMER_MESSAGE =
+  "An invoice is for one customer: select transactions of a single customer.";
+
+/** What Make Invoice from Selected needs to know of each selected entry. */
+export type InvoiceCandidate = {
+  customer: number;
+  invoice: number | null;
+  invoice_num: number | null;
+  voided: boolean;
+};
+
+/**
+ * Why Make Invoice from Selected cannot run on these entries (the server refuses the same), or
+ * null when it can: entries on an invoice or voided cannot move to a new one, and an invoice is
+ * for one customer.
+ */
+export function makeInvoiceRefusal(rows: readonly InvoiceCandidate[]): string | null {
+  if (rows.length === 0) return "Select the transactions to put on the new invoice.";
+  const invoiced = rows.filter((row) => row.invoice !== null);
+  if (invoiced.length > 0) {
+    const numbers = [...new Set(invoiced.map((row) => row.invoice_num ?? row.invoice))].join(", ");
+    const verb = invoiced.length === 1 ? "is" : "are";
+    return `${invoiced.length} of the selected transactions ${verb} already on invoice ${numbers}; unselect ${invoiced.length === 1 ? "it" : "them"} to make an invoice.`;
+  }
+  const voided = rows.filter((row) => row.voided).length;
+  if (voided > 0)
+    return `${voided} of the selected transactions ${voided === 1 ? "is" : "are"} voided; unselect ${voided === 1 ? "it" : "them"} to make an invoice.`;
+  if (new Set(rows.map((row) => row.customer)).size > 1) return ONE_CUSTOMER_MESSAGE;
+  return null;
+}

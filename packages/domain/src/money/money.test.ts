@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import {
+  formatRateUsd,
   addAmounts,
   compareAmounts,
   formatUsd,
@@ -334,5 +335,16 @@ describe("isValidDecimalString", () => {
         },
       ),
     );
+  });
+});
+
+describe("formatRateUsd", () => {
+  it("shows every place a rate has, at least two, never rounded to cents", () => {
+    expect(formatRateUsd("7.499")).toBe("$7.499");
+    expect(formatRateUsd("7.49900")).toBe("$7.499");
+    expect(formatRateUsd("12.5")).toBe("$12.50");
+    expect(formatRateUsd("0.33333")).toBe("$0.33333");
+    expect(formatRateUsd("1200")).toBe("$1,200.00");
+    expect(formatRateUsd("-3.1")).toBe("-$3.10");
   });
 });

@@ -5,6 +5,8 @@ import {
   formatDecimal,
   formatDecimalNormalized,
   multiplyDecimals,
+  negateDecimal,
+  normalizeDecimal,
   parseDecimal,
   rescaleDecimal,
   tryParseDecimal,
@@ -122,6 +124,18 @@ export function formatUsd(amount: string): string {
   const point = text.length - AMOUNT_PLACES - 1;
   const grouped = text.slice(0, point).replace(/\B(?=(\d{3})+$)/g, ",");
   return `${cents < 0n ? "-" : ""}$${grouped}${text.slice(point)}`;
+}
+
+// A rate as the screens and the PDFs both show it: every place it has (up to 5), at least 2:
+// "$7.499", "$12.50", "$0.33333", "$1,200.00". Rates are not rounded to cents, so 7.499 never shows as $7.50.
+export function formatRateUsd(rate: string): string {
+  const value = normalizeDecimal(rescaleDecimal(parseDecimal(rate), RATE_PLACES));
+  const text = formatDecimal(
+    value.units < 0n ? negateDecimal(value) : value,
+    Math.max(value.scale, AMOUNT_PLACES),
+  );
+  const [whole = "0", fraction = ""] = text.split(".");
+  return `${value.units < 0n ? "-" : ""}$${whole.replace(/\B(?=(\d{3})+$)/g, ",")}.${fraction}`;
 }
 
 // Syntax check for API and form input. allowNegative (default true) judges the value, so "-0.00" counts as

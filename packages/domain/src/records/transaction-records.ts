@@ -55,9 +55,17 @@ export const transactionRecordSchema = z.object({
 });
 export type TransactionRecord = z.output<typeof transactionRecordSchema>;
 
-/** GET /api/transactions/get_total_amount/: totals of the filtered set. */
+/**
+ * GET /api/transactions/get_total_amount/: totals of the filtered set. totalAmount adds amounts as
+ * entered (a payment counts like a charge); screens show chargesAmount, creditsAmount and netAmount.
+ */
 export const transactionTotalsSchema = z.object({
   totalAmount: amountString,
+  /** The sum of the entries that raise balances (charges, debits). */
+  chargesAmount: amountString,
+  /** The sum of the entries that lower balances (payments, credits, discounts): zero or negative. */
+  creditsAmount: amountString,
+  /** The net change to balances: chargesAmount + creditsAmount. */
   netAmount: amountString,
   count: z.number().int(),
 });

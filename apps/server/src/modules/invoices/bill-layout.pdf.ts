@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import PDFDocument from "pdfkit";
-import { formatUsd, toQuantity } from "@cyclebill/domain";
+import { formatRateUsd, formatUsd, toQuantity } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { clients, type customers } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
@@ -79,11 +79,9 @@ export function usDate(isoDate: string): string {
   return `${month}/${day}/${year}`;
 }
 
-/** Rates keep up to 5 places but print at least 2: "$12.50", "$0.33333". */
+/** Rates keep up to 5 places but print at least 2: "$12.50", "$0.33333" (the screens' rule too). */
 export function displayRate(rate: string): string {
-  const [whole = "0", fraction = ""] = rate.split(".");
-  const trimmed = fraction.replace(/0+$/, "").padEnd(2, "0");
-  return `$${whole.replace(/\B(?=(\d{3})+$)/g, ",")}.${trimmed}`;
+  return formatRateUsd(rate);
 }
 
 function cityLine(city: string, state: string, zip: string, zip4 = ""): string {

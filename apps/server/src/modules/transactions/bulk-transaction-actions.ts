@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { transactionMassUpdateSchema } from "@cyclebill/domain";
+import { ONE_CUSTOMER_MESSAGE, type transactionMassUpdateSchema } from "@cyclebill/domain";
 import type { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database } from "../../db/database.js";
@@ -51,8 +51,7 @@ export async function massUpdateTransactions(
   return { count: rows.length, results: rows.map(transactionToApi) };
 }
 
-export const ONE_CUSTOMER_MESSAGE =
-  "An invoice is for one customer: select transactions of a single customer.";
+export { ONE_CUSTOMER_MESSAGE };
 
 /** Make Invoice from Selected: a new open invoice holding the selected entries of one customer. */
 export async function makeInvoiceFromTransactions(

@@ -134,16 +134,32 @@ function isWholeLedger(filters: TransactionFilters): boolean {
  * reading every entry.
  */
 async function wholeLedgerTotals(db: Database, clientId: number): Promise<TransactionTotals> {
-  const [row] = await db
-    .select({
-      total: sql<string>`coalesce(sum(${customers.ledgerAmountTotal}), 0)::numeric(14,2)::text`,
-      net: sql<string>`coalesce(sum(${customers.totalBalance}), 0)::numeric(14,2)::text`,
-      count: sql<number>`coalesce(sum(${customers.ledgerEntries}), 0)::int`,
-    })
-    .from(customers)
-    .where(eq(customers.clientId, clientId));
-  return { totalAmount: row?.total ?? "0.00", netAmount: row?.net ?? "0.00", count: Number(row?.count ?? 0) };
+  const [[row], [split]] = await Promise.all([
+    db
+      .select({
+        total: sql<string>`coalesce(sum(${customers.ledgerAmountTotal}), 0)::numeric(14,2)::text`,
+        net: sql<string>`coalesce(sum(${customers.totalBalance}), 0)::numeric(14,2)::text`,
+        count: sql<number>`coalesce(sum(${customers.ledgerEntries}), 0)::int`,
+      })
+      .from(customers)
+      .where(eq(customers.clientId, clientId)),
+    // The tallies keep no charges/credits split, so that part reads the client's entries.
+    db.select(splitColumns).from(transactions).where(eq(transactions.clientId, clientId)),
+  ]);
+  return {
+    totalAmount: row?.total ?? "0.00",
+    chargesAmount: split?.charges ?? "0.00",
+    creditsAmount: split?.credits ?? "0.00",
+    netAmount: row?.net ?? "0.00",
+    count: Number(row?.count ?? 0),
+  };
 }
+
+/** What raised balances (charges, debits) and what lowered them (payments, credits, discounts). */
+const splitColumns = {
+  charges: sql<string>`coalesce(sum(${transactions.ledgerAmount}) filter (where ${transactions.ledgerAmount} > 0), 0)::numeric(14,2)::text`,
+  credits: sql<string>`coalesce(sum(${transactions.ledgerAmount}) filter (where ${transactions.ledgerAmount} < 0), 0)::numeric(14,2)::text`,
+};
 
 /** The codes join is needed only to filter by code type; without it the count reads one index. */
 async function countTransactions(
@@ -161,7 +177,13 @@ async function countTransactions(
     : base.where(where);
 }
 
-export type TransactionTotals = { totalAmount: string; netAmount: string; count: number };
+export type TransactionTotals = {
+  totalAmount: string;
+  chargesAmount: string;
+  creditsAmount: string;
+  netAmount: string;
+  count: number;
+};
 
 /** Totals of the filtered set: the sum of amounts, and the net change to balances. */
 export async function totalTransactions(
@@ -174,6 +196,7 @@ export async function totalTransactions(
     .select({
       total: sql<string>`coalesce(sum(${transactions.amount}), 0)::numeric(14,2)::text`,
       net: sql<string>`coalesce(sum(${transactions.ledgerAmount}), 0)::numeric(14,2)::text`,
+      ...splitColumns,
       count: count(),
     })
     .from(transactions);
@@ -183,5 +206,11 @@ export async function totalTransactions(
         .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
         .where(where)
     : await totals.where(where);
-  return { totalAmount: row?.total ?? "0.00", netAmount: row?.net ?? "0.00", count: row?.count ?? 0 };
+  return {
+    totalAmount: row?.total ?? "0.00",
+    chargesAmount: row?.charges ?? "0.00",
+    creditsAmount: row?.credits ?? "0.00",
+    netAmount: row?.net ?? "0.00",
+    count: row?.count ?? 0,
+  };
 }

@@ -9,6 +9,7 @@ import { fieldError } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
+import type { RefusalReason } from "../ledger/posting-rules.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 
 export type BatchResult = {
@@ -17,8 +18,17 @@ export type BatchResult = {
   transaction_type: "route" | "bulk";
   description: string;
   route_name: string | null;
-  /** Customers left out because they are marked for deletion and the code is a charge. */
+  /** How many customers were left out (refused by the posting rules). */
   skipped: number;
+  /** Every customer left out, by name, with the reason. */
+  refused: BatchRefusal[];
+};
+
+export type BatchRefusal = {
+  customer: number;
+  customer_no: number;
+  customer_name: string;
+  reason: RefusalReason;
 };
 
 /**
@@ -81,10 +91,14 @@ export async function postBatch(
       : sql``;
 
   return moneyTransaction(db, async (tx) => {
-    const targets = await queryRows<{ id: number | string }>(
+    // Archived customers named by the screen or members of the group go to the ledger writer too,
+    // so it refuses them with a reason the result names; "all customers" means the active ones.
+    const active =
+      input.transaction_type === "bulk" && input.customers === undefined ? sql`and not c.deleted` : sql``;
+    const targets = await queryRows<{ id: number | string; customer_no: number; customer_name: string }>(
       tx,
-      sql`select c.id from customers c
-          where c.client_id = ${tenant.clientId} and not c.deleted and ${chosen} ${membership}
+      sql`select c.id, c.customer_no, c.customer_name from customers c
+          where c.client_id = ${tenant.clientId} ${active} and ${chosen} ${membership}
           order by c.id`,
     );
     // The ledger writer locks them (id order) and leaves out whoever may not take the entry now.
@@ -116,6 +130,15 @@ export async function postBatch(
       description,
       route_name: routeName,
       skipped: posted.refused.length,
+      refused: posted.refused.map(({ index, reason }) => {
+        const target = targets[index];
+        return {
+          customer: Number(target?.id),
+          customer_no: Number(target?.customer_no),
+          customer_name: target?.customer_name ?? "",
+          reason,
+        };
+      }),
     };
   });
 }

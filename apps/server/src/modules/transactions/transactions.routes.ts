@@ -44,7 +44,17 @@ const batchResultSchema = z.object({
   transaction_type: z.enum(["route", "bulk"]),
   description: z.string(),
   route_name: z.string().nullable(),
-  skipped: z.number().int().describe("customers marked for deletion, left out of a charge"),
+  skipped: z.number().int().describe("customers left out: archived, or marked for deletion for a charge"),
+  refused: z
+    .array(
+      z.object({
+        customer: z.number().int(),
+        customer_no: z.number().int(),
+        customer_name: z.string(),
+        reason: z.enum(["unknown", "archived", "marked_for_deletion"]),
+      }),
+    )
+    .describe("every customer left out, with the reason"),
 });
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 /** A path segment of the CSV download: 0 means "not set". */

@@ -345,7 +345,19 @@ describe("search, totals and downloads", () => {
       serviceDate__gte: "2026-03-01",
       serviceDate__lte: "2026-03-31",
     });
-    expect(march.body).toEqual({ totalAmount: "130.00", netAmount: "70.00", count: 2 });
+    // Charges and payments apart: the payment lowers the balance, so it never adds to a total.
+    expect(march.body).toEqual({
+      totalAmount: "130.00",
+      chargesAmount: "100.00",
+      creditsAmount: "-30.00",
+      netAmount: "70.00",
+      count: 2,
+    });
+    // The unfiltered ledger (read from the customers' tallies) splits the same way.
+    const whole = (await staff.get("/api/transactions/get_total_amount/")).body as Record<string, string>;
+    expect(whole.chargesAmount).toMatch(/^\d+\.\d\d$/);
+    expect(whole.creditsAmount).toMatch(/^(-\d+\.\d\d|0\.00)$/);
+    expect(addAmounts(whole.chargesAmount!, whole.creditsAmount!)).toBe(whole.netAmount);
     expect((await staff.get("/api/transactions/", { ordering: "bogus" })).status).toBe(400);
     expect((await staff.get("/api/transactions/", { code__code_type: "gift" })).status).toBe(400);
     const csv = await fetch(
@@ -422,6 +434,49 @@ describe("group and bulk batches", () => {
       transaction_type: "bulk",
     });
     expect(large.body).toMatchObject({ count: 1, total: "1.00" });
+  });
+
+  it("names every customer a group batch leaves out, archived ones included, with the reason", async () => {
+    const [archived, marked, fine] = await testApp.db
+      .insert(customers)
+      .values([
+        { clientId: fixture.a.clientId, customerNo: 901, customerName: "Archived Member" },
+        { clientId: fixture.a.clientId, customerNo: 902, customerName: "Marked Member", deleteFlag: "D" },
+        { clientId: fixture.a.clientId, customerNo: 903, customerName: "Plain Member" },
+      ])
+      .returning({ id: customers.id });
+    // Archived through the API, as a clerk does (a new customer has a zero balance).
+    expect((await staff.delete(`/api/customers/${archived!.id}/`)).status).toBe(204);
+    const [group] = await testApp.db
+      .insert(routes)
+      .values({ clientId: fixture.a.clientId, routeName: "Refusing route" })
+      .returning();
+    await testApp.db.insert(routePlans).values(
+      [archived!, marked!, fine!].map((member, stop) => ({
+        clientId: fixture.a.clientId,
+        routeId: group!.id,
+        customerId: member.id,
+        stop,
+      })),
+    );
+    const batch = await staff.post("/api/transactionsroutes/", {
+      route: group!.id,
+      code: code.charge,
+      amount: "5",
+      service_date: "2026-11-20",
+      transaction_type: "route",
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body).toMatchObject({ count: 1, total: "5.00", skipped: 2 });
+    expect((batch.body as { refused: unknown[] }).refused).toEqual([
+      { customer: archived!.id, customer_no: 901, customer_name: "Archived Member", reason: "archived" },
+      {
+        customer: marked!.id,
+        customer_no: 902,
+        customer_name: "Marked Member",
+        reason: "marked_for_deletion",
+      },
+    ]);
   });
 
   it("prices rows one by one when the screen sends per-customer amounts", async () => {

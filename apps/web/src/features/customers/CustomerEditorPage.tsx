@@ -23,6 +23,7 @@ import { NotFoundPage } from "../shell/NotFoundPage";
 import { PageHeader } from "../shell/PageHeader";
 import { ARCHIVE_STATE_LABELS, ArchiveDialogs, ArchiveStateBadge, UnarchiveDialog } from "./archive";
 import { useCustomer, useUpdateCustomer } from "./customer-api";
+import { useSelectedCustomer } from "./selected-customer";
 import type { CustomerRecord } from "@cyclebill/domain";
 import { CustomerDetailsTab } from "./CustomerDetailsTab";
 import type { SetCustomerField } from "./CustomerFields";
@@ -96,6 +97,14 @@ function CustomerEditor({
   back: ReactNode;
 }) {
   const customer = useCustomer(clientId, customerId);
+  const { setCustomer: select } = useSelectedCustomer(clientId);
+  const loaded = customer.data;
+  const [id, number, name] = [loaded?.id, loaded?.customer_no, loaded?.customer_name];
+  // Opening a customer makes it the customer selected across screens (its name as last saved).
+  useEffect(() => {
+    if (id !== undefined && number !== undefined && name !== undefined)
+      select({ id, customer_no: number, customer_name: name });
+  }, [select, id, number, name]);
   if (customer.isPending) {
     return (
       <Stack gap="md">

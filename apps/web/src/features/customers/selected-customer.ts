@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 
 // The customer chosen in the second bar stays selected across screens (and reloads) in this tab.
 // It is stored with its client, so it never leaks into another client's screens.
@@ -52,7 +52,10 @@ export function useSelectedCustomer(clientId: number | null) {
   const raw = useSyncExternalStore(subscribe, read, () => null);
   const stored = parse(raw);
   const customer = stored !== null && stored.clientId === clientId ? stored.customer : null;
-  const setCustomer = (next: SelectedCustomer | null) =>
-    write(next === null || clientId === null ? null : { clientId, customer: next });
+  const setCustomer = useCallback(
+    (next: SelectedCustomer | null) =>
+      write(next === null || clientId === null ? null : { clientId, customer: next }),
+    [clientId],
+  );
   return { customer, setCustomer };
 }

@@ -20,10 +20,11 @@ import {
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { ApiError, apiDownload, apiFetch, describeApiError } from "../../api/api-client";
 import { saveFile, useDownload } from "../../api/download";
+import { today } from "../../lib/business-date";
 import { formatIsoDate } from "../../lib/format";
 import {
   DEFAULT_PAGE_SIZE,
@@ -36,6 +37,7 @@ import {
 import { NoClientNotice } from "../clients/ClientRequired";
 import { parseClientId, useClientContext } from "../../shared/client-context";
 import { customerLabel, type CustomerMatch } from "../customers/CustomerSelect";
+import { useSelectedCustomer } from "../customers/selected-customer";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
@@ -104,6 +106,28 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
     startDate: urlStart,
     endDate: urlEnd,
   });
+  // The customer selected in the top bar is searched on arrival (unless the address names one) and
+  // whenever it changes; clearing it clears the search.
+  const selected = useSelectedCustomer(clientId).customer;
+  const selectedId = selected?.id ?? null;
+  const followed = useRef<number | null | undefined>(undefined);
+  useEffect(() => {
+    const first = followed.current === undefined;
+    if (followed.current === selectedId) return;
+    followed.current = selectedId;
+    if (first && (selectedId === null || urlCustomerId !== null)) return;
+    if (selectedId === urlCustomerId) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (selectedId === null) next.delete("customer_id");
+        else next.set("customer_id", String(selectedId));
+        return next;
+      },
+      { replace: true },
+    );
+  }, [selectedId, urlCustomerId, setParams]);
+
   const urlKey = `${String(urlCustomerId)}|${urlStart}|${urlEnd}`;
   const [syncedKey, setSyncedKey] = useState(urlKey);
   const [draft, setDraft] = useState<Draft>(draftFromUrl);
@@ -135,7 +159,7 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
         query: { client_id: clientId },
         // This screen reports the failures itself (a 401 still ends the session).
         handles: "all",
-        fallbackName: combinedStatementsFileName(new Date().toISOString().slice(0, 10)),
+        fallbackName: combinedStatementsFileName(today()),
       }),
     onSuccess: (file) => saveFile(file.blob, file.filename),
     onError: (error) => {
@@ -172,7 +196,8 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
   const pages = pageCount(sorted.length, pageSize);
   const currentPage = Math.min(page, pages);
   const rows = pageSlice(sorted, currentPage, pageSize);
-  const listedStatementIds = listed.filter((row) => row.kind === "statement").map((row) => row.id);
+  // Combined in the order the list shows them.
+  const listedStatementIds = sorted.filter((row) => row.kind === "statement").map((row) => row.id);
 
   const search = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -28,6 +28,7 @@ import {
   lineAmount,
   parseAmount,
   parseQuantity,
+  refusedNote,
   sumLines,
   todayIso,
   usePostBatch,
@@ -188,10 +189,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
     }
   };
 
-  const skippedNote = (result: BatchResult) =>
-    result.skipped > 0
-      ? ` ${result.skipped} customer${result.skipped === 1 ? " was" : "s were"} left out: marked for deletion, they take no new charges.`
-      : "";
+  const skippedNote = refusedNote;
 
   return (
     <Box pos="relative">

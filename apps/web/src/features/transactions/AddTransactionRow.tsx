@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, NativeSelect, Table, Text, TextInput, Tooltip } from "@mantine/core";
-import { isValidDecimalString, multiplyRateByQuantity } from "@cyclebill/domain";
+import { isCodeType, isValidDecimalString, ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { formatAmount } from "../../lib/format";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
@@ -126,9 +126,10 @@ export type AddTransactionRowProps = {
   showQty: boolean;
   /** A fixed customer (invoice edit): the customer column is hidden and this one is used. */
   fixedCustomer?: PickedCustomer | null;
+  /** The customer selected in the top bar: the customer a fresh row starts with. */
+  defaultCustomer?: PickedCustomer | null;
   /** Post onto this open invoice (invoice edit). */
   invoiceId?: number;
-  selectColumn?: boolean;
   onCreated: (transaction: Transaction) => void;
   /** Save: leaves add mode. */
   onSaved: () => void;
@@ -139,7 +140,8 @@ export type AddTransactionRowProps = {
 export function AddTransactionRow(props: AddTransactionRowProps) {
   const { clientId, showCustomer, showQty, fixedCustomer } = props;
   const units = useUnitsOfMeasure();
-  const [draft, setDraft] = useState<Draft>(() => emptyDraft(fixedCustomer ?? null));
+  const startCustomer = fixedCustomer ?? props.defaultCustomer ?? null;
+  const [draft, setDraft] = useState<Draft>(() => emptyDraft(startCustomer));
   const [locks, setLocks] = useState<ReadonlySet<Lockable>>(new Set());
   const [failure, setFailure] = useState<SaveFailure | null>(null);
   const [pending, setPending] = useState<{ body: TransactionBody; andNew: boolean } | null>(null);
@@ -159,7 +161,13 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   );
   const update = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const customer = fixedCustomer ?? draft.customer;
-  const amount = draftAmount(draft.rate, draft.quantity);
+  // The amount shows its effect on the balance once the code is known (a payment is negative).
+  const entered = draftAmount(draft.rate, draft.quantity);
+  const codeType = draft.code?.code_type;
+  const amount =
+    entered !== null && codeType !== undefined && isCodeType(codeType)
+      ? ledgerAmount(codeType, entered)
+      : entered;
 
   // Choosing a customer and a code fills description, rate and quantity from the customer's stored
   // amount for that code, unless the column is locked; the code's own description otherwise. What
@@ -229,7 +237,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
       if (andNew) {
         // Save & New: a fresh row that keeps the locked columns.
         setDraft((current) => {
-          const fresh = emptyDraft(fixedCustomer ?? null);
+          const fresh = emptyDraft(startCustomer);
           const kept: Partial<Draft> = {};
           if (isLocked("customer")) kept.customer = current.customer;
           if (isLocked("code")) kept.code = current.code;
@@ -266,111 +274,116 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   return (
     <>
       <Table.Tr onKeyDown={onKeyDown} aria-label="Add Transaction" bg="var(--mantine-color-teal-light)">
-        {props.selectColumn ? <Table.Td /> : null}
-        {showCustomer ? (
-          <Table.Td>
-            {fixedCustomer ? (
-              <Text size="sm">{fixedCustomer.label}</Text>
-            ) : (
-              <Locked lock={lock("customer")}>
-                <CustomerPicker
+        {/* The fields wrap in one cell spanning the table, so the add row never widens the table. */}
+        <Table.Td colSpan={20}>
+          <Group gap="sm" wrap="wrap" align="center">
+            {showCustomer ? (
+              <>
+                {fixedCustomer ? (
+                  <Text size="sm">{fixedCustomer.label}</Text>
+                ) : (
+                  <Locked lock={lock("customer")}>
+                    <CustomerPicker
+                      clientId={clientId}
+                      label="New transaction customer"
+                      value={draft.customer}
+                      width={170}
+                      onChange={(picked) => {
+                        update({ customer: picked });
+                        void autofill(picked, draft.code);
+                      }}
+                    />
+                  </Locked>
+                )}
+              </>
+            ) : null}
+            <>
+              <Locked lock={lock("code")}>
+                <CodePicker
                   clientId={clientId}
-                  label="New transaction customer"
-                  value={draft.customer}
-                  width={170}
+                  label="New transaction code"
+                  showLabel={false}
+                  value={draft.code}
+                  width={130}
                   onChange={(picked) => {
-                    update({ customer: picked });
-                    void autofill(picked, draft.code);
+                    update({ code: picked });
+                    void autofill(customer, picked);
                   }}
                 />
               </Locked>
-            )}
-          </Table.Td>
-        ) : null}
-        <Table.Td>
-          <Locked lock={lock("code")}>
-            <CodePicker
-              clientId={clientId}
-              label="New transaction code"
-              showLabel={false}
-              value={draft.code}
-              width={130}
-              onChange={(picked) => {
-                update({ code: picked });
-                void autofill(customer, picked);
-              }}
-            />
-          </Locked>
-        </Table.Td>
-        <Table.Td>
-          <Locked lock={lock("description")}>
-            <TextInput
-              aria-label="New transaction description"
-              placeholder="Description/Memo"
-              value={draft.description}
-              onChange={(event) => update({ description: event.currentTarget.value })}
-              miw={140}
-            />
-          </Locked>
-        </Table.Td>
-        <Table.Td>
-          <Locked lock={lock("serviceDate")}>
-            <TextInput
-              type="date"
-              aria-label="New transaction service date"
-              value={draft.serviceDate}
-              onChange={(event) => update({ serviceDate: event.currentTarget.value })}
-              w={132}
-            />
-          </Locked>
-        </Table.Td>
-        {showQty ? (
-          <>
-            <Table.Td>
-              <Locked lock={lock("quantity")}>
+            </>
+            <>
+              <Locked lock={lock("description")}>
                 <TextInput
-                  aria-label="New transaction quantity"
-                  value={draft.quantity}
-                  inputMode="decimal"
-                  onChange={(event) => update({ quantity: event.currentTarget.value })}
-                  w={70}
+                  aria-label="New transaction description"
+                  placeholder="Description/Memo"
+                  value={draft.description}
+                  onChange={(event) => update({ description: event.currentTarget.value })}
+                  w={220}
                 />
               </Locked>
-            </Table.Td>
-            <Table.Td>
-              <Locked lock={lock("unitofmeasure")}>
-                <NativeSelect
-                  aria-label="New transaction units"
-                  value={draft.unitofmeasure}
-                  data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
-                  onChange={(event) => update({ unitofmeasure: event.currentTarget.value })}
+            </>
+            <>
+              <Locked lock={lock("serviceDate")}>
+                <TextInput
+                  type="date"
+                  aria-label="New transaction service date"
+                  value={draft.serviceDate}
+                  onChange={(event) => update({ serviceDate: event.currentTarget.value })}
+                  w={132}
+                />
+              </Locked>
+            </>
+            {showQty ? (
+              <>
+                <>
+                  <Locked lock={lock("quantity")}>
+                    <TextInput
+                      aria-label="New transaction quantity"
+                      value={draft.quantity}
+                      inputMode="decimal"
+                      onChange={(event) => update({ quantity: event.currentTarget.value })}
+                      w={70}
+                    />
+                  </Locked>
+                </>
+                <>
+                  <Locked lock={lock("unitofmeasure")}>
+                    <NativeSelect
+                      aria-label="New transaction units"
+                      value={draft.unitofmeasure}
+                      data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+                      onChange={(event) => update({ unitofmeasure: event.currentTarget.value })}
+                      w={90}
+                    />
+                  </Locked>
+                </>
+              </>
+            ) : null}
+            <>
+              <Locked lock={lock("rate")}>
+                <TextInput
+                  aria-label="New transaction rate"
+                  placeholder="0.00"
+                  inputMode="decimal"
+                  value={draft.rate}
+                  onChange={(event) => update({ rate: event.currentTarget.value })}
                   w={90}
                 />
               </Locked>
-            </Table.Td>
-          </>
-        ) : null}
-        <Table.Td>
-          <Locked lock={lock("rate")}>
-            <TextInput
-              aria-label="New transaction rate"
-              placeholder="0.00"
-              inputMode="decimal"
-              value={draft.rate}
-              onChange={(event) => update({ rate: event.currentTarget.value })}
-              w={90}
-            />
-          </Locked>
+            </>
+            <>
+              <Locked lock={lock("amount")}>
+                <Text size="sm" fw={500} component="span" aria-hidden>
+                  Amount
+                </Text>
+                <Text size="sm" aria-label="New transaction amount" ta="right" miw={70}>
+                  {amount === null ? "—" : formatAmount(amount)}
+                </Text>
+              </Locked>
+            </>
+          </Group>
         </Table.Td>
-        <Table.Td>
-          <Locked lock={lock("amount")}>
-            <Text size="sm" aria-label="New transaction amount" ta="right" miw={70}>
-              {amount === null ? "—" : formatAmount(amount)}
-            </Text>
-          </Locked>
-        </Table.Td>
-        <Table.Td />
-        <Table.Td />
       </Table.Tr>
       {/* The buttons get a line of their own so they stay in view however wide the row grows. */}
       <Table.Tr bg="var(--mantine-color-teal-light)" aria-label="Buttons of the new transaction">

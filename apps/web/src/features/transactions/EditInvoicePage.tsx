@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
-import { addAmounts } from "@cyclebill/domain";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useDownload } from "../../api/download";
@@ -12,8 +11,8 @@ import { TablePager } from "../shell/TablePager";
 import { AddTransactionRow } from "./AddTransactionRow";
 import type { InvoiceStatus } from "@cyclebill/domain";
 import { STATUS_LABELS, useInvoice, useInvoiceCommand } from "./invoice-api";
-import type { Tally } from "./TransactionSearchPage";
 import { TransactionTable } from "./TransactionTable";
+import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
 import { EMPTY_FILTERS, useRefreshLedger, useTransactionPage } from "./transactions-api";
 
 // Spec section 2: the shared table pages by 14 (options 5, 10 and 15).
@@ -37,7 +36,7 @@ export function EditInvoicePage() {
   const [pageSize, setPageSize] = useState<number>(INVOICE_PAGE_SIZE);
   // null until the user opens or closes the add row: an open invoice starts in Add Transaction mode.
   const [addingChoice, setAdding] = useState<boolean | null>(null);
-  const [tally, setTally] = useState<Tally>({ count: 0, total: "0.00" });
+  const [tally, setTally] = useState<Tally>(EMPTY_TALLY);
   const [message, setMessage] = useState<string | null>(null);
   const [editingDate, setEditingDate] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -76,11 +75,9 @@ export function EditInvoicePage() {
   const number = data.invoice_num === 0 ? 1 : data.invoice_num;
   const finishAdding = (withMessage: boolean) => {
     if (withMessage) {
-      setMessage(
-        `${tally.count} transaction${tally.count === 1 ? " was" : "s were"} created with a total amount of ${formatAmount(tally.total)}.`,
-      );
+      setMessage(createdMessage(tally));
     }
-    setTally({ count: 0, total: "0.00" });
+    setTally(EMPTY_TALLY);
     setAdding(false);
   };
   const run = (kind: "close" | "reopen") =>
@@ -251,12 +248,13 @@ export function EditInvoicePage() {
       ) : null}
       {adding && tally.count > 0 ? (
         <Text size="sm" c="dimmed" aria-live="polite">
-          Added this session: {tally.count} · {formatAmount(tally.total)}
+          Added this session: {tally.count} · {describeSplit(tally.charges, tally.credits, tallyNet(tally))}
         </Text>
       ) : null}
       <TransactionTable
         label="Invoice transactions"
         clientId={clientId}
+        currentInvoiceId={data.id}
         rows={rows}
         showCustomer={false}
         showQty={showQty}
@@ -274,10 +272,7 @@ export function EditInvoicePage() {
               }}
               invoiceId={id}
               onCreated={(created) => {
-                setTally((current) => ({
-                  count: current.count + 1,
-                  total: addAmounts(current.total, created.amount),
-                }));
+                setTally((current) => addToTally(current, created));
                 void refresh();
               }}
               onSaved={() => finishAdding(false)}

@@ -13,12 +13,13 @@ import {
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
+import { makeInvoiceRefusal } from "@cyclebill/domain";
 import { apiFetch, describeApiError } from "../../api/api-client";
 import { useClientContext } from "../../shared/client-context";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
-import { useRefreshLedger } from "./transactions-api";
+import { useRefreshLedger, type Transaction } from "./transactions-api";
 
 export const MAKE_INVOICE_DEBOUNCE_MS = 2500;
 
@@ -27,42 +28,53 @@ export type MassUpdate = ReturnType<typeof useMassUpdateSelection>;
 /** Mass update mode and its selected ids; a change of route leaves the mode. */
 export function useMassUpdateSelection() {
   const [active, setActive] = useState(false);
-  const [ids, setIds] = useState<ReadonlySet<number>>(new Set());
+  // The selected entries themselves (not only their ids), so the panel can say what they allow
+  // even when they were ticked on another page.
+  const [rows, setRows] = useState<ReadonlyMap<number, Transaction>>(new Map());
   const location = useLocation();
   const firstKey = useRef(location.key);
   useEffect(() => {
     if (location.key !== firstKey.current) {
       firstKey.current = location.key;
       setActive(false);
-      setIds(new Set());
+      setRows(new Map());
     }
   }, [location.key]);
+  const ids: ReadonlySet<number> = new Set(rows.keys());
 
   return {
     active,
     ids,
+    rows: [...rows.values()],
     open: () => setActive(true),
     close: () => {
       setActive(false);
-      setIds(new Set());
+      setRows(new Map());
     },
-    clear: () => setIds(new Set()),
+    clear: () => setRows(new Map()),
+    /** Keeps the selected entries as the server now has them (after Save Changes). */
+    renew: (fresh: readonly Transaction[]) =>
+      setRows((current) => {
+        const next = new Map(current);
+        for (const row of fresh) if (next.has(row.id)) next.set(row.id, row);
+        return next;
+      }),
     selection: {
       ids,
-      onToggle: (id: number) =>
-        setIds((current) => {
-          const next = new Set(current);
-          if (next.has(id)) next.delete(id);
-          else next.add(id);
+      onToggle: (row: Transaction) =>
+        setRows((current) => {
+          const next = new Map(current);
+          if (next.has(row.id)) next.delete(row.id);
+          else next.set(row.id, row);
           return next;
         }),
-      onToggleAll: (pageIds: number[]) =>
-        setIds((current) => {
-          const all = pageIds.every((id) => current.has(id));
-          const next = new Set(current);
-          for (const id of pageIds) {
-            if (all) next.delete(id);
-            else next.add(id);
+      onToggleAll: (pageRows: readonly Transaction[]) =>
+        setRows((current) => {
+          const all = pageRows.every((row) => current.has(row.id));
+          const next = new Map(current);
+          for (const row of pageRows) {
+            if (all) next.delete(row.id);
+            else next.set(row.id, row);
           }
           return next;
         }),
@@ -102,7 +114,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
 
   const save = useMutation({
     mutationFn: () =>
-      apiFetch<{ count: number }>("/transactions/mass_update/", {
+      apiFetch<{ count: number; results: Transaction[] }>("/transactions/mass_update/", {
         method: "POST",
         query: { client_id: clientId },
         handles: [400],
@@ -121,6 +133,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
       }),
     onSuccess: async (result) => {
       setMessage({ color: "teal", text: `${result.count} transactions updated.` });
+      mass.renew(result.results);
       setChanges(NO_CHANGES);
       await refresh();
     },
@@ -153,6 +166,8 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
   };
 
   const patch = (values: Partial<Changes>) => setChanges((current) => ({ ...current, ...values }));
+  // Make Invoice from Selected is offered only when the server would accept it; otherwise why not.
+  const invoiceRefusal = count === 0 ? null : makeInvoiceRefusal(mass.rows);
   return (
     <Paper withBorder p="md" bg="var(--mantine-color-gray-0)">
       <Stack gap="sm">
@@ -221,7 +236,8 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
             variant="light"
             onClick={onMakeInvoice}
             loading={makeInvoice.isPending}
-            disabled={count === 0}
+            disabled={count === 0 || invoiceRefusal !== null}
+            aria-describedby={invoiceRefusal ? "make-invoice-refusal" : undefined}
           >
             Make Invoice from Selected
           </Button>
@@ -229,6 +245,11 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
             Close Mass Edit
           </Button>
         </Group>
+        {invoiceRefusal ? (
+          <Text size="sm" id="make-invoice-refusal" role="status">
+            {invoiceRefusal}
+          </Text>
+        ) : null}
       </Stack>
     </Paper>
   );

@@ -12,15 +12,15 @@ import {
   TextInput,
   Tooltip,
 } from "@mantine/core";
-import { CODE_TYPES, addAmounts } from "@cyclebill/domain";
+import { CODE_TYPES } from "@cyclebill/domain";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { useDownload } from "../../api/download";
-import { formatAmount } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
+import { useSelectedCustomer } from "../customers/selected-customer";
 import { DownloadIcon, RefreshIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { TablePager } from "../shell/TablePager";
@@ -29,6 +29,7 @@ import { MassUpdatePanel, useMassUpdateSelection } from "./MassUpdatePanel";
 import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
 import { TransactionTable } from "./TransactionTable";
+import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
 import {
   EMPTY_FILTERS,
   SEARCH_PAGE_SIZE,
@@ -75,19 +76,33 @@ function toFilters(state: FilterState, customerId: number | null): TransactionFi
   };
 }
 
-export type Tally = { count: number; total: string };
-
 /** /transactions/search: filters, totals, the table 50 per page, add and mass update modes. */
 export function TransactionSearchPage() {
   const { clientId, isAdmin } = useClientContext();
   const [params] = useSearchParams();
   const prefillCustomerId = Number(params.get("customer_id")) || null;
-  const [state, setState] = useState<FilterState>(() => ({
-    ...BLANK,
-    codeType: params.get("transaction_code_type") === "payment" ? "payment" : null,
-  }));
   // customer_id from the address filters until the user picks or clears the customer.
   const [addressCustomer, setAddressCustomer] = useState<number | null>(prefillCustomerId);
+  const [page, setPage] = useState(1);
+  // The customer kept selected in the top bar filters the list and pre-fills the add row; a
+  // customer_id in the address wins on arrival. Choosing or clearing it in the top bar later
+  // replaces the filter.
+  const selected = useSelectedCustomer(clientId).customer;
+  const selectedPick: PickedCustomer | null = selected
+    ? { id: selected.id, label: customerText(selected) }
+    : null;
+  const [state, setState] = useState<FilterState>(() => ({
+    ...BLANK,
+    customer: prefillCustomerId === null ? selectedPick : null,
+    codeType: params.get("transaction_code_type") === "payment" ? "payment" : null,
+  }));
+  const [followedId, setFollowedId] = useState(selected?.id ?? null);
+  if ((selected?.id ?? null) !== followedId) {
+    setFollowedId(selected?.id ?? null);
+    setAddressCustomer(null);
+    setState((current) => ({ ...current, customer: selectedPick }));
+    setPage(1);
+  }
   const prefill = useQuery({
     queryKey: ["customers", clientId, addressCustomer, "label"],
     queryFn: ({ signal }) =>
@@ -101,10 +116,9 @@ export function TransactionSearchPage() {
       : null);
 
   const [filters] = useDebouncedValue(toFilters(state, addressCustomer), 150);
-  const [page, setPage] = useState(1);
   const [showQty, setShowQty] = useState(false);
   const [adding, setAdding] = useState(false);
-  const [tally, setTally] = useState<Tally>({ count: 0, total: "0.00" });
+  const [tally, setTally] = useState<Tally>(EMPTY_TALLY);
   const [doneMessage, setDoneMessage] = useState<string | null>(null);
   const mass = useMassUpdateSelection();
   const refresh = useRefreshLedger();
@@ -120,11 +134,9 @@ export function TransactionSearchPage() {
 
   const finishAdding = (message: boolean) => {
     if (message) {
-      setDoneMessage(
-        `${tally.count} transaction${tally.count === 1 ? " was" : "s were"} created with a total amount of ${formatAmount(tally.total)}.`,
-      );
+      setDoneMessage(createdMessage(tally));
     }
-    setTally({ count: 0, total: "0.00" });
+    setTally(EMPTY_TALLY);
     setAdding(false);
   };
 
@@ -261,7 +273,7 @@ export function TransactionSearchPage() {
         <Group justify="space-between" mt="sm">
           <Text size="sm" aria-label="Totals" aria-live="polite">
             {totals.data
-              ? `${totals.data.count} transactions · Total ${formatAmount(totals.data.totalAmount)} · Net ${formatAmount(totals.data.netAmount)}`
+              ? `${totals.data.count} transactions · ${describeSplit(totals.data.chargesAmount, totals.data.creditsAmount, totals.data.netAmount)}`
               : "Totals loading…"}
           </Text>
           <Group gap="xs">
@@ -297,7 +309,7 @@ export function TransactionSearchPage() {
       ) : null}
       {adding && tally.count > 0 ? (
         <Text size="sm" c="dimmed" aria-live="polite">
-          Added this session: {tally.count} · {formatAmount(tally.total)}
+          Added this session: {tally.count} · {describeSplit(tally.charges, tally.credits, tallyNet(tally))}
         </Text>
       ) : null}
       {mass.active ? <MassUpdatePanel clientId={clientId} mass={mass} /> : null}
@@ -316,19 +328,16 @@ export function TransactionSearchPage() {
               clientId={clientId}
               showCustomer
               showQty={showQty}
-              selectColumn={mass.active}
+              defaultCustomer={selectedPick}
               onCreated={(created) => {
-                setTally((current) => ({
-                  count: current.count + 1,
-                  total: addAmounts(current.total, created.amount),
-                }));
+                setTally((current) => addToTally(current, created));
                 void refresh();
               }}
               onSaved={() => {
-                // Save leaves add mode and clears the filters.
+                // Save leaves add mode and clears the filters (the selected customer stays).
                 finishAdding(false);
                 setAddressCustomer(null);
-                setState(BLANK);
+                setState({ ...BLANK, customer: selectedPick });
                 setPage(1);
               }}
               onDone={() => finishAdding(true)}

@@ -12,7 +12,8 @@ import {
 } from "@mantine/core";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { formatAmount, formatIsoDate } from "../../lib/format";
+import { ledgerAmount } from "@cyclebill/domain";
+import { formatAmount, formatIsoDate, formatRate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
@@ -40,11 +41,26 @@ export type TransactionTableProps = {
   /** Mass update: the Select column and the chosen ids. */
   selection?: {
     ids: ReadonlySet<number>;
-    onToggle: (id: number) => void;
-    onToggleAll: (ids: number[]) => void;
+    onToggle: (row: Transaction) => void;
+    onToggleAll: (rows: readonly Transaction[]) => void;
   };
   emptyText?: string;
+  /** The invoice this table shows (invoice edit): its rows need no link to it. */
+  currentInvoiceId?: number;
 };
+
+/** Why mass edit cannot change this entry (it can change exactly the entries one may edit), or null. */
+export function massEditRefusal(row: Transaction): string | null {
+  if (row.editable) return null;
+  if (row.voided || row.transaction_type === "voids_a_transaction")
+    return "Voided entries cannot be changed.";
+  if (row.reverses_transaction !== null || row.reversed_by !== null)
+    return "Reversed entries and reversals cannot be changed.";
+  if (row.statement !== null) return "Entries already on a statement cannot be changed.";
+  if (row.invoice !== null)
+    return `On invoice ${String(row.invoice_num ?? row.invoice)}, which is no longer open: it cannot be changed.`;
+  return "This entry cannot be changed.";
+}
 
 /** Row styles (spec section 2): stored amount mismatch as warning; invoice and processed rows distinct. */
 function rowStyle(row: Transaction): { bg?: string; kind: string } {
@@ -148,22 +164,21 @@ export function TransactionTable(props: TransactionTableProps) {
         setEditing(null);
       }
     };
-    const amount =
+    // Amounts show their effect on the balance, as the PDFs print them: a payment is -$20.00.
+    const entered =
       isEditing && editing ? draftAmount(editing.draft.rate, editing.draft.quantity) : row.amount;
+    const info = row.code_type === "info";
+    const amount = entered === null || info ? null : ledgerAmount(row.code_type, entered);
     return (
       <Table.Tr key={row.id} bg={style.bg} data-row-style={style.kind} onKeyDown={onKeyDown}>
         {selection ? (
           <Table.Td>
-            <Checkbox
-              aria-label={`Select transaction ${row.id}`}
-              checked={selection.ids.has(row.id)}
-              onChange={() => selection.onToggle(row.id)}
-            />
+            <SelectBox row={row} checked={selection.ids.has(row.id)} onToggle={selection.onToggle} />
           </Table.Td>
         ) : null}
         {showCustomer ? (
           <Table.Td>
-            <Text size="sm" truncate maw={220}>
+            <Text size="sm" truncate maw={180}>
               {row.customer_no} ·{" "}
               {row.customer_name.length > 30 ? `${row.customer_name.slice(0, 30)}…` : row.customer_name}
             </Text>
@@ -184,7 +199,7 @@ export function TransactionTable(props: TransactionTableProps) {
             <Group gap={6} wrap="nowrap">
               {row.description.length >= 30 ? (
                 <Tooltip label={row.description} withinPortal>
-                  <Text size="sm" truncate maw={260}>
+                  <Text size="sm" truncate maw={240}>
                     {row.description}
                   </Text>
                 </Tooltip>
@@ -214,7 +229,9 @@ export function TransactionTable(props: TransactionTableProps) {
               onChange={(event) => patch({ serviceDate: event.currentTarget.value })}
             />
           ) : (
-            formatIsoDate(row.serviceDate)
+            <Text size="sm" style={{ whiteSpace: "nowrap" }}>
+              {formatIsoDate(row.serviceDate)}
+            </Text>
           )}
         </Table.Td>
         {showQty ? (
@@ -257,13 +274,16 @@ export function TransactionTable(props: TransactionTableProps) {
               onChange={(event) => patch({ rate: event.currentTarget.value })}
             />
           ) : (
-            formatAmount(row.rate)
+            formatRate(row.rate)
           )}
         </Table.Td>
-        <Table.Td ta="right">{amount === null ? "—" : formatAmount(amount)}</Table.Td>
-        <Table.Td>{formatIsoDate(row.created)}</Table.Td>
-        <Table.Td>
-          <Group gap={4} wrap="nowrap">
+        <Table.Td ta="right" title={info ? "Info lines do not change the balance" : undefined}>
+          {amount === null ? "—" : formatAmount(amount)}
+        </Table.Td>
+        <Table.Td style={{ whiteSpace: "nowrap" }}>{formatIsoDate(row.created)}</Table.Td>
+        <Table.Td miw={isEditing ? 120 : 110}>
+          {/* The actions wrap onto a second line rather than widen the table past the screen. */}
+          <Group gap={4} wrap="wrap">
             {isEditing ? (
               <>
                 <Button size="compact-xs" onClick={() => void saveEdit(row)} loading={saving}>
@@ -301,7 +321,7 @@ export function TransactionTable(props: TransactionTableProps) {
                     {ACTION_LABELS[candidate.kind]}
                   </Button>
                 ))}
-                {row.invoice !== null ? (
+                {row.invoice !== null && row.invoice !== props.currentInvoiceId ? (
                   <Anchor
                     component={Link}
                     size="xs"
@@ -319,7 +339,8 @@ export function TransactionTable(props: TransactionTableProps) {
     );
   };
 
-  const pageIds = rows.map((row) => row.id);
+  // Select all takes the rows mass edit can change.
+  const selectable = rows.filter((row) => massEditRefusal(row) === null);
   return (
     <>
       <Table.ScrollContainer minWidth={900}>
@@ -330,8 +351,9 @@ export function TransactionTable(props: TransactionTableProps) {
                 <Table.Th>
                   <Checkbox
                     aria-label="Select all shown"
-                    checked={pageIds.length > 0 && pageIds.every((id) => selection.ids.has(id))}
-                    onChange={() => selection.onToggleAll(pageIds)}
+                    checked={selectable.length > 0 && selectable.every((row) => selection.ids.has(row.id))}
+                    disabled={selectable.length === 0}
+                    onChange={() => selection.onToggleAll(selectable)}
                   />
                 </Table.Th>
               ) : null}
@@ -396,5 +418,26 @@ export function TransactionTable(props: TransactionTableProps) {
                 : "Delete this reversal entry?"}
       </ConfirmDeleteDialog>
     </>
+  );
+}
+
+/** A row's Select box; disabled, with the reason, for entries mass edit cannot change. */
+function SelectBox(props: { row: Transaction; checked: boolean; onToggle: (row: Transaction) => void }) {
+  const refusal = massEditRefusal(props.row);
+  const box = (
+    <Checkbox
+      aria-label={`Select transaction ${props.row.id}`}
+      aria-description={refusal ?? undefined}
+      checked={props.checked}
+      disabled={refusal !== null && !props.checked}
+      onChange={() => props.onToggle(props.row)}
+    />
+  );
+  return refusal === null ? (
+    box
+  ) : (
+    <Tooltip label={refusal} withinPortal>
+      <span>{box}</span>
+    </Tooltip>
   );
 }

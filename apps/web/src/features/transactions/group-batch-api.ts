@@ -45,7 +45,27 @@ export type BatchResult = {
   description: string;
   route_name: string | null;
   skipped: number;
+  /** Every customer left out, with the reason. */
+  refused: { customer: number; customer_no: number; customer_name: string; reason: RefusalReason }[];
 };
+
+export type RefusalReason = "unknown" | "archived" | "marked_for_deletion";
+
+const REFUSAL_TEXT: Record<RefusalReason, string> = {
+  archived: "archived",
+  marked_for_deletion: "marked for deletion, takes no new charges",
+  unknown: "no longer a customer of this client",
+};
+
+/** " 2 customers were left out: 901 Archived Member (archived); 902 …": every one, by name. */
+export function refusedNote(result: BatchResult): string {
+  if (result.refused.length === 0) return "";
+  const names = result.refused
+    .map((one) => `${one.customer_no} ${one.customer_name} (${REFUSAL_TEXT[one.reason]})`)
+    .join("; ");
+  const verb = result.refused.length === 1 ? "customer was" : "customers were";
+  return ` ${result.refused.length} ${verb} left out: ${names}.`;
+}
 
 /** A customer the batch may post to, as the table lists it. */
 export type BatchMember = {

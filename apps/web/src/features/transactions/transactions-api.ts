@@ -1,4 +1,8 @@
-import { DUPLICATE_TRANSACTION_MESSAGE, type TransactionRecord } from "@cyclebill/domain";
+import {
+  DUPLICATE_TRANSACTION_MESSAGE,
+  type TransactionRecord,
+  type TransactionTotals,
+} from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from "@tanstack/react-query";
 import { ApiError, allMessages, apiFetch, describeApiError, type QueryParams } from "../../api/api-client";
 import type { Page } from "@cyclebill/domain";
@@ -97,8 +101,6 @@ export function useTransactionPage(
   }
   return result;
 }
-
-export type TransactionTotals = { totalAmount: string; netAmount: string; count: number };
 
 export function useTransactionTotals(clientId: number | null, filters: TransactionFilters, enabled = true) {
   return useQuery({
