@@ -1,13 +1,11 @@
 import { setClock } from "./clock.js";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { describeDataError, pgErrorCode } from "./db/pg-errors.js";
 import { HttpError, NOT_FOUND_DETAIL, SERVER_ERROR_DETAIL } from "./http/errors.js";
 import { registerApiRoutes } from "./http/api-routes.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
+import { REVALIDATE_CACHE_CONTROL, registerWebApp } from "./http/web-app.js";
 import type { AppDeps, Router } from "./http/router.js";
 import { createMailer, type Mailer } from "./modules/mail/mailer.js";
 import type { JobQueue } from "./jobs/index.js";
@@ -124,18 +122,10 @@ export async function buildApp(
   const openApiDocument = buildOpenApiDocument(router.documented);
   app.get("/api/docs", async () => openApiDocument);
 
-  const webIndex = path.join(deps.config.webDistDir, "index.html");
-  const hasWebApp = existsSync(webIndex);
-  // The page carries the provider's time zone, so the browser's "today" is the server's business date.
-  const indexHtml = hasWebApp
-    ? readFileSync(webIndex, "utf8").replace(
-        "</head>",
-        `<meta name="billing-time-zone" content="${config.timeZone}" /></head>`,
-      )
-    : null;
-  if (hasWebApp) {
-    await app.register(fastifyStatic, { root: deps.config.webDistDir, wildcard: false, index: false });
-  }
+  const indexHtml = await registerWebApp(app, {
+    webDistDir: deps.config.webDistDir,
+    timeZone: config.timeZone,
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "";
@@ -147,7 +137,7 @@ export async function buildApp(
     if (pathname.startsWith("/assets/")) return reply.code(404).type("text/plain").send("Not found");
     // History-mode routing: every other path is a screen of the web app.
     if (indexHtml !== null)
-      return reply.header("cache-control", "no-cache").type("text/html").send(indexHtml);
+      return reply.header("cache-control", REVALIDATE_CACHE_CONTROL).type("text/html").send(indexHtml);
     return reply
       .code(404)
       .type("text/plain")

@@ -1,11 +1,14 @@
 import { MantineProvider, createTheme } from "@mantine/core";
-import { Notifications } from "@mantine/notifications";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { RouterProvider } from "react-router";
 import { ApiError } from "./api/api-client";
 import { handleApiError } from "./api/api-errors";
+import { RouteLoading } from "./features/shell/RouteLoading";
 import { createAppRouter } from "./router";
+import { lazyScreen } from "./lib/lazy-screen";
+
+const Toasts = lazyScreen(() => import("./features/shell/Toasts"), "Toasts");
 
 const theme = createTheme({
   primaryColor: "teal",
@@ -36,9 +39,14 @@ export function App() {
 
   return (
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        {/* Layouts load lazily too; their own <Suspense> covers the screens inside them. */}
+        <Suspense fallback={<RouteLoading fullPage />}>
+          <RouterProvider router={router} />
+        </Suspense>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -1,34 +1,67 @@
 import { Outlet, createBrowserRouter, type RouteObject } from "react-router";
-import { ForgotPasswordPage } from "./features/auth/ForgotPasswordPage";
+import { lazyScreen } from "./lib/lazy-screen";
 import { LoginPage } from "./features/auth/LoginPage";
-import { LogoutPage } from "./features/auth/LogoutPage";
-import { PasswordResetPage } from "./features/auth/PasswordResetPage";
-import { RegisterPage } from "./features/auth/RegisterPage";
-import { ClientEditorPage } from "./features/clients/ClientEditorPage";
-import { ClientListPage } from "./features/clients/ClientListPage";
-import { SettingsPage } from "./features/clients/SettingsPage";
-import { CodesPage } from "./features/codes/CodesPage";
-import { AddCustomerPage } from "./features/customers/AddCustomerDialog";
-import { CustomerEditorPage } from "./features/customers/CustomerEditorPage";
-import { CustomerListPage } from "./features/customers/CustomerListPage";
-import { CustomerPrintView } from "./features/customers/CustomerPrintView";
-import { GroupAdminPage } from "./features/groups/GroupAdminPage";
-import { HelpPage } from "./features/help/HelpPage";
-import { HomePage } from "./features/home/HomePage";
-import { AdminProcessingPage } from "./features/production/AdminProcessingPage";
-import { AppLayout } from "./features/shell/AppLayout";
 import { NavigateKeepingQuery } from "./features/shell/NavigateKeepingQuery";
 import { NotFoundPage } from "./features/shell/NotFoundPage";
 import { PlaceholderPage } from "./features/shell/PlaceholderPage";
 import { PublicLayout } from "./features/shell/PublicLayout";
 import { RouteErrorPage } from "./features/shell/RouteErrorPage";
-import { InvoicesAndStatementsPage } from "./features/invoices/InvoicesAndStatementsPage";
-import { AddByGroupPage } from "./features/transactions/AddByGroupPage";
-import { AddForAllCustomersPage } from "./features/transactions/AddForAllCustomersPage";
-import { AddInvoicePage } from "./features/transactions/AddInvoicePage";
-import { EditInvoicePage } from "./features/transactions/EditInvoicePage";
-import { TransactionSearchPage } from "./features/transactions/TransactionSearchPage";
-import { TransactionsLayout } from "./features/transactions/TransactionsLayout";
+
+// Every screen but login loads on first use, in its own chunk (the layouts hold the <Suspense>).
+const ForgotPasswordPage = lazyScreen(
+  () => import("./features/auth/ForgotPasswordPage"),
+  "ForgotPasswordPage",
+);
+const LogoutPage = lazyScreen(() => import("./features/auth/LogoutPage"), "LogoutPage");
+const PasswordResetPage = lazyScreen(() => import("./features/auth/PasswordResetPage"), "PasswordResetPage");
+const RegisterPage = lazyScreen(() => import("./features/auth/RegisterPage"), "RegisterPage");
+const ClientEditorPage = lazyScreen(() => import("./features/clients/ClientEditorPage"), "ClientEditorPage");
+const ClientListPage = lazyScreen(() => import("./features/clients/ClientListPage"), "ClientListPage");
+const SettingsPage = lazyScreen(() => import("./features/clients/SettingsPage"), "SettingsPage");
+const CodesPage = lazyScreen(() => import("./features/codes/CodesPage"), "CodesPage");
+const AddCustomerPage = lazyScreen(() => import("./features/customers/AddCustomerDialog"), "AddCustomerPage");
+const CustomerEditorPage = lazyScreen(
+  () => import("./features/customers/CustomerEditorPage"),
+  "CustomerEditorPage",
+);
+const CustomerListPage = lazyScreen(
+  () => import("./features/customers/CustomerListPage"),
+  "CustomerListPage",
+);
+const CustomerPrintView = lazyScreen(
+  () => import("./features/customers/CustomerPrintView"),
+  "CustomerPrintView",
+);
+const GroupAdminPage = lazyScreen(() => import("./features/groups/GroupAdminPage"), "GroupAdminPage");
+const HelpPage = lazyScreen(() => import("./features/help/HelpPage"), "HelpPage");
+const HomePage = lazyScreen(() => import("./features/home/HomePage"), "HomePage");
+const AdminProcessingPage = lazyScreen(
+  () => import("./features/production/AdminProcessingPage"),
+  "AdminProcessingPage",
+);
+const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
+const InvoicesAndStatementsPage = lazyScreen(
+  () => import("./features/invoices/InvoicesAndStatementsPage"),
+  "InvoicesAndStatementsPage",
+);
+const AddByGroupPage = lazyScreen(() => import("./features/transactions/AddByGroupPage"), "AddByGroupPage");
+const AddForAllCustomersPage = lazyScreen(
+  () => import("./features/transactions/AddForAllCustomersPage"),
+  "AddForAllCustomersPage",
+);
+const AddInvoicePage = lazyScreen(() => import("./features/transactions/AddInvoicePage"), "AddInvoicePage");
+const EditInvoicePage = lazyScreen(
+  () => import("./features/transactions/EditInvoicePage"),
+  "EditInvoicePage",
+);
+const TransactionSearchPage = lazyScreen(
+  () => import("./features/transactions/TransactionSearchPage"),
+  "TransactionSearchPage",
+);
+const TransactionsLayout = lazyScreen(
+  () => import("./features/transactions/TransactionsLayout"),
+  "TransactionsLayout",
+);
 
 // Feature issues replace each PlaceholderPage with the real screen.
 export const routes: RouteObject[] = [

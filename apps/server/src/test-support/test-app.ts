@@ -48,6 +48,8 @@ export type TestApp = {
 export type TestAppOptions = {
   /** Also start the job engine on the test database, working on jobs in this process (polling fast). */
   jobs?: Partial<JobSettings>;
+  /** Serve a built web app from this directory (static-serving tests); none by default. */
+  webDistDir?: string;
 };
 
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
@@ -61,7 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       BILLING_SECRETS_KEY: "test-secrets-key",
       BILLING_DEMO: "0",
     }),
-    webDistDir: "/nonexistent-web-dist",
+    webDistDir: options.webDistDir ?? "/nonexistent-web-dist",
     smtpUrl: mail.url,
     publicUrl: "http://billing.test",
   };

@@ -1,4 +1,4 @@
-import { loginSchema, type LoginInput } from "@cyclebill/domain";
+import type { LoginInput } from "@cyclebill/domain";
 import {
   Alert,
   Anchor,
@@ -14,15 +14,19 @@ import {
   Title,
 } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { apiFetch, describeApiError } from "../../api/api-client";
 import { clearSession, storeToken, useSessionToken } from "../../api/session";
 import { fetchMe, meQueryKey, useCurrentUser } from "./current-user";
-import { validateForm, type FieldErrors } from "./form-validation";
+import type { FieldErrors } from "./form-validation";
 import { safeRedirectTarget } from "./redirect";
 
 type LoginField = "username" | "password";
+
+// The shared schema brings zod (about 20 kB compressed): it loads once the form shows, off the first
+// screen's critical path, and is long there by the time the user submits.
+const loadValidation = () => import("./login-validation");
 
 export function LoginPage() {
   const [searchParams] = useSearchParams();
@@ -36,6 +40,9 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+  useEffect(() => {
+    void loadValidation();
+  }, []);
 
   const login = useMutation({
     mutationFn: async (input: LoginInput) => {
@@ -66,9 +73,10 @@ export function LoginPage() {
 
   const checkingStoredToken = login.isIdle && token !== null && me.isPending;
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateForm(loginSchema, { username, password, remember_me: rememberMe });
+    const { validateLogin } = await loadValidation();
+    const result = validateLogin({ username, password, remember_me: rememberMe });
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -95,7 +103,7 @@ export function LoginPage() {
           <Text c="dimmed">Checking your saved session…</Text>
         </Group>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack gap="md">
             <TextInput
               label="Username or email"

@@ -1,5 +1,6 @@
 import { AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
+import { Suspense } from "react";
 import { Link, Outlet, matchPath, useLocation } from "react-router";
 import { displayName, type UserRole } from "../auth/current-user";
 import { RequireAuth } from "../auth/RequireAuth";
@@ -10,6 +11,7 @@ import { CustomerSelect } from "../customers/CustomerSelect";
 import { BrandLink } from "./BrandLink";
 import { NAV_ITEMS, visibleNavItems } from "./nav-items";
 import { NotificationBell } from "./NotificationBell";
+import { RouteLoading } from "./RouteLoading";
 
 const TOP_BAR_HEIGHT = 56;
 const SECOND_BAR_HEIGHT = 52;
@@ -107,7 +109,9 @@ function AuthenticatedShell() {
       </AppShell.Navbar>
 
       <AppShell.Main bg="gray.0">
-        <Outlet />
+        <Suspense fallback={<RouteLoading />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );

@@ -1,6 +1,8 @@
 import { AppShell, Container, Group, Paper } from "@mantine/core";
+import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { BrandLink } from "./BrandLink";
+import { RouteLoading } from "./RouteLoading";
 
 /** Layout for logged-out pages (login, registration, password reset, payments): no navbar. */
 export function PublicLayout() {
@@ -14,7 +16,9 @@ export function PublicLayout() {
       <AppShell.Main bg="gray.0">
         <Container size={480} py="xl">
           <Paper withBorder shadow="sm" radius="md" p="xl">
-            <Outlet />
+            <Suspense fallback={<RouteLoading />}>
+              <Outlet />
+            </Suspense>
           </Paper>
         </Container>
       </AppShell.Main>

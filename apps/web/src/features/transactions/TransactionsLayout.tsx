@@ -1,7 +1,8 @@
 import { Stack, Tabs } from "@mantine/core";
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { Outlet, useLocation, useNavigate } from "react-router";
 import { useClientContext } from "../../shared/client-context";
+import { RouteLoading } from "../shell/RouteLoading";
 
 const TABS = [
   { value: "/transactions/search", label: "Search Transactions" },
@@ -45,7 +46,9 @@ export function TransactionsLayout() {
           ))}
         </Tabs.List>
       </Tabs>
-      <Outlet />
+      <Suspense fallback={<RouteLoading />}>
+        <Outlet />
+      </Suspense>
     </Stack>
   );
 }
