@@ -1,4 +1,4 @@
-import { MantineProvider, createTheme } from "@mantine/core";
+import { MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
@@ -6,11 +6,7 @@ import { RouterProvider } from "react-router";
 import { ApiError } from "./api/api-client";
 import { handleApiError } from "./api/api-errors";
 import { createAppRouter } from "./router";
-
-const theme = createTheme({
-  primaryColor: "teal",
-  defaultRadius: "sm",
-});
+import { cssVariablesResolver, theme } from "./theme";
 
 function createQueryClient() {
   return new QueryClient({
@@ -35,7 +31,7 @@ export function App() {
   const [router] = useState(createAppRouter);
 
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

@@ -30,9 +30,11 @@ export function NotificationBell() {
   const count = [clientMessage, systemMessage].filter((message) => message !== "").length;
 
   return (
-    <Popover width={340} position="bottom-end" shadow="md" withArrow>
-      <Popover.Target>
-        <Indicator label={count} size={16} disabled={count === 0} color="red" offset={4}>
+    // The popover's target is the button itself: Popover.Target puts aria-expanded and
+    // aria-haspopup on its child, which a plain <div> (the Indicator) may not carry.
+    <Indicator label={count} size={16} disabled={count === 0} color="red" offset={4}>
+      <Popover width={340} position="bottom-end" shadow="md" withArrow>
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -41,16 +43,16 @@ export function NotificationBell() {
           >
             <BellIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="sm">
-          <MessageSection title="Client message" text={clientMessage} />
-          <Divider />
-          <MessageSection title="System message" text={systemMessage} />
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Stack gap="sm">
+            <MessageSection title="Client message" text={clientMessage} />
+            <Divider />
+            <MessageSection title="System message" text={systemMessage} />
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }
 

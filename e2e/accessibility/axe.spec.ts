@@ -1,0 +1,106 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { axeViolations, formatViolations, violationCount } from "../support/axe.js";
+import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
+import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { startServer, type RunningServer } from "../support/server.js";
+
+// axe-core's WCAG 2 A/AA rules on every screen a clerk or a visitor opens first, over the demo data
+// (so tables, badges and dimmed text are all on screen). Set A11Y_SCREENSHOT_DIR to also save a
+// full-page screenshot of each screen as tested, to look at the colours the rules ask for.
+
+const OWNER_EMAIL = "owner@greenway.example";
+
+type Screen = { name: string; path: string; heading: string | RegExp };
+
+const SIGNED_OUT: readonly Screen[] = [
+  { name: "login", path: "/", heading: "Login" },
+  { name: "register", path: "/register", heading: "Register" },
+  { name: "forgot-password", path: "/forgotPassword", heading: "Forgot Password" },
+];
+
+const SIGNED_IN: readonly Screen[] = [
+  { name: "home", path: "/home", heading: /^Welcome, / },
+  { name: "manage-customers", path: "/customers/manage", heading: "Manage Customers" },
+  { name: "add-customer", path: "/addCustomer", heading: "Add Customer" },
+  { name: "codes", path: "/codes", heading: "Bill Codes" },
+  { name: "groups", path: "/routes", heading: "Group Admin" },
+  { name: "search-transactions", path: "/transactions/search", heading: "Search Transactions" },
+  { name: "create-invoice", path: "/transactions/invoice/add", heading: "Create Invoice" },
+  { name: "add-by-group", path: "/transactions/addByRoute", heading: "Add Transactions by Group" },
+  { name: "invoices-and-statements", path: "/invoicesAndStatements", heading: "Invoices & Statements" },
+  { name: "settings", path: "/settings", heading: "Settings" },
+  { name: "help", path: "/help", heading: "Help" },
+];
+
+describe("accessibility: axe-core WCAG 2 AA", () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let owner: DemoLogin;
+  let page: Page;
+  let pageErrors: string[];
+
+  beforeAll(async () => {
+    server = await startServer({ demo: true });
+    owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    if (!server || !browser) throw new Error("setup failed");
+    page = await newPage(browser, server.baseUrl);
+    pageErrors = collectPageErrors(page);
+  });
+
+  afterEach(async ({ task }) => {
+    expect(uncaught(pageErrors)).toEqual([]);
+    await closePage(page, task);
+  });
+
+  /** Opens the screen and waits until its data is on it: the h1, no requests in flight, no loaders. */
+  async function openScreen(screen: Screen): Promise<void> {
+    await page.goto(screen.path);
+    await page.getByRole("heading", { level: 1, name: screen.heading, exact: true }).waitFor();
+    await page.waitForLoadState("networkidle");
+    await page
+      .locator(".mantine-Loader-root, .mantine-Skeleton-root[data-visible]")
+      .first()
+      .waitFor({ state: "detached", timeout: 15_000 })
+      .catch(() => undefined);
+    // Let Mantine's transitions (fades of alerts and popovers) settle so contrast is measured at rest.
+    await page.waitForTimeout(300);
+  }
+
+  async function expectNoViolations(screen: Screen): Promise<void> {
+    const violations = await axeViolations(page);
+    const dir = process.env.A11Y_SCREENSHOT_DIR;
+    if (dir) {
+      await mkdir(dir, { recursive: true });
+      await page.screenshot({ path: path.join(dir, `${screen.name}.png`), fullPage: true });
+      console.log(`${screen.name}: ${violationCount(violations)} axe violations`);
+    }
+    // Compared as text so a failure prints one readable line per element and rule.
+    expect(
+      formatViolations(violations),
+      `${violationCount(violations)} axe violations on ${screen.name} (${screen.path})`,
+    ).toBe("");
+  }
+
+  test.each(SIGNED_OUT)("signed out: $name has no WCAG 2 AA violations", async (screen) => {
+    await openScreen(screen);
+    await expectNoViolations(screen);
+  });
+
+  test.each(SIGNED_IN)("owner: $name has no WCAG 2 AA violations", async (screen) => {
+    await logIn(page, owner.email, owner.password);
+    await openScreen(screen);
+    await expectNoViolations(screen);
+  });
+});
