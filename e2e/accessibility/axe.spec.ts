@@ -3,8 +3,10 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { axeViolations, formatViolations, violationCount } from "../support/axe.js";
+import { apiLogIn } from "../support/api.js";
 import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
 import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { focused, tabTo } from "../support/keyboard.js";
 import { startServer, type RunningServer } from "../support/server.js";
 
 // axe-core's WCAG 2 A/AA rules on every screen a clerk or a visitor opens first, over the demo data
@@ -35,7 +37,7 @@ const SIGNED_IN: readonly Screen[] = [
   { name: "help", path: "/help", heading: "Help" },
 ];
 
-describe("accessibility: axe-core WCAG 2 AA", () => {
+describe("accessibility", () => {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let owner: DemoLogin;
@@ -103,4 +105,86 @@ describe("accessibility: axe-core WCAG 2 AA", () => {
     await openScreen(screen);
     await expectNoViolations(screen);
   });
+
+  describe("keyboard only", () => {
+    const heading = (name: string | RegExp) =>
+      page.getByRole("heading", { level: 1, name, exact: typeof name === "string" });
+
+    test("sign in, move through the navigation, add a customer and open the notifications", async () => {
+      await page.goto("/");
+      await heading("Login").waitFor();
+      expect((await tabTo(page, /^Username or email/)).element.tag).toBe("input");
+      await page.keyboard.type(owner.email);
+      await tabTo(page, /^Password/, { maxPresses: 2 });
+      await page.keyboard.type(owner.password);
+      await page.keyboard.press("Enter");
+      await heading(/^Welcome, /).waitFor();
+
+      // The navigation: every stop on the way shows where the focus is, and Enter follows the link.
+      const customersLink = await tabTo(page, /^Customers$/);
+      expect(customersLink.element).toMatchObject({ tag: "a", ringVisible: true });
+      await page.keyboard.press("Enter");
+      await heading("Manage Customers").waitFor();
+      await page.waitForLoadState("networkidle");
+
+      // Space presses a button; the dialog takes the focus to its first field, Enter in a field saves.
+      const addButton = await tabTo(page, /^Add Customer$/);
+      expect(addButton.element).toMatchObject({ tag: "button", ringVisible: true });
+      await page.keyboard.press("Space");
+      const dialog = page.getByRole("dialog", { name: "Add Customer" });
+      await dialog.waitFor();
+      await page.waitForFunction(() => document.activeElement?.tagName === "INPUT");
+      expect((await focused(page))?.name).toMatch(/^First name/);
+      await page.keyboard.type("Kay");
+      await tabTo(page, /^Last name/, { maxPresses: 1 });
+      await page.keyboard.type("Keyboard");
+      await page.keyboard.press("Enter");
+      await dialog.waitFor({ state: "detached" });
+      const api = await apiLogIn(server ?? fail(), owner.email, owner.password);
+      const found = await api.request<{ results: { customer_name: string }[] }>(
+        "GET",
+        "customers/?query=Keyboard&limit=5",
+      );
+      expect(found.results.map((row) => row.customer_name)).toContain("Kay Keyboard");
+
+      // The bell opens its messages with Enter; Escape closes them and returns to the bell.
+      const bell = await tabTo(page, /^Notifications/, { backwards: true });
+      expect(bell.element).toMatchObject({ tag: "button", ringVisible: true });
+      await page.keyboard.press("Enter");
+      const messages = page.getByRole("dialog").filter({ hasText: "Client message" });
+      await messages.waitFor();
+      await page.keyboard.press("Escape");
+      await messages.waitFor({ state: "hidden" });
+      expect((await focused(page))?.name).toMatch(/^Notifications/);
+    });
+
+    test("Search Transactions: open the add row and reach its fields with the keyboard; axe passes there too", async () => {
+      await logIn(page, owner.email, owner.password);
+      await heading(/^Welcome, /).waitFor();
+      await tabTo(page, /^Transactions$/);
+      await page.keyboard.press("Enter");
+      await heading("Search Transactions").waitFor();
+      await page.waitForLoadState("networkidle");
+
+      const add = await tabTo(page, /^Add Transaction$/);
+      expect(add.element).toMatchObject({ tag: "button", ringVisible: true });
+      await page.keyboard.press("Enter");
+      const addRow = page.getByRole("row", { name: "Add Transaction" });
+      await addRow.waitFor();
+      // The row's fields follow in the tab order, customer first.
+      await tabTo(page, /^New transaction customer/);
+      await page.keyboard.press("Escape");
+      await tabTo(page, /^New transaction description/);
+      await page.waitForLoadState("networkidle");
+      await expectNoViolations({
+        name: "search-transactions-adding",
+        path: "/transactions/search",
+        heading: "Search Transactions",
+      });
+    });
+  });
 });
+
+function fail(): never {
+  throw new Error("setup failed");
+}

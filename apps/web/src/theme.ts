@@ -65,7 +65,11 @@ export function accessibleLightVariables(theme: MantineTheme): Record<string, st
   const shade = getPrimaryShade(theme, "light");
   const variables: Record<string, string> = {
     // Grey shade 7 is far darker than 6, so dimmed and placeholder text darken shade 6 just enough.
-    "--mantine-color-dimmed": darkenForText(gray[6], surfaces),
+    // Dimmed hints also sit in rows tinted with the primary light colour (the add-transaction row).
+    "--mantine-color-dimmed": darkenForText(gray[6], [
+      ...surfaces,
+      theme.colors[theme.primaryColor]?.[1] ?? WHITE,
+    ]),
     "--mantine-color-placeholder": darkenForText(gray[6], surfaces),
     "--mantine-color-error": readableShade(theme.colors.red, 6, surfaces),
     "--mantine-color-anchor": `var(--mantine-color-${theme.primaryColor}-text)`,

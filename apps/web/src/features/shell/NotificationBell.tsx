@@ -1,4 +1,4 @@
-import { ActionIcon, Divider, Indicator, Popover, Stack, Text } from "@mantine/core";
+import { ActionIcon, Divider, FocusTrap, Indicator, Popover, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import { useClientContext } from "../../shared/client-context";
@@ -33,7 +33,8 @@ export function NotificationBell() {
     // The popover's target is the button itself: Popover.Target puts aria-expanded and
     // aria-haspopup on its child, which a plain <div> (the Indicator) may not carry.
     <Indicator label={count} size={16} disabled={count === 0} color="red" offset={4}>
-      <Popover width={340} position="bottom-end" shadow="md" withArrow>
+      {/* Focus moves into the messages (Escape closes only from there) and back to the bell on close. */}
+      <Popover width={340} position="bottom-end" shadow="md" withArrow trapFocus returnFocus>
         <Popover.Target>
           <ActionIcon
             variant="subtle"
@@ -45,6 +46,7 @@ export function NotificationBell() {
           </ActionIcon>
         </Popover.Target>
         <Popover.Dropdown>
+          <FocusTrap.InitialFocus />
           <Stack gap="sm">
             <MessageSection title="Client message" text={clientMessage} />
             <Divider />
