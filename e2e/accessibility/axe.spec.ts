@@ -132,6 +132,12 @@ describe("accessibility", () => {
       await page.keyboard.type(owner.email);
       await tabTo(page, /^Password/, { maxPresses: 2 });
       await page.keyboard.type(owner.password);
+      // Show password is a focusable button; Space shows the password, Shift+Tab returns to it.
+      const toggle = await tabTo(page, /^Toggle password visibility$/, { maxPresses: 1 });
+      expect(toggle.element).toMatchObject({ tag: "button", ringVisible: true });
+      await page.keyboard.press("Space");
+      expect(await page.getByLabel(/^Password/).getAttribute("type")).toBe("text");
+      await tabTo(page, /^Password/, { backwards: true, maxPresses: 1 });
       await page.keyboard.press("Enter");
       await heading(/^Welcome, /).waitFor();
 

@@ -1,4 +1,5 @@
 import {
+  PasswordInput,
   createTheme,
   darken,
   getPrimaryShade,
@@ -105,4 +106,8 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
 export const theme = createTheme({
   primaryColor: "teal",
   defaultRadius: "sm",
+  components: {
+    // Mantine leaves the show-password button out of the tab order; keyboard users need it too.
+    PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleFocusable: true } }),
+  },
 });
