@@ -1,4 +1,4 @@
-import { MantineProvider, createTheme } from "@mantine/core";
+import { MantineProvider } from "@mantine/core";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useState } from "react";
 import { RouterProvider } from "react-router";
@@ -7,13 +7,9 @@ import { handleApiError } from "./api/api-errors";
 import { RouteLoading } from "./features/shell/RouteLoading";
 import { createAppRouter } from "./router";
 import { lazyScreen } from "./lib/lazy-screen";
+import { cssVariablesResolver, theme } from "./theme";
 
 const Toasts = lazyScreen(() => import("./features/shell/Toasts"), "Toasts");
-
-const theme = createTheme({
-  primaryColor: "teal",
-  defaultRadius: "sm",
-});
 
 function createQueryClient() {
   return new QueryClient({
@@ -38,7 +34,7 @@ export function App() {
   const [router] = useState(createAppRouter);
 
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>

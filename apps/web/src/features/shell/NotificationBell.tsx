@@ -1,4 +1,4 @@
-import { ActionIcon, Divider, Indicator, Popover, Stack, Text } from "@mantine/core";
+import { ActionIcon, Divider, FocusTrap, Indicator, Popover, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import { useClientContext } from "../../shared/client-context";
@@ -30,9 +30,12 @@ export function NotificationBell() {
   const count = [clientMessage, systemMessage].filter((message) => message !== "").length;
 
   return (
-    <Popover width={340} position="bottom-end" shadow="md" withArrow>
-      <Popover.Target>
-        <Indicator label={count} size={16} disabled={count === 0} color="red" offset={4}>
+    // The popover's target is the button itself: Popover.Target puts aria-expanded and
+    // aria-haspopup on its child, which a plain <div> (the Indicator) may not carry.
+    <Indicator label={count} size={16} disabled={count === 0} color="red" offset={4}>
+      {/* Focus moves into the messages (Escape closes only from there) and back to the bell on close. */}
+      <Popover width={340} position="bottom-end" shadow="md" withArrow trapFocus returnFocus>
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -41,16 +44,17 @@ export function NotificationBell() {
           >
             <BellIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="sm">
-          <MessageSection title="Client message" text={clientMessage} />
-          <Divider />
-          <MessageSection title="System message" text={systemMessage} />
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <FocusTrap.InitialFocus />
+          <Stack gap="sm">
+            <MessageSection title="Client message" text={clientMessage} />
+            <Divider />
+            <MessageSection title="System message" text={systemMessage} />
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }
 
