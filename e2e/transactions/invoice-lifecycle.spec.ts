@@ -97,12 +97,17 @@ describe("invoice lifecycle", () => {
     await page.getByRole("textbox", { name: "New transaction description" }).fill("Front lawn");
     await page.getByRole("textbox", { name: "New transaction rate" }).fill("40");
     await button("Save & New").click();
-    await table().getByRole("cell", { name: "Front lawn" }).waitFor();
+    // The saved row's text (not the add row's own input, whose value also names its cell), and the
+    // add row emptied for the next line: only then is it safe to type into it.
+    await table().getByRole("cell").filter({ hasText: "Front lawn" }).first().waitFor();
+    await expect
+      .poll(() => page.getByRole("textbox", { name: "New transaction description" }).inputValue())
+      .toBe("");
     await pick("New transaction code", "101", /101 · Lawn mowing/);
     await page.getByRole("textbox", { name: "New transaction description" }).fill("Back lawn");
     await page.getByRole("textbox", { name: "New transaction rate" }).fill("25.5");
     await page.getByRole("textbox", { name: "New transaction rate" }).press("Control+Enter");
-    await table().getByRole("cell", { name: "Back lawn" }).waitFor();
+    await table().getByRole("cell").filter({ hasText: "Back lawn" }).first().waitFor();
     await page.getByLabel("Invoice total").getByText("Total $65.50").waitFor();
     await button("Done").click();
     await page.getByText("2 transactions were created with a total amount of $65.50 (").waitFor();
