@@ -5,7 +5,6 @@ import {
   invoiceFileName,
   isNegativeAmount,
   sumAmounts,
-  type InvoiceStatus,
 } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { codes, customers, invoices, transactions } from "../../db/tables.js";
@@ -29,8 +28,6 @@ import {
   usDate,
   type BillLine,
 } from "./bill-layout.pdf.js";
-
-const statusLabels: Record<InvoiceStatus, string> = { open: "Open", closed: "Closed", processed: "Sent" };
 
 /** The invoice as the customer gets it: letterhead, address, lines, totals, terms and messages. */
 export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: number): Promise<PdfFile> {
@@ -75,7 +72,7 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
     ["Invoice No.", String(number)],
     ["Invoice Date", usDate(invoice.invoiceDate)],
     ["Account No.", String(customer.customerNo)],
-    ["Status", statusLabels[invoice.invoiceStatus]],
+    // The invoice's open/closed state is the office's workflow, not something the customer acts on.
   ];
   if (invoice.statementId !== null) facts.push(["Statement", String(invoice.statementId)]);
   let y = drawBillHeader(doc, {

@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { createStatement } from "../statements/create-statement.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { attachTransactions, createInvoice } from "./create-invoice.js";
 import { businessToday } from "../../clock.js";
@@ -665,6 +666,17 @@ describe("GET /api/invoices/{id}/pdf/", () => {
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(bytes.length).toBeGreaterThan(1500);
+  });
+
+  it("prints no internal status, even on a closed invoice", async () => {
+    const { invoice } = await filledInvoice("9.00");
+    expect((await owner.post(`/api/invoices/${invoice.id}/close/`, {})).status).toBe(200);
+    const response = await fetch(`${testApp.baseUrl}/api/invoices/${invoice.id}/pdf/`, {
+      headers: { authorization: `Bearer ${fixture.a.ownerToken}` },
+    });
+    const text = await pdfText(Buffer.from(await response.arrayBuffer()));
+    expect(text).toContain(`Invoice No.`);
+    expect(text).not.toMatch(/Status|Closed/);
   });
 
   it("names the statement once the invoice was processed", async () => {
