@@ -121,12 +121,15 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
                 mtd={data.currentCharges}
                 ytd={data.ytdCharges}
                 lastYear={data.charges_last_yr}
+                lastAmount={data.last_charge_amount}
                 lastDate={data.last_charge_date}
               />
               <ActivityRow
                 label="Payments"
                 mtd={data.currentPayments}
                 ytd={data.ytdPayments}
+                lastYear={data.payments_last_yr}
+                lastAmount={data.last_pay_amount}
                 lastDate={data.last_pay_date_1}
               />
               <ActivityRow
@@ -143,6 +146,7 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
                 ytd={data.ytdDebitAdjustment}
                 lastYear={data.last_year_db_adj}
                 lastAmount={data.last_debit_amount}
+                lastDate={data.last_db_adj_date}
               />
             </Table.Tbody>
           </Table>
