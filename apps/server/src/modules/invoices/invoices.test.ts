@@ -679,6 +679,48 @@ describe("GET /api/invoices/{id}/pdf/", () => {
     expect(text).not.toMatch(/Status|Closed/);
   });
 
+  it("prints the taxable charges line by the one tax rule the Status tab uses", async () => {
+    const [materials] = await testApp.db
+      .insert(codes)
+      .values({
+        clientId: fixture.a.clientId,
+        code: 120,
+        description: "Materials",
+        codeType: "charge",
+        taxable: true,
+      })
+      .returning();
+    const pdfOf = async (invoiceId: number) =>
+      pdfText(
+        Buffer.from(
+          await (
+            await fetch(`${testApp.baseUrl}/api/invoices/${invoiceId}/pdf/`, {
+              headers: { authorization: `Bearer ${fixture.a.ownerToken}` },
+            })
+          ).arrayBuffer(),
+        ),
+      );
+    const billed = async (taxStatus: "T" | "F") => {
+      const customerId = await newCustomer();
+      await testApp.db.update(customers).set({ taxStatus }).where(eq(customers.id, customerId));
+      const invoice = await add({ customer: customerId, invoice_date: today() });
+      const ids = [
+        (await post(customerId, "12.34", { codeId: materials!.id, serviceDate: today() })).id,
+        (await post(customerId, "40.00", { serviceDate: today() })).id,
+      ];
+      await attachTransactions(testApp.db, tenantA(), invoice.id, ids);
+      const summary = (await owner.get(`/api/summary-data/customer/${customerId}`)).body as { tax: string };
+      return { text: await pdfOf(invoice.id), tax: summary.tax };
+    };
+    const taxable = await billed("T");
+    expect(taxable.tax).toBe("12.34");
+    expect(taxable.text).toMatch(/Taxable charges\s+\$12\.34/);
+    expect(taxable.text).toMatch(/Invoice total\s+\$52\.34/);
+    const exempt = await billed("F");
+    expect(exempt.tax).toBe("0.00");
+    expect(exempt.text).not.toContain("Taxable charges");
+  });
+
   it("names the statement once the invoice was processed", async () => {
     const { invoice } = await filledInvoice("9.00");
     const statement = await createStatement(testApp.db, tenantA(), {
