@@ -91,6 +91,29 @@ describe("navigation guard and login", () => {
     }
   });
 
+  test("/logout while logged out sends nothing and logs no error", async () => {
+    const requests: string[] = [];
+    const failures: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/api/")) requests.push(request.url());
+    });
+    page.on("response", (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    page.on("requestfailed", (request) => failures.push(`failed ${request.url()}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") consoleErrors.push(message.text());
+    });
+    await page.goto("/logout");
+    await page.getByText("Thank you. You have been logged out successfully.").waitFor();
+    await page.screenshot({ path: "/tmp/screens-logout-logged-out.png" });
+    expect(requests).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
   test("a stored session skips the form; a stale token sends the next page to login", async () => {
     await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     // Logged in already: opening the login page goes straight to the target.

@@ -235,6 +235,9 @@ describe("bill codes", () => {
     // The first demo client.
     await openCodes(1);
     await row(100).waitFor();
+    // The demo codes are named.
+    await row(100).getByText("Service", { exact: true }).waitFor();
+    await page.screenshot({ path: "/tmp/screens-demo-codes.png", fullPage: true });
     expect((await codesShown()).every((code) => Number(code) > 0)).toBe(true);
     expect(await row(-1).count()).toBe(0);
 

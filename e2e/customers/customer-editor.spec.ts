@@ -23,6 +23,13 @@ function usd(amount: string): string {
   return `${amount.startsWith("-") ? "-" : ""}$${whole.replace(/\B(?=(\d{3})+$)/g, ",")}.${cents.padEnd(2, "0")}`;
 }
 
+/** "2026-11-02" as the app shows it: "Nov 2, 2026". */
+function formatDate(iso: string): string {
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const [year, month, day] = iso.split("-").map(Number);
+  return `${months[(month ?? 1) - 1] ?? ""} ${String(day)}, ${String(year)}`;
+}
+
 describe("the customer editor", () => {
   let world: CustomerWorld | undefined;
   let page: Page;
@@ -242,6 +249,22 @@ describe("the customer editor", () => {
     const activity = page.getByRole("table", { name: "Activity" });
     const charges = activity.getByRole("row").filter({ hasText: "Charges" });
     expect(await charges.textContent()).toContain(usd(summary.ytdCharges ?? "0.00"));
+    // The last charge and the last payment show their amounts and dates, not "—".
+    const lastCells = async (name: string) =>
+      (await activity.getByRole("row").filter({ hasText: name }).getByRole("cell").allTextContents()).slice(
+        -2,
+      );
+    expect(summary.last_charge_amount).toBeTruthy();
+    expect(summary.last_pay_amount).toBeTruthy();
+    expect(await lastCells("Charges")).toEqual([
+      usd(summary.last_charge_amount ?? ""),
+      formatDate(summary.last_charge_date ?? ""),
+    ]);
+    expect(await lastCells("Payments")).toEqual([
+      usd(summary.last_pay_amount ?? ""),
+      formatDate(summary.last_pay_date_1 ?? ""),
+    ]);
+    await page.screenshot({ path: "/tmp/screens-status-last-amounts.png", fullPage: true });
     await activity.getByRole("row").filter({ hasText: "Payments" }).waitFor();
     await activity.getByRole("row").filter({ hasText: "Credit adjustments" }).waitFor();
     await activity.getByRole("row").filter({ hasText: "Debit adjustments" }).waitFor();

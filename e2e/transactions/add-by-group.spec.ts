@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { createClient, createCode, type ApiSession, type ClientFixture } from "../support/api.js";
@@ -27,7 +30,7 @@ describe("Add Transactions by Group", () => {
     ({ admin, page } = session.current());
   });
 
-  type World = { client: ClientFixture; customers: Record<string, Customer> };
+  type World = { client: ClientFixture; customers: Record<string, Customer>; groupId: number };
 
   /** A client with the code 101 Water and the group North Route: Ann, Ben, Dee (skip), Cal, Eve (pause). */
   async function makeWorld(name: string): Promise<World> {
@@ -63,7 +66,7 @@ describe("Add Transactions by Group", () => {
         bill_indicator_flag: flag,
       });
     }
-    return { client, customers };
+    return { client, customers, groupId: group.id };
   }
 
   const table = () => page.getByRole("table", { name: "Customers to bill" });
@@ -137,6 +140,62 @@ describe("Add Transactions by Group", () => {
       { customer: world.customers.Ann!.id, amount: "12.50", type: "route" },
       { customer: world.customers.Cal!.id, amount: "20.00", type: "route" },
     ]);
+  });
+
+  test("an archived member shows as archived on Group Admin and the report, and the batch names it", async () => {
+    const world = await makeWorld("Batch Archived Client");
+    const fay = world.customers.Fay!;
+    await admin.request("POST", `routeplans/?client_id=${world.client.id}`, {
+      route: world.groupId,
+      customer: fay.id,
+      bill_indicator_flag: "standard",
+    });
+    // Fay has no balance, so this archives her at once.
+    await admin.request("DELETE", `customers/${fay.id}/?client_id=${world.client.id}`);
+
+    // Group Admin: her row says Archived, not Standard.
+    await page.goto(`/routes?client_id=${world.client.id}`);
+    await page.getByRole("region", { name: "Groups" }).getByText("North Route").click();
+    const members = page.getByRole("table", { name: "Customers in the group" });
+    const fayRow = members.getByRole("row").filter({ hasText: "Fay Fir" });
+    await fayRow.getByText("Archived", { exact: true }).waitFor();
+    expect(await fayRow.getByText("Standard", { exact: true }).count()).toBe(0);
+    await page.screenshot({ path: "/tmp/screens-group-admin-archived.png", fullPage: true });
+
+    // The Group Report prints her status as Archived.
+    const origin = new URL(page.url()).origin;
+    const response = await fetch(
+      `${origin}/api/pdf/route-reports/${world.groupId}?client_id=${world.client.id}`,
+      {
+        headers: { Authorization: `Bearer ${admin.token}` },
+      },
+    );
+    expect(response.status).toBe(200);
+    const pdfPath = "/tmp/screens-group-report-archived.pdf";
+    await writeFile(pdfPath, Buffer.from(await response.arrayBuffer()));
+    const { stdout } = await promisify(execFile)("pdftotext", ["-layout", pdfPath, "-"]);
+    const fayLine = stdout.split("\n").find((line) => line.includes("Fay Fir")) ?? "";
+    expect(fayLine).toContain("Archived");
+    expect(fayLine).not.toContain("Standard");
+
+    // Add by group marks her, posts to her anyway, and the result names her with the reason.
+    await open(world);
+    await chooseGroup("North Route");
+    await expect
+      .poll(names)
+      .toEqual(["Ann Ash", "Ben Birch", "Cal Cedar", "Fay FirArchived, will be left out"]);
+    await chooseCode();
+    await page.getByRole("textbox", { name: "Default amount" }).fill("5");
+    await page.getByRole("button", { name: "Add Transactions" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "3 route transactions were created: Water — group North Route, total $15.00" })
+      .filter({ hasText: `1 customer was left out: ${fay.customer_no} Fay Fir (archived).` })
+      .waitFor();
+    await page.screenshot({ path: "/tmp/screens-add-by-group-archived.png", fullPage: true });
+    const posted = (await ledger(world)).map((entry) => entry.customer);
+    expect(posted).not.toContain(fay.id);
+    expect(posted).toHaveLength(3);
   });
 
   test("quantity and units price each row as rate times quantity", async () => {

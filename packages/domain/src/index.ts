@@ -31,6 +31,7 @@ export * from "./records/transaction-records.js";
 export * from "./records/document-records.js";
 export * from "./jobs/job-run.js";
 export * from "./production/late-fees.js";
+export * from "./tax/taxable-charges.js";
 export * from "./production/statement-decision.js";
 export * from "./production/client-eligibility.js";
 export * from "./production/billing-period.js";

@@ -104,13 +104,18 @@ export const customerSummarySchema = z.object({
   ytdCharges: amountString,
   charges_last_yr: amountString,
   last_charge_date: dateString.nullable(),
+  /** The latest charge's amount (latest by service date, then entry). */
+  last_charge_amount: amountString.nullable(),
   current_payments: amountString,
   currentPayments: amountString,
   ytdPayments: amountString,
+  payments_last_yr: amountString,
   last_pay_date_1: dateString.nullable(),
   last_pay_date_2: dateString.nullable(),
   last_pay_date_3: dateString.nullable(),
   last_pay_date_4: dateString.nullable(),
+  /** The latest payment's amount, paid on last_pay_date_1. */
+  last_pay_amount: amountString.nullable(),
   currentCreditAdjustment: amountString,
   ytdCreditAdjustment: amountString,
   last_year_credits: amountString,
@@ -120,6 +125,7 @@ export const customerSummarySchema = z.object({
   ytdDebitAdjustment: amountString,
   last_year_db_adj: amountString,
   last_debit_amount: amountString.nullable(),
+  last_db_adj_date: dateString.nullable(),
   unprocessedBalance: amountString,
   tax: amountString,
 });

@@ -375,7 +375,9 @@ describe("the customer list", () => {
       currentPayments: "10.00",
       ytdCharges: "60.00",
       last_charge_date: today,
+      last_charge_amount: "60.00",
       last_pay_date_1: today,
+      last_pay_amount: "10.00",
       last_pay_date_2: null,
       unprocessedBalance: "50.00",
     });

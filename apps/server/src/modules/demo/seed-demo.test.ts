@@ -55,6 +55,9 @@ describe("demo data", () => {
       expect(row.system).toBeGreaterThanOrEqual(4);
       expect(row.total).toBeGreaterThan(row.system);
     }
+    // Every code is named: the Codes list and the code pickers show the name.
+    const unnamed = await rows<{ code: number }>(sql`select code from codes where trim(code_name) = ''`);
+    expect(unnamed).toEqual([]);
     const groups = await rows<{ total: number }>(
       sql`select count(*)::int as total from routes group by client_id`,
     );

@@ -64,22 +64,29 @@ const demoClients: DemoClient[] = [
   },
 ];
 
-const demoCodes: { code: number; description: string; codeType: CodeType; taxable?: boolean }[] = [
-  { code: -4, description: "Previous balance", codeType: "info" },
-  { code: -3, description: "Reversal", codeType: "adjust" },
-  { code: -2, description: "Void", codeType: "adjust" },
-  { code: -1, description: "Late fee", codeType: "charge" },
-  { code: 100, description: "Monthly service", codeType: "charge" },
-  { code: 110, description: "Extra service visit", codeType: "charge" },
-  { code: 120, description: "Materials", codeType: "charge", taxable: true },
-  { code: 130, description: "Equipment rental", codeType: "charge" },
-  { code: 200, description: "Payment - check", codeType: "payment" },
-  { code: 210, description: "Payment - card", codeType: "payment" },
-  { code: 300, description: "Credit adjustment", codeType: "adjust" },
-  { code: 310, description: "Debit adjustment", codeType: "debit" },
-  { code: 400, description: "Loyalty discount", codeType: "flat_discount" },
-  { code: 410, description: "Senior discount 10%", codeType: "percent_discount" },
-  { code: 900, description: "Note to customer", codeType: "info" },
+// Every code has a short name (the Codes list and pickers show it) and a longer description.
+const demoCodes: {
+  code: number;
+  codeName: string;
+  description: string;
+  codeType: CodeType;
+  taxable?: boolean;
+}[] = [
+  { code: -4, codeName: "Previous balance", description: "Previous balance", codeType: "info" },
+  { code: -3, codeName: "Reversal", description: "Reversal", codeType: "adjust" },
+  { code: -2, codeName: "Void", description: "Void", codeType: "adjust" },
+  { code: -1, codeName: "Late fee", description: "Late fee", codeType: "charge" },
+  { code: 100, codeName: "Service", description: "Monthly service", codeType: "charge" },
+  { code: 110, codeName: "Extra visit", description: "Extra service visit", codeType: "charge" },
+  { code: 120, codeName: "Materials", description: "Materials", codeType: "charge", taxable: true },
+  { code: 130, codeName: "Rental", description: "Equipment rental", codeType: "charge" },
+  { code: 200, codeName: "Check", description: "Payment - check", codeType: "payment" },
+  { code: 210, codeName: "Card", description: "Payment - card", codeType: "payment" },
+  { code: 300, codeName: "Credit adj.", description: "Credit adjustment", codeType: "adjust" },
+  { code: 310, codeName: "Debit adj.", description: "Debit adjustment", codeType: "debit" },
+  { code: 400, codeName: "Loyalty", description: "Loyalty discount", codeType: "flat_discount" },
+  { code: 410, codeName: "Senior 10%", description: "Senior discount 10%", codeType: "percent_discount" },
+  { code: 900, codeName: "Note", description: "Note to customer", codeType: "info" },
 ];
 
 const firstNames = [
@@ -233,6 +240,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         demoCodes.map((code) => ({
           clientId: client.id,
           code: code.code,
+          codeName: code.codeName,
           description: code.code === 100 ? demo.serviceName : code.description,
           codeType: code.codeType,
           taxable: code.taxable ?? false,

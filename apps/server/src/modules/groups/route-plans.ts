@@ -1,5 +1,12 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { placeMember, removeMember, resolveAddStop, resolveMoveStop, type Page } from "@cyclebill/domain";
+import {
+  archiveState,
+  placeMember,
+  removeMember,
+  resolveAddStop,
+  resolveMoveStop,
+  type Page,
+} from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { billIndicatorFlags, customers, routePlans, routes } from "../../db/tables.js";
@@ -19,6 +26,9 @@ export const routePlanOutputSchema = z.object({
   stop: z.number().int().describe("0-based; every change renumbers the group from 0"),
   position: z.number().int().describe("1-based, as users see it"),
   bill_indicator_flag: z.enum(billIndicatorFlags),
+  archive_state: z
+    .enum(["active", "delete-when-zero", "delete-when-zero-keep-billing", "archived"])
+    .describe("The customer's archive state: an archived member takes no transactions"),
 });
 export type RoutePlanOutput = z.infer<typeof routePlanOutputSchema>;
 
@@ -34,9 +44,14 @@ const selection = {
   clientId: routePlans.clientId,
   stop: routePlans.stop,
   billIndicatorFlag: routePlans.billIndicatorFlag,
+  deleted: customers.deleted,
+  deleteFlag: customers.deleteFlag,
 };
 
-type Selected = { [K in keyof typeof selection]: (typeof selection)[K]["_"]["data"] };
+// Column data types lose nullability here, so the nullable column is typed by hand.
+type Selected = Omit<{ [K in keyof typeof selection]: (typeof selection)[K]["_"]["data"] }, "deleteFlag"> & {
+  deleteFlag: string | null;
+};
 
 function toApi(row: Selected): RoutePlanOutput {
   return {
@@ -52,6 +67,7 @@ function toApi(row: Selected): RoutePlanOutput {
     stop: row.stop,
     position: row.stop + 1,
     bill_indicator_flag: row.billIndicatorFlag,
+    archive_state: archiveState(row),
   };
 }
 

@@ -30,6 +30,7 @@ export async function renderRouteReport(
       name: customers.customerName,
       address: sql<string>`concat_ws(', ', nullif(${customers.address1}, ''), nullif(${customers.city}, ''), nullif(${customers.state}, ''))`,
       flag: routePlans.billIndicatorFlag,
+      deleted: customers.deleted,
       balance: sql<string>`${customers.totalBalance}::text`,
     })
     .from(routePlans)
@@ -56,7 +57,8 @@ export async function renderRouteReport(
       String(member.customerNo),
       member.name,
       member.address,
-      statusLabels[member.flag],
+      // An archived customer takes nothing, whatever its processing status says.
+      member.deleted ? "Archived" : statusLabels[member.flag],
       formatUsd(member.balance),
     ]),
     totals: ["", "", "Total", "", "", formatUsd(sumAmounts(members.map((member) => member.balance)))],

@@ -182,7 +182,8 @@ export function drawBillHeader(
     y += 17;
   });
   doc
-    .rect(boxX, PAGE.top + 28, 200, y - PAGE.top - 28)
+    // Rows are drawn from 4pt above their text, so the box ends 4pt above y.
+    .rect(boxX, PAGE.top + 28, 200, y - PAGE.top - 32)
     .lineWidth(0.75)
     .strokeColor(RULE)
     .stroke();

@@ -4,8 +4,10 @@ import {
   formatUsd,
   invoiceFileName,
   isNegativeAmount,
+  isZeroAmount,
   sumAmounts,
-  type InvoiceStatus,
+  TAXABLE_CHARGES_LABEL,
+  taxableCharges,
 } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { codes, customers, invoices, transactions } from "../../db/tables.js";
@@ -30,8 +32,6 @@ import {
   type BillLine,
 } from "./bill-layout.pdf.js";
 
-const statusLabels: Record<InvoiceStatus, string> = { open: "Open", closed: "Closed", processed: "Sent" };
-
 /** The invoice as the customer gets it: letterhead, address, lines, totals, terms and messages. */
 export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: number): Promise<PdfFile> {
   const [found] = await db
@@ -52,6 +52,7 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
       serviceDate: transactions.serviceDate,
       code: codes.code,
       codeType: codes.codeType,
+      taxable: codes.taxable,
       description: transactions.description,
       quantity: transactions.quantity,
       rate: transactions.rate,
@@ -75,7 +76,7 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
     ["Invoice No.", String(number)],
     ["Invoice Date", usDate(invoice.invoiceDate)],
     ["Account No.", String(customer.customerNo)],
-    ["Status", statusLabels[invoice.invoiceStatus]],
+    // The invoice's open/closed state is the office's workflow, not something the customer acts on.
   ];
   if (invoice.statementId !== null) facts.push(["Statement", String(invoice.statementId)]);
   let y = drawBillHeader(doc, {
@@ -88,8 +89,15 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
   const continuation = `${client.name} · Invoice ${number} (continued)`;
   y = drawBillLines(doc, y, lines, { continuation, empty: "No transactions are on this invoice." });
   if (y + 80 > PAGE.contentBottom) y = continuePage(doc, continuation);
+  // The same rule as the Status tab; with no tax rate in the client record it is the taxable base,
+  // printed for the customer's records and not added to the total.
+  const taxable = taxableCharges(
+    found.customer.taxStatus,
+    rows.map((row) => ({ ...row, amount: row.ledgerAmount })),
+  );
   y = drawTotals(doc, y, [
     ["Charges", formatUsd(charges)],
+    ...(isZeroAmount(taxable) ? [] : [[TAXABLE_CHARGES_LABEL, formatUsd(taxable)] as [string, string]]),
     ["Payments and credits", formatUsd(credits)],
     ["Invoice total", formatUsd(total)],
   ]);

@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { createStatement } from "../statements/create-statement.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { attachTransactions, createInvoice } from "./create-invoice.js";
 import { businessToday } from "../../clock.js";
@@ -665,6 +666,59 @@ describe("GET /api/invoices/{id}/pdf/", () => {
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(bytes.length).toBeGreaterThan(1500);
+  });
+
+  it("prints no internal status, even on a closed invoice", async () => {
+    const { invoice } = await filledInvoice("9.00");
+    expect((await owner.post(`/api/invoices/${invoice.id}/close/`, {})).status).toBe(200);
+    const response = await fetch(`${testApp.baseUrl}/api/invoices/${invoice.id}/pdf/`, {
+      headers: { authorization: `Bearer ${fixture.a.ownerToken}` },
+    });
+    const text = await pdfText(Buffer.from(await response.arrayBuffer()));
+    expect(text).toContain(`Invoice No.`);
+    expect(text).not.toMatch(/Status|Closed/);
+  });
+
+  it("prints the taxable charges line by the one tax rule the Status tab uses", async () => {
+    const [materials] = await testApp.db
+      .insert(codes)
+      .values({
+        clientId: fixture.a.clientId,
+        code: 120,
+        description: "Materials",
+        codeType: "charge",
+        taxable: true,
+      })
+      .returning();
+    const pdfOf = async (invoiceId: number) =>
+      pdfText(
+        Buffer.from(
+          await (
+            await fetch(`${testApp.baseUrl}/api/invoices/${invoiceId}/pdf/`, {
+              headers: { authorization: `Bearer ${fixture.a.ownerToken}` },
+            })
+          ).arrayBuffer(),
+        ),
+      );
+    const billed = async (taxStatus: "T" | "F") => {
+      const customerId = await newCustomer();
+      await testApp.db.update(customers).set({ taxStatus }).where(eq(customers.id, customerId));
+      const invoice = await add({ customer: customerId, invoice_date: today() });
+      const ids = [
+        (await post(customerId, "12.34", { codeId: materials!.id, serviceDate: today() })).id,
+        (await post(customerId, "40.00", { serviceDate: today() })).id,
+      ];
+      await attachTransactions(testApp.db, tenantA(), invoice.id, ids);
+      const summary = (await owner.get(`/api/summary-data/customer/${customerId}`)).body as { tax: string };
+      return { text: await pdfOf(invoice.id), tax: summary.tax };
+    };
+    const taxable = await billed("T");
+    expect(taxable.tax).toBe("12.34");
+    expect(taxable.text).toMatch(/Taxable charges\s+\$12\.34/);
+    expect(taxable.text).toMatch(/Invoice total\s+\$52\.34/);
+    const exempt = await billed("F");
+    expect(exempt.tax).toBe("0.00");
+    expect(exempt.text).not.toContain("Taxable charges");
   });
 
   it("names the statement once the invoice was processed", async () => {

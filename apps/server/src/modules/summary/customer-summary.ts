@@ -1,5 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { fiscalYearStart, monthStart, type CustomerSummary } from "@cyclebill/domain";
+import {
+  fiscalYearStart,
+  monthStart,
+  taxableCharges,
+  type CustomerSummary,
+  type TaxLine,
+} from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients } from "../../db/tables.js";
@@ -61,13 +67,19 @@ export async function summarizeCustomer(
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId} and c.code_type = 'payment' and not t.voided
         order by t.service_date desc, t.id desc limit 4`,
   );
-  const [unprocessed] = await queryRows<{ total: string; taxable: string }>(
+  const [unprocessed] = await queryRows<{ total: string }>(
     db,
-    sql`select coalesce(sum(t.ledger_amount) filter (where t.statement_id is null), 0)::numeric(14,2)::text as total,
-               coalesce(sum(t.amount) filter (where c.taxable and c.code_type = 'charge'
-                 and t.service_date >= ${fromMonth}::date), 0)::numeric(14,2)::text as taxable
-        from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
+    sql`select coalesce(sum(t.ledger_amount) filter (where t.statement_id is null), 0)::numeric(14,2)::text as total
+        from transactions t
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}`,
+  );
+  // This month's lines go through the one tax rule the invoice PDF uses too.
+  const monthLines = await queryRows<TaxLine>(
+    db,
+    sql`select c.code_type as "codeType", c.taxable, t.amount::text as amount, t.voided
+        from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
+        where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
+          and t.service_date >= ${fromMonth}::date and t.service_date <= ${asOf}::date`,
   );
   const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId]);
   const of = (kind: string) =>
@@ -98,13 +110,16 @@ export async function summarizeCustomer(
     ytdCharges: charge.ytd,
     charges_last_yr: charge.last_year,
     last_charge_date: charge.last_date,
+    last_charge_amount: charge.last_amount,
     current_payments: payment.mtd,
     currentPayments: payment.mtd,
     ytdPayments: payment.ytd,
+    payments_last_yr: payment.last_year,
     last_pay_date_1: payments[0]?.service_date ?? null,
     last_pay_date_2: payments[1]?.service_date ?? null,
     last_pay_date_3: payments[2]?.service_date ?? null,
     last_pay_date_4: payments[3]?.service_date ?? null,
+    last_pay_amount: payment.last_amount,
     currentCreditAdjustment: credit.mtd,
     ytdCreditAdjustment: credit.ytd,
     last_year_credits: credit.last_year,
@@ -114,7 +129,8 @@ export async function summarizeCustomer(
     ytdDebitAdjustment: debit.ytd,
     last_year_db_adj: debit.last_year,
     last_debit_amount: debit.last_amount,
+    last_db_adj_date: debit.last_date,
     unprocessedBalance: unprocessed?.total ?? "0.00",
-    tax: unprocessed?.taxable ?? "0.00",
+    tax: taxableCharges(customer.taxStatus, monthLines),
   };
 }

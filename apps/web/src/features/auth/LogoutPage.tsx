@@ -2,7 +2,7 @@ import { Anchor, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { apiFetch } from "../../api/api-client";
+import { apiFetch, readToken } from "../../api/api-client";
 import { clearSession } from "../../api/session";
 
 export const LOGGED_OUT_MESSAGE = "Thank you. You have been logged out successfully.";
@@ -14,7 +14,12 @@ export function LogoutPage() {
   useEffect(() => {
     let active = true;
     // Tell the server first (it needs the token), but log out locally whatever it answers.
-    apiFetch<unknown>("/auth/logout/", { method: "POST", handles: "all" })
+    // Without a token there is no server session to end, and the call could only fail.
+    const serverLogout =
+      readToken() === null
+        ? Promise.resolve()
+        : apiFetch<unknown>("/auth/logout/", { method: "POST", handles: "all" });
+    serverLogout
       .catch((error: unknown) => console.warn("Server-side logout failed; logged out locally:", error))
       .finally(() => {
         clearSession();

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, 
 import type { ReactNode } from "react";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
-import type { CustomerSummary } from "@cyclebill/domain";
+import { TAXABLE_CHARGES_LABEL, type CustomerSummary } from "@cyclebill/domain";
 import { useCustomerSummary } from "./customer-api";
 
 /** Status: dates, balances, ageing and month/year-to-date summaries from GET /api/summary-data/customer/{id}. */
@@ -60,7 +60,7 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
         <Figure label="Balance" value={formatAmount(data.balance)} strong />
         <Figure label="Previous balance" value={formatAmount(data.previous_balance)} />
         <Figure label="Not yet on a statement" value={formatAmount(data.unprocessedBalance)} />
-        <Figure label="Taxable charges this month" value={formatAmount(data.tax)} />
+        <Figure label={`${TAXABLE_CHARGES_LABEL} this month`} value={formatAmount(data.tax)} />
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -121,12 +121,15 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
                 mtd={data.currentCharges}
                 ytd={data.ytdCharges}
                 lastYear={data.charges_last_yr}
+                lastAmount={data.last_charge_amount}
                 lastDate={data.last_charge_date}
               />
               <ActivityRow
                 label="Payments"
                 mtd={data.currentPayments}
                 ytd={data.ytdPayments}
+                lastYear={data.payments_last_yr}
+                lastAmount={data.last_pay_amount}
                 lastDate={data.last_pay_date_1}
               />
               <ActivityRow
@@ -143,6 +146,7 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
                 ytd={data.ytdDebitAdjustment}
                 lastYear={data.last_year_db_adj}
                 lastAmount={data.last_debit_amount}
+                lastDate={data.last_db_adj_date}
               />
             </Table.Tbody>
           </Table>

@@ -1,5 +1,6 @@
-import { BILL_INDICATOR_FLAGS } from "@cyclebill/domain";
+import { BILL_INDICATOR_FLAGS, type ArchiveState } from "@cyclebill/domain";
 import { Badge } from "@mantine/core";
+import { ArchiveStateBadge } from "../customers/archive";
 import { BILL_INDICATOR_LABELS } from "./groups-api";
 
 export const BILL_INDICATOR_OPTIONS = BILL_INDICATOR_FLAGS.map((flag) => ({
@@ -7,7 +8,15 @@ export const BILL_INDICATOR_OPTIONS = BILL_INDICATOR_FLAGS.map((flag) => ({
   label: BILL_INDICATOR_LABELS[flag],
 }));
 
-export function StatusBadge({ flag }: { flag: keyof typeof BILL_INDICATOR_LABELS }) {
+/** The member's processing status; an archived customer shows as archived, since it takes nothing. */
+export function StatusBadge({
+  flag,
+  archiveState = "active",
+}: {
+  flag: keyof typeof BILL_INDICATOR_LABELS;
+  archiveState?: ArchiveState;
+}) {
+  if (archiveState === "archived") return <ArchiveStateBadge state={archiveState} />;
   const color = flag === "standard" ? "teal" : flag === "skip" ? "orange" : "gray";
   return (
     <Badge variant="light" color={color} tt="none">

@@ -179,7 +179,7 @@ export function MembersTable({
                   </Table.Td>
                   <Table.Td>{member.customer_label}</Table.Td>
                   <Table.Td>
-                    <StatusBadge flag={member.bill_indicator_flag} />
+                    <StatusBadge flag={member.bill_indicator_flag} archiveState={member.archive_state} />
                   </Table.Td>
                   <Table.Td>
                     <MantineGroup gap={4} justify="flex-end" wrap="nowrap">

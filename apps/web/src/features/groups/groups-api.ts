@@ -1,4 +1,9 @@
-import { MAX_PAGE_SIZE, type BILL_INDICATOR_FLAGS, type GroupInput } from "@cyclebill/domain";
+import {
+  MAX_PAGE_SIZE,
+  type ArchiveState,
+  type BILL_INDICATOR_FLAGS,
+  type GroupInput,
+} from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import type { Page } from "@cyclebill/domain";
@@ -27,6 +32,7 @@ export type RoutePlan = {
   stop: number;
   position: number;
   bill_indicator_flag: BillIndicatorFlag;
+  archive_state: ArchiveState;
 };
 
 export type GroupDetail = Group & { details: RoutePlan[] };

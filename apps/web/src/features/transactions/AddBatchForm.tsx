@@ -189,7 +189,15 @@ export function AddBatchForm(props: AddBatchFormProps) {
     }
   };
 
-  const skippedNote = refusedNote;
+  // The customers left out go on a line of their own, after the spec's sentence.
+  const skippedNote = (result: BatchResult) => {
+    const note = refusedNote(result).trim();
+    return note === "" ? null : (
+      <Text size="sm" mt={6}>
+        {note}
+      </Text>
+    );
+  };
 
   return (
     <Box pos="relative">
@@ -420,7 +428,17 @@ export function AddBatchForm(props: AddBatchFormProps) {
                           <Text size="sm" lineClamp={1} title={member.customer_name}>
                             {member.customer_name}
                           </Text>
-                          {member.delete_flag && code?.code_type === "charge" ? (
+                          {member.archived ? (
+                            <Badge
+                              color="dark"
+                              variant="light"
+                              size="xs"
+                              tt="none"
+                              title="The server refuses entries for an archived customer"
+                            >
+                              Archived, will be left out
+                            </Badge>
+                          ) : member.delete_flag && code?.code_type === "charge" ? (
                             <Badge color="orange" variant="light" size="xs" title="Takes no new charges">
                               Marked for deletion
                             </Badge>

@@ -1,3 +1,4 @@
+import type { ArchiveState } from "@cyclebill/domain";
 import { Box, Button, Select, Stack } from "@mantine/core";
 import { Link, useSearchParams } from "react-router";
 import { NoClientNotice } from "../clients/ClientRequired";
@@ -11,6 +12,12 @@ const TITLE = "Add Transactions by Group";
 const DESCRIPTION =
   "One transaction for each customer of a group billed as standard, in stop order. Omit customers or change their amounts before adding.";
 export const GROUP_PARAM = "route_id";
+
+function deleteFlagOf(state: ArchiveState): BatchMember["delete_flag"] {
+  if (state === "delete-when-zero") return "D";
+  if (state === "delete-when-zero-keep-billing") return "S";
+  return null;
+}
 
 export function AddByGroupPage() {
   const { clientId, withClient } = useClientContext();
@@ -56,7 +63,8 @@ function AddByGroup({ clientId }: { clientId: number }) {
       customer_no: plan.customer_no,
       customer_name: nameFromLabel(plan.customer_label, plan.customer_no),
       position: plan.position,
-      delete_flag: null,
+      delete_flag: deleteFlagOf(plan.archive_state),
+      archived: plan.archive_state === "archived",
     }));
 
   const select = (value: string | null) =>

@@ -47,6 +47,7 @@ function AddForAll({ clientId }: { clientId: number }) {
     customer_name: customer.customer_name,
     position: null,
     delete_flag: customer.delete_flag,
+    archived: customer.deleted,
   }));
   return (
     <AddBatchForm

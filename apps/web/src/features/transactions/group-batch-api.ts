@@ -76,6 +76,8 @@ export type BatchMember = {
   position: number | null;
   /** Marked for deletion: the server leaves such customers out of charge batches. */
   delete_flag: "D" | "S" | null;
+  /** Archived: the server refuses every entry for it, and the result names it. */
+  archived: boolean;
 };
 
 /** A row's own amount and quantity; absent fields follow the batch defaults. */
