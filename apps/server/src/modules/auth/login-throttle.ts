@@ -2,6 +2,7 @@ import { and, count, eq, gte, lt, min, or } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
 import { loginFailures } from "../../db/tables.js";
 import { HttpError } from "../../http/errors.js";
+import { currentClock } from "../../clock.js";
 
 export const MAX_FAILURES = 10;
 export const WINDOW_MINUTES = 15;
@@ -11,7 +12,7 @@ export async function assertNotThrottled(
   db: Executor,
   account: string,
   address: string,
-  now = new Date(),
+  now = currentClock().now(),
 ): Promise<void> {
   const windowStart = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   for (const condition of [eq(loginFailures.account, account), eq(loginFailures.address, address)]) {
@@ -29,9 +30,15 @@ export async function assertNotThrottled(
   }
 }
 
-export async function recordLoginFailure(db: Executor, account: string, address: string): Promise<void> {
-  await db.insert(loginFailures).values({ account, address });
+export async function recordLoginFailure(
+  db: Executor,
+  account: string,
+  address: string,
+  now = currentClock().now(),
+): Promise<void> {
+  // Stamped by the app's clock, the one the window above is measured with (not the database's).
+  await db.insert(loginFailures).values({ account, address, createdAt: now });
   // Old failures no longer count; drop them so the table stays small.
-  const expired = new Date(Date.now() - 24 * 60 * 60_000);
+  const expired = new Date(now.getTime() - 24 * 60 * 60_000);
   await db.delete(loginFailures).where(or(lt(loginFailures.createdAt, expired)));
 }

@@ -13,6 +13,7 @@ import { fieldError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail, type UserRow } from "../users/create-user.js";
 import { hashPassword } from "./passwords.js";
+import { currentClock } from "../../clock.js";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** A new user's set-password link lives longer than a reset link: the invitation may wait a weekend. */
@@ -28,7 +29,7 @@ export async function issueResetToken(db: Executor, userId: number, minutes: num
   await db.insert(passwordResetTokens).values({
     userId,
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + minutes * 60_000),
+    expiresAt: new Date(currentClock().now().getTime() + minutes * 60_000),
   });
   return token;
 }
@@ -90,7 +91,8 @@ export async function resetPassword(
         and(
           eq(passwordResetTokens.tokenHash, hashToken(input.token)),
           isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, sql`now()`),
+          // Measured by the clock that set the expiry, not the database server's.
+          gt(passwordResetTokens.expiresAt, currentClock().now()),
           sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}`,
           eq(users.isActive, true),
         ),

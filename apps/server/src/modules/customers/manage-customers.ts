@@ -25,6 +25,7 @@ import { addRoutePlan } from "../groups/route-plans.js";
 import { archiveAtZero } from "../ledger/archive-at-zero.js";
 import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
+import { businessToday } from "../../clock.js";
 
 export const HAS_BALANCE_MESSAGE = (balance: string) =>
   `This customer has a balance of ${formatUsd(balance)}. Choose to archive it when the balance reaches zero instead.`;
@@ -112,7 +113,8 @@ async function insertCustomer(
   }
   const [row] = await tx
     .insert(customers)
-    .values({ ...customerValues(input), clientId: tenant.clientId, customerNo })
+    // Opened today by the provider's business date, not the database server's clock.
+    .values({ openDate: businessToday(), ...customerValues(input), clientId: tenant.clientId, customerNo })
     .returning();
   if (!row) throw new Error("customer not created");
   return row;
