@@ -8,7 +8,7 @@ import { carryChunks, chunkResults, runChunk, type ChunkResult } from "../jobs/r
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { addFigures, figuresOf, planCustomers } from "./plan-production.js";
 import type { ProductionClientRow } from "./production-inputs.js";
-import { writeChunk } from "./write-production.js";
+import { untimed, writeChunk, type PhaseTimer } from "./write-production.js";
 
 /** The job's stable id: the kind of each client's job run and its pg-boss queue name. */
 export const PRODUCTION_RUN_JOB = "production-run";
@@ -61,10 +61,11 @@ export async function runProductionStep(
   db: Database,
   step: ProductionStep,
   enqueue: EnqueueProductionSteps,
+  time: PhaseTimer = untimed,
 ): Promise<void> {
   const key: JobRunKey = { clientId: step.clientId, runId: step.runId };
   if (step.step === "plan") {
-    await planClientRun(db, key, step, enqueue);
+    await time("plan", () => planClientRun(db, key, step, enqueue));
     return;
   }
   await runChunk(
@@ -76,11 +77,13 @@ export async function runProductionStep(
       const [client] = await tx.select().from(clients).where(eq(clients.id, step.clientId)).for("update");
       if (!client) throw new Error(`client ${step.clientId} not found`);
       await lockCustomers(tx, step.clientId, step.customerIds);
-      const plans = await planCustomers(tx, client, {
-        period: periodOf(run),
-        productionRunId: run.id,
-        customerIds: step.customerIds,
-      });
+      const plans = await time("plan", () =>
+        planCustomers(tx, client, {
+          period: periodOf(run),
+          productionRunId: run.id,
+          customerIds: step.customerIds,
+        }),
+      );
       const written = await writeChunk(
         tx,
         {
@@ -90,6 +93,7 @@ export async function runProductionStep(
           customerIds: step.customerIds,
         },
         plans,
+        time,
       );
       return {
         done: step.customerIds.length,
@@ -105,7 +109,8 @@ export async function runProductionStep(
     {
       step: PRODUCING,
       summarize: summarizeProduction,
-      onFinish: (tx, chunks) => finishClientRun(tx, step.clientId, step.productionRunId, chunks),
+      onFinish: (tx, chunks) =>
+        time("bookkeeping", () => finishClientRun(tx, step.clientId, step.productionRunId, chunks)),
     },
   );
 }
