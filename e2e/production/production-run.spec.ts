@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { createClient, type ApiSession } from "../support/api.js";
@@ -55,10 +56,15 @@ describe("admin processing", () => {
       .getByText("None: No bill this month (N)")
       .waitFor();
     await customers.getByRole("button", { name: /Mailed/ }).click();
-    await page
-      .getByRole("dialog", { name: "Preview statement" })
-      .getByText("The run posts nothing for this customer.")
-      .waitFor();
+    const dialog = page.getByRole("dialog", { name: "Preview statement" });
+    await dialog.getByText("The run posts nothing for this customer.").waitFor();
+    // The statement the run would produce, as a PDF (nothing written).
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      dialog.getByRole("button", { name: "Statement PDF" }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^Statement preview \\d+ ${RUN_DATE}\\.pdf$`));
+    expect((await readFile(await file.path())).subarray(0, 5).toString("latin1")).toBe("%PDF-");
     await page.keyboard.press("Escape");
 
     await page.getByRole("button", { name: `Run cycle ${CYCLE}` }).click();

@@ -12,6 +12,8 @@ export const productionRunPayload = z.discriminatedUnion("step", [
     runId: id,
     productionRunId: id,
     chunkSize: z.number().int().min(1).max(5000),
+    /** The failed job run this part resumes: its recorded chunks are carried, the rest planned. */
+    resumeFrom: id.optional(),
   }),
   z.object({
     step: z.literal("chunk"),

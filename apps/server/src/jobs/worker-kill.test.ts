@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,6 +12,7 @@ import { readJobRun } from "../modules/jobs/job-runs.js";
 import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "../test-support/test-database.js";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
 import { startJobs, type JobQueue } from "./index.js";
 
 // A real worker process (src/worker.ts, as `npm run worker` runs it) is killed with SIGKILL while
@@ -24,55 +24,17 @@ const CHUNK_SIZE = 5; // 8 chunks
 const BLOCKED_CHUNK = 4; // the first worker finishes chunks 0-3, then waits on a lock in chunk 4
 const EXPIRE_SECONDS = 4;
 
-const serverDir = path.resolve(import.meta.dirname, "../..");
 let dataDir = "";
 
-type Worker = {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<{ code: number | null; signal: string | null }>;
-};
-
-function startWorker(databaseUrl: string): Worker {
-  const child = spawn("node", ["--conditions=source", "--import", "tsx", "src/worker.ts"], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      JWT_SECRET: "worker-kill-test",
-      BILLING_SECRETS_KEY: "worker-kill-test",
-      WORKERS: "1",
-      JOB_MAINTENANCE_SECONDS: "1",
-      JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
-      JOB_POLL_SECONDS: "0.5",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  child.stdout?.on("data", (data: Buffer) => output.push(data.toString()));
-  child.stderr?.on("data", (data: Buffer) => output.push(data.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output, exited };
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, worker?: Worker): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (!(await check())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}\n${worker?.output.join("") ?? ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+function startWorker(databaseUrl: string): WorkerProcess {
+  return startWorkerProcess(databaseUrl, { dataDir, expireSeconds: EXPIRE_SECONDS });
 }
 
 describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with kill -9 mid-job", () => {
   let database: DatabaseHandle;
   let jobs: JobQueue;
   let databaseUrl: string;
-  const workers: Worker[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-worker-kill-"));

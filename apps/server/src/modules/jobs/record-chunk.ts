@@ -101,6 +101,35 @@ export async function chunkResults(db: Executor, key: JobRunKey): Promise<ChunkR
   }));
 }
 
+/**
+ * Carries a failed run's recorded chunks (markers, results and counts) over to the run that resumes
+ * it, so the resumed run's result and bookkeeping cover every chunk; returns them.
+ */
+export async function carryChunks(tx: Executor, from: JobRunKey, to: JobRunKey): Promise<ChunkResult[]> {
+  const chunks = await chunkResults(tx, from);
+  if (chunks.length === 0) return chunks;
+  await tx.insert(jobRunChunks).values(
+    chunks.map((chunk) => ({
+      clientId: to.clientId,
+      runId: to.runId,
+      chunkNo: chunk.chunkNo,
+      done: chunk.done,
+      failed: chunk.failed,
+      result: chunk.result,
+    })),
+  );
+  await tx
+    .update(jobRuns)
+    .set({
+      done: chunks.reduce((sum, chunk) => sum + chunk.done, 0),
+      failed: chunks.reduce((sum, chunk) => sum + chunk.failed, 0),
+      chunksDone: chunks.length,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(jobRuns.clientId, to.clientId), eq(jobRuns.id, to.runId)));
+  return chunks;
+}
+
 function keyColumns(key: ChunkKey) {
   return { clientId: key.clientId, runId: key.runId, chunkNo: key.chunkNo };
 }

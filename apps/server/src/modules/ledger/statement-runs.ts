@@ -34,7 +34,14 @@ export async function billEntriesOnStatements(
         "date",
       )}
     ) as s(customer_id, statement_id, statement_date)
-    where t.client_id = ${clientId} and t.customer_id = s.customer_id and t.statement_id is null
+    -- The id list keeps this to the customers' own entries (an index scan) however large the client:
+    -- joined on the unnest alone, the planner may hash the client's whole ledger for every chunk.
+    where t.client_id = ${clientId}
+      and t.customer_id = any(${sqlArray(
+        items.map((item) => item.customerId),
+        "bigint",
+      )})
+      and t.customer_id = s.customer_id and t.statement_id is null
       and (t.service_date <= s.statement_date
            or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
                       and i.statement_id = s.statement_id))`);
@@ -88,5 +95,8 @@ export async function startNextPeriods(
         "numeric",
       )}
     ) as p(customer_id, previous_balance, current_balance, overdue_30, overdue_60, overdue_90, overdue_over_90)
-    where c.client_id = ${clientId} and c.id = p.customer_id`);
+    where c.client_id = ${clientId} and c.id = any(${sqlArray(
+      column((item) => item.customerId),
+      "bigint",
+    )}) and c.id = p.customer_id`);
 }

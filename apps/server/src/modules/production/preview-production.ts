@@ -138,6 +138,20 @@ export async function previewClient(
   };
 }
 
+/** One customer's plan for a run on runDate and its client's summary; 404 when it is not billed. */
+export async function planOneCustomer(
+  db: Executor,
+  clientId: number,
+  customerId: number,
+  runDate: string,
+): Promise<{ summary: ProductionClient; plan: CustomerPlan }> {
+  const { client, alreadyRun } = await loadClient(db, clientId, runDate);
+  const { summary, plans } = await planClient(db, client, runDate, alreadyRun, [customerId]);
+  const [plan] = plans;
+  if (!plan) throw notFound();
+  return { summary, plan };
+}
+
 /** GET dailyproduction/client/{id}/customers/{id}: one customer's figures and the lines a run posts. */
 export async function previewCustomer(
   db: Executor,
@@ -145,10 +159,7 @@ export async function previewCustomer(
   customerId: number,
   runDate: string,
 ): Promise<ProductionCustomerPreview> {
-  const { client, alreadyRun } = await loadClient(db, clientId, runDate);
-  const { summary, plans } = await planClient(db, client, runDate, alreadyRun, [customerId]);
-  const [plan] = plans;
-  if (!plan) throw notFound();
+  const { summary, plan } = await planOneCustomer(db, clientId, customerId, runDate);
   return {
     ...customerRow(plan),
     client_id: clientId,

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { clientCyclesOf, type ClientLateFeeSettings } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, productionRuns } from "../../db/tables.js";
+import { clients, jobRuns, productionRuns } from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { ageCustomerBalances, type CustomerAgeing } from "../summary/customer-ageing.queries.js";
 
@@ -25,13 +25,43 @@ export async function clientById(db: Executor, clientId: number): Promise<Produc
   return row;
 }
 
-/** Clients already run for this cycle and month (a production_runs row exists). */
+/**
+ * Clients already run for this cycle and month (a production_runs row exists), except those whose
+ * part for this very run date failed: a new run of the cycle and date resumes them.
+ */
 export async function clientsAlreadyRun(db: Executor, cycle: number, runDate: string): Promise<Set<number>> {
+  const failed = await failedParts(db, cycle, runDate);
   const rows = await db
     .select({ clientId: productionRuns.clientId })
     .from(productionRuns)
     .where(and(eq(productionRuns.cycle, cycle), eq(productionRuns.runMonth, runDate.slice(0, 7))));
-  return new Set(rows.map((row) => row.clientId));
+  return new Set(rows.map((row) => row.clientId).filter((clientId) => !failed.has(clientId)));
+}
+
+export type FailedPart = { productionRunId: number; jobRunId: number; cycleRunId: number | null };
+
+/** The clients' parts of this cycle and run date whose job run failed, by client id. */
+export async function failedParts(
+  db: Executor,
+  cycle: number,
+  runDate: string,
+): Promise<Map<number, FailedPart>> {
+  const rows = await db
+    .select({
+      clientId: productionRuns.clientId,
+      productionRunId: productionRuns.id,
+      jobRunId: jobRuns.id,
+      cycleRunId: productionRuns.cycleRunId,
+    })
+    .from(productionRuns)
+    .innerJoin(
+      jobRuns,
+      and(eq(jobRuns.clientId, productionRuns.clientId), eq(jobRuns.id, productionRuns.jobRunId)),
+    )
+    .where(
+      and(eq(productionRuns.cycle, cycle), eq(productionRuns.runDate, runDate), eq(jobRuns.status, "failed")),
+    );
+  return new Map(rows.map(({ clientId, ...part }) => [clientId, part]));
 }
 
 export function lateFeeSettingsOf(client: ProductionClientRow): ClientLateFeeSettings {

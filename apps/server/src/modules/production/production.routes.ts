@@ -16,6 +16,8 @@ import {
 } from "@cyclebill/domain";
 import { businessToday } from "../../clock.js";
 import { defineRoute, type Router } from "../../http/router.js";
+import { sendDownload } from "../../http/send-file.js";
+import { renderPreviewStatementPdf } from "./preview-statement.pdf.js";
 import { listCycles, previewClient, previewCustomer, previewCycle } from "./preview-production.js";
 import { getProductionRun, listProductionRuns } from "./production-runs.js";
 import { startProductionRun } from "./start-production.js";
@@ -76,6 +78,25 @@ export function registerProductionRoutes(router: Router): void {
     response: productionCustomerPreviewSchema,
     handle: ({ params, query }) =>
       previewCustomer(db, params.id, params.customer_id, query.run_date ?? businessToday()),
+  });
+
+  defineRoute(router, {
+    name: "previewProductionStatementPdf",
+    method: "GET",
+    url: "/api/dailyproduction/client/:id/customers/:customer_id/pdf/",
+    summary:
+      "The statement a run on run_date would produce for the customer, as a PDF marked preview (nothing is written)",
+    tags,
+    access: "admin",
+    params: productionCustomerParamsSchema,
+    query: runDateQuerySchema,
+    produces: "application/pdf",
+    handle: async ({ params, query, reply }) =>
+      sendDownload(
+        reply,
+        await renderPreviewStatementPdf(db, params.id, params.customer_id, query.run_date ?? businessToday()),
+        "application/pdf",
+      ),
   });
 
   defineRoute(router, {

@@ -4,18 +4,26 @@ import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, customers, productionRuns } from "../../db/tables.js";
 import { finishJobRun, planJobRun, type JobRunKey } from "../jobs/job-runs.js";
-import { runChunk, type ChunkResult } from "../jobs/record-chunk.js";
+import { carryChunks, chunkResults, runChunk, type ChunkResult } from "../jobs/record-chunk.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { addFigures, figuresOf, planCustomers } from "./plan-production.js";
 import type { ProductionClientRow } from "./production-inputs.js";
-import { writeChunk } from "./write-production.js";
+import { untimed, writeChunk, type PhaseTimer } from "./write-production.js";
 
 /** The job's stable id: the kind of each client's job run and its pg-boss queue name. */
 export const PRODUCTION_RUN_JOB = "production-run";
 
 /** A client's part of a run: a plan step, then one step per chunk of customers. */
 export type ProductionStep =
-  | { step: "plan"; clientId: number; runId: number; productionRunId: number; chunkSize: number }
+  | {
+      step: "plan";
+      clientId: number;
+      runId: number;
+      productionRunId: number;
+      chunkSize: number;
+      /** The failed job run of this part that this one resumes. */
+      resumeFrom?: number;
+    }
   | {
       step: "chunk";
       clientId: number;
@@ -53,10 +61,11 @@ export async function runProductionStep(
   db: Database,
   step: ProductionStep,
   enqueue: EnqueueProductionSteps,
+  time: PhaseTimer = untimed,
 ): Promise<void> {
   const key: JobRunKey = { clientId: step.clientId, runId: step.runId };
   if (step.step === "plan") {
-    await planClientRun(db, key, step.productionRunId, step.chunkSize, enqueue);
+    await time("plan", () => planClientRun(db, key, step, enqueue));
     return;
   }
   await runChunk(
@@ -68,11 +77,13 @@ export async function runProductionStep(
       const [client] = await tx.select().from(clients).where(eq(clients.id, step.clientId)).for("update");
       if (!client) throw new Error(`client ${step.clientId} not found`);
       await lockCustomers(tx, step.clientId, step.customerIds);
-      const plans = await planCustomers(tx, client, {
-        period: periodOf(run),
-        productionRunId: run.id,
-        customerIds: step.customerIds,
-      });
+      const plans = await time("plan", () =>
+        planCustomers(tx, client, {
+          period: periodOf(run),
+          productionRunId: run.id,
+          customerIds: step.customerIds,
+        }),
+      );
       const written = await writeChunk(
         tx,
         {
@@ -82,61 +93,91 @@ export async function runProductionStep(
           customerIds: step.customerIds,
         },
         plans,
+        time,
       );
       return {
         done: step.customerIds.length,
-        result: { figures: figuresOf(plans), invoices_processed: written.invoicesProcessed },
+        result: {
+          figures: figuresOf(plans),
+          invoices_processed: written.invoicesProcessed,
+          // The chunk's customers are a range of ids: a resumed part plans the customers outside.
+          first_customer_id: Math.min(...step.customerIds),
+          last_customer_id: Math.max(...step.customerIds),
+        },
       };
     },
     {
       step: PRODUCING,
       summarize: summarizeProduction,
-      onFinish: (tx, chunks) => finishClientRun(tx, step.clientId, step.productionRunId, chunks),
+      onFinish: (tx, chunks) =>
+        time("bookkeeping", () => finishClientRun(tx, step.clientId, step.productionRunId, chunks)),
     },
   );
 }
 
+/** The customer-id ranges recorded chunks covered. */
+function coveredRanges(chunks: readonly ChunkResult[]): [number, number][] {
+  return chunks.flatMap((chunk) => {
+    const first = Number(chunk.result.first_customer_id);
+    const last = Number(chunk.result.last_customer_id);
+    return Number.isFinite(first) && Number.isFinite(last) ? [[first, last] as [number, number]] : [];
+  });
+}
+
 /**
  * Splits the client's customers (by id) into chunks and enqueues them, in the transaction that
- * records the plan: a replayed plan finds the run planned and enqueues nothing.
+ * records the plan: a replayed plan finds the run planned and enqueues nothing. A part resuming a
+ * failed job run carries that run's recorded chunks over and plans only the customers they did not
+ * cover, numbering its chunks after theirs.
  */
 async function planClientRun(
   db: Database,
   key: JobRunKey,
-  productionRunId: number,
-  chunkSize: number,
+  step: Extract<ProductionStep, { step: "plan" }>,
   enqueue: EnqueueProductionSteps,
 ) {
+  const { productionRunId, chunkSize, resumeFrom } = step;
   await db.transaction(async (tx) => {
+    let carried: ChunkResult[] = [];
+    if (resumeFrom !== undefined) {
+      // After any chunk of the failed run still in its transaction (they hold the client row).
+      await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, key.clientId)).for("update");
+      carried = await chunkResults(tx, { clientId: key.clientId, runId: resumeFrom });
+    }
+    const ranges = coveredRanges(carried);
     const rows = await tx
       .select({ id: customers.id })
       .from(customers)
       .where(and(eq(customers.clientId, key.clientId), eq(customers.deleted, false)))
       .orderBy(asc(customers.id));
-    const ids = rows.map((row) => row.id);
+    const ids = rows
+      .map((row) => row.id)
+      .filter((id) => !ranges.some(([first, last]) => id >= first && id <= last));
     const chunks: number[][] = [];
     for (let start = 0; start < ids.length; start += chunkSize)
       chunks.push(ids.slice(start, start + chunkSize));
+    const firstChunkNo = carried.reduce((next, chunk) => Math.max(next, chunk.chunkNo + 1), 0);
     const planned = await planJobRun(tx, key, {
-      total: ids.length,
-      chunkCount: chunks.length,
+      total: ids.length + carried.reduce((sum, chunk) => sum + chunk.done, 0),
+      chunkCount: carried.length + chunks.length,
       step: PRODUCING,
     });
     if (!planned) return;
+    if (resumeFrom !== undefined) await carryChunks(tx, { clientId: key.clientId, runId: resumeFrom }, key);
     await tx
       .update(productionRuns)
       .set({ status: "running" })
       .where(and(eq(productionRuns.clientId, key.clientId), eq(productionRuns.id, productionRunId)));
     if (chunks.length === 0) {
-      await finishClientRun(tx, key.clientId, productionRunId, []);
-      await finishJobRun(tx, key, summarizeProduction([]));
+      await finishClientRun(tx, key.clientId, productionRunId, carried);
+      await finishJobRun(tx, key, summarizeProduction(carried));
       return;
     }
     await enqueue(
       tx,
-      chunks.map((customerIds, chunkNo) => ({
-        payload: { step: "chunk", ...key, productionRunId, chunkNo, customerIds },
-        priority: -chunkNo,
+      chunks.map((customerIds, index) => ({
+        payload: { step: "chunk", ...key, productionRunId, chunkNo: firstChunkNo + index, customerIds },
+        priority: -index,
       })),
     );
   });

@@ -10,7 +10,7 @@ import { cycleRuns, productionRuns } from "../../db/tables.js";
 import type { AuthUser } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 import { createJobRun } from "../jobs/job-runs.js";
-import { clientsAlreadyRun, clientsOfCycle } from "./production-inputs.js";
+import { clientsAlreadyRun, clientsOfCycle, failedParts, type FailedPart } from "./production-inputs.js";
 import { getProductionRun } from "./production-runs.js";
 import { PRODUCTION_RUN_JOB, type EnqueueProductionSteps } from "./run-production.js";
 
@@ -27,6 +27,7 @@ export type StartProductionInput = {
  * row, unique per client, cycle and month, and its job run), and each part's plan step, all in one
  * transaction. Answers the existing run instead when the Idempotency-Key was seen, when a run of this
  * cycle and date is still going, or when no client is left to bill; so a second POST posts nothing.
+ * A client whose part of this cycle and date failed is resumed instead (in the run it belongs to).
  */
 export async function startProductionRun(
   db: Database,
@@ -59,10 +60,17 @@ export async function startProductionRun(
     }
     const asked = input.clientIds ? new Set(input.clientIds) : null;
     const alreadyRun = await clientsAlreadyRun(tx, input.cycle, input.runDate);
+    const failed = await failedParts(tx, input.cycle, input.runDate);
+    const retried: { clientId: number; part: FailedPart }[] = [];
     const skipped: { clientId: number; reason: ClientSkipReason }[] = [];
     const billing: { clientId: number; start: string; end: string }[] = [];
     for (const client of cycleClients) {
       if (asked && !asked.has(client.id)) continue;
+      const failedPart = failed.get(client.id);
+      if (failedPart) {
+        retried.push({ clientId: client.id, part: failedPart });
+        continue;
+      }
       const period = billingPeriod(client.dateLastBilling, client.clientStartDate, input.runDate);
       const reason = clientSkipReason({
         statusCode: client.statusCode,
@@ -72,7 +80,31 @@ export async function startProductionRun(
       if (reason || !period) skipped.push({ clientId: client.id, reason: reason ?? "already_run" });
       else billing.push({ clientId: client.id, start: period.start, end: period.end });
     }
-    if (billing.length === 0 && latest) return latest.id;
+    if (billing.length === 0 && retried.length === 0 && latest) return latest.id;
+
+    // A failed part resumes in its own run: a new job run plans only the customers its recorded
+    // chunks did not cover; the unique keys keep anything from being posted or stated twice.
+    for (const { clientId, part } of retried) {
+      const job = await createJobRun(tx, { clientId, user }, PRODUCTION_RUN_JOB);
+      await tx
+        .update(productionRuns)
+        .set({ jobRunId: job.id, status: "queued", error: null, finishedAt: null })
+        .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, part.productionRunId)));
+      await enqueue(tx, [
+        {
+          payload: {
+            step: "plan",
+            clientId,
+            runId: job.id,
+            productionRunId: part.productionRunId,
+            chunkSize: input.chunkSize,
+            resumeFrom: part.jobRunId,
+          },
+        },
+      ]);
+    }
+    const resumedRun = retried.find((item) => item.part.cycleRunId !== null)?.part.cycleRunId ?? null;
+    if (billing.length === 0 && resumedRun !== null) return resumedRun;
 
     const [run] = await tx
       .insert(cycleRuns)
@@ -86,6 +118,12 @@ export async function startProductionRun(
       })
       .returning({ id: cycleRuns.id });
     if (!run) throw new Error("production run not created");
+    const orphans = retried.filter((item) => item.part.cycleRunId === null);
+    for (const { clientId, part } of orphans)
+      await tx
+        .update(productionRuns)
+        .set({ cycleRunId: run.id })
+        .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, part.productionRunId)));
     for (const part of billing) {
       const job = await createJobRun(tx, { clientId: part.clientId, user }, PRODUCTION_RUN_JOB);
       const [row] = await tx

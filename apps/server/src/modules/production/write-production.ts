@@ -32,6 +32,14 @@ export async function ensureLateFeeCode(tx: Executor, clientId: number): Promise
 
 export type WrittenChunk = { statements: number; invoicesProcessed: number };
 
+/** The phases a run's time is reported in (the production benchmark sums them). */
+export type ProductionPhase = "plan" | "postings" | "statements" | "bookkeeping";
+
+/** Runs one phase's work; the default just runs it, the benchmark also times it. */
+export type PhaseTimer = <T>(phase: ProductionPhase, work: () => Promise<T>) => Promise<T>;
+
+export const untimed: PhaseTimer = (_phase, work) => work();
+
 /**
  * Writes a chunk's plans (the caller holds the client row, then the customers, locked): posts the
  * recurring charges and late fees through the ledger writer, then makes the statements set-based —
@@ -42,7 +50,30 @@ export async function writeChunk(
   tx: Executor,
   input: { clientId: number; productionRunId: number; runDate: string; customerIds: readonly number[] },
   plans: readonly CustomerPlan[],
+  time: PhaseTimer = untimed,
 ): Promise<WrittenChunk> {
+  await time("postings", () => postChunk(tx, input, plans));
+  return time("statements", async () => {
+    const written = await makeStatements(
+      tx,
+      input,
+      plans.filter((plan) => plan.decision.produce),
+    );
+    const ids = sqlArray([...input.customerIds], "bigint");
+    await tx.execute(sql`update customers set pull_flag = 'A', updated_at = now()
+      where client_id = ${input.clientId} and id = any(${ids}) and pull_flag in ('T', 'N')`);
+    await tx.execute(sql`update route_plans set bill_indicator_flag = 'standard'
+      where client_id = ${input.clientId} and customer_id = any(${ids}) and bill_indicator_flag = 'skip'`);
+    return written;
+  });
+}
+
+/** The chunk's recurring charges and late fees, through the ledger writer. */
+async function postChunk(
+  tx: Executor,
+  input: { clientId: number; productionRunId: number; runDate: string },
+  plans: readonly CustomerPlan[],
+): Promise<void> {
   const { clientId, productionRunId, runDate } = input;
   const entries: NewLedgerEntry[] = [];
   for (const plan of plans) {
@@ -88,18 +119,6 @@ export async function writeChunk(
     await tx.execute(sql`update recurring_charges set last_billed_on = ${runDate}::date
       where client_id = ${clientId} and id = any(${sqlArray(billedCharges, "bigint")})`);
   }
-
-  const written = await makeStatements(
-    tx,
-    input,
-    plans.filter((plan) => plan.decision.produce),
-  );
-  const ids = sqlArray([...input.customerIds], "bigint");
-  await tx.execute(sql`update customers set pull_flag = 'A', updated_at = now()
-    where client_id = ${clientId} and id = any(${ids}) and pull_flag in ('T', 'N')`);
-  await tx.execute(sql`update route_plans set bill_indicator_flag = 'standard'
-    where client_id = ${clientId} and customer_id = any(${ids}) and bill_indicator_flag = 'skip'`);
-  return written;
 }
 
 function snapshotOf(ageing: AgeingBuckets | undefined): AgeingSnapshot {
@@ -241,7 +260,8 @@ async function makeStatements(
             "bigint",
           )}
         ) as s(customer_id, statement_id)
-        where i.client_id = ${clientId} and i.customer_id = s.customer_id and i.invoice_status in ('open', 'closed')
+        where i.client_id = ${clientId} and i.customer_id = any(${sqlArray(ids, "bigint")})
+          and i.customer_id = s.customer_id and i.invoice_status in ('open', 'closed')
         returning i.id`,
   );
   await billEntriesOnStatements(

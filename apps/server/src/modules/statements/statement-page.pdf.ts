@@ -22,17 +22,42 @@ import {
 } from "../invoices/bill-layout.pdf.js";
 import type { StatementRow } from "./create-statement.js";
 
+/** The statement's own figures the page prints. */
+export type StatementFigures = Pick<
+  StatementRow,
+  | "statementNum"
+  | "statementDate"
+  | "previousBalance"
+  | "charges"
+  | "payments"
+  | "creditAdjustments"
+  | "debitAdjustments"
+  | "lateFees"
+  | "newBalance"
+  | "currentBalance"
+  | "overdue30Days"
+  | "overdue60Days"
+  | "overdue90Days"
+  | "overdueOver90Days"
+>;
+
 /** Everything one statement prints. */
 export type StatementDocument = {
   client: BillClient;
   customer: BillCustomer;
-  statement: StatementRow;
+  statement: StatementFigures;
+  /** A production run's preview: not issued, so it has no number and says so. */
+  preview?: boolean;
   /** The day after the customer's previous statement, or null for a first statement. */
   periodStart: string | null;
   lines: BillLine[];
 };
 
 const STUB_HEIGHT = 112;
+
+function statementNo(data: StatementDocument): string {
+  return data.preview ? "Preview" : String(data.statement.statementNum);
+}
 
 /**
  * Draws one statement from the current page on: header and amount due, the period's account
@@ -42,7 +67,7 @@ const STUB_HEIGHT = 112;
 export function drawStatement(doc: Pdf, data: StatementDocument): void {
   const { client, customer, statement } = data;
   const facts: [string, string][] = [
-    ["Statement No.", String(statement.statementNum)],
+    ["Statement No.", statementNo(data)],
     ["Statement Date", usDate(statement.statementDate)],
   ];
   if (data.periodStart) facts.push(["Period From", usDate(data.periodStart)]);
@@ -87,10 +112,11 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   // The stub goes at the foot of the first page, where customers expect to tear it off;
   // the activity flows around it onto further pages when it is long.
   const firstPage = currentPage(doc);
+  if (data.preview) drawPreviewMark(doc);
   const stubTop = PAGE.contentBottom - STUB_HEIGHT;
   drawRemittanceStub(doc, data, stubTop);
   y = drawSectionTitle(doc, "Account activity", y + 16);
-  const continuation = `${client.name} · Statement ${statement.statementNum} · ${customer.name} (continued)`;
+  const continuation = `${client.name} · Statement ${statementNo(data)} · ${customer.name} (continued)`;
   y = drawBillLines(
     doc,
     y + 2,
@@ -108,6 +134,19 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
     ],
     { limit: currentPage(doc) === firstPage ? stubTop - 14 : PAGE.contentBottom, continuation },
   );
+}
+
+/** A faint diagonal PREVIEW across the page: the statement was not issued. */
+function drawPreviewMark(doc: Pdf): void {
+  doc.save();
+  doc.rotate(-30, { origin: [306, 420] });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(120)
+    .fillColor(ACCENT)
+    .fillOpacity(0.07)
+    .text("PREVIEW", 306 - 290, 420 - 60, { width: 580, align: "center", lineBreak: false });
+  doc.restore();
 }
 
 function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): void {
@@ -152,7 +191,7 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
   const boxX = PAGE.right - 220;
   const rows: [string, string][] = [
     ["Account No.", String(customer.customerNo)],
-    ["Statement No.", String(statement.statementNum)],
+    ["Statement No.", statementNo(data)],
     ["Statement Date", usDate(statement.statementDate)],
     ["Amount Due", formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance)],
     ["Amount Enclosed", ""],
@@ -194,7 +233,7 @@ export async function renderStatementsPdf(title: string, documents: StatementDoc
     ranges.push({
       first,
       last: currentPage(doc),
-      label: `${data.client.name} · Statement ${data.statement.statementNum} · Account ${data.customer.customerNo}`,
+      label: `${data.client.name} · Statement ${statementNo(data)} · Account ${data.customer.customerNo}`,
     });
   });
   numberPages(doc, ranges);

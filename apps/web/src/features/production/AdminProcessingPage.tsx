@@ -73,6 +73,16 @@ function AdminProcessing() {
     return { value: String(n), label: `Cycle ${n} (${clients} client${clients === 1 ? "" : "s"})` };
   });
   const billing = preview.data?.clients.filter((client) => !client.skip_reason) ?? [];
+  // What the admin confirms is kept as shown: the preview refetches while the run starts.
+  const [confirmed, setConfirmed] = useState<{
+    clients: string[];
+    totals: NonNullable<typeof preview.data>["totals"];
+  } | null>(null);
+  const openConfirmation = () => {
+    if (!preview.data) return;
+    setConfirmed({ clients: billing.map((client) => client.client_name), totals: preview.data.totals });
+    setConfirming(true);
+  };
 
   const confirmRun = () => {
     start.mutate(
@@ -114,7 +124,7 @@ function AdminProcessing() {
           }}
           w={180}
         />
-        <Button onClick={() => setConfirming(true)} disabled={!preview.data || billing.length === 0}>
+        <Button onClick={openConfirmation} disabled={!preview.data || billing.length === 0}>
           Run cycle {cycle}
         </Button>
       </Group>
@@ -144,21 +154,23 @@ function AdminProcessing() {
 
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Run cycle ${cycle}?`} size="lg">
         <Stack gap="sm">
-          <Text>
-            Run cycle {cycle} for {runDate}: {billing.length} client{billing.length === 1 ? "" : "s"} (
-            {billing.map((client) => client.client_name).join(", ")}).
-          </Text>
-          {preview.data ? (
-            <Text size="sm">
-              {preview.data.totals.customers} customers;{" "}
-              {preview.data.totals.statements.mail +
-                preview.data.totals.statements.email +
-                preview.data.totals.statements.both +
-                preview.data.totals.statements.pulled}{" "}
-              statements; {preview.data.totals.recurring.count} recurring charges (
-              {formatAmount(preview.data.totals.recurring.total)}); {preview.data.totals.late_fees.count} late
-              fees ({formatAmount(preview.data.totals.late_fees.total)}).
-            </Text>
+          {confirmed ? (
+            <>
+              <Text>
+                Run cycle {cycle} for {runDate}: {confirmed.clients.length} client
+                {confirmed.clients.length === 1 ? "" : "s"} ({confirmed.clients.join(", ")}).
+              </Text>
+              <Text size="sm">
+                {confirmed.totals.customers} customers;{" "}
+                {confirmed.totals.statements.mail +
+                  confirmed.totals.statements.email +
+                  confirmed.totals.statements.both +
+                  confirmed.totals.statements.pulled}{" "}
+                statements; {confirmed.totals.recurring.count} recurring charges (
+                {formatAmount(confirmed.totals.recurring.total)}); {confirmed.totals.late_fees.count} late
+                fees ({formatAmount(confirmed.totals.late_fees.total)}).
+              </Text>
+            </>
           ) : null}
           {start.isError ? <Alert color="red">{describeApiError(start.error)}</Alert> : null}
           <Group justify="flex-end">

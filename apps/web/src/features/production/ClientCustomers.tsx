@@ -1,6 +1,8 @@
-import { Anchor, Badge, Group, Modal, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title } from "@mantine/core";
 import { useState } from "react";
+import { useDownload } from "../../api/download";
 import { formatAmount } from "../../lib/format";
+import { DownloadIcon } from "../shell/icons";
 import { LoadingRows } from "../shell/LoadingRows";
 import { TablePager } from "../shell/TablePager";
 import { useClientPreview, useCustomerPreview } from "./production-api";
@@ -89,6 +91,7 @@ function CustomerPreviewDialog(props: {
   onClose: () => void;
 }) {
   const preview = useCustomerPreview(props.clientId, props.customerId, props.runDate);
+  const download = useDownload();
   const data = preview.data;
   return (
     <Modal opened={props.customerId !== null} onClose={props.onClose} title="Preview statement" size="xl">
@@ -98,10 +101,34 @@ function CustomerPreviewDialog(props: {
             <Text fw={600}>
               {data.customer_name} (no. {data.customer_no})
             </Text>
-            <Text size="sm">
-              Period {data.period_start} to {data.period_end}
-            </Text>
+            <Group gap="sm">
+              <Text size="sm">
+                Period {data.period_start} to {data.period_end}
+              </Text>
+              {data.statement ? (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<DownloadIcon />}
+                  loading={download.isPending}
+                  onClick={() =>
+                    download.mutate({
+                      path: `/dailyproduction/client/${String(props.clientId)}/customers/${String(data.customer_id)}/pdf/`,
+                      query: { run_date: props.runDate },
+                      fallbackName: `Statement preview ${String(data.customer_no)} ${props.runDate}.pdf`,
+                    })
+                  }
+                >
+                  Statement PDF
+                </Button>
+              ) : null}
+            </Group>
           </Group>
+          {download.isError ? (
+            <Text size="sm" c="red">
+              The preview statement could not be made: {download.error.message}
+            </Text>
+          ) : null}
           <Text size="sm">
             Balance {formatAmount(data.balance)} → new balance {formatAmount(data.new_balance)};{" "}
             {data.delivery

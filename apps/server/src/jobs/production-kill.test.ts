@@ -1,0 +1,244 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, asc, eq, sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { queryRows } from "../db/query-rows.js";
+import { clients, codes, customers, jobRunChunks, recurringCharges } from "../db/tables.js";
+import { readJobRun } from "../modules/jobs/job-runs.js";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { postEntries } from "../modules/ledger/post-entries.js";
+import { getProductionRun } from "../modules/production/production-runs.js";
+import { startProductionRun } from "../modules/production/start-production.js";
+import { createUser } from "../modules/users/create-user.js";
+import { openTestDatabase } from "../test-support/test-database.js";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
+import { startJobs, type JobQueue } from "./index.js";
+
+// A production run whose worker process is killed with SIGKILL in the middle of a chunk (after
+// earlier chunks posted and made statements): a second worker finishes it, and no customer has a
+// recurring charge, a late fee or a statement twice; the books balance. PostgreSQL only (several
+// processes on one database), like worker-kill.test.ts.
+
+const CUSTOMERS = 40;
+const CHUNK_SIZE = 5; // 8 chunks
+const BLOCKED_CHUNK = 4; // the first worker finishes chunks 0-3, then waits on a lock in chunk 4
+const EXPIRE_SECONDS = 4;
+const CYCLE = 5;
+const RUN_DATE = "2025-03-05";
+
+describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with kill -9 mid-chunk", () => {
+  let database: DatabaseHandle;
+  let jobs: JobQueue;
+  let databaseUrl: string;
+  let dataDir = "";
+  const workers: WorkerProcess[] = [];
+  const startWorker = () => {
+    const worker = startWorkerProcess(databaseUrl, { dataDir, expireSeconds: EXPIRE_SECONDS });
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-production-kill-"));
+    database = await openTestDatabase();
+    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
+    databaseUrl = database.jobBackend.url;
+    // This process only queues (like an API started with WORKERS=0); the workers are children.
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
+      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      work: false,
+    });
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    await Promise.all(workers.map((worker) => worker.exited));
+    await jobs?.stop();
+    await database?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("resumes in a second worker and posts nothing twice", { timeout: 180_000 }, async () => {
+    const { db } = database;
+    const [client] = await db
+      .insert(clients)
+      .values({
+        clientNo: 4343,
+        clientName: "Production kill test",
+        normalCycle: CYCLE,
+        dateLastBilling: "2025-02-05",
+        financeFlag: "1",
+        thirtyDayRateOrPercent: "rate",
+        dayCharge30Day: "5.00",
+      })
+      .returning();
+    if (!client) throw new Error("client not created");
+    const admin = await createUser(db, { email: "admin@kill.example", password: null, isAdmin: true });
+    const [code] = await db
+      .insert(codes)
+      .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
+      .returning({ id: codes.id });
+    if (!code) throw new Error("code not created");
+    const ids = (
+      await db
+        .insert(customers)
+        .values(
+          Array.from({ length: CUSTOMERS }, (_, index) => ({
+            clientId: client.id,
+            customerNo: index + 1,
+            customerName: `Customer ${index + 1}`,
+          })),
+        )
+        .returning({ id: customers.id })
+    )
+      .map((row) => row.id)
+      .sort((a, b) => a - b);
+    // Every customer has a monthly charge; a third owe 40.00 from 44 days ago (the 30-day tier).
+    await db.insert(recurringCharges).values(
+      ids.map((customerId) => ({
+        clientId: client.id,
+        customerId,
+        codeId: code.id,
+        description: "Monthly service",
+        rate: "20.00000",
+        quantity: "1",
+        amount: "20.00",
+        startMonth: 1,
+        endMonth: 12,
+      })),
+    );
+    const overdue = ids.filter((_, index) => index % 3 === 0);
+    await db.transaction((tx) =>
+      postEntries(
+        tx,
+        { clientId: client.id },
+        overdue.map((customerId) => ({
+          customerId,
+          codeId: code.id,
+          codeType: "charge" as const,
+          description: "Service",
+          rate: "40.00",
+          quantity: "1",
+          serviceDate: "2025-01-20",
+        })),
+      ),
+    );
+
+    // Hold a customer of the blocked chunk: the worker's lock of its chunk's customers waits there.
+    const locker = new pg.Client({ connectionString: databaseUrl });
+    await locker.connect();
+    await locker.query("begin");
+    await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
+      client.id,
+      ids[BLOCKED_CHUNK * CHUNK_SIZE + 2],
+    ]);
+
+    const run = await startProductionRun(
+      db,
+      { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
+      { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
+      async (tx, steps) => {
+        for (const step of steps)
+          await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+      },
+    );
+    const jobRunId = run.clients[0]?.job_run_id;
+    if (!jobRunId) throw new Error("no client part");
+    const key = { clientId: client.id, runId: jobRunId };
+    const chunkNumbers = async () =>
+      (
+        await db
+          .select({ chunkNo: jobRunChunks.chunkNo })
+          .from(jobRunChunks)
+          .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, jobRunId)))
+          .orderBy(asc(jobRunChunks.chunkNo))
+      ).map((row) => row.chunkNo);
+    const waitingOnLock = async () => {
+      const [row] = await queryRows<{ waiting: number }>(
+        db,
+        sql`select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query ilike '%for update%'`,
+      );
+      return (row?.waiting ?? 0) > 0;
+    };
+    const postedByCustomer = () =>
+      queryRows<{ customer_id: string; recurring: number; late_fees: number; statements: number }>(
+        db,
+        sql`select c.id::text as customer_id,
+                 (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
+                    and t.transaction_type = 'recurring') as recurring,
+                 (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
+                    and t.transaction_type = 'late_fee') as late_fees,
+                 (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id)
+                   as statements
+            from customers c where c.client_id = ${client.id} order by c.id`,
+      );
+
+    const first = startWorker();
+    await waitFor(
+      "the first worker to block in chunk 4",
+      async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitingOnLock()),
+      first,
+    );
+    expect(await readJobRun(db, key)).toMatchObject({ status: "running", total: CUSTOMERS, done: 20 });
+    // The first four chunks are posted and have their statements; the rest nothing yet.
+    const midway = await postedByCustomer();
+    expect(midway.filter((row) => row.statements === 1)).toHaveLength(BLOCKED_CHUNK * CHUNK_SIZE);
+    expect(midway.filter((row) => row.recurring === 1)).toHaveLength(BLOCKED_CHUNK * CHUNK_SIZE);
+
+    first.child.kill("SIGKILL");
+    expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
+    await locker.query("commit");
+    await locker.end();
+
+    const second = startWorker();
+    await waitFor(
+      "the run to finish",
+      async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
+      second,
+    );
+
+    const finished = await getProductionRun(db, run.id);
+    expect(finished).toMatchObject({ status: "done", total: CUSTOMERS, done: CUSTOMERS });
+    expect(finished.figures).toMatchObject({
+      customers: CUSTOMERS,
+      recurring: { count: CUSTOMERS, total: "800.00" },
+      late_fees: { count: overdue.length, total: `${overdue.length * 5}.00` },
+    });
+    expect(await chunkNumbers()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(await ledgerMismatches(db)).toEqual([]);
+    // Every customer once: one recurring posting, one statement; a late fee only the overdue ones.
+    const overdueIds = new Set(overdue.map(String));
+    expect(await postedByCustomer()).toEqual(
+      ids.map((id) => ({
+        customer_id: String(id),
+        recurring: 1,
+        late_fees: overdueIds.has(String(id)) ? 1 : 0,
+        statements: 1,
+      })),
+    );
+    const [bookkeeping] = await db.select().from(clients).where(eq(clients.id, client.id));
+    expect(bookkeeping).toMatchObject({ cycleRan: true, dateLastBilling: RUN_DATE, numberBillsSentYtd: 40 });
+
+    // pg-boss's record: the killed chunk was retried once after it expired, no other chunk ran twice.
+    const attempts = await queryRows<{ chunk_no: number; retry_count: number }>(
+      db,
+      sql`select (data->>'chunkNo')::int as chunk_no, retry_count
+          from pgboss.job where name = 'production-run' and data->>'step' = 'chunk'
+          order by chunk_no`,
+    );
+    expect(attempts.map((job) => [job.chunk_no, job.retry_count])).toEqual(
+      Array.from({ length: 8 }, (_, chunkNo) => [chunkNo, chunkNo === BLOCKED_CHUNK ? 1 : 0]),
+    );
+
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  });
+});

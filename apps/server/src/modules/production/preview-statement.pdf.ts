@@ -1,0 +1,161 @@
+import { and, eq, sql } from "drizzle-orm";
+import {
+  addAmounts,
+  addFiguresDeltas,
+  ageBalance,
+  entryFiguresDelta,
+  ledgerAmount,
+  zeroFiguresDelta,
+  type CodeType,
+  type Debit,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { customers } from "../../db/tables.js";
+import { notFound } from "../../http/errors.js";
+import type { PdfFile } from "../codes/code-report.pdf.js";
+import { billCustomer, loadBillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
+import { renderStatementsPdf } from "../statements/statement-page.pdf.js";
+import { LATE_FEE_CODE } from "./plan-production.js";
+import { planOneCustomer } from "./preview-production.js";
+
+type LedgerRow = {
+  service_date: string;
+  code: number;
+  code_type: string;
+  description: string;
+  quantity: string;
+  rate: string;
+  ledger_amount: string;
+  voided: boolean;
+  on_statement: boolean;
+};
+
+/**
+ * GET dailyproduction/client/{id}/customers/{id}/statement.pdf: the statement a run on runDate would
+ * produce for the customer, drawn by the statement renderer from the preview's plan — the entries
+ * its statement would bill plus the recurring charges and late fee the run would post, the balance
+ * and month-to-date figures they would leave and the ageing as of the run date. Writes nothing.
+ */
+export async function renderPreviewStatementPdf(
+  db: Executor,
+  clientId: number,
+  customerId: number,
+  runDate: string,
+): Promise<PdfFile> {
+  const { plan } = await planOneCustomer(db, clientId, customerId, runDate);
+  const [customer] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
+  if (!customer) throw notFound();
+  // Every entry of the ledger (for the ageing); those the statement would bill are marked: not yet
+  // on a statement and dated up to the run date, or on an invoice the statement would carry.
+  const ledger = await queryRows<LedgerRow>(
+    db,
+    sql`select t.service_date::text as service_date, k.code, k.code_type, t.description, t.quantity::text as quantity,
+               t.rate::text as rate, t.ledger_amount::text as ledger_amount, t.voided,
+               (t.statement_id is null and (t.service_date <= ${runDate}::date
+                 or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
+                            and i.invoice_status in ('open', 'closed')))) as on_statement
+        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+        where t.client_id = ${clientId} and t.customer_id = ${customerId}
+        order by t.service_date, t.id`,
+  );
+  const [previous] = await queryRows<{ period_start: string | null }>(
+    db,
+    sql`select (max(statement_date) + 1)::text as period_start from statements
+        where client_id = ${clientId} and customer_id = ${customerId}`,
+  );
+
+  const planned: (BillLine & { codeType: CodeType; amount: string })[] = plan.recurring.map((posting) => ({
+    serviceDate: posting.serviceDate,
+    code: posting.charge.code,
+    codeType: posting.charge.codeType as CodeType,
+    description: posting.charge.description,
+    quantity: posting.quantity,
+    rate: posting.charge.rate,
+    ledgerAmount: ledgerAmount(posting.charge.codeType as CodeType, posting.amount),
+    amount: posting.amount,
+    voided: false,
+  }));
+  const lateFee = plan.lateFee.lines.length > 0 ? plan.lateFee.total : "0.00";
+  if (plan.lateFee.lines.length > 0)
+    planned.push({
+      serviceDate: runDate,
+      code: LATE_FEE_CODE,
+      codeType: "charge",
+      description: plan.lateFee.description,
+      quantity: "1",
+      rate: lateFee,
+      ledgerAmount: ledgerAmount("charge", lateFee),
+      amount: lateFee,
+      voided: false,
+    });
+
+  // The month-to-date figures the postings leave, moved as the ledger writer moves them.
+  const delta = planned.reduce(
+    (sum, line) =>
+      addFiguresDeltas(
+        sum,
+        entryFiguresDelta(
+          {
+            codeType: line.codeType,
+            amount: line.amount,
+            ledgerAmount: line.ledgerAmount,
+            serviceDate: line.serviceDate,
+          },
+          "post",
+        ),
+      ),
+    zeroFiguresDelta(),
+  );
+  const ledgerDebits: Debit[] = [
+    ...ledger.map((row) => ({ date: row.service_date, amount: row.ledger_amount })),
+    ...planned.map((line) => ({ date: line.serviceDate, amount: line.ledgerAmount })),
+  ];
+  const ageing = ageBalance(plan.newBalance, ledgerDebits, runDate);
+  const lines: BillLine[] = [
+    ...ledger
+      .filter((row) => row.on_statement)
+      .map((row) => ({
+        serviceDate: row.service_date,
+        code: row.code,
+        codeType: row.code_type,
+        description: row.description,
+        quantity: row.quantity,
+        rate: row.rate,
+        ledgerAmount: row.ledger_amount,
+        voided: row.voided,
+      })),
+    ...planned.map(({ amount: _amount, ...line }) => line),
+  ].sort((a, b) => (a.serviceDate < b.serviceDate ? -1 : a.serviceDate > b.serviceDate ? 1 : 0));
+
+  const fileName = `Statement preview ${customer.customerNo} ${runDate}.pdf`;
+  const content = await renderStatementsPdf(fileName.replace(/\.pdf$/, ""), [
+    {
+      client: await loadBillClient(db, clientId),
+      customer: billCustomer(customer),
+      preview: true,
+      periodStart: previous?.period_start ?? null,
+      lines,
+      statement: {
+        statementNum: 0,
+        statementDate: runDate,
+        previousBalance: customer.previousBalance,
+        charges: addAmounts(customer.mtdCharges, delta.monthToDate.charges),
+        payments: addAmounts(customer.mtdPayments, delta.monthToDate.payments),
+        creditAdjustments: addAmounts(customer.mtdCrAdj, delta.monthToDate.credit_adjustments),
+        debitAdjustments: addAmounts(customer.mtdDbAdj, delta.monthToDate.debit_adjustments),
+        lateFees: lateFee,
+        newBalance: plan.newBalance,
+        currentBalance: ageing.current,
+        overdue30Days: ageing.days30,
+        overdue60Days: ageing.days60,
+        overdue90Days: ageing.days90,
+        overdueOver90Days: ageing.over90,
+      },
+    },
+  ]);
+  return { fileName, content };
+}
