@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { createJobRun } from "./job-runs.js";
+import { pollUntil } from "../../test-support/poll-until.js";
 
 // The job engine runs in the test's own process here (as `npm start` does on PGlite); the
 // kill -9 test beside this file runs a separate worker process on PostgreSQL.
@@ -47,14 +48,15 @@ async function waitForRun(
   id: number,
   query: Record<string, number> = {},
 ): Promise<JobRun> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const response = await client.get(`/api/jobs/${id}/`, query);
-    expect(response.status).toBe(200);
-    const run = jobRunSchema.parse(response.body);
-    if (run.status === "succeeded" || run.status === "failed" || Date.now() > deadline) return run;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return pollUntil(
+    async () => {
+      const response = await client.get(`/api/jobs/${id}/`, query);
+      expect(response.status).toBe(200);
+      return jobRunSchema.parse(response.body);
+    },
+    (run) => run.status === "succeeded" || run.status === "failed",
+    30_000,
+  );
 }
 
 describe("job runs", () => {

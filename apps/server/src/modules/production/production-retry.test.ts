@@ -11,6 +11,7 @@ import {
   type TenantFixture,
   type TestApp,
 } from "../../test-support/test-app.js";
+import { pollUntil } from "../../test-support/poll-until.js";
 
 // A client's part fails for good in its second chunk (a trigger refuses one customer's statement);
 // once the cause is gone, a new POST for the same cycle and date resumes it: the chunks done before
@@ -83,12 +84,12 @@ afterAll(async () => {
 });
 
 async function waitForRun(id: number): Promise<ProductionRun> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const run = productionRunSchema.parse((await admin.get(`/api/productionruns/${id}/`)).body);
-    if (run.status === "done" || run.status === "failed" || Date.now() > deadline) return run;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return pollUntil(
+    async () => productionRunSchema.parse((await admin.get(`/api/productionruns/${id}/`)).body),
+    (run) => run.status === "done" || run.status === "failed",
+    90_000,
+    250,
+  );
 }
 
 const perCustomer = () =>

@@ -27,6 +27,7 @@ import {
   type TenantFixture,
   type TestApp,
 } from "../../test-support/test-app.js";
+import { pollUntil } from "../../test-support/poll-until.js";
 
 // A cycle-7 client with a customer for every rule, a second cycle-7 client that is inactive, and a
 // third with bill criteria 03; a fixed run date, so the test passes on any day.
@@ -186,14 +187,15 @@ afterAll(async () => {
 });
 
 async function waitForRun(id: number): Promise<ProductionRun> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const response = await admin.get(`/api/productionruns/${id}/`);
-    expect(response.status).toBe(200);
-    const run = productionRunSchema.parse(response.body);
-    if (run.status === "done" || run.status === "failed" || Date.now() > deadline) return run;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return pollUntil(
+    async () => {
+      const response = await admin.get(`/api/productionruns/${id}/`);
+      expect(response.status).toBe(200);
+      return productionRunSchema.parse(response.body);
+    },
+    (run) => run.status === "done" || run.status === "failed",
+    60_000,
+  );
 }
 
 const runPostings = () =>
