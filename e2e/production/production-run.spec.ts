@@ -73,11 +73,13 @@ describe("admin processing", () => {
     await confirm.getByRole("button", { name: "Start the run" }).click();
     await page.getByTestId("run-progress").getByText("2 of 2 customers done").waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).searchParams.get("run")).toMatch(/^\d+$/);
+    // The finished run reaches the history without a reload.
+    const history = page.getByRole("table", { name: "Run history" });
+    await history.getByRole("row").filter({ hasText: RUN_DATE }).getByText("done").waitFor();
 
     // The bar survives a reload: the run is in the address.
     await page.reload();
     await page.getByTestId("run-progress").getByText("2 of 2 customers done").waitFor();
-    const history = page.getByRole("table", { name: "Run history" });
     await history.getByRole("row").filter({ hasText: RUN_DATE }).getByText("done").waitFor();
     await clients.getByText("Skipped: Already run for this cycle and month").waitFor();
   });

@@ -56,16 +56,29 @@ export function useCustomerPreview(clientId: number | null, customerId: number |
   });
 }
 
-/** One run, polled every second while it is queued or running (the progress bar). */
+const isFinished = (run: ProductionRun | undefined) => run?.status === "done" || run?.status === "failed";
+
+/**
+ * One run, polled every second while it is queued or running (the progress bar). When it finishes,
+ * the history, the cycle list and the previews are read again: they now show the run's results.
+ */
 export function useProductionRun(id: number | null) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: ["production", "run", id],
     enabled: id !== null,
-    queryFn: ({ signal }) => apiFetch<ProductionRun>(`/productionruns/${id}/`, { signal }),
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === "done" || status === "failed" ? false : 1000;
+    queryFn: async ({ signal }) => {
+      const previous = queryClient.getQueryData<ProductionRun>(["production", "run", id]);
+      const run = await apiFetch<ProductionRun>(`/productionruns/${id}/`, { signal });
+      if (previous && !isFinished(previous) && isFinished(run)) {
+        void queryClient.invalidateQueries({
+          queryKey: ["production"],
+          predicate: (query) => query.queryKey[1] !== "run",
+        });
+      }
+      return run;
     },
+    refetchInterval: (query) => (isFinished(query.state.data) ? false : 1000),
   });
 }
 
