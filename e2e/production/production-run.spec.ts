@@ -76,6 +76,8 @@ describe("admin processing", () => {
     // The finished run reaches the history without a reload.
     const history = page.getByRole("table", { name: "Run history" });
     await history.getByRole("row").filter({ hasText: RUN_DATE }).getByText("done").waitFor();
+    // The opened client now says why there is nothing to preview, not an empty table.
+    await page.getByText(`A run on ${RUN_DATE} posts nothing for this client.`).waitFor();
 
     // The bar survives a reload: the run is in the address.
     await page.reload();

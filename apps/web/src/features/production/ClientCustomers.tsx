@@ -16,11 +16,23 @@ export function ClientCustomers({ clientId, runDate }: { clientId: number; runDa
   const [customerId, setCustomerId] = useState<number | null>(null);
   const preview = useClientPreview(clientId, runDate, (page - 1) * PAGE_SIZE, PAGE_SIZE);
   const rows = preview.data?.results ?? [];
+  const title = (
+    <Title order={2} size="h4">
+      Customers of {preview.data?.client_name ?? "the client"}
+    </Title>
+  );
+  // A skipped client (already run, inactive…) has nothing to preview: say why instead of an empty table.
+  if (preview.data?.skip_label) {
+    return (
+      <Stack gap="xs">
+        {title}
+        <Text>Skipped: {preview.data.skip_label}. A run on {runDate} posts nothing for this client.</Text>
+      </Stack>
+    );
+  }
   return (
     <Stack gap="xs">
-      <Title order={2} size="h4">
-        Customers of {preview.data?.client_name ?? "the client"}
-      </Title>
+      {title}
       <Table.ScrollContainer minWidth={800}>
         <Table striped aria-label="Customers of the client">
           <Table.Thead>
