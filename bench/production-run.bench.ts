@@ -4,7 +4,9 @@
 // Usage: npm run bench:production [-- --pglite-only | --postgres-only]
 // Sizes: 100,000 customers on PostgreSQL (target ≤ 60 s), 10,000 on PGlite (target ≤ 30 s);
 // BENCH_PRODUCTION_CUSTOMERS overrides both. Chunks of JOB_CHUNK_SIZE (default 500) customers.
-import { loadavg } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -192,6 +194,15 @@ if (!args.has("--postgres-only")) {
   const handle = await openDatabase({ kind: "pglite", dataDir: null });
   await measure(handle, "PGlite (in memory)", sizeOf(10_000));
   await handle.close();
+  // On disk too: `npm start` keeps its PGlite database in ./data.
+  const dataDir = await mkdtemp(path.join(tmpdir(), "cyclebill-production-bench-"));
+  try {
+    const onDisk = await openDatabase({ kind: "pglite", dataDir });
+    await measure(onDisk, "PGlite (on disk)", sizeOf(10_000));
+    await onDisk.close();
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 if (!args.has("--pglite-only")) {
   const { handle, drop } = await postgresHandle();
