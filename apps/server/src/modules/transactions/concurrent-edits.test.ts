@@ -68,4 +68,32 @@ describe("concurrent edits across two customers", () => {
     // Every entry now costs 15.00, and each customer holds 40 of them.
     expect([await balance(x), await balance(y)]).toEqual(["600.00", "600.00"]);
   });
+
+  it("mass updates moving entries both ways at once never answer 5xx", { timeout: 120_000 }, async () => {
+    const post = async (customer: number) => {
+      const response = await staff.post("/api/transactions/", {
+        customer,
+        code: charge,
+        description: "Mass crossing",
+        rate: "5",
+        force: true,
+      });
+      expect(response.status, response.text).toBe(201);
+      return (response.body as { id: number }).id;
+    };
+    const batches = await Promise.all(
+      Array.from({ length: 30 }, async () => ({
+        fromX: [await post(x), await post(x)],
+        fromY: [await post(y), await post(y)],
+      })),
+    );
+    const move = (ids: number[], customer: number) =>
+      staff.post("/api/transactions/mass_update/", { ids, changes: { customer } });
+    const answers = await Promise.all(
+      batches.flatMap(({ fromX, fromY }) => [move(fromX, y), move(fromY, x)]),
+    );
+    expect(answers.filter((answer) => answer.status >= 500).map((answer) => answer.text)).toEqual([]);
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(await ledgerMismatches(testApp.db, { clientId: fixture.a.clientId })).toEqual([]);
+  });
 });
