@@ -8,6 +8,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { refreshStatistics } from "../modules/maintenance/refresh-statistics.js";
 import * as tables from "./tables.js";
 
 export type Schema = typeof tables;
@@ -48,7 +49,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         await migratePglite(db, { migrationsFolder });
         // PGlite runs no autovacuum: refresh the planner's statistics once at start, so set-based
         // postings on a large client use the indexes behind their foreign-key checks.
-        await client.exec("analyze");
+        await refreshStatistics(db as unknown as Database);
       },
       close: () => client.close(),
     };
@@ -61,7 +62,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     db: db as unknown as Database,
     kind: "postgres",
     jobBackend: { kind: "postgres", url: target.url },
-    migrate: () => migrateNodePg(db, { migrationsFolder }),
+    migrate: async () => {
+      await migrateNodePg(db, { migrationsFolder });
+      // A server running without autovacuum gets its statistics at start too.
+      await refreshStatistics(db as unknown as Database);
+    },
     close: () => pool.end(),
   };
 }

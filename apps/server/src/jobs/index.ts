@@ -7,10 +7,12 @@ import type { JobDefinition, JobLog } from "./job-definition.js";
 import { startJobEngine } from "./job-engine.js";
 import { ledgerCheckJob } from "./ledger-check.job.js";
 import { productionRunJob } from "./production-run.job.js";
+import { REFRESH_STATISTICS_CRON } from "../modules/maintenance/refresh-statistics.js";
+import { refreshStatisticsJob } from "./refresh-statistics.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
-export const jobDefinitions = [ledgerCheckJob, productionRunJob] as const;
+export const jobDefinitions = [ledgerCheckJob, productionRunJob, refreshStatisticsJob] as const;
 
 type Definition = (typeof jobDefinitions)[number];
 export type JobName = Definition["id"];
@@ -60,12 +62,17 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
   const insert = (jobs: PgBoss.JobInsert[], executor: Executor | undefined) =>
     executor ? boss.insert(jobs, { db: transactionJobDb(executor) }) : boss.insert(jobs);
 
+  // Statistics where no autovacuum keeps them (the job does nothing where one does). pg-boss keeps
+  // one schedule per name, however many processes set it.
+  if (options.work && settings.workers > 0)
+    await boss.schedule(refreshStatisticsJob.id, REFRESH_STATISTICS_CRON, {});
+
   if (options.work && settings.workers > 0) {
     const workOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollSeconds };
     for (let loop = 0; loop < settings.workers; loop += 1) {
       for (const definition of jobDefinitions) {
         await boss.work(definition.id, workOptions, ([job]) =>
-          job ? runJob(definition, job.data, { db, log, insert }) : Promise.resolve(),
+          job ? runJob<string, z.ZodType>(definition, job.data, { db, log, insert }) : Promise.resolve(),
         );
       }
       await boss.work(FAILED_JOBS_QUEUE, { ...workOptions, includeMetadata: true }, async ([job]) => {

@@ -28,7 +28,8 @@ export type JobDefinition<Id extends string, S extends z.ZodType> = {
   id: Id;
   payload: S;
   queue: QueueSettings;
-  handle: (payload: z.output<S>, context: JobContext<z.input<S>>) => Promise<void>;
+  // Method syntax: the registry holds definitions of different payloads side by side.
+  handle(payload: z.output<S>, context: JobContext<z.input<S>>): Promise<void>;
 };
 
 export function defineJob<Id extends string, S extends z.ZodType>(

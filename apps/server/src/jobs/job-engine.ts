@@ -15,8 +15,8 @@ export async function startJobEngine(
   log: JobLog,
 ): Promise<PgBoss> {
   const common = {
-    // No cron jobs yet; the timekeeper would only poll.
-    schedule: false,
+    // The timekeeper queues cron jobs (the statistics refresh).
+    schedule: true,
     // Maintenance moves jobs whose worker died (still active past their expiry) to retry.
     supervise: true,
     maintenanceIntervalSeconds: settings.maintenanceSeconds,

@@ -38,6 +38,8 @@ export type TestApp = {
   db: Database;
   /** What pg-boss runs on for this database (tests that reach the queue directly). */
   jobBackend: JobBackend;
+  /** The job engine, when the options asked for it. */
+  jobs: JobQueue | undefined;
   baseUrl: string;
   config: Config;
   /** An HTTP client for the running server, signed in with the given token (or anonymous). */
@@ -93,6 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     mail,
     db: database.db,
     jobBackend: database.jobBackend,
+    jobs,
     baseUrl,
     config,
     client: (token) => httpClient(baseUrl, token),

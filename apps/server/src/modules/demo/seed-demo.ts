@@ -1,3 +1,4 @@
+import { refreshStatistics } from "../maintenance/refresh-statistics.js";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { toQuantity, toRate, type CodeType } from "@cyclebill/domain";
@@ -470,6 +471,8 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
       })
       .where(eq(clients.id, client.id));
   }
+  // Statistics for the data just written: PGlite has no autovacuum to gather them.
+  await refreshStatistics(db);
   return logins;
 }
 

@@ -1,0 +1,190 @@
+// API throughput under 50 concurrent connections (autocannon), against the real server process
+// (apps/server/dist/main.js, as `npm start` runs it, request logging included) on the benchmark
+// client (bench-data.ts): the customer list, the transaction list, one customer, and one write
+// (a payment posted to a different customer each time). The load generator runs in this process,
+// on the same 2-core machine. Statistics are as the app leaves them: no manual VACUUM or ANALYZE
+// (the server's start-up ANALYZE and periodic job on PGlite; autovacuum on PostgreSQL).
+// Builds nothing: run `npm run build` first. Usage: npm run bench:throughput [-- --pglite-only |
+// --postgres-only]; BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 50).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { loadavg } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { sql } from "drizzle-orm";
+import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
+
+type Target = { label: string; env: Record<string, string> };
+type Scenario = {
+  name: string;
+  method?: "GET" | "POST";
+  path: (index: number) => string;
+  body?: (index: number) => string;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(target: Target): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: {
+      ...process.env,
+      ...target.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      JWT_SECRET: SECRET,
+      BILLING_SECRETS_KEY: "bench",
+      BILLING_DEMO: "0",
+      // The server's log goes nowhere here, but is written as in production.
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${target.label}: the server exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health/`)).ok) return { child, baseUrl };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${target.label}: the server did not start`);
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+function scenarios(firstCustomer: number, customers: number, paymentCode: number): Scenario[] {
+  const customer = (index: number) => firstCustomer + ((index * 7919) % customers);
+  return [
+    { name: "customer list (15 rows)", path: () => "/api/customers/?limit=15" },
+    { name: "transaction list (50 rows)", path: () => "/api/transactions/?limit=50" },
+    {
+      name: "one customer's transactions (50 rows)",
+      path: (index) => `/api/transactions/?limit=50&customer__id=${customer(index)}`,
+    },
+    { name: "one customer", path: (index) => `/api/customers/${customer(index)}/` },
+    {
+      name: "post a payment (write)",
+      method: "POST",
+      path: () => "/api/transactions/",
+      body: (index) =>
+        JSON.stringify({
+          customer: customer(index),
+          code: paymentCode,
+          description: "Bench payment",
+          rate: "1.00",
+          // The same payment twice on one day asks for confirmation; the bench confirms.
+          force: true,
+        }),
+    },
+  ];
+}
+
+async function load(baseUrl: string, token: string, scenario: Scenario) {
+  let index = 0;
+  const result = await autocannon({
+    url: baseUrl,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    timeout: 10,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    requests: [
+      {
+        method: scenario.method ?? "GET",
+        setupRequest: (request) => {
+          index += 1;
+          return {
+            ...request,
+            path: scenario.path(index),
+            ...(scenario.body ? { body: scenario.body(index) } : {}),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result["2xx"],
+    failed: result.non2xx + result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+async function measure(target: Target, open: () => Promise<DatabaseHandle>): Promise<void> {
+  // Generate (once) with our own connection, then leave the database to the server process.
+  const handle = await open();
+  const client = await ensureBenchData(handle, target.label);
+  const [range] = await queryRows<{ first: number; payment: number }>(
+    handle.db,
+    sql`select min(id) as first,
+               (select min(id) from codes where client_id = ${client.clientId} and code = 200) as payment
+        from customers where client_id = ${client.clientId}`,
+  );
+  await handle.close();
+  const token = await signAccessToken(SECRET, client.ownerUserId);
+  const { child, baseUrl } = await startServer(target);
+  try {
+    console.log(
+      `${target.label}: ${client.customers} customers / ${client.transactions} transactions, ` +
+        `${CONNECTIONS} connections, ${SECONDS} s per scenario (load average ${loadavg()
+          .map((value) => value.toFixed(2))
+          .join(" ")})`,
+    );
+    for (const scenario of scenarios(Number(range?.first), client.customers, Number(range?.payment))) {
+      const figures = await load(baseUrl, token, scenario);
+      console.log(
+        `  ${scenario.name.padEnd(40)} ${figures.perSecond.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${String(figures.p50).padStart(4)} ms  p99 ${String(figures.p99).padStart(5)} ms  ` +
+          `${figures.ok} ok, ${figures.failed} failed, ${figures.timeouts} timed out`,
+      );
+    }
+  } finally {
+    await stopServer(child);
+  }
+}
+
+if (!existsSync(SERVER_ENTRY)) {
+  console.error(`${SERVER_ENTRY} is missing: run npm run build first.`);
+  process.exit(1);
+}
+const args = new Set(process.argv.slice(2));
+if (!args.has("--postgres-only")) {
+  await measure({ label: "PGlite", env: { DATA_DIR: benchDataDir } }, () =>
+    openDatabase({ kind: "pglite", dataDir: path.join(benchDataDir, "pglite") }),
+  );
+}
+if (!args.has("--pglite-only")) {
+  const handle = await postgresBenchHandle();
+  const url = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test");
+  url.pathname = "/cyclebill_bench";
+  await handle.close();
+  await measure({ label: "PostgreSQL", env: { DATABASE_URL: url.toString(), WORKERS: "0" } }, () =>
+    postgresBenchHandle(),
+  );
+}
