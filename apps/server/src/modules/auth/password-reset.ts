@@ -12,6 +12,7 @@ import { passwordResetTokens, users } from "../../db/tables.js";
 import { fieldError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail, type UserRow } from "../users/create-user.js";
+import { assertAcceptablePassword } from "./common-passwords.js";
 import { hashPassword } from "./passwords.js";
 import { currentClock } from "../../clock.js";
 
@@ -81,6 +82,7 @@ export async function resetPassword(
 ): Promise<{ success: true }> {
   if (input.password !== input.password_confirmation)
     throw fieldError("password_confirmation", PASSWORD_MISMATCH_MESSAGE);
+  assertAcceptablePassword("password", input.password);
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     const [found] = await tx
