@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pollUntil } from "../../test-support/poll-until.js";
+import type { ApiResponse } from "../../test-support/test-app.js";
 import { startTestApp, type TestApp } from "../../test-support/test-app.js";
 import { createUser } from "../users/create-user.js";
 import { commonPasswords } from "./common-passwords.js";
@@ -6,7 +8,8 @@ import { commonPasswords } from "./common-passwords.js";
 let testApp: TestApp;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
+  // X-Forwarded-For from the test client (127.0.0.1, trusted here) sets the address counted.
+  testApp = await startTestApp({ trustProxy: ["127.0.0.1"] });
 });
 afterAll(async () => testApp?.close());
 
@@ -66,5 +69,44 @@ describe("new passwords (OWASP ASVS 2.1)", () => {
     expect(await reset("iloveyou")).toMatchObject({ status: 400, body: { password: [COMMON] } });
     expect(await reset("zzzzzzzzzz")).toMatchObject({ status: 400, body: { password: [REPEATED] } });
     expect(await reset("second sturdy pass")).toMatchObject({ status: 200, body: { success: true } });
+  });
+});
+
+describe("POST /api/forgot-password/ limits", () => {
+  const forgot = (email: string, from: string): Promise<ApiResponse> =>
+    testApp.client().request("POST", "/api/forgot-password/", {
+      body: { email },
+      headers: { "x-forwarded-for": from },
+    });
+
+  it("sends at most 5 emails an hour to one address, answering every request alike", async () => {
+    await createUser(testApp.db, { email: "spammed@example.com", password: "spammed sturdy pass" });
+    const mailsTo = () =>
+      testApp.mail.messages.filter((mail) => mail.to.includes("spammed@example.com")).length;
+    const before = mailsTo();
+    // 25 requests from 5 addresses (under their own limit): the answer never changes.
+    for (let request = 0; request < 25; request += 1)
+      expect(await forgot("Spammed@example.com", `192.0.2.${100 + (request % 5)}`)).toMatchObject({
+        status: 200,
+        body: { success: true },
+      });
+    // Mail arrives at the test SMTP server a moment after the answer: wait past the fifth, then a little.
+    await pollUntil(
+      () => Promise.resolve(mailsTo() - before),
+      (count) => count >= 5,
+      5000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mailsTo() - before).toBe(5);
+  });
+
+  it("answers 429 past 20 requests an hour from one address", async () => {
+    for (let request = 0; request < 20; request += 1)
+      expect((await forgot(`unknown-${request}@example.com`, "198.51.100.50")).status).toBe(200);
+    expect(await forgot("unknown-20@example.com", "198.51.100.50")).toMatchObject({
+      status: 429,
+      body: { detail: "Too many password reset requests. Try again in 60 minutes." },
+    });
+    expect((await forgot("unknown-20@example.com", "198.51.100.51")).status).toBe(200);
   });
 });
