@@ -11,7 +11,8 @@ export const DUPLICATE_EMAIL_MESSAGE =
   "duplicate key value violates unique constraint: a user with this email address already exists.";
 
 export const PASSWORD_TOO_SHORT_MESSAGE = `Ensure this field has at least ${PASSWORD_MIN_LENGTH} characters.`;
-export const PASSWORD_REPEATED_MESSAGE = "This password is one character repeated. Choose a less predictable one.";
+export const PASSWORD_REPEATED_MESSAGE =
+  "This password is one character repeated. Choose a less predictable one.";
 export const PASSWORD_COMMON_MESSAGE = "This password is too common. Choose a less predictable one.";
 
 /**
