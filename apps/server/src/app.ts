@@ -40,6 +40,8 @@ export async function buildApp(
   setClock({ timeZone: config.timeZone });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
+    // request.ip is the X-Forwarded-For client only behind these proxies (TRUST_PROXY).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),

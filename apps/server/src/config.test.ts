@@ -67,6 +67,19 @@ describe("configuration from the environment", () => {
     });
   });
 
+  it("trusts X-Forwarded-For only from the proxies listed in TRUST_PROXY", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).trustProxy).toEqual([]);
+    expect(
+      loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x", TRUST_PROXY: " 10.0.0.5, 172.16.0.0/12,::1,loopback" })
+        .trustProxy,
+    ).toEqual(["10.0.0.5", "172.16.0.0/12", "::1", "loopback"]);
+    for (const bad of ["true", "10.0.0.0/33", "proxy.example.com", "10.0.0.1/8/9"])
+      expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x", TRUST_PROXY: bad })).toThrow(
+        /TRUST_PROXY/,
+      );
+  });
+
   it("refuses a PORT that is not a port number", () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), PORT: "eighty", JWT_SECRET: "x" })).toThrow(
       /PORT must be a port number/,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { isKnownTimeZone } from "@cyclebill/domain";
 import { machineTimeZone } from "./clock.js";
@@ -23,6 +24,11 @@ export type Config = {
   /** The provider's IANA time zone: "today", month-to-date and date defaults follow it. */
   timeZone: string;
   jobs: JobSettings;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; from any
+   * other peer the header is ignored, so nobody can pick the address login throttling counts.
+   */
+  trustProxy: string[];
 };
 
 /** The job engine (pg-boss) as this process runs it. */
@@ -63,6 +69,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist()),
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: parseTimeZone(env.BILLING_TIME_ZONE),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     jobs: {
       // Default 1 on both databases: a single `npm start` also works on its jobs; on PostgreSQL,
       // API processes run with WORKERS=0 once `npm run worker` processes do the work.
@@ -115,6 +122,27 @@ function parseTimeZone(value: string | undefined): string {
   if (!isKnownTimeZone(zone))
     throw new Error(`BILLING_TIME_ZONE must be an IANA time zone such as America/Chicago, got "${zone}"`);
   return zone;
+}
+
+/** Names proxy-addr (Fastify's trustProxy) knows for the usual private ranges. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function parseTrustProxy(value: string | undefined): string[] {
+  const entries = (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  for (const entry of entries) {
+    const [address = "", prefix, extra] = entry.split("/");
+    const bits = isIP(address) === 6 ? 128 : 32;
+    const validPrefix =
+      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits) || isIP(prefix) === 4;
+    if (!PROXY_RANGE_NAMES.has(entry) && (isIP(address) === 0 || !validPrefix || extra !== undefined))
+      throw new Error(
+        `TRUST_PROXY must list proxy addresses or CIDR ranges separated by commas (e.g. 10.0.0.5,172.16.0.0/12), got "${entry}"`,
+      );
+  }
+  return entries;
 }
 
 function defaultWebDist(): string {

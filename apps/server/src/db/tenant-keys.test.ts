@@ -13,7 +13,7 @@ const GLOBAL_TABLES: readonly string[] = [
   "users",
   "revoked_tokens",
   "password_reset_tokens",
-  "login_failures",
+  "rate_limits",
   "system_messages",
   "units_of_measure",
   "pools",

@@ -52,6 +52,8 @@ export type TestAppOptions = {
   jobs?: Partial<JobSettings>;
   /** Serve a built web app from this directory (static-serving tests); none by default. */
   webDistDir?: string;
+  /** Proxies whose X-Forwarded-For is honoured (TRUST_PROXY); the test client connects from 127.0.0.1. */
+  trustProxy?: string[];
 };
 
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
@@ -68,6 +70,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     webDistDir: options.webDistDir ?? "/nonexistent-web-dist",
     smtpUrl: mail.url,
     publicUrl: "http://billing.test",
+    trustProxy: options.trustProxy ?? [],
   };
   let jobs: JobQueue | undefined;
   if (options.jobs) {

@@ -10,11 +10,36 @@ export const RESET_TOKEN_INVALID_MESSAGE =
 export const DUPLICATE_EMAIL_MESSAGE =
   "duplicate key value violates unique constraint: a user with this email address already exists.";
 
+export const PASSWORD_TOO_SHORT_MESSAGE = `Ensure this field has at least ${PASSWORD_MIN_LENGTH} characters.`;
+export const PASSWORD_REPEATED_MESSAGE =
+  "This password is one character repeated. Choose a less predictable one.";
+export const PASSWORD_COMMON_MESSAGE = "This password is too common. Choose a less predictable one.";
+
+/**
+ * Why a new password is refused, or null (OWASP ASVS 2.1: at least 8 characters, not a known
+ * breached password). The breached-password list lives on the server (too big for the web
+ * bundle), so it is passed in; without it only length and repetition are checked.
+ */
+export function passwordProblem(
+  password: string,
+  isCommon: (lowerCased: string) => boolean = () => false,
+): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT_MESSAGE;
+  // Counted by code point, so "🙂🙂🙂🙂🙂🙂🙂🙂" is one character repeated too.
+  if (new Set(password).size === 1) return PASSWORD_REPEATED_MESSAGE;
+  if (isCommon(password.toLowerCase())) return PASSWORD_COMMON_MESSAGE;
+  return null;
+}
+
 const password = z
   .string()
   .min(1)
-  .min(PASSWORD_MIN_LENGTH, `Ensure this field has at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(128);
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT_MESSAGE)
+  .max(128)
+  // Short ones already have the length message; one message at a time reads better.
+  .refine((value) => value.length < PASSWORD_MIN_LENGTH || passwordProblem(value) === null, {
+    message: PASSWORD_REPEATED_MESSAGE,
+  });
 
 const email = z.string().trim().min(1).max(254).pipe(z.email("Enter a valid email address."));
 

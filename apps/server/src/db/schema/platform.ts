@@ -180,17 +180,23 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex("password_reset_tokens_hash_key").on(t.tokenHash)],
 );
 
-export const loginFailures = pgTable(
-  "login_failures",
+/**
+ * Attempts counted per purpose and key in fixed windows (login throttling, reset emails). A key is
+ * an account, an address, or both; "" stands for "any". One row per key, so an attempt is counted
+ * by one upsert that returns the new count before anything is checked.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
   {
-    id: idColumn().primaryKey(),
-    account: varchar("account", { length: 254 }).notNull(),
-    address: varchar("address", { length: 64 }).notNull(),
-    createdAt: createdAtColumn(),
+    purpose: varchar("purpose", { length: 20 }).notNull(),
+    account: varchar("account", { length: 254 }).notNull().default(""),
+    address: varchar("address", { length: 64 }).notNull().default(""),
+    attempts: integer("attempts").notNull(),
+    windowStarted: timestamp("window_started", { withTimezone: true }).notNull(),
   },
   (t) => [
-    index("login_failures_account_idx").on(t.account, t.createdAt),
-    index("login_failures_address_idx").on(t.address, t.createdAt),
+    primaryKey({ columns: [t.purpose, t.account, t.address] }),
+    index("rate_limits_window_idx").on(t.windowStarted),
   ],
 );
 

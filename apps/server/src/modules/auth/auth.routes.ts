@@ -92,12 +92,13 @@ export function registerAuthRoutes(router: Router): void {
     name: "requestPasswordReset",
     method: "POST",
     url: "/api/forgot-password/",
-    summary: "Email a password reset link (the same answer whether or not the address has an account)",
+    summary:
+      "Email a password reset link (the same answer whether or not the address has an account; 5 emails an hour per address, 429 past 20 requests an hour from one client)",
     tags,
     access: "public",
     body: forgotPasswordSchema,
     response: successSchema,
-    handle: ({ body }) => requestPasswordReset(db, mailer, config.publicUrl, body),
+    handle: ({ body, request }) => requestPasswordReset(db, mailer, config.publicUrl, body, request.ip),
   });
 
   defineRoute(router, {

@@ -10,7 +10,7 @@ import {
   REMEMBERED_TOKEN_LIFETIME_SECONDS,
   signAccessToken,
 } from "./access-token.js";
-import { assertNotThrottled, recordLoginFailure } from "./login-throttle.js";
+import { admitLoginAttempt, loginFailed, loginSucceeded } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
@@ -20,7 +20,7 @@ function unknownUserHash(): Promise<string> {
   return dummyHash;
 }
 
-/** Username or email and password to a signed access token; failures are counted for throttling. */
+/** Username or email and password to a signed access token; attempts are counted for throttling. */
 export async function logIn(
   db: Database,
   jwtSecret: string,
@@ -28,7 +28,8 @@ export async function logIn(
   address: string,
 ): Promise<{ token: string }> {
   const account = input.username.trim().toLowerCase();
-  await assertNotThrottled(db, account, address);
+  // Counted before the password is checked, so parallel guesses cannot all slip past the limit.
+  await admitLoginAttempt(db, account, address);
   const [user] = await db
     .select()
     .from(users)
@@ -36,9 +37,10 @@ export async function logIn(
     .limit(1);
   const valid = await verifyPassword(user?.passwordHash ?? (await unknownUserHash()), input.password);
   if (!user || !user.passwordHash || !valid || !user.isActive) {
-    await recordLoginFailure(db, account, address);
+    await loginFailed(db);
     throw nonFieldError(INVALID_CREDENTIALS_MESSAGE);
   }
+  await loginSucceeded(db, account, address);
   await db
     .update(users)
     .set({ lastLogin: sql`now()`, loginCount: sql`${users.loginCount} + 1` })

@@ -9,13 +9,19 @@ import {
 import type { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { passwordResetTokens, users } from "../../db/tables.js";
-import { fieldError } from "../../http/errors.js";
+import { fieldError, HttpError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail, type UserRow } from "../users/create-user.js";
+import { assertAcceptablePassword } from "./common-passwords.js";
 import { hashPassword } from "./passwords.js";
+import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
 
 export const RESET_TOKEN_MINUTES = 30;
+/** Reset emails per address asked for, and requests per client address, in an hour. */
+export const RESET_EMAILS_PER_HOUR = 5;
+export const RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
+const HOUR_MS = 60 * 60_000;
 /** A new user's set-password link lives longer than a reset link: the invitation may wait a weekend. */
 export const INVITATION_TOKEN_MINUTES = 72 * 60;
 
@@ -45,15 +51,29 @@ export function passwordResetLink(
 
 /**
  * Emails a reset link to an active user. Unknown addresses get the same answer, so the form
- * cannot be used to find out who has an account.
+ * cannot be used to find out who has an account. An address asking too often gets 429; an email
+ * asked for too often gets the same answer but no more mail (its owner already has 5 links, and
+ * a different answer would tell the asker nothing useful).
  */
 export async function requestPasswordReset(
   db: Database,
   mailer: Mailer,
   publicUrl: string,
   input: z.output<typeof forgotPasswordSchema>,
+  address: string,
 ): Promise<{ success: true }> {
-  const user = await findUserByEmail(db, input.email);
+  const byAddress = await countAttempt(db, { purpose: "reset", address }, HOUR_MS);
+  if (byAddress.attempts > RESET_REQUESTS_PER_ADDRESS_PER_HOUR) {
+    const minutes = minutesLeft(byAddress, HOUR_MS);
+    throw new HttpError(429, {
+      detail: `Too many password reset requests. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    });
+  }
+  // Counted for unknown addresses too, so the limit says nothing about who has an account.
+  const email = input.email.trim().toLowerCase();
+  const byEmail = await countAttempt(db, { purpose: "reset", account: email }, HOUR_MS);
+  if (byEmail.attempts > RESET_EMAILS_PER_HOUR) return { success: true };
+  const user = await findUserByEmail(db, email);
   if (user && user.isActive) {
     const token = await issueResetToken(db, user.id, RESET_TOKEN_MINUTES);
     await mailer.send({
@@ -81,6 +101,7 @@ export async function resetPassword(
 ): Promise<{ success: true }> {
   if (input.password !== input.password_confirmation)
     throw fieldError("password_confirmation", PASSWORD_MISMATCH_MESSAGE);
+  assertAcceptablePassword("password", input.password);
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     const [found] = await tx

@@ -9,6 +9,7 @@ import { pgErrorCode } from "../../db/pg-errors.js";
 import { fieldError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { createUser, findUserByEmail } from "../users/create-user.js";
+import { assertAcceptablePassword } from "./common-passwords.js";
 
 export type RegisteredUser = {
   id: number;
@@ -31,6 +32,7 @@ export async function registerUser(
 ): Promise<RegisteredUser> {
   if (input.password !== input.confirmPassword)
     throw fieldError("confirmPassword", PASSWORD_MISMATCH_MESSAGE);
+  assertAcceptablePassword("password", input.password);
   if (await findUserByEmail(db, input.email)) throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
   const user = await createUser(db, {
     email: input.email,

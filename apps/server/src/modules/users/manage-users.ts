@@ -8,6 +8,8 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
 import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
 import type { Mailer } from "../mail/mailer.js";
+import { findUserByEmail } from "./create-user.js";
+import { answerTakenEmail, mayRevealClash } from "./taken-email.js";
 import { getTenantRecord, listTenantRecords } from "../tenancy/tenant-records.js";
 import { canManageUsers, USERS_FORBIDDEN_DETAIL, usersResource, type UserOutput } from "./users.resource.js";
 
@@ -50,7 +52,10 @@ function duplicateAsFieldError(error: unknown): never {
   throw error;
 }
 
-/** Adds a user to the client and emails a link to set a password. */
+/**
+ * Adds a user to the client and emails a link to set a password. An email another client's user
+ * has is answered as if added, and that address is told instead (see taken-email.ts).
+ */
 export async function addClientUser(
   db: Database,
   mailer: Mailer,
@@ -59,7 +64,11 @@ export async function addClientUser(
   input: UserInput,
 ): Promise<UserOutput> {
   assertCanManage(tenant);
-  await assertEmailFree(db, input.email, null);
+  const existing = await findUserByEmail(db, input.email);
+  if (existing) {
+    if (mayRevealClash(tenant, existing)) throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
+    return answerTakenEmail(db, mailer, publicUrl, tenant, input, existing);
+  }
   const { user, token } = await db
     .transaction(async (tx) => {
       const [created] = await tx

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/tables.js";
+import { createUser } from "./create-user.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -155,5 +158,67 @@ describe("/api/users/", () => {
       status: 400,
       body: { non_field_errors: ["You cannot delete your own account."] },
     });
+  });
+
+  it("answers an email another client's user has as for a new user, and tells that address instead", async () => {
+    const other = await createUser(testApp.db, {
+      email: "taken.elsewhere@example.com",
+      password: "their own sturdy pass",
+      firstName: "Tia",
+      lastName: "Elsewhere",
+      clientId: fixture.b.clientId,
+    });
+    const owner = testApp.client(fixture.a.ownerToken);
+    const fresh = await owner.post("/api/users/", {
+      firstName: "Una",
+      lastName: "New",
+      email: "una.new@example.com",
+      isStaff: true,
+    });
+    const taken = await owner.post("/api/users/", {
+      firstName: "Guess",
+      lastName: "Who",
+      email: "Taken.Elsewhere@example.com",
+      isStaff: true,
+    });
+    expect(taken.status).toBe(fresh.status);
+    const body = taken.body as User & Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(Object.keys(fresh.body as object).sort());
+    expect(body).toMatchObject({
+      email: "taken.elsewhere@example.com",
+      name: "Guess Who",
+      role: "staff",
+      client: fixture.a.clientId,
+      has_password: false,
+      last_login: null,
+      login_count: 0,
+    });
+    // A fresh id, after the one just created, not the other account's.
+    expect(body.id).toBeGreaterThan((fresh.body as User).id);
+    expect(body.id).not.toBe(other.id);
+
+    // The other account is untouched, and its owner is told rather than invited.
+    const [row] = await testApp.db.select().from(users).where(eq(users.id, other.id));
+    expect(row).toMatchObject({ clientId: fixture.b.clientId, firstName: "Tia", isClientStaff: false });
+    const mail = await testApp.mail.lastTo("taken.elsewhere@example.com");
+    expect(mail.subject).toBe("Someone tried to add your email to Cyclebill");
+    expect(mail.text).not.toMatch(/passwordReset/);
+    expect(
+      testApp.mail.messages.filter(
+        (message) =>
+          message.to.includes("taken.elsewhere") && message.subject === "You have a Cyclebill account",
+      ),
+    ).toEqual([]);
+
+    // The provider's admin, who sees every client anyway, still hears that the email is taken.
+    const byAdmin = await testApp
+      .client(fixture.adminToken)
+      .post(
+        "/api/users/",
+        { firstName: "G", lastName: "W", email: "taken.elsewhere@example.com", isStaff: true },
+        { client_id: fixture.a.clientId },
+      );
+    expect(byAdmin.status).toBe(400);
+    expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
 });

@@ -101,7 +101,7 @@ export function PasswordResetPage() {
           />
           <PasswordInput
             label="New password"
-            description={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+            description={`At least ${PASSWORD_MIN_LENGTH} characters, not a common password.`}
             autoComplete="new-password"
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}

@@ -111,7 +111,7 @@ export function RegisterPage() {
           <TextInput label="Email" type="email" autoComplete="email" {...field("email")} />
           <PasswordInput
             label="Password"
-            description={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+            description={`At least ${PASSWORD_MIN_LENGTH} characters, not a common password.`}
             autoComplete="new-password"
             {...field("password")}
           />

@@ -1,0 +1,124 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { currentClock, setClock } from "../../clock.js";
+import { startTestApp, type ApiResponse, type TestApp } from "../../test-support/test-app.js";
+import { createUser } from "../users/create-user.js";
+
+let testApp: TestApp;
+const realClock = currentClock();
+
+beforeAll(async () => {
+  // The test client connects from 127.0.0.1, a trusted proxy here: X-Forwarded-For picks the address.
+  testApp = await startTestApp({ trustProxy: ["127.0.0.1"] });
+});
+afterAll(async () => testApp?.close());
+afterEach(() => setClock(realClock));
+
+function logIn(username: string, password: string, from: string): Promise<ApiResponse> {
+  return testApp.client().request("POST", "/api/auth-jwt/", {
+    body: { username, password },
+    headers: { "x-forwarded-for": from },
+  });
+}
+
+function moveClock(minutes: number): void {
+  const shifted = Date.now() + minutes * 60_000;
+  setClock({ now: () => new Date(shifted) });
+}
+
+const LOCKED_15 = { detail: "Too many failed login attempts. Try again in 15 minutes." };
+
+describe("login throttling", () => {
+  it("checks at most 10 of 300 parallel guesses from one address; the admin still logs in from elsewhere", async () => {
+    await createUser(testApp.db, {
+      email: "admin-burst@example.com",
+      password: "admin right pass",
+      isAdmin: true,
+    });
+    const burst = await Promise.all(
+      Array.from({ length: 300 }, (_, guess) =>
+        logIn("admin-burst@example.com", `guess ${guess}`, "203.0.113.7"),
+      ),
+    );
+    const statuses = burst.map((response) => response.status);
+    // 400 means the password was checked and was wrong; every other guess was refused unchecked.
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(290);
+    expect(burst.find((response) => response.status === 429)?.body).toEqual(LOCKED_15);
+
+    // The guessing address is locked out of this account, even with the right password ...
+    expect(await logIn("admin-burst@example.com", "admin right pass", "203.0.113.7")).toMatchObject({
+      status: 429,
+      body: LOCKED_15,
+    });
+    // ... but the admin, from another address, is not.
+    expect((await logIn("admin-burst@example.com", "admin right pass", "198.51.100.2")).status).toBe(200);
+  });
+
+  it("locks an account and address pair for 15 minutes after 10 failures, then lets the right password in", async () => {
+    await createUser(testApp.db, { email: "target@example.com", password: "right password" });
+    for (let attempt = 0; attempt < 10; attempt += 1)
+      expect((await logIn("target@example.com", `wrong ${attempt}`, "192.0.2.10")).status).toBe(400);
+    expect(await logIn("target@example.com", "right password", "192.0.2.10")).toMatchObject({
+      status: 429,
+      body: LOCKED_15,
+    });
+    moveClock(10);
+    expect((await logIn("target@example.com", "right password", "192.0.2.10")).body).toEqual({
+      detail: "Too many failed login attempts. Try again in 5 minutes.",
+    });
+    moveClock(16);
+    expect((await logIn("target@example.com", "right password", "192.0.2.10")).status).toBe(200);
+  });
+
+  it("starts the pair afresh after a successful login", async () => {
+    await createUser(testApp.db, { email: "typo@example.com", password: "typo right pass" });
+    for (let attempt = 0; attempt < 9; attempt += 1)
+      await logIn("typo@example.com", "typo wrong", "192.0.2.11");
+    expect((await logIn("typo@example.com", "typo right pass", "192.0.2.11")).status).toBe(200);
+    for (let attempt = 0; attempt < 10; attempt += 1)
+      expect((await logIn("typo@example.com", "typo wrong", "192.0.2.11")).status).toBe(400);
+    expect((await logIn("typo@example.com", "typo right pass", "192.0.2.11")).status).toBe(429);
+  });
+
+  it("limits one address to 50 failures across accounts in 15 minutes", async () => {
+    for (let account = 0; account < 50; account += 1)
+      expect((await logIn(`sprayed-${account}@example.com`, "password1", "192.0.2.20")).status).toBe(400);
+    expect(await logIn("sprayed-50@example.com", "password1", "192.0.2.20")).toMatchObject({
+      status: 429,
+      body: LOCKED_15,
+    });
+    expect((await logIn("sprayed-50@example.com", "password1", "192.0.2.21")).status).toBe(400);
+  });
+
+  it("holds an account to 100 failures an hour across addresses", async () => {
+    await createUser(testApp.db, { email: "popular@example.com", password: "popular right pass" });
+    for (let address = 0; address < 10; address += 1)
+      for (let attempt = 0; attempt < 10; attempt += 1)
+        expect((await logIn("popular@example.com", "nope", `198.18.0.${address}`)).status).toBe(400);
+    expect(await logIn("popular@example.com", "popular right pass", "198.18.1.1")).toMatchObject({
+      status: 429,
+      body: { detail: "Too many failed login attempts. Try again in 60 minutes." },
+    });
+    moveClock(61);
+    expect((await logIn("popular@example.com", "popular right pass", "198.18.1.1")).status).toBe(200);
+  });
+});
+
+describe("the address counted without a trusted proxy", () => {
+  it("is the connection's: X-Forwarded-For from an untrusted peer changes nothing", async () => {
+    const direct = await startTestApp();
+    try {
+      await createUser(direct.db, { email: "direct@example.com", password: "direct right pass" });
+      const attempt = (password: string, from: string) =>
+        direct.client().request("POST", "/api/auth-jwt/", {
+          body: { username: "direct@example.com", password },
+          headers: { "x-forwarded-for": from },
+        });
+      for (let guess = 0; guess < 10; guess += 1)
+        expect((await attempt(`guess ${guess}`, `203.0.113.${guess}`)).status).toBe(400);
+      expect((await attempt("direct right pass", "198.51.100.99")).status).toBe(429);
+    } finally {
+      await direct.close();
+    }
+  });
+});
