@@ -3,6 +3,7 @@ export * from "./money/decimal.js";
 export * from "./money/money.js";
 export * from "./money/money-schemas.js";
 export * from "./api/drf-messages.js";
+export * from "./api/nul-characters.js";
 export * from "./api/list-query.js";
 export * from "./codes/code-types.js";
 export * from "./codes/code-schemas.js";
