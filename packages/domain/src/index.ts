@@ -11,6 +11,7 @@ export * from "./groups/group-schemas.js";
 export * from "./ledger/ledger-effect.js";
 export * from "./ledger/customer-figures.js";
 export * from "./calendar/business-date.js";
+export * from "./calendar/calendar-date.js";
 export * from "./auth/auth-schemas.js";
 export * from "./users/user-schemas.js";
 export * from "./ageing/age-balance.js";

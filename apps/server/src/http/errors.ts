@@ -46,8 +46,15 @@ export function zodIssuesToDrf(
   for (const issue of issues) {
     const [head, ...rest] = issue.path;
     const field = head === undefined ? "non_field_errors" : String(head);
-    const message = rest.length > 0 ? `${rest.map(String).join(".")}: ${issue.message}` : issue.message;
+    const message =
+      rest.length > 0 ? `${rest.map(String).join(".")}: ${ownText(issue.message, rest)}` : issue.message;
     (errors[field] ??= []).push(message);
   }
   return errors;
+}
+
+/** A message that already names its field ("serviceDate: ...") is not prefixed with the name twice. */
+function ownText(message: string, path: readonly PropertyKey[]): string {
+  const named = `${String(path[path.length - 1])}: `;
+  return message.startsWith(named) ? message.slice(named.length) : message;
 }

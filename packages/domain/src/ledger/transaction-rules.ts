@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
+import { calendarDate } from "../calendar/calendar-date.js";
 import { TRANSACTION_DESCRIPTION_TOO_LONG } from "../codes/code-schemas.js";
 import { nonNegativeAmountSchema, quantitySchema, rateSchema } from "../money/money-schemas.js";
 
@@ -53,10 +54,6 @@ export function isReversible(entry: LedgerEntryState): boolean {
   return !isEditable(entry);
 }
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
-
 /** One ledger entry as staff enter it. The amount is always rate × quantity; a given amount is checked, not trusted. */
 export const transactionInputSchema = z.object({
   customer: integerParam({ min: 1 }),
@@ -65,7 +62,7 @@ export const transactionInputSchema = z.object({
   quantity: quantitySchema.default("1"),
   rate: rateSchema,
   amount: nonNegativeAmountSchema.optional(),
-  serviceDate: isoDate.optional(),
+  serviceDate: calendarDate().optional(),
   unitofmeasure: integerParam({ min: 1 }).default(1),
   transaction_type: z.enum(["user_or_scanner", "route", "bulk"]).default("user_or_scanner"),
   force: z.boolean().default(false),
@@ -85,7 +82,7 @@ export const transactionMassUpdateSchema = z.object({
       customer: integerParam({ min: 1 }).optional(),
       code: integerParam({ min: 1 }).optional(),
       description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).optional(),
-      serviceDate: isoDate.optional(),
+      serviceDate: calendarDate().optional(),
       rate: rateSchema.optional(),
       quantity: quantitySchema.optional(),
       uom: integerParam({ min: 1 }).optional(),
@@ -107,7 +104,7 @@ export const transactionBatchSchema = z.object({
   code: z
     .union([integerParam({ min: 1 }), z.undefined(), z.null()])
     .refine((value) => value != null, "You must fill in a group code."),
-  service_date: isoDate.optional(),
+  service_date: calendarDate().optional(),
   amount: nonNegativeAmountSchema,
   quantity: quantitySchema.default("1"),
   /**
