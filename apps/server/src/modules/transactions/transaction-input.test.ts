@@ -108,3 +108,31 @@ describe("dates in transaction input", () => {
     });
   });
 });
+
+describe("a given amount", () => {
+  it("is refused when it disagrees with rate × quantity", async () => {
+    const response = await staff.post("/api/transactions/", {
+      customer: customerId,
+      code: codeId,
+      rate: "1",
+      amount: "5",
+    });
+    expect(response.status, response.text).toBe(400);
+    expect(response.body).toEqual({
+      amount: ["Amount 5.00 does not match rate × quantity (1.00). Leave amount out, or send 1.00."],
+    });
+  });
+
+  it("is taken when it matches, after rounding to cents as the ledger does", async () => {
+    const response = await staff.post("/api/transactions/", {
+      customer: customerId,
+      code: codeId,
+      rate: "0.33333",
+      quantity: "3",
+      amount: "1",
+      serviceDate: "2024-02-29",
+    });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body).toMatchObject({ amount: "1.00", serviceDate: "2024-02-29" });
+  });
+});
