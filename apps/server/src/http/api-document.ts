@@ -5,7 +5,7 @@ import type { JobQueue } from "../jobs/index.js";
 import type { Mailer } from "../modules/mail/mailer.js";
 import { registerApiRoutes } from "./api-routes.js";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi.js";
-import type { AppDeps, Router } from "./router.js";
+import type { AppDeps, DocumentedRoute, Router } from "./router.js";
 
 /** A dependency the document never uses: registering routes only keeps references to it. */
 function unused<T extends object>(name: string): T {
@@ -17,10 +17,10 @@ function unused<T extends object>(name: string): T {
 }
 
 /**
- * The OpenAPI document without a database or a listening server: the routes are registered on a
- * bare Fastify instance, which is all their definitions need.
+ * The route table without a database or a listening server: the routes are registered on a bare
+ * Fastify instance, which is all their definitions need.
  */
-export async function describeApi(): Promise<OpenApiDocument> {
+export async function describeRoutes(): Promise<DocumentedRoute[]> {
   const app = Fastify({ logger: false });
   const deps: AppDeps = {
     db: unused<Database>("db"),
@@ -31,5 +31,10 @@ export async function describeApi(): Promise<OpenApiDocument> {
   const router: Router = { app, deps, documented: [] };
   registerApiRoutes(router);
   await app.close();
-  return buildOpenApiDocument(router.documented);
+  return router.documented;
+}
+
+/** The OpenAPI document, from the route table alone. */
+export async function describeApi(): Promise<OpenApiDocument> {
+  return buildOpenApiDocument(await describeRoutes());
 }

@@ -1,10 +1,9 @@
 import { Buffer } from "node:buffer";
-import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES } from "../app.js";
-import type { Database } from "../db/database.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
+import { snapshotTables } from "../test-support/table-snapshot.js";
 import { tenantResourceCases } from "../test-support/tenant-resources.js";
 import {
   createTenantFixture,
@@ -45,24 +44,6 @@ import {
  */
 
 const REQUESTS = 1000;
-
-type TableSnapshot = Record<string, string[]>;
-
-/** Every row of every table of schema public, as JSON text in a stable order. */
-async function snapshotTables(db: Database): Promise<TableSnapshot> {
-  const tables = (await db.execute(
-    sql`select table_name::text as name from information_schema.tables
-        where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
-  )) as unknown as { rows: { name: string }[] };
-  const snapshot: TableSnapshot = {};
-  for (const { name } of tables.rows) {
-    const rows = (await db.execute(
-      sql`select row_to_json(t)::text as row from ${sql.identifier(name)} t order by 1`,
-    )) as unknown as { rows: { row: string }[] };
-    snapshot[name] = rows.rows.map((entry) => entry.row);
-  }
-  return snapshot;
-}
 
 const TENANT_ACTORS = ["ownerA", "staffA", "ownerB", "staffB"] as const;
 const ACTORS = [...TENANT_ACTORS, "admin", "anonymous", "unattached", "garbage"] as const;

@@ -1,5 +1,3 @@
-import type { z } from "zod";
-
 export type ErrorBody = Record<string, unknown>;
 
 /** An error that becomes an HTTP response in Django REST Framework's shape. */
@@ -40,14 +38,23 @@ export function nonFieldError(message: string): HttpError {
   return badRequest({ non_field_errors: [message] });
 }
 
-/** Groups zod issues by their top-level field, as DRF reports serializer errors. */
-export function zodIssuesToDrf(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+/** Groups zod issues (or issues shaped like them) by their top-level field, as DRF reports serializer errors. */
+export function zodIssuesToDrf(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const [head, ...rest] = issue.path;
     const field = head === undefined ? "non_field_errors" : String(head);
-    const message = rest.length > 0 ? `${rest.map(String).join(".")}: ${issue.message}` : issue.message;
+    const message =
+      rest.length > 0 ? `${rest.map(String).join(".")}: ${ownText(issue.message, rest)}` : issue.message;
     (errors[field] ??= []).push(message);
   }
   return errors;
+}
+
+/** A message that already names its field ("serviceDate: ...") is not prefixed with the name twice. */
+function ownText(message: string, path: readonly PropertyKey[]): string {
+  const named = `${String(path[path.length - 1])}: `;
+  return message.startsWith(named) ? message.slice(named.length) : message;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { drfErrorMap } from "@cyclebill/domain";
+import { drfErrorMap, nulCharacterIssues } from "@cyclebill/domain";
 import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
@@ -89,8 +89,13 @@ export type RouteDefinition<Q, B, P, A extends Access, R = undefined> = {
   handle: (input: RouteInput<Q, B, P, A>) => Promise<Answer<R>> | Answer<R>;
 };
 
-/** Parses with DRF-worded messages; a failure is a 400 in DRF's shape. */
+/**
+ * Parses with DRF-worded messages; a failure is a 400 in DRF's shape. A NUL anywhere in the input
+ * (even in a key the schema would drop) is refused first: PostgreSQL text cannot store it.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  const nulIssues = nulCharacterIssues(data);
+  if (nulIssues.length > 0) throw badRequest(zodIssuesToDrf(nulIssues));
   const result = schema.safeParse(data, { error: drfErrorMap });
   if (!result.success) throw badRequest(zodIssuesToDrf(result.error.issues));
   return result.data;

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { US_STATE_CODES } from "../reference/us-states.js";
-import { DATE_MESSAGE } from "./drf-messages.js";
 
 // Field rules shared by the client, customer and transaction forms.
 
@@ -40,5 +39,3 @@ export const optionalStateField = () =>
     .trim()
     .toUpperCase()
     .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
-
-export const isoDateField = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, DATE_MESSAGE);

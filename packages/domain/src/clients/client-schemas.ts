@@ -1,13 +1,13 @@
 import { z } from "zod";
 import {
   ZIP_MESSAGE,
-  isoDateField,
   optionalStateField,
   optionalZipField,
   phoneField,
   trimmedText,
 } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
+import { calendarDate } from "../calendar/calendar-date.js";
 import { amountSchema } from "../money/money-schemas.js";
 import { rateSchema } from "../money/money-schemas.js";
 import { US_STATE_CODES } from "../reference/us-states.js";
@@ -36,7 +36,7 @@ const zip5 = z
   .regex(/^\d{5}$/, ZIP_MESSAGE);
 const optionalZip5 = optionalZipField();
 const optionalState = optionalStateField();
-const isoDate = isoDateField().nullable();
+const isoDate = calendarDate().nullable();
 const count = integerParam({ min: 0, max: 1_000_000_000 });
 
 /** Every editable client field but the name and the required address (they differ between add and edit). */

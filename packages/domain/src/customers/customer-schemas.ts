@@ -1,12 +1,7 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
-import {
-  isoDateField,
-  optionalStateField,
-  optionalZipField,
-  phoneField,
-  trimmedText,
-} from "../api/field-schemas.js";
+import { optionalStateField, optionalZipField, phoneField, trimmedText } from "../api/field-schemas.js";
+import { calendarDate } from "../calendar/calendar-date.js";
 import { quantitySchema, rateSchema } from "../money/money-schemas.js";
 import { RECURRING_FREQUENCIES } from "../recurring/recurring-schedule.js";
 import {
@@ -34,7 +29,7 @@ const propertyState = z
   .trim()
   .toUpperCase()
   .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation.");
-const isoDate = isoDateField();
+const isoDate = calendarDate();
 
 export const customerFieldsSchema = z.object({
   customer_no: integerParam({ min: 1, max: 999_999_999 }).optional(),

@@ -1,15 +1,6 @@
 import { z } from "zod";
-import { DATE_MESSAGE } from "../api/drf-messages.js";
 import { integerParam, listQuerySchema, recordQuerySchema } from "../api/list-query.js";
-
-/** YYYY-MM-DD naming a real calendar day (so "2024-02-30" is a 400, not a database error). */
-export const calendarDateSchema = z.string().refine(isCalendarDate, DATE_MESSAGE);
-
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
+import { calendarDate } from "../calendar/calendar-date.js";
 
 const MAX_IDS = 5000;
 const idList = z.array(integerParam({ min: 1 })).max(MAX_IDS);
@@ -17,22 +8,22 @@ const idList = z.array(integerParam({ min: 1 })).max(MAX_IDS);
 /** Add invoice: the customer and the invoice date (today when absent). */
 export const invoiceCreateSchema = z.object({
   customer: integerParam({ min: 1 }),
-  invoice_date: calendarDateSchema.optional(),
+  invoice_date: calendarDate().optional(),
 });
 export type InvoiceCreateInput = z.infer<typeof invoiceCreateSchema>;
 
 /** Edit invoice (full body): the date; the customer may only change while the invoice is empty. */
 export const invoiceUpdateSchema = z.object({
   customer: integerParam({ min: 1 }).optional(),
-  invoice_date: calendarDateSchema,
+  invoice_date: calendarDate(),
 });
 export type InvoiceUpdateInput = z.infer<typeof invoiceUpdateSchema>;
 
 /** Filters of the invoice and statement lists; dates are on invoice_date / statement_date. */
 export const documentListQuerySchema = listQuerySchema.extend({
   customer_id: integerParam({ min: 1 }).optional(),
-  start_date: calendarDateSchema.optional(),
-  end_date: calendarDateSchema.optional(),
+  start_date: calendarDate().optional(),
+  end_date: calendarDate().optional(),
 });
 export type DocumentListQuery = z.infer<typeof documentListQuerySchema>;
 
@@ -44,7 +35,7 @@ export const invoiceDeleteQuerySchema = recordQuerySchema.extend({
 /** One open invoice per customer with uninvoiced new transactions; every customer when none named. */
 export const bulkAddInvoicesSchema = z.object({
   customer_ids: idList.optional(),
-  invoice_date: calendarDateSchema.optional(),
+  invoice_date: calendarDate().optional(),
 });
 export type BulkAddInvoicesInput = z.infer<typeof bulkAddInvoicesSchema>;
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
+import { calendarDate } from "../calendar/calendar-date.js";
 import { TRANSACTION_DESCRIPTION_TOO_LONG } from "../codes/code-schemas.js";
+import { multiplyRateByQuantity } from "../money/money.js";
 import { nonNegativeAmountSchema, quantitySchema, rateSchema } from "../money/money-schemas.js";
 
 export const DUPLICATE_TRANSACTION_MESSAGE = "Duplicate Transaction Detected";
@@ -53,25 +55,39 @@ export function isReversible(entry: LedgerEntryState): boolean {
   return !isEditable(entry);
 }
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+/** "Amount 5.00 does not match rate × quantity (1.00). ..." */
+export function amountMismatchMessage(given: string, computed: string): string {
+  return `Amount ${given} does not match rate × quantity (${computed}). Leave amount out, or send ${computed}.`;
+}
 
 /** One ledger entry as staff enter it. The amount is always rate × quantity; a given amount is checked, not trusted. */
-export const transactionInputSchema = z.object({
-  customer: integerParam({ min: 1 }),
-  code: integerParam({ min: 1 }),
-  description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).default(""),
-  quantity: quantitySchema.default("1"),
-  rate: rateSchema,
-  amount: nonNegativeAmountSchema.optional(),
-  serviceDate: isoDate.optional(),
-  unitofmeasure: integerParam({ min: 1 }).default(1),
-  transaction_type: z.enum(["user_or_scanner", "route", "bulk"]).default("user_or_scanner"),
-  force: z.boolean().default(false),
-  /** Post straight onto this open invoice of the same customer (the Edit Invoice screen's add row). */
-  invoice: integerParam({ min: 1 }).optional(),
-});
+export const transactionInputSchema = z
+  .object({
+    customer: integerParam({ min: 1 }),
+    code: integerParam({ min: 1 }),
+    description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).default(""),
+    quantity: quantitySchema.default("1"),
+    rate: rateSchema,
+    amount: nonNegativeAmountSchema.optional(),
+    serviceDate: calendarDate().optional(),
+    unitofmeasure: integerParam({ min: 1 }).default(1),
+    transaction_type: z.enum(["user_or_scanner", "route", "bulk"]).default("user_or_scanner"),
+    force: z.boolean().default(false),
+    /** Post straight onto this open invoice of the same customer (the Edit Invoice screen's add row). */
+    invoice: integerParam({ min: 1 }).optional(),
+  })
+  // Compared after both are rounded to cents the way the ledger rounds, so "1" for 0.33333 × 3 is fine.
+  .superRefine((entry, ctx) => {
+    if (entry.amount === undefined) return;
+    const computed = multiplyRateByQuantity(entry.rate, entry.quantity);
+    if (entry.amount !== computed) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount"],
+        message: amountMismatchMessage(entry.amount, computed),
+      });
+    }
+  });
 export type TransactionInput = z.input<typeof transactionInputSchema>;
 
 /** Fields a mass update may change on the selected entries (only those given change). */
@@ -85,7 +101,7 @@ export const transactionMassUpdateSchema = z.object({
       customer: integerParam({ min: 1 }).optional(),
       code: integerParam({ min: 1 }).optional(),
       description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).optional(),
-      serviceDate: isoDate.optional(),
+      serviceDate: calendarDate().optional(),
       rate: rateSchema.optional(),
       quantity: quantitySchema.optional(),
       uom: integerParam({ min: 1 }).optional(),
@@ -107,7 +123,7 @@ export const transactionBatchSchema = z.object({
   code: z
     .union([integerParam({ min: 1 }), z.undefined(), z.null()])
     .refine((value) => value != null, "You must fill in a group code."),
-  service_date: isoDate.optional(),
+  service_date: calendarDate().optional(),
   amount: nonNegativeAmountSchema,
   quantity: quantitySchema.default("1"),
   /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { isoDateField } from "../api/field-schemas.js";
 import { integerParam, listQuerySchema } from "../api/list-query.js";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
+import { calendarDate } from "../calendar/calendar-date.js";
 import { CLIENT_SKIP_LABELS, type ClientSkipReason } from "../production/client-eligibility.js";
 import { NO_STATEMENT_REASONS } from "../production/statement-decision.js";
 
@@ -161,10 +161,10 @@ export const productionCustomerParamsSchema = z.object({
   id: integerParam({ min: 1 }),
   customer_id: integerParam({ min: 1 }),
 });
-export const runDateQuerySchema = z.looseObject({ run_date: isoDateField().optional() });
-export const productionClientQuerySchema = listQuerySchema.extend({ run_date: isoDateField().optional() });
+export const runDateQuerySchema = z.looseObject({ run_date: calendarDate().optional() });
+export const productionClientQuerySchema = listQuerySchema.extend({ run_date: calendarDate().optional() });
 export const startProductionRunSchema = z.object({
-  run_date: isoDateField().optional(),
+  run_date: calendarDate().optional(),
   client_ids: z.array(z.number().int().positive()).min(1).optional(),
 });
 export type StartProductionRun = z.output<typeof startProductionRunSchema>;

@@ -1,5 +1,6 @@
 import {
   DELETE_FLAG_INPUT,
+  calendarDate,
   customerFullCreateSchema,
   customerInputSchema,
   customerUpdateSchema,
@@ -37,9 +38,6 @@ const tags = ["Customers"];
 const queryFlag = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0", ""])])
   .transform((value) => value === true || value === "true" || value === "1");
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
 const clientParams = z.object({ client: integerParam({ min: 1 }) });
 
 export function registerCustomerRoutes(router: Router): void {
@@ -55,8 +53,8 @@ export function registerCustomerRoutes(router: Router): void {
     access: "tenant",
     query: listQuerySchema.extend({
       query: z.string().max(200).optional(),
-      startDate: isoDate.optional(),
-      endDate: isoDate.optional(),
+      startDate: calendarDate().optional(),
+      endDate: calendarDate().optional(),
       includeOnlyArchived: queryFlag.optional(),
       includeOnlyPendingArchived: queryFlag.optional(),
     }),

@@ -175,12 +175,14 @@ describe("POST /api/invoices/ (add invoice)", () => {
       customer: ["A valid integer is required."],
     });
     const customerId = await newCustomer();
-    for (const invoice_date of ["2024-02-30", "03/01/2024", ""]) {
+    for (const [invoice_date, message] of [
+      ["2024-02-30", "invoice_date: 2024-02-30 is not a real date (use YYYY-MM-DD)."],
+      ["03/01/2024", 'invoice_date: "03/01/2024" is not a date (use YYYY-MM-DD).'],
+      ["", 'invoice_date: "" is not a date (use YYYY-MM-DD).'],
+    ]) {
       const response = await owner.post("/api/invoices/", { customer: customerId, invoice_date });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({
-        invoice_date: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."],
-      });
+      expect(response.body).toEqual({ invoice_date: [message] });
     }
     expect((await owner.post("/api/invoices/", { customer: 99_999_999 })).body).toEqual({
       customer: ["Invalid customer - object does not exist."],

@@ -19,7 +19,7 @@ function dayAfter(isoDate: string): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** The client's statements with these ids, in the order asked (others are left out). */
+/** The client's statements with these ids, in the order asked (ids not the client's are left out). */
 async function loadStatementDocuments(
   db: Database,
   tenant: TenantContext,
@@ -87,14 +87,19 @@ export async function renderStatementPdf(db: Database, tenant: TenantContext, id
   return { fileName: name, content: await renderStatementsPdf(name.replace(/\.pdf$/, ""), [document]) };
 }
 
-/** Every named statement of the client in one PDF, each from a new page. */
+/**
+ * Every named statement of the client in one PDF, each from a new page. An id that is not one of
+ * the client's statements is a 404, as a foreign id is everywhere else; leaving it out of the PDF
+ * hid the mistake.
+ */
 export async function renderCombinedStatements(
   db: Database,
   tenant: TenantContext,
   statementIds: readonly number[],
 ): Promise<PdfFile> {
+  if (statementIds.length === 0) throw nonFieldError(NO_STATEMENTS_TO_COMBINE_MESSAGE);
   const documents = await loadStatementDocuments(db, tenant, statementIds);
-  if (documents.length === 0) throw nonFieldError(NO_STATEMENTS_TO_COMBINE_MESSAGE);
+  if (documents.length !== new Set(statementIds).size) throw notFound();
   const name = combinedStatementsFileName(businessToday());
   return { fileName: name, content: await renderStatementsPdf(name.replace(/\.pdf$/, ""), documents) };
 }

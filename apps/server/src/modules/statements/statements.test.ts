@@ -382,14 +382,17 @@ describe("statement PDFs", () => {
       };
     })();
     const today = businessToday();
+    // Another client's statement in the list is not found, as any foreign id is (it was silently left out).
+    const withForeign = await owner.post("/api/statements/combine/", {
+      client_id: fixture.a.clientId,
+      statement_ids: [first.id, second.id, foreign.id],
+    });
+    expect(withForeign.status, withForeign.text).toBe(404);
+    expect(withForeign.body).toEqual({ detail: "Not found." });
     const response = await fetch(`${testApp.baseUrl}/api/statements/combine/`, {
       method: "POST",
       headers: { authorization: `Bearer ${fixture.a.ownerToken}`, "content-type": "application/json" },
-      // Another client's statement in the list is left out, not shown.
-      body: JSON.stringify({
-        client_id: fixture.a.clientId,
-        statement_ids: [first.id, second.id, foreign.id],
-      }),
+      body: JSON.stringify({ client_id: fixture.a.clientId, statement_ids: [first.id, second.id, first.id] }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/pdf");
@@ -412,13 +415,12 @@ describe("statement PDFs", () => {
     const { statement } = await statementFor();
     const none = { non_field_errors: ["No statements to combine"] };
     expect((await owner.post("/api/statements/combine/", { statement_ids: [] })).body).toEqual(none);
-    expect((await owner.post("/api/statements/combine/", { statement_ids: [99_999_999] })).body).toEqual(
-      none,
-    );
-    // Client a's statement named by client b's owner is none of theirs.
+    const absent = await owner.post("/api/statements/combine/", { statement_ids: [99_999_999] });
+    expect(absent.status, absent.text).toBe(404);
+    // Client a's statement named by client b's owner is none of theirs: not found, like any foreign id.
     const foreign = await otherOwner.post("/api/statements/combine/", { statement_ids: [statement.id] });
-    expect(foreign.status).toBe(400);
-    expect(foreign.body).toEqual(none);
+    expect(foreign.status, foreign.text).toBe(404);
+    expect(foreign.body).toEqual({ detail: "Not found." });
     expect((await owner.post("/api/statements/combine/", {})).body).toEqual({
       statement_ids: ["This field is required."],
     });

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, sql, type SQL } from "drizzle-orm";
 import {
   CODE_TYPES,
+  calendarDate,
   integerParam,
   parseOrdering,
   resolvePaging,
@@ -14,9 +15,6 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 import { selectTransactions, transactionToApi, type TransactionOutput } from "./transaction-view.js";
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
 const flag = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
   .transform((value) => value === true || value === "true" || value === "1");
@@ -26,10 +24,10 @@ export const transactionFiltersSchema = z.looseObject({
   customer__id: integerParam({ min: 1 }).optional(),
   code__id: integerParam({ min: 1 }).optional(),
   code__code_type: z.enum(CODE_TYPES).optional(),
-  created__gte: isoDate.optional(),
-  created__lte: isoDate.optional(),
-  serviceDate__gte: isoDate.optional(),
-  serviceDate__lte: isoDate.optional(),
+  created__gte: calendarDate().optional(),
+  created__lte: calendarDate().optional(),
+  serviceDate__gte: calendarDate().optional(),
+  serviceDate__lte: calendarDate().optional(),
   /** false: only entries not yet billed on a statement; true or absent: all. */
   historical: flag.optional(),
   invoice: integerParam({ min: 1 }).optional(),

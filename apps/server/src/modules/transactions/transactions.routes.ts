@@ -1,6 +1,8 @@
 import {
   CODE_TYPES,
   amountString,
+  calendarDate,
+  calendarDateOrZero,
   integerParam,
   listQuerySchema,
   pageSchema,
@@ -56,12 +58,9 @@ const batchResultSchema = z.object({
     )
     .describe("every customer left out, with the reason"),
 });
-const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 /** A path segment of the CSV download: 0 means "not set". */
 const idSegment = integerParam({ min: 0 });
-const dateSegment = z
-  .string()
-  .refine((value) => value === "0" || isoDate.test(value), "Use YYYY-MM-DD, or 0 for no limit.");
+const dateSegment = calendarDateOrZero();
 
 export function registerTransactionRoutes(router: Router): void {
   const { db } = router.deps;
@@ -137,10 +136,7 @@ export function registerTransactionRoutes(router: Router): void {
         .array(integerParam({ min: 1 }))
         .min(1)
         .max(5000),
-      invoice_date: z
-        .string()
-        .regex(isoDate, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.")
-        .optional(),
+      invoice_date: calendarDate().optional(),
     }),
     response: madeInvoiceSchema,
     successStatus: 201,
