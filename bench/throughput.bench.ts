@@ -5,9 +5,11 @@
 // on the same 2-core machine. Statistics are as the app leaves them: no manual VACUUM or ANALYZE
 // (the server's start-up ANALYZE and periodic job on PGlite; autovacuum on PostgreSQL).
 // Builds nothing: run `npm run build` first. Usage: npm run bench:throughput [-- --pglite-only |
-// --postgres-only]; BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 50).
+// --postgres-only]; BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 50),
+// BENCH_ONLY=<part of a scenario's name>, BENCH_SERVER_LOG=<file for the server's log>,
+// BENCH_CPU_PROF=<directory for the server's CPU profile>.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, openSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -20,6 +22,8 @@ import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./be
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Only the scenarios whose name contains this (profiling one of them). */
+const ONLY = process.env.BENCH_ONLY;
 const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
 
@@ -45,7 +49,10 @@ async function freePort(): Promise<number> {
 
 async function startServer(target: Target): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, SERVER_ENTRY], {
     env: {
       ...process.env,
       ...target.env,
@@ -56,7 +63,11 @@ async function startServer(target: Target): Promise<{ child: ChildProcess; baseU
       BILLING_DEMO: "0",
       // The server's log goes nowhere here, but is written as in production.
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: [
+      "ignore",
+      process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "w") : "ignore",
+      "inherit",
+    ],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 600; attempt += 1) {
@@ -156,7 +167,10 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
           .map((value) => value.toFixed(2))
           .join(" ")})`,
     );
-    for (const scenario of scenarios(Number(range?.first), client.customers, Number(range?.payment))) {
+    const chosen = scenarios(Number(range?.first), client.customers, Number(range?.payment)).filter(
+      (scenario) => !ONLY || scenario.name.includes(ONLY),
+    );
+    for (const scenario of chosen) {
       const figures = await load(baseUrl, token, scenario);
       console.log(
         `  ${scenario.name.padEnd(40)} ${figures.perSecond.toFixed(0).padStart(6)} req/s  ` +

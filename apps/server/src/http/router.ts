@@ -10,6 +10,7 @@ import { resolveTenant } from "../modules/tenancy/resolve-tenant.js";
 import type { AuthContext, TenantContext } from "./auth-context.js";
 import { clientIdInBody } from "./client-id-in-body.js";
 import { badRequest, forbidden, zodIssuesToDrf } from "./errors.js";
+import { forgetCounts } from "../db/list-counts.js";
 
 /** What routes need: the database, the configuration, the mailer and the job queue (to enqueue work). */
 export type AppDeps = { db: Database; config: Config; mailer: Mailer; jobs: JobQueue };
@@ -170,6 +171,8 @@ export function defineRoute<
         reply,
       };
       const result = await definition.handle(input);
+      // A write may change what the lists count (see list-counts.ts).
+      if (request.method !== "GET") forgetCounts(tenant?.clientId);
       if (reply.sent) return reply;
       if (successStatus === 204) return reply.code(204).send();
       return reply.code(successStatus).send(result);

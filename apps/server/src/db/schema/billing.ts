@@ -485,9 +485,11 @@ export const transactions = pgTable(
       columns: [t.clientId, t.productionRunId],
       foreignColumns: [productionRuns.clientId, productionRuns.id],
     }),
-    index("transactions_customer_service_date_idx").on(t.clientId, t.customerId, t.serviceDate),
-    index("transactions_client_created_idx").on(t.clientId, t.createdAt),
-    index("transactions_client_service_date_idx").on(t.clientId, t.serviceDate),
+    // The id ends the date indexes: lists order by date then id, and a page of the newest 50 reads
+    // 50 index entries instead of every entry of the newest day (5,000 on a large client) and sorting.
+    index("transactions_customer_service_date_id_idx").on(t.clientId, t.customerId, t.serviceDate, t.id),
+    index("transactions_client_created_id_idx").on(t.clientId, t.createdAt, t.id),
+    index("transactions_client_service_date_id_idx").on(t.clientId, t.serviceDate, t.id),
     index("transactions_code_service_date_idx").on(t.clientId, t.codeId, t.serviceDate),
     index("transactions_invoice_idx").on(t.clientId, t.invoiceId),
     // Partial indexes behind the self- and cross-references, so deleting a row never scans the ledger.

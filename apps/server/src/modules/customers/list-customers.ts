@@ -1,3 +1,4 @@
+import { cachedCount } from "../../db/list-counts.js";
 import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import {
   addAmounts,
@@ -94,7 +95,7 @@ export async function listCustomers(
     const column = customerOrderingFields[term.field as keyof typeof customerOrderingFields];
     return term.descending ? desc(column) : asc(column);
   });
-  const [rows, totals] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select()
       .from(customers)
@@ -102,7 +103,10 @@ export async function listCustomers(
       .orderBy(...orderBy, asc(customers.id))
       .limit(limit)
       .offset(offset),
-    db.select({ total: count() }).from(customers).where(where),
+    cachedCount(tenant.clientId, `customers ${JSON.stringify(filters)}`, async () => {
+      const [row] = await db.select({ total: count() }).from(customers).where(where);
+      return row?.total ?? 0;
+    }),
   ]);
   const ids = rows.map((row) => row.id);
   const idList = sql.join(
@@ -159,5 +163,5 @@ export async function listCustomers(
       lastCreditDate: credit?.service_date ?? null,
     };
   });
-  return { count: totals[0]?.total ?? 0, results };
+  return { count: total, results };
 }

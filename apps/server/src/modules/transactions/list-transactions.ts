@@ -1,3 +1,4 @@
+import { cachedCount } from "../../db/list-counts.js";
 import { and, asc, count, desc, eq, gte, isNull, lte, sql, type SQL } from "drizzle-orm";
 import {
   CODE_TYPES,
@@ -101,14 +102,17 @@ export async function listTransactions(
     const column = orderingColumn(term.field as keyof typeof transactionOrderingFields, filters);
     return term.descending ? desc(column) : asc(column);
   });
-  const [rows, totals] = await Promise.all([
+  const [rows, total] = await Promise.all([
     selectTransactions(db, where)
       .orderBy(...orderBy, desc(transactions.id))
       .limit(limit)
       .offset(offset),
-    countTransactions(db, tenant, where, filters),
+    cachedCount(tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
+      const [row] = await countTransactions(db, tenant, where, filters);
+      return Number(row?.total ?? 0);
+    }),
   ]);
-  return { count: totals[0]?.total ?? 0, results: rows.map(transactionToApi) };
+  return { count: total, results: rows.map(transactionToApi) };
 }
 
 /** True when the search names no filter at all: the whole client ledger. */
@@ -166,7 +170,12 @@ async function countTransactions(
   where: SQL,
   filters: TransactionFilters,
 ) {
-  if (isWholeLedger(filters)) return [{ total: (await wholeLedgerTotals(db, tenant.clientId)).count }];
+  // The whole ledger's count is the customers' tallies' sum (the split sums are not needed here).
+  if (isWholeLedger(filters))
+    return db
+      .select({ total: sql<number>`coalesce(sum(${customers.ledgerEntries}), 0)::int` })
+      .from(customers)
+      .where(eq(customers.clientId, tenant.clientId));
   const base = db.select({ total: count() }).from(transactions);
   return filters.code__code_type
     ? base

@@ -26,7 +26,9 @@ export function ClientCustomers({ clientId, runDate }: { clientId: number; runDa
     return (
       <Stack gap="xs">
         {title}
-        <Text>Skipped: {preview.data.skip_label}. A run on {runDate} posts nothing for this client.</Text>
+        <Text>
+          Skipped: {preview.data.skip_label}. A run on {runDate} posts nothing for this client.
+        </Text>
       </Stack>
     );
   }
