@@ -14,28 +14,35 @@ type Entry = { value: number; expires: number };
 type ClientCounts = { forgottenAt: number; entries: Map<string, Entry> };
 const byClient = new Map<number, ClientCounts>();
 let allForgottenAt = 0;
-const inFlight = new Map<string, Promise<number>>();
+/** Counts writes: a count begun at tick n has seen every write forgotten at tick n or before. */
+let tick = 0;
+const inFlight = new Map<string, { counting: Promise<number>; started: number }>();
 
 export async function cachedCount(
   clientId: number,
   key: string,
   compute: () => Promise<number>,
 ): Promise<number> {
-  const started = Date.now();
+  const now = Date.now();
+  const started = tick;
   const hit = byClient.get(clientId)?.entries.get(key);
-  if (hit && hit.expires > started) return hit.value;
+  if (hit && hit.expires > now) return hit.value;
   // Requests that miss together share one count instead of each running it.
   const flightKey = `${clientId} ${key}`;
+  const forgottenAt = () => Math.max(byClient.get(clientId)?.forgottenAt ?? 0, allForgottenAt);
   const running = inFlight.get(flightKey);
-  if (running) return running;
-  const counting = compute().finally(() => inFlight.delete(flightKey));
-  inFlight.set(flightKey, counting);
+  // Not a count begun before a write this request may have just made.
+  if (running && running.started >= forgottenAt()) return running.counting;
+  const counting = compute().finally(() => {
+    if (inFlight.get(flightKey)?.counting === counting) inFlight.delete(flightKey);
+  });
+  inFlight.set(flightKey, { counting, started });
   const value = await counting;
   // A write answered while this count was being read may be missing from it: keep it only if none was.
   const current = byClient.get(clientId) ?? { forgottenAt: 0, entries: new Map<string, Entry>() };
-  if (Math.max(current.forgottenAt, allForgottenAt) < started) {
+  if (forgottenAt() <= started) {
     if (current.entries.size >= MAX_KEYS_PER_CLIENT) current.entries.clear();
-    current.entries.set(key, { value, expires: started + LIST_COUNT_TTL_MS });
+    current.entries.set(key, { value, expires: now + LIST_COUNT_TTL_MS });
     byClient.set(clientId, current);
   }
   return value;
@@ -43,11 +50,11 @@ export async function cachedCount(
 
 /** After a write for this client (or for every client when none is named). */
 export function forgetCounts(clientId: number | undefined): void {
-  const now = Date.now();
+  tick += 1;
   if (clientId === undefined) {
     byClient.clear();
-    allForgottenAt = now;
+    allForgottenAt = tick;
     return;
   }
-  byClient.set(clientId, { forgottenAt: now, entries: new Map() });
+  byClient.set(clientId, { forgottenAt: tick, entries: new Map() });
 }
