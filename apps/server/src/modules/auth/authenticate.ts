@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { revokedTokens, users } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
@@ -17,18 +17,30 @@ export async function authenticate(
   if (!match?.[1]) throw unauthorized();
   const claims = await verifyAccessToken(secret, match[1]);
   if (!claims) throw unauthorized(INVALID_TOKEN);
-  const [user] = await db.select().from(users).where(eq(users.id, claims.userId)).limit(1);
+  // The user and whether this token was revoked (logged out), in one round trip: every request asks.
+  const [user] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isAdmin: users.isAdmin,
+      isClientStaff: users.isClientStaff,
+      clientId: users.clientId,
+      isActive: users.isActive,
+      tokensValidAfter: users.tokensValidAfter,
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${claims.tokenId})`,
+    })
+    .from(users)
+    .where(eq(users.id, claims.userId))
+    .limit(1);
   if (!user || !user.isActive) throw unauthorized("User is inactive or deleted.");
   // A password change ends every session started before it.
   if (user.tokensValidAfter && claims.issuedAt.getTime() < user.tokensValidAfter.getTime()) {
     throw unauthorized(INVALID_TOKEN);
   }
-  const [revoked] = await db
-    .select({ jti: revokedTokens.jti })
-    .from(revokedTokens)
-    .where(eq(revokedTokens.jti, claims.tokenId))
-    .limit(1);
-  if (revoked) throw unauthorized(INVALID_TOKEN);
+  if (user.revoked) throw unauthorized(INVALID_TOKEN);
   return {
     tokenId: claims.tokenId,
     expiresAt: claims.expiresAt,
