@@ -19,12 +19,34 @@ const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
     args: CHROMIUM_ARGS,
+    env: withoutFakedClock(process.env),
   });
+  if (!process.env.FAKETIME) return browser;
+  // Under libfaketime (a run with the clock moved, e.g. a year ahead) the test processes and the
+  // servers they start run on the moved clock, but Chromium preloaded with it spins and times out:
+  // it runs on the real clock, and each of its contexts gets this process's (moved) clock instead.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.clock.install({ time: Date.now() });
+    return context;
+  };
+  return browser;
+}
+
+function withoutFakedClock(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || key.startsWith("FAKETIME")) continue;
+    if (key === "LD_PRELOAD" && value.includes("faketime")) continue;
+    kept[key] = value;
+  }
+  return kept;
 }
 
 /** A page in its own context (fresh cookies and localStorage), with relative URLs resolved against baseUrl. */
