@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 150_000,
     teardownTimeout: 30_000,
+    // expect.poll waits for what the page shows; its 1 s default is too short on a loaded machine.
+    expect: { poll: { timeout: 10_000 } },
     // Each file starts its own server and browser; running them one at a time keeps the machine calm.
     fileParallelism: false,
   },

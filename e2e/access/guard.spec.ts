@@ -74,7 +74,8 @@ describe("navigation guard and login", () => {
   test("empty fields are required before anything is sent", async () => {
     await page.goto("/");
     await page.getByRole("button", { name: "Log in" }).click();
-    expect(await page.getByText("This field is required.").count()).toBe(2);
+    // The messages appear after the click's re-render: wait for them instead of counting at once.
+    await expect.poll(() => page.getByText("This field is required.").count()).toBe(2);
   });
 
   test("public pages need no login", async () => {
