@@ -12,49 +12,65 @@ const MAX_KEYS_PER_CLIENT = 200;
 
 type Entry = { value: number; expires: number };
 type ClientCounts = { forgottenAt: number; entries: Map<string, Entry> };
-const byClient = new Map<number, ClientCounts>();
-let allForgottenAt = 0;
+type Store = {
+  byClient: Map<number, ClientCounts>;
+  allForgottenAt: number;
+  inFlight: Map<string, { counting: Promise<number>; started: number }>;
+};
+/** One store per database handle, so two databases in one process (tests) never share a count. */
+const stores = new WeakMap<object, Store>();
 /** Counts writes: a count begun at tick n has seen every write forgotten at tick n or before. */
 let tick = 0;
-const inFlight = new Map<string, { counting: Promise<number>; started: number }>();
+
+function storeOf(db: object): Store {
+  let store = stores.get(db);
+  if (!store) {
+    store = { byClient: new Map(), allForgottenAt: 0, inFlight: new Map() };
+    stores.set(db, store);
+  }
+  return store;
+}
 
 export async function cachedCount(
+  db: object,
   clientId: number,
   key: string,
   compute: () => Promise<number>,
 ): Promise<number> {
+  const store = storeOf(db);
   const now = Date.now();
   const started = tick;
-  const hit = byClient.get(clientId)?.entries.get(key);
+  const hit = store.byClient.get(clientId)?.entries.get(key);
   if (hit && hit.expires > now) return hit.value;
   // Requests that miss together share one count instead of each running it.
   const flightKey = `${clientId} ${key}`;
-  const forgottenAt = () => Math.max(byClient.get(clientId)?.forgottenAt ?? 0, allForgottenAt);
-  const running = inFlight.get(flightKey);
+  const forgottenAt = () => Math.max(store.byClient.get(clientId)?.forgottenAt ?? 0, store.allForgottenAt);
+  const running = store.inFlight.get(flightKey);
   // Not a count begun before a write this request may have just made.
   if (running && running.started >= forgottenAt()) return running.counting;
   const counting = compute().finally(() => {
-    if (inFlight.get(flightKey)?.counting === counting) inFlight.delete(flightKey);
+    if (store.inFlight.get(flightKey)?.counting === counting) store.inFlight.delete(flightKey);
   });
-  inFlight.set(flightKey, { counting, started });
+  store.inFlight.set(flightKey, { counting, started });
   const value = await counting;
   // A write answered while this count was being read may be missing from it: keep it only if none was.
-  const current = byClient.get(clientId) ?? { forgottenAt: 0, entries: new Map<string, Entry>() };
+  const current = store.byClient.get(clientId) ?? { forgottenAt: 0, entries: new Map<string, Entry>() };
   if (forgottenAt() <= started) {
     if (current.entries.size >= MAX_KEYS_PER_CLIENT) current.entries.clear();
     current.entries.set(key, { value, expires: now + LIST_COUNT_TTL_MS });
-    byClient.set(clientId, current);
+    store.byClient.set(clientId, current);
   }
   return value;
 }
 
 /** After a write for this client (or for every client when none is named). */
-export function forgetCounts(clientId: number | undefined): void {
+export function forgetCounts(db: object, clientId: number | undefined): void {
+  const store = storeOf(db);
   tick += 1;
   if (clientId === undefined) {
-    byClient.clear();
-    allForgottenAt = tick;
+    store.byClient.clear();
+    store.allForgottenAt = tick;
     return;
   }
-  byClient.set(clientId, { forgottenAt: tick, entries: new Map() });
+  store.byClient.set(clientId, { forgottenAt: tick, entries: new Map() });
 }

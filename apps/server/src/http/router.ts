@@ -172,7 +172,7 @@ export function defineRoute<
       };
       const result = await definition.handle(input);
       // A write may change what the lists count (see list-counts.ts).
-      if (request.method !== "GET") forgetCounts(tenant?.clientId);
+      if (request.method !== "GET") forgetCounts(deps.db, tenant?.clientId);
       if (reply.sent) return reply;
       if (successStatus === 204) return reply.code(204).send();
       return reply.code(successStatus).send(result);

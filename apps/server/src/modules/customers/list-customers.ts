@@ -103,7 +103,7 @@ export async function listCustomers(
       .orderBy(...orderBy, asc(customers.id))
       .limit(limit)
       .offset(offset),
-    cachedCount(tenant.clientId, `customers ${JSON.stringify(filters)}`, async () => {
+    cachedCount(db, tenant.clientId, `customers ${JSON.stringify(filters)}`, async () => {
       const [row] = await db.select({ total: count() }).from(customers).where(where);
       return row?.total ?? 0;
     }),

@@ -107,7 +107,7 @@ export async function listTransactions(
       .orderBy(...orderBy, desc(transactions.id))
       .limit(limit)
       .offset(offset),
-    cachedCount(tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
+    cachedCount(db, tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
       const [row] = await countTransactions(db, tenant, where, filters);
       return Number(row?.total ?? 0);
     }),
