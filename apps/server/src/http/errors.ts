@@ -42,15 +42,19 @@ export function nonFieldError(message: string): HttpError {
 export function zodIssuesToDrf(
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // A Map, not an object literal: a field named "constructor" or "__proto__" (from a fuzzed query
+  // string) would read the prototype's property instead of a message list.
+  const errors = new Map<string, string[]>();
   for (const issue of issues) {
     const [head, ...rest] = issue.path;
     const field = head === undefined ? "non_field_errors" : String(head);
     const message =
       rest.length > 0 ? `${rest.map(String).join(".")}: ${ownText(issue.message, rest)}` : issue.message;
-    (errors[field] ??= []).push(message);
+    const messages = errors.get(field) ?? [];
+    messages.push(message);
+    errors.set(field, messages);
   }
-  return errors;
+  return Object.fromEntries(errors);
 }
 
 /** A message that already names its field ("serviceDate: ...") is not prefixed with the name twice. */

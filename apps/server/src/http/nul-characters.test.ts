@@ -70,6 +70,16 @@ describe("a NUL character in request input", () => {
     expect(unknown.body).toEqual({ nope: [NUL_CHARACTER_MESSAGE] });
   });
 
+  it("names parameters called like an object's own properties (constructor, __proto__)", async () => {
+    // Found by the conventions fuzz test: the error map read Object.prototype.constructor and failed.
+    const constructor = await owner.get("/api/codes/?constructor=%00");
+    expect(constructor.status, constructor.text).toBe(400);
+    expect(constructor.body).toEqual({ constructor: [NUL_CHARACTER_MESSAGE] });
+    const proto = await owner.get("/api/codes/?__proto__=%00&toString=a%00");
+    expect(proto.status, proto.text).toBe(400);
+    expect(proto.text).toContain("toString");
+  });
+
   it("names nested fields and keys that hold one", async () => {
     const batch = await owner.post("/api/transactionsroutes/", {
       code: codeId,
