@@ -1,5 +1,5 @@
 // API throughput under 50 concurrent connections (autocannon), against the real server process
-// (apps/server/dist/main.js, as `npm start` runs it, request logging included) on the benchmark
+// (apps/server/dist/main.js through e2e/support/server.ts, as `npm start` runs it, request logging included) on the benchmark
 // client (bench-data.ts): the customer list, the transaction list, one customer, and one write
 // (a payment posted to a different customer each time). The load generator runs in this process,
 // on the same 2-core machine. Statistics are as the app leaves them: no manual VACUUM or ANALYZE
@@ -8,9 +8,7 @@
 // --postgres-only]; BENCH_SECONDS (default 10) per scenario, BENCH_CONNECTIONS (default 50),
 // BENCH_ONLY=<part of a scenario's name>, BENCH_SERVER_LOG=<file for the server's log>,
 // BENCH_CPU_PROF=<directory for the server's CPU profile>.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, openSync } from "node:fs";
-import { createServer } from "node:net";
+import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -18,14 +16,13 @@ import { sql } from "drizzle-orm";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { startServer, type RunningServer } from "../e2e/support/server.js";
 import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Only the scenarios whose name contains this (profiling one of them). */
 const ONLY = process.env.BENCH_ONLY;
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
 
 type Target = { label: string; env: Record<string, string> };
 type Scenario = {
@@ -35,57 +32,19 @@ type Scenario = {
   body?: (index: number) => string;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(target: Target): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const port = await freePort();
-  const profile = process.env.BENCH_CPU_PROF
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, SERVER_ENTRY], {
+/** The built server (e2e's startServer) on the benchmark database, with the benchmark's secret. */
+async function startBenchServer(target: Target): Promise<RunningServer> {
+  const profile = process.env.BENCH_CPU_PROF;
+  return startServer({
+    startupTimeoutMs: 600_000,
     env: {
-      ...process.env,
       ...target.env,
-      PORT: String(port),
       HOST: "127.0.0.1",
       JWT_SECRET: SECRET,
       BILLING_SECRETS_KEY: "bench",
-      BILLING_DEMO: "0",
-      // The server's log goes nowhere here, but is written as in production.
+      ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
     },
-    stdio: [
-      "ignore",
-      process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "w") : "ignore",
-      "inherit",
-    ],
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`${target.label}: the server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health/`)).ok) return { child, baseUrl };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${target.label}: the server did not start`);
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 function scenarios(firstCustomer: number, customers: number, paymentCode: number): Scenario[] {
@@ -159,7 +118,8 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
   );
   await handle.close();
   const token = await signAccessToken(SECRET, client.ownerUserId);
-  const { child, baseUrl } = await startServer(target);
+  const server = await startBenchServer(target);
+  const { baseUrl } = server;
   try {
     console.log(
       `${target.label}: ${client.customers} customers / ${client.transactions} transactions, ` +
@@ -179,14 +139,11 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
       );
     }
   } finally {
-    await stopServer(child);
+    if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, server.logs());
+    await server.stop();
   }
 }
 
-if (!existsSync(SERVER_ENTRY)) {
-  console.error(`${SERVER_ENTRY} is missing: run npm run build first.`);
-  process.exit(1);
-}
 const args = new Set(process.argv.slice(2));
 if (!args.has("--postgres-only")) {
   await measure({ label: "PGlite", env: { DATA_DIR: benchDataDir } }, () =>
