@@ -4,6 +4,7 @@ import { bootstrapData, formatDemoLogins } from "./bootstrap.js";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { startJobs } from "./jobs/index.js";
+import { createMailer } from "./modules/mail/mailer.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,6 +22,11 @@ async function main(): Promise<void> {
     settings: config.jobs,
     log: jobLog,
     work,
+    services: {
+      dataDir: config.dataDir,
+      publicUrl: config.publicUrl,
+      mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: jobLog }),
+    },
   });
   const app = await buildApp({ db: database.db, config, jobs });
   const logins = await bootstrapData(database.db, config, app.log);

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { startJobs } from "./jobs/index.js";
+import { createMailer } from "./modules/mail/mailer.js";
 
 /**
  * `npm run worker`: a process that only works on jobs, beside API processes started with
@@ -28,6 +29,11 @@ async function main(): Promise<number> {
     settings: config.jobs,
     log,
     work: true,
+    services: {
+      dataDir: config.dataDir,
+      publicUrl: config.publicUrl,
+      mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: log }),
+    },
   });
   log.info({ workers: config.jobs.workers, pid: process.pid }, "worker started");
 

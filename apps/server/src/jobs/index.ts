@@ -3,16 +3,26 @@ import { z } from "zod";
 import type { JobSettings } from "../config.js";
 import type { Database, Executor, JobBackend } from "../db/database.js";
 import { failJobRun } from "../modules/jobs/job-runs.js";
-import type { JobDefinition, JobLog } from "./job-definition.js";
+import type { JobDefinition, JobLog, JobServices } from "./job-definition.js";
 import { startJobEngine } from "./job-engine.js";
 import { ledgerCheckJob } from "./ledger-check.job.js";
+import { poolBuildJob } from "./pool-build.job.js";
 import { productionRunJob } from "./production-run.job.js";
+import { statementEmailJob } from "./statement-email.job.js";
+import { availableParallelism } from "node:os";
+import { failPool } from "../modules/delivery/build-pool.js";
 import { REFRESH_STATISTICS_CRON } from "../modules/maintenance/refresh-statistics.js";
 import { refreshStatisticsJob } from "./refresh-statistics.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
-export const jobDefinitions = [ledgerCheckJob, productionRunJob, refreshStatisticsJob] as const;
+export const jobDefinitions = [
+  ledgerCheckJob,
+  productionRunJob,
+  refreshStatisticsJob,
+  poolBuildJob,
+  statementEmailJob,
+] as const;
 
 type Definition = (typeof jobDefinitions)[number];
 export type JobName = Definition["id"];
@@ -24,6 +34,7 @@ export type JobPayload<N extends JobName> = z.input<Extract<Definition, { id: N 
  */
 const FAILED_JOBS_QUEUE = "failed-jobs";
 const runKeyPayload = z.looseObject({ clientId: z.number().int(), runId: z.number().int() });
+const poolKeyPayload = z.looseObject({ poolId: z.number().int() });
 
 export type JobQueue = {
   /** Queues a job; with an executor, inside that open transaction (commits or rolls back with it). */
@@ -43,6 +54,7 @@ export type StartJobsOptions = {
   log: JobLog;
   /** Whether this process works on jobs (settings.workers loops per queue) or only queues them. */
   work: boolean;
+  services: JobServices;
 };
 
 /** Starts pg-boss, creates every queue, and works on them only when this process works. */
@@ -55,6 +67,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
       retryLimit: definition.queue.retryLimit,
       retryDelay: definition.queue.retryDelaySeconds,
       expireInSeconds: settings.expireSeconds ?? definition.queue.expireInSeconds,
+      retryBackoff: definition.queue.retryBackoff ?? false,
       deadLetter: FAILED_JOBS_QUEUE,
     });
   }
@@ -71,14 +84,29 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     const workOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollSeconds };
     for (let loop = 0; loop < settings.workers; loop += 1) {
       for (const definition of jobDefinitions) {
-        await boss.work(definition.id, workOptions, ([job]) =>
-          job ? runJob<string, z.ZodType>(definition, job.data, { db, log, insert }) : Promise.resolve(),
-        );
+        const loops = definition.queue.concurrency === "cores" ? availableParallelism() : 1;
+        for (let copy = 0; copy < loops; copy += 1)
+          await boss.work(definition.id, workOptions, ([job]) =>
+            job
+              ? runJob<string, z.ZodType>(definition, job.data, {
+                  db,
+                  log,
+                  insert,
+                  services: options.services,
+                })
+              : Promise.resolve(),
+          );
       }
       await boss.work(FAILED_JOBS_QUEUE, { ...workOptions, includeMetadata: true }, async ([job]) => {
+        const message = failureMessage(job?.output);
+        const pool = poolKeyPayload.safeParse(job?.data);
+        if (pool.success) {
+          log.error({ poolId: pool.data.poolId, error: message }, "pool build failed");
+          await failPool(db, pool.data.poolId, message);
+          return;
+        }
         const key = runKeyPayload.safeParse(job?.data);
         if (!key.success) return;
-        const message = failureMessage(job?.output);
         log.error({ runId: key.data.runId, clientId: key.data.clientId, error: message }, "job run failed");
         await failJobRun(db, key.data, message);
       });
@@ -103,6 +131,7 @@ async function runJob<Id extends string, S extends z.ZodType>(
     db: Database;
     log: JobLog;
     insert: (jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
+    services: JobServices;
   },
 ): Promise<void> {
   const parsed = definition.payload.safeParse(data);
@@ -120,6 +149,19 @@ async function runJob<Id extends string, S extends z.ZodType>(
       }));
       await deps.insert(inserts, executor);
     },
+    enqueueJobs: async (executor, jobs) => {
+      const inserts = jobs.map((job) => {
+        const other = jobDefinitions.find((candidate) => candidate.id === job.name);
+        if (!other) throw new Error(`unknown job ${job.name}`);
+        return {
+          name: other.id,
+          data: other.payload.parse(job.payload) as object,
+          priority: job.priority ?? 0,
+        };
+      });
+      if (inserts.length > 0) await deps.insert(inserts, executor);
+    },
+    services: deps.services,
   });
 }
 

@@ -1,6 +1,8 @@
 import type { BaseLogger } from "pino";
 import type { z } from "zod";
 import type { Database, Executor } from "../db/database.js";
+import type { DeliveryServices } from "../modules/delivery/delivery-jobs.js";
+import type { Mailer } from "../modules/mail/mailer.js";
 
 export type JobLog = Pick<BaseLogger, "info" | "warn" | "error">;
 
@@ -10,6 +12,10 @@ export type QueueSettings = {
   retryDelaySeconds: number;
   /** A job still active this long after it started is taken as dead (kill -9) and retried. */
   expireInSeconds: number;
+  /** Retry delays double each time (e.g. a mail server that refuses for a while). */
+  retryBackoff?: boolean;
+  /** Jobs of this queue one process works on at once, per worker loop: "cores" for CPU work done in threads. */
+  concurrency?: "cores";
 };
 
 /** More jobs of the same definition, inserted in the caller's transaction (e.g. a plan's chunks). */
@@ -18,7 +24,22 @@ export type EnqueueInTransaction<P> = (
   jobs: readonly { payload: P; priority?: number }[],
 ) => Promise<void>;
 
-export type JobContext<P> = { db: Database; log: JobLog; enqueue: EnqueueInTransaction<P> };
+/** Jobs of other definitions, inserted in the caller's transaction (checked against their schemas). */
+export type EnqueueOtherJobs = (
+  executor: Executor,
+  jobs: readonly { name: string; payload: unknown; priority?: number }[],
+) => Promise<void>;
+
+/** What jobs use beyond the database: where files live, the public address, the mail transport. */
+export type JobServices = DeliveryServices & { mailer: Mailer };
+
+export type JobContext<P> = {
+  db: Database;
+  log: JobLog;
+  enqueue: EnqueueInTransaction<P>;
+  enqueueJobs: EnqueueOtherJobs;
+  services: JobServices;
+};
 
 /**
  * One job: a stable id (pg-boss stores it as the queue name, so never rename it), the payload's

@@ -31,5 +31,9 @@ export const productionRunJob = defineJob({
   // A chunk of 500 customers posts and makes its statements in a second or two; two minutes
   // without an answer means the worker died: the step is retried, and skipped if recorded.
   queue: { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 120 },
-  handle: (payload, { db, enqueue }) => runProductionStep(db, payload, (tx, steps) => enqueue(tx, steps)),
+  handle: (payload, { db, enqueue, enqueueJobs }) =>
+    runProductionStep(db, payload, {
+      steps: (tx, steps) => enqueue(tx, steps),
+      delivery: (tx, jobs) => enqueueJobs(tx, jobs),
+    }),
 });

@@ -48,6 +48,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
       log: { info: () => undefined, warn: () => undefined, error: console.error },
       work: false,
+      // This process only queues; the worker processes deliver.
+      services: { dataDir, publicUrl: "http://billing.test", mailer: { send: () => Promise.resolve() } },
     });
   });
 

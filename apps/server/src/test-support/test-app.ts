@@ -1,9 +1,13 @@
 import type { FastifyInstance } from "fastify";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { pino } from "pino";
 import { buildApp } from "../app.js";
 import { loadConfig, type Config, type JobSettings } from "../config.js";
 import type { Database, JobBackend } from "../db/database.js";
 import { startJobs, type JobQueue } from "../jobs/index.js";
+import { createMailer } from "../modules/mail/mailer.js";
 import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
@@ -62,7 +66,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const mail = await startTestSmtp();
   const config: Config = {
     ...loadConfig({
-      DATA_DIR: "/tmp/cyclebill-unused-data-dir",
+      // Pools and the outbox write here; each test app has its own.
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "cyclebill-test-data-")),
       JWT_SECRET: TEST_JWT_SECRET,
       BILLING_SECRETS_KEY: "test-secrets-key",
       BILLING_DEMO: "0",
@@ -82,6 +87,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // TEST_LOG=1 prints the job engine's errors too.
       log: pino({ level: process.env.TEST_LOG === "1" ? "info" : "silent" }),
       work: true,
+      services: {
+        dataDir: config.dataDir,
+        publicUrl: config.publicUrl,
+        mailer: createMailer({ smtpUrl: mail.url, dataDir: config.dataDir, log: pino({ level: "silent" }) }),
+      },
     });
   }
   // TEST_LOG=1 prints the server log (errors included) while debugging a test.

@@ -1,23 +1,43 @@
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
 
-export type CapturedMail = { to: string; subject: string; text: string };
+export type CapturedMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  attachments: { filename: string; mimeType: string; content: Buffer }[];
+};
 
 export type TestSmtp = {
   url: string;
   messages: CapturedMail[];
   /** The newest message to this address, waiting briefly for it to arrive. */
   lastTo: (address: string) => Promise<CapturedMail>;
+  /** The server refuses mail to this address the next `times` tries (550), then takes it. */
+  refuse: (address: string, times: number) => void;
   close: () => Promise<void>;
 };
 
 /** A real SMTP server in-process: the app sends through SMTP_URL and tests read what arrived. */
 export async function startTestSmtp(): Promise<TestSmtp> {
   const messages: CapturedMail[] = [];
+  const refusals = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const key = address.address.toLowerCase();
+      const left = refusals.get(key) ?? 0;
+      if (left > 0) {
+        refusals.set(key, left - 1);
+        callback(Object.assign(new Error("Mailbox unavailable (test refusal)"), { responseCode: 550 }));
+        return;
+      }
+      callback();
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -28,6 +48,17 @@ export async function startTestSmtp(): Promise<TestSmtp> {
               to: (parsed.to ?? []).map((address) => address.address ?? "").join(", "),
               subject: parsed.subject ?? "",
               text: parsed.text ?? "",
+              html: parsed.html ?? "",
+              messageId: parsed.messageId ?? "",
+              attachments: parsed.attachments.map((attachment) => ({
+                filename: attachment.filename ?? "",
+                mimeType: attachment.mimeType,
+                content: Buffer.from(
+                  typeof attachment.content === "string"
+                    ? attachment.content
+                    : new Uint8Array(attachment.content),
+                ),
+              })),
             });
             callback();
           })
@@ -53,6 +84,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         `no mail arrived for ${recipient}; got: ${messages.map((message) => message.to).join(", ")}`,
       );
     },
+    refuse: (address, times) => refusals.set(address.toLowerCase(), times),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

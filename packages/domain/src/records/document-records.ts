@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { statementEmailSchema } from "./pool-records.js";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
 import { CODE_TYPES } from "../codes/code-types.js";
 import { INVOICE_STATUSES } from "../invoices/invoice-rules.js";
@@ -80,6 +81,10 @@ export const statementRecordSchema = z.object({
   delivery: z.enum(STATEMENT_DELIVERIES),
   pool: z.number().int().nullable(),
   production_run: z.number().int().nullable(),
+  /** Pages it printed on, once drawn into its pool or email. */
+  pages: z.number().int().nullable(),
+  /** Its email delivery, when it goes by email: queued, sending, sent, or failed with the reason. */
+  email: statementEmailSchema.nullable(),
   previous_balance: amountString,
   charges: amountString,
   payments: amountString,

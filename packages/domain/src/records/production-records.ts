@@ -116,6 +116,14 @@ export const productionRunClientSchema = z.object({
   job_run_id: z.number().int().nullable(),
   error: z.string().nullable(),
   figures: productionFiguresSchema.nullable(),
+  /** This part's statement emails: how many are queued, being sent, sent and failed. */
+  emails: z.object({
+    total: z.number().int(),
+    queued: z.number().int(),
+    sending: z.number().int(),
+    sent: z.number().int(),
+    failed: z.number().int(),
+  }),
 });
 
 export const productionRunSchema = z.object({

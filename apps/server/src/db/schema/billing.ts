@@ -329,11 +329,24 @@ export const statements = pgTable(
     overdue60Days: amountColumn("overdue_60_days").notNull().default("0"),
     overdue90Days: amountColumn("overdue_90_days").notNull().default("0"),
     overdueOver90Days: amountColumn("overdue_over_90_days").notNull().default("0"),
+    /** Pages it prints on, once drawn into its pool or email (more than one is an overflow bill). */
+    pages: smallint("pages"),
+    /**
+     * The unguessable half of the pay code printed on the statement and carried in its email's pay
+     * link (statement numbers are sequential, so they must never open a payment page alone).
+     */
+    payCode: varchar("pay_code", { length: 32 })
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
     createdAt: createdAtColumn(),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     unique("statements_client_statement_num_key").on(t.clientId, t.statementNum),
+    unique("statements_client_pay_code_key").on(t.clientId, t.payCode),
+    index("statements_pool_idx")
+      .on(t.clientId, t.poolId)
+      .where(sql`pool_id is not null`),
     foreignKey({
       name: "statements_customer_id_fk",
       columns: [t.clientId, t.customerId],
@@ -547,5 +560,43 @@ export const paymentAttempts = pgTable(
     index("payment_attempts_transaction_idx")
       .on(t.clientId, t.transactionId)
       .where(sql`transaction_id is not null`),
+  ],
+);
+
+/**
+ * One email delivery of one statement: queued when the run makes it, sent once the SMTP server
+ * accepted it, failed with the server's answer (retried with backoff until the job gives up).
+ */
+export const statementDeliveries = pgTable(
+  "statement_deliveries",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    statementId: refColumn("statement_id").notNull(),
+    productionRunId: refColumn("production_run_id"),
+    channel: varchar("channel", { length: 8, enum: ["email"] })
+      .notNull()
+      .default("email"),
+    recipient: varchar("recipient", { length: 254 }).notNull(),
+    status: varchar("status", { length: 8, enum: ["queued", "sending", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    messageId: varchar("message_id", { length: 200 }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    // One email per statement, whatever a replayed or resumed job does.
+    unique("statement_deliveries_statement_channel_key").on(t.clientId, t.statementId, t.channel),
+    foreignKey({
+      name: "statement_deliveries_statement_id_fk",
+      columns: [t.clientId, t.statementId],
+      foreignColumns: [statements.clientId, statements.id],
+    }).onDelete("cascade"),
+    index("statement_deliveries_run_idx").on(t.clientId, t.productionRunId, t.status),
   ],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -217,7 +218,11 @@ export const unitsOfMeasure = pgTable(
   (t) => [uniqueIndex("units_of_measure_name_key").on(t.name)],
 );
 
-/** A named production batch of statements across clients (admin). */
+/**
+ * A named print batch (admin): one client's statements of one production run that go out on paper
+ * one way (mailed, shipped in bulk to the client, shipped to its alternate address, or pulled and
+ * kept for the client), merged into one PDF in delivery order and zipped with a manifest.
+ */
 export const pools = pgTable(
   "pools",
   {
@@ -225,9 +230,33 @@ export const pools = pgTable(
     poolName: varchar("pool_name", { length: 80 }).notNull(),
     poolDate: date("pool_date").notNull(),
     cycle: smallint("cycle"),
+    clientId: refColumn("client_id").references(() => clients.id, { onDelete: "cascade" }),
+    productionRunId: refColumn("production_run_id"),
+    fulfilment: varchar("fulfilment", { length: 9, enum: ["mail", "bulk", "alternate", "pulled"] })
+      .notNull()
+      .default("mail"),
+    state: varchar("state", { length: 8, enum: ["building", "ready", "failed"] })
+      .notNull()
+      .default("building"),
+    statementsCount: integer("statements_count").notNull().default(0),
+    pagesCount: integer("pages_count").notNull().default(0),
+    /** Statements drawn into the pool's PDF so far (progress while building). */
+    done: integer("done").notNull().default(0),
+    fileBytes: bigint("file_bytes", { mode: "number" }),
+    /** The build that owns the pool now: a build superseded by a retry stops at its next write. */
+    builder: varchar("builder", { length: 40 }),
+    error: text("error"),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
     createdAt: createdAtColumn(),
   },
-  (t) => [uniqueIndex("pools_pool_name_key").on(t.poolName)],
+  (t) => [
+    uniqueIndex("pools_pool_name_key").on(t.poolName),
+    // One pool per run part and fulfilment, however often the run's last step is replayed.
+    uniqueIndex("pools_run_fulfilment_key")
+      .on(t.clientId, t.productionRunId, t.fulfilment)
+      .where(sql`production_run_id is not null`),
+    index("pools_date_idx").on(t.poolDate, t.id),
+  ],
 );
 
 /**

@@ -8,7 +8,7 @@ import { renderTableReport } from "../reports/table-report.pdf.js";
 import { customerToApi, type CustomerOutput } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
-function csvCell(value: unknown): string {
+export function csvCell(value: unknown): string {
   const text = value === null || value === undefined ? "" : String(value);
   // Quote anything with a separator or quote; neutralise formulas so spreadsheets don't run them.
   const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;

@@ -4,7 +4,15 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "pino";
 
-export type MailMessage = { to: string; subject: string; text: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** A stable id, so a message sent twice (a crash after the server accepted it) reads as one. */
+  messageId?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
+};
 export type Mailer = { send: (message: MailMessage) => Promise<void> };
 
 export const MAIL_FROM = "Cyclebill <no-reply@cyclebill.local>";

@@ -12,11 +12,13 @@ import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, cycleRuns } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
 import { addFigures } from "./plan-production.js";
 
 type CycleRunRow = typeof cycleRuns.$inferSelect;
 type PartRow = {
   cycle_run_id: string | number;
+  production_run_id: string | number;
   client_id: string | number;
   client_name: string;
   period_start: string;
@@ -44,12 +46,55 @@ function runStatus(parts: readonly ProductionRunStatus[]): ProductionRunStatus {
   return "queued";
 }
 
+const NO_EMAILS = { total: 0, queued: 0, sending: 0, sent: 0, failed: 0 };
+
+/** Each run part's statement emails by status, keyed "client/production run". */
+async function emailCounts(db: Executor, parts: readonly PartRow[]) {
+  const counts = new Map<string, typeof NO_EMAILS>();
+  if (parts.length === 0) return counts;
+  const rows = await queryRows<{
+    client_id: string | number;
+    production_run_id: string | number;
+    status: string;
+    count: string | number;
+  }>(
+    db,
+    sql`select d.client_id, d.production_run_id, d.status, count(*) as count
+        from statement_deliveries d
+        join unnest(${sqlArray(
+          parts.map((part) => Number(part.client_id)),
+          "bigint",
+        )},
+                    ${sqlArray(
+                      parts.map((part) => Number(part.production_run_id)),
+                      "bigint",
+                    )}) as p(client_id, run_id)
+          on d.client_id = p.client_id and d.production_run_id = p.run_id
+        group by 1, 2, 3`,
+  );
+  for (const row of rows) {
+    const key = `${row.client_id}/${row.production_run_id}`;
+    const entry = counts.get(key) ?? { ...NO_EMAILS };
+    const count = Number(row.count);
+    entry.total += count;
+    if (
+      row.status === "queued" ||
+      row.status === "sending" ||
+      row.status === "sent" ||
+      row.status === "failed"
+    )
+      entry[row.status] += count;
+    counts.set(key, entry);
+  }
+  return counts;
+}
+
 async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<ProductionRun[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const parts = await queryRows<PartRow>(
     db,
-    sql`select p.cycle_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
+    sql`select p.cycle_run_id, p.id as production_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
                j.status as job_status, j.total, j.done, j.error, p.figures,
                to_char(j.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finished_at
         from production_runs p
@@ -61,6 +106,7 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         )})
         order by p.client_id`,
   );
+  const emails = await emailCounts(db, parts);
   const skippedIds = [...new Set(rows.flatMap((row) => row.skipped.map((item) => item.clientId)))];
   const names = new Map(
     skippedIds.length === 0
@@ -87,6 +133,7 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         job_run_id: part.job_run_id === null ? null : Number(part.job_run_id),
         error: part.error,
         figures,
+        emails: emails.get(`${part.client_id}/${part.production_run_id}`) ?? { ...NO_EMAILS },
       };
     });
     const status = runStatus(clientParts.map((part) => part.status));

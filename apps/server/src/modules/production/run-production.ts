@@ -9,6 +9,8 @@ import { lockCustomers } from "../ledger/lock-customers.js";
 import { addFigures, figuresOf, planCustomers } from "./plan-production.js";
 import type { ProductionClientRow } from "./production-inputs.js";
 import { untimed, writeChunk, type PhaseTimer } from "./write-production.js";
+import { createRunDeliveries } from "../delivery/create-pools.js";
+import type { EnqueueDeliveryJobs } from "../delivery/delivery-jobs.js";
 
 /** The job's stable id: the kind of each client's job run and its pg-boss queue name. */
 export const PRODUCTION_RUN_JOB = "production-run";
@@ -38,6 +40,9 @@ export type EnqueueProductionSteps = (
   steps: readonly { payload: ProductionStep; priority?: number }[],
 ) => Promise<void>;
 
+/** Where a run's steps go, and the delivery jobs (pools, emails) its last step starts. */
+export type ProductionQueues = { steps: EnqueueProductionSteps; delivery: EnqueueDeliveryJobs };
+
 const PRODUCING = "producing statements";
 
 type ProductionRunRow = typeof productionRuns.$inferSelect;
@@ -60,12 +65,12 @@ function periodOf(run: ProductionRunRow): BillingPeriod {
 export async function runProductionStep(
   db: Database,
   step: ProductionStep,
-  enqueue: EnqueueProductionSteps,
+  queues: ProductionQueues,
   time: PhaseTimer = untimed,
 ): Promise<void> {
   const key: JobRunKey = { clientId: step.clientId, runId: step.runId };
   if (step.step === "plan") {
-    await time("plan", () => planClientRun(db, key, step, enqueue));
+    await time("plan", () => planClientRun(db, key, step, queues));
     return;
   }
   await runChunk(
@@ -110,7 +115,9 @@ export async function runProductionStep(
       step: PRODUCING,
       summarize: summarizeProduction,
       onFinish: (tx, chunks) =>
-        time("bookkeeping", () => finishClientRun(tx, step.clientId, step.productionRunId, chunks)),
+        time("bookkeeping", () =>
+          finishClientRun(tx, step.clientId, step.productionRunId, chunks, queues.delivery),
+        ),
     },
   );
 }
@@ -134,7 +141,7 @@ async function planClientRun(
   db: Database,
   key: JobRunKey,
   step: Extract<ProductionStep, { step: "plan" }>,
-  enqueue: EnqueueProductionSteps,
+  queues: ProductionQueues,
 ) {
   const { productionRunId, chunkSize, resumeFrom } = step;
   await db.transaction(async (tx) => {
@@ -169,11 +176,11 @@ async function planClientRun(
       .set({ status: "running" })
       .where(and(eq(productionRuns.clientId, key.clientId), eq(productionRuns.id, productionRunId)));
     if (chunks.length === 0) {
-      await finishClientRun(tx, key.clientId, productionRunId, carried);
+      await finishClientRun(tx, key.clientId, productionRunId, carried, queues.delivery);
       await finishJobRun(tx, key, summarizeProduction(carried));
       return;
     }
-    await enqueue(
+    await queues.steps(
       tx,
       chunks.map((customerIds, index) => ({
         payload: { step: "chunk", ...key, productionRunId, chunkNo: firstChunkNo + index, customerIds },
@@ -204,6 +211,7 @@ async function finishClientRun(
   clientId: number,
   productionRunId: number,
   chunks: readonly ChunkResult[],
+  enqueueDelivery: EnqueueDeliveryJobs,
 ): Promise<void> {
   const run = await readRun(tx, clientId, productionRunId);
   const figures = chunkFigures(chunks);
@@ -246,4 +254,6 @@ async function finishClientRun(
       finishedAt: new Date(),
     })
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
+  // The statements go out: pools to print, emails to send, as jobs that commit with this step.
+  await enqueueDelivery(tx, await createRunDeliveries(tx, { clientId, productionRunId }));
 }

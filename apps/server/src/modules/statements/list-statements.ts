@@ -5,10 +5,11 @@ import {
   type DocumentListQuery,
   type Page,
   type StatementDetail,
+  type StatementEmail,
   type StatementRecord,
 } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
-import { customers, invoices, statements } from "../../db/tables.js";
+import { customers, invoices, statementDeliveries, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
 import { ledgerLines } from "../invoices/invoice-output.js";
@@ -37,15 +38,39 @@ const selection = {
   statement: statements,
   customerName: customers.customerName,
   customerNo: customers.customerNo,
+  email: {
+    status: statementDeliveries.status,
+    recipient: statementDeliveries.recipient,
+    attempts: statementDeliveries.attempts,
+    error: statementDeliveries.lastError,
+    sent: statementDeliveries.sentAt,
+  },
 };
+/** The statement's email, if it went by email. */
+const emailJoin = and(
+  eq(statementDeliveries.clientId, statements.clientId),
+  eq(statementDeliveries.statementId, statements.id),
+  eq(statementDeliveries.channel, "email"),
+) as SQL;
 const customerJoin = and(
   eq(customers.clientId, statements.clientId),
   eq(customers.id, statements.customerId),
 ) as SQL;
 
-type SelectionRow = { statement: StatementRow; customerName: string; customerNo: number };
+type SelectionRow = {
+  statement: StatementRow;
+  customerName: string;
+  customerNo: number;
+  email: {
+    status: StatementEmail["status"];
+    recipient: string;
+    attempts: number;
+    error: string | null;
+    sent: Date | null;
+  } | null;
+};
 
-function statementToApi({ statement, customerName, customerNo }: SelectionRow): StatementOutput {
+function statementToApi({ statement, customerName, customerNo, email }: SelectionRow): StatementOutput {
   return {
     id: statement.id,
     document: "statement",
@@ -64,6 +89,8 @@ function statementToApi({ statement, customerName, customerNo }: SelectionRow): 
     delivery: statement.delivery,
     pool: statement.poolId,
     production_run: statement.productionRunId,
+    pages: statement.pages,
+    email: email && { ...email, sent: email.sent?.toISOString() ?? null },
     previous_balance: statement.previousBalance,
     charges: statement.charges,
     payments: statement.payments,
@@ -97,6 +124,7 @@ export async function listStatements(
       .select(selection)
       .from(statements)
       .innerJoin(customers, customerJoin)
+      .leftJoin(statementDeliveries, emailJoin)
       .where(where)
       .orderBy(...orderBy, asc(statements.id))
       .limit(limit)
@@ -116,6 +144,7 @@ export async function getStatement(
     .select(selection)
     .from(statements)
     .innerJoin(customers, customerJoin)
+    .leftJoin(statementDeliveries, emailJoin)
     .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)))
     .limit(1);
   if (!row) throw notFound();

@@ -51,6 +51,8 @@ export type StatementDocument = {
   /** The day after the customer's previous statement, or null for a first statement. */
   periodStart: string | null;
   lines: BillLine[];
+  /** Where the customer pays this statement online (issued statements only). */
+  payLink?: string;
 };
 
 const STUB_HEIGHT = 112;
@@ -163,11 +165,18 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     .font("Helvetica-Oblique")
     .fontSize(7.5)
     .fillColor(MUTED)
-    .text("Please detach and return this portion with your payment.", PAGE.left, top + 5, {
-      width: PAGE.width,
-      align: "center",
-      lineBreak: false,
-    });
+    .text(
+      data.payLink
+        ? `Please detach and return this portion with your payment, or pay online at ${data.payLink}`
+        : "Please detach and return this portion with your payment.",
+      PAGE.left,
+      top + 5,
+      {
+        width: PAGE.width,
+        align: "center",
+        lineBreak: false,
+      },
+    );
 
   const y = top + 24;
   doc
@@ -222,6 +231,11 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
   });
 }
 
+/** The footer of each of a statement's pages. */
+export function statementPageLabel(data: StatementDocument): string {
+  return `${data.client.name} · Statement ${statementNo(data)} · Account ${data.customer.customerNo}`;
+}
+
 /** One PDF holding each statement from a fresh page, each with its own page numbers. */
 export async function renderStatementsPdf(title: string, documents: StatementDocument[]): Promise<Buffer> {
   const doc = newBillDocument(title);
@@ -233,7 +247,7 @@ export async function renderStatementsPdf(title: string, documents: StatementDoc
     ranges.push({
       first,
       last: currentPage(doc),
-      label: `${data.client.name} · Statement ${statementNo(data)} · Account ${data.customer.customerNo}`,
+      label: statementPageLabel(data),
     });
   });
   numberPages(doc, ranges);

@@ -16,7 +16,7 @@ import { renderCombinedStatements, renderStatementPdf } from "./statement.pdf.js
 const tags = ["Statements"];
 
 export function registerStatementRoutes(router: Router): void {
-  const { db } = router.deps;
+  const { db, config } = router.deps;
 
   defineRoute(router, {
     name: "listStatements",
@@ -44,7 +44,11 @@ export function registerStatementRoutes(router: Router): void {
     body: combineStatementsSchema,
     produces: "application/pdf",
     handle: async ({ body, reply, tenant }) =>
-      sendDownload(reply, await renderCombinedStatements(db, tenant, body.statement_ids), "application/pdf"),
+      sendDownload(
+        reply,
+        await renderCombinedStatements(db, tenant, body.statement_ids, config.publicUrl),
+        "application/pdf",
+      ),
   });
 
   defineRoute(router, {
@@ -85,6 +89,10 @@ export function registerStatementRoutes(router: Router): void {
     query: recordQuerySchema,
     produces: "application/pdf",
     handle: async ({ params, reply, tenant }) =>
-      sendDownload(reply, await renderStatementPdf(db, tenant, params.id), "application/pdf"),
+      sendDownload(
+        reply,
+        await renderStatementPdf(db, tenant, params.id, config.publicUrl),
+        "application/pdf",
+      ),
   });
 }

@@ -1,0 +1,193 @@
+import { createWriteStream, type WriteStream } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { sql } from "drizzle-orm";
+import { isNegativeAmount, isOverflowBill } from "@cyclebill/domain";
+import type { Database, Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { PdfWorker } from "../../pdf/pdf-worker.js";
+import { csvCell } from "../customers/customers-export.js";
+import { loadBillClient } from "../invoices/bill-layout.pdf.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
+import { loadStatementDocuments, type LoadedStatement } from "../statements/load-statement-documents.js";
+import type { DeliveryServices } from "./delivery-jobs.js";
+import { ensurePoolDir, poolFiles, removePoolFiles, removeWorkFiles, zipPool } from "./pool-files.js";
+
+/** Statements drawn per message to the PDF thread: enough to spread the messaging cost. */
+const BATCH = 200;
+
+export const MANIFEST_COLUMNS = [
+  "sequence",
+  "customer_no",
+  "customer_name",
+  "address_1",
+  "address_2",
+  "address_3",
+  "address_4",
+  "pages",
+  "amount_due",
+  "statement_no",
+] as const;
+
+type PoolRow = {
+  id: string | number;
+  pool_name: string;
+  client_id: string | number;
+  state: string;
+};
+
+async function readPool(db: Executor, poolId: number): Promise<PoolRow | undefined> {
+  const [pool] = await queryRows<PoolRow>(
+    db,
+    sql`select id, pool_name, client_id, state from pools where id = ${poolId}`,
+  );
+  return pool;
+}
+
+/**
+ * The pool's statements in delivery order: customers in a group by group name and stop (a
+ * customer in several groups goes with the first), then the rest by customer number.
+ */
+async function orderedStatementIds(db: Executor, clientId: number, poolId: number): Promise<number[]> {
+  const rows = await queryRows<{ id: string | number }>(
+    db,
+    sql`select s.id
+        from statements s
+        join customers c on c.client_id = s.client_id and c.id = s.customer_id
+        left join lateral (
+          select r.route_name, p.stop from route_plans p
+          join routes r on r.client_id = p.client_id and r.id = p.route_id
+          where p.client_id = s.client_id and p.customer_id = s.customer_id
+          order by r.route_name, p.stop limit 1) g on true
+        where s.client_id = ${clientId} and s.pool_id = ${poolId}
+        order by g.route_name is null, g.route_name, g.stop, c.customer_no, s.id`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+function manifestLine(sequence: number, statement: LoadedStatement, pages: number): string {
+  const { customer, statement: figures } = statement.document;
+  const address = [...customer.addressLines, "", "", "", ""].slice(0, 4);
+  const due = isNegativeAmount(figures.newBalance) ? "0.00" : figures.newBalance;
+  return (
+    [sequence, customer.customerNo, customer.name, ...address, pages, due, figures.statementNum]
+      .map(csvCell)
+      .join(",") + "\r\n"
+  );
+}
+
+async function write(out: WriteStream, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, "drain");
+}
+
+/**
+ * Builds one pool: its statements drawn in delivery order into one merged PDF by a worker thread
+ * (the next batch is read while the thread draws this one), a manifest CSV beside it, both zipped
+ * as `{pool_name}.zip`; then, in one transaction, each statement's page count, the pool ready and
+ * the client's overflow bills. A build the worker died in starts over (the files are rebuilt; no
+ * money moves here). A pool deleted while it builds stops and leaves nothing behind.
+ */
+export async function buildPool(db: Database, services: DeliveryServices, poolId: number): Promise<void> {
+  const pool = await readPool(db, poolId);
+  if (!pool || pool.state !== "building") return;
+  const clientId = Number(pool.client_id);
+  const name = pool.pool_name;
+  // This build owns the pool from now on; one it superseded (a retry after its expiry) stops.
+  const builder = randomUUID();
+  await db.execute(
+    sql`update pools set builder = ${builder}, done = 0, pages_count = 0, error = null where id = ${poolId}`,
+  );
+  ensurePoolDir(services.dataDir);
+  // Work files of a build that died (kill -9) go; a superseded build still running fails on its own.
+  removePoolFiles(services.dataDir, name);
+  const files = poolFiles(services.dataDir, name, builder);
+  const ids = await orderedStatementIds(db, clientId, poolId);
+  const client = await loadBillClient(db, clientId);
+  const worker = new PdfWorker();
+  const manifest = createWriteStream(files.manifestPart);
+  const pagesOf: number[] = [];
+  let overflows = 0;
+  try {
+    await write(manifest, MANIFEST_COLUMNS.join(",") + "\r\n");
+    await worker.open(files.pdfPart, name);
+    const load = (start: number) =>
+      start < ids.length
+        ? loadStatementDocuments(db, clientId, ids.slice(start, start + BATCH), {
+            client,
+            publicUrl: services.publicUrl,
+          })
+        : Promise.resolve([]);
+    let next = load(0);
+    for (let start = 0; start < ids.length; start += BATCH) {
+      const batch = await next;
+      next = load(start + BATCH);
+      const pages = await worker.append(batch.map((statement) => statement.document));
+      for (const [index, statement] of batch.entries()) {
+        const count = pages[index] ?? 1;
+        pagesOf.push(count);
+        if (isOverflowBill(count)) overflows += 1;
+        await write(manifest, manifestLine(start + index + 1, statement, count));
+      }
+      const still = await queryRows<{ id: string | number }>(
+        db,
+        sql`update pools set done = ${start + batch.length},
+                             pages_count = ${pagesOf.reduce((sum, count) => sum + count, 0)}
+            where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
+      );
+      if (still.length === 0) throw new PoolGone();
+    }
+    await next;
+    manifest.end();
+    await once(manifest, "finish");
+    await worker.close();
+    const bytes = await zipPool(files, name);
+    await db.transaction(async (tx) => {
+      const ready = await queryRows<{ id: string | number }>(
+        tx,
+        sql`update pools set state = 'ready', done = ${ids.length}, statements_count = ${ids.length},
+                             pages_count = ${pagesOf.reduce((sum, count) => sum + count, 0)},
+                             file_bytes = ${bytes}, finished_at = now()
+            where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
+      );
+      if (ready.length === 0) throw new PoolGone();
+      await tx.execute(
+        sql`update statements s set pages = p.pages
+            from unnest(${sqlArray(ids, "bigint")}, ${sqlArray(pagesOf, "int")}) as p(id, pages)
+            where s.client_id = ${clientId} and s.id = p.id`,
+      );
+      if (overflows > 0)
+        await tx.execute(
+          sql`update clients set number_bill_overflows = number_bill_overflows + ${overflows} where id = ${clientId}`,
+        );
+    });
+  } catch (error) {
+    manifest.destroy();
+    removeWorkFiles(files);
+    if (error instanceof PoolGone) {
+      // Deleted while it built: nothing may stay behind (a superseded build leaves the zip alone).
+      if (!(await readPool(db, poolId))) removePoolFiles(services.dataDir, name);
+      return;
+    }
+    await db.execute(
+      sql`update pools set error = ${error instanceof Error ? error.message : String(error)} where id = ${poolId}`,
+    );
+    throw error;
+  } finally {
+    await worker.destroy();
+  }
+}
+
+/** The pool was deleted (or finished elsewhere) while this build ran. */
+class PoolGone extends Error {
+  constructor() {
+    super("the pool is no longer building");
+  }
+}
+
+/** A pool whose build ran out of retries. */
+export async function failPool(db: Executor, poolId: number, message: string): Promise<void> {
+  await db.execute(
+    sql`update pools set state = 'failed', error = coalesce(error, ${message}), finished_at = now()
+        where id = ${poolId} and state = 'building'`,
+  );
+}

@@ -1,0 +1,71 @@
+import { poolListQuerySchema, poolNameParamsSchema, poolPageSchema, poolSchema } from "@cyclebill/domain";
+import { defineRoute, type Router } from "../../http/router.js";
+import { deletePool, getPool, listPools, openPoolDownload } from "./pools.js";
+
+const tags = ["Pools"];
+
+/** Print pools of production runs: list, one, the zip download, delete. Admins only. */
+export function registerPoolRoutes(router: Router): void {
+  const { db, config } = router.deps;
+
+  defineRoute(router, {
+    name: "listPools",
+    method: "GET",
+    url: "/api/pools/",
+    summary:
+      "Print pools, newest first, with counts (statements, pages), state (building, ready, failed) and progress",
+    tags,
+    access: "admin",
+    query: poolListQuerySchema,
+    response: poolPageSchema,
+    handle: ({ query }) => listPools(db, query),
+  });
+
+  defineRoute(router, {
+    name: "getPool",
+    method: "GET",
+    url: "/api/pools/:name/",
+    summary: "One pool, by name or id",
+    tags,
+    access: "admin",
+    params: poolNameParamsSchema,
+    response: poolSchema,
+    handle: ({ params }) => getPool(db, params.name),
+  });
+
+  defineRoute(router, {
+    name: "deletePool",
+    method: "DELETE",
+    url: "/api/pools/:name/",
+    summary: "Remove a pool and its files; its statements and the ledger stay as they are",
+    tags,
+    access: "admin",
+    params: poolNameParamsSchema,
+    successStatus: 204,
+    handle: async ({ params }) => {
+      await deletePool(db, config.dataDir, params.name);
+    },
+  });
+
+  defineRoute(router, {
+    name: "downloadPool",
+    method: "GET",
+    url: "/api/dailyproduction/download/pool/:name/",
+    summary:
+      "The pool's zip {pool_name}.zip: one merged print-ready PDF in delivery order and a manifest CSV (409 while building)",
+    tags,
+    access: "admin",
+    params: poolNameParamsSchema,
+    produces: "application/zip",
+    handle: async ({ params, reply }) => {
+      const download = await openPoolDownload(db, config.dataDir, params.name);
+      const ascii = download.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/"/g, "'");
+      if (download.bytes !== null) reply.header("content-length", download.bytes);
+      return reply
+        .header("content-type", "application/zip")
+        .header("content-disposition", `attachment; filename="${ascii}"`)
+        .header("cache-control", "no-store")
+        .send(download.stream);
+    },
+  });
+}

@@ -1,0 +1,128 @@
+import { createReadStream, existsSync } from "node:fs";
+import { sql, type SQL } from "drizzle-orm";
+import {
+  POOL_BUILDING_MESSAGE,
+  POOL_FAILED_MESSAGE,
+  POOL_FULFILMENT_LABELS,
+  poolZipName,
+  resolvePaging,
+  type Page,
+  type PoolFulfilment,
+  type PoolListQuery,
+  type PoolRecord,
+  type PoolState,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { HttpError, notFound } from "../../http/errors.js";
+import { poolFiles, removePoolFiles } from "./pool-files.js";
+
+type PoolRow = {
+  id: string | number;
+  pool_name: string;
+  pool_date: string;
+  cycle: number | null;
+  client_id: string | number | null;
+  client_no: number | null;
+  client_name: string | null;
+  production_run_id: string | number | null;
+  fulfilment: PoolFulfilment;
+  state: PoolState;
+  statements_count: number;
+  pages_count: number;
+  done: number;
+  file_bytes: string | number | null;
+  error: string | null;
+  created: string;
+  finished: string | null;
+};
+
+const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+const SELECT = sql`select p.id, p.pool_name, p.pool_date::text as pool_date, p.cycle, p.client_id, c.client_no,
+                          c.client_name, p.production_run_id, p.fulfilment, p.state, p.statements_count,
+                          p.pages_count, p.done, p.file_bytes, p.error, ${iso("p.created_at")} as created,
+                          ${iso("p.finished_at")} as finished
+                   from pools p left join clients c on c.id = p.client_id`;
+
+function toApi(row: PoolRow): PoolRecord {
+  return {
+    id: Number(row.id),
+    pool_name: row.pool_name,
+    pool_date: row.pool_date,
+    cycle: row.cycle,
+    client_id: row.client_id === null ? null : Number(row.client_id),
+    client_no: row.client_no,
+    client_name: row.client_name ?? "",
+    production_run_id: row.production_run_id === null ? null : Number(row.production_run_id),
+    fulfilment: row.fulfilment,
+    fulfilment_label: POOL_FULFILMENT_LABELS[row.fulfilment],
+    state: row.state,
+    statements: row.statements_count,
+    pages: row.pages_count,
+    done: row.done,
+    file_bytes: row.file_bytes === null ? null : Number(row.file_bytes),
+    error: row.error,
+    created: row.created,
+    finished: row.finished,
+  };
+}
+
+const ORDERINGS: Record<string, SQL> = {
+  pool_date: sql`p.pool_date, p.id`,
+  "-pool_date": sql`p.pool_date desc, p.id desc`,
+  pool_name: sql`p.pool_name`,
+  "-pool_name": sql`p.pool_name desc`,
+  id: sql`p.id`,
+  "-id": sql`p.id desc`,
+};
+
+/** Pools, newest first: by client, date, cycle or run. */
+export async function listPools(db: Executor, query: PoolListQuery): Promise<Page<PoolRecord>> {
+  const filters: SQL[] = [sql`true`];
+  if (query.client_id !== undefined) filters.push(sql`p.client_id = ${query.client_id}`);
+  if (query.pool_date !== undefined) filters.push(sql`p.pool_date = ${query.pool_date}::date`);
+  if (query.cycle !== undefined) filters.push(sql`p.cycle = ${query.cycle}`);
+  if (query.production_run_id !== undefined)
+    filters.push(sql`p.production_run_id = ${query.production_run_id}`);
+  const where = sql.join(filters, sql` and `);
+  const order = ORDERINGS[query.ordering ?? "-pool_date"] ?? ORDERINGS["-pool_date"];
+  const { limit, offset } = resolvePaging(query);
+  const [rows, [total]] = await Promise.all([
+    queryRows<PoolRow>(db, sql`${SELECT} where ${where} order by ${order} limit ${limit} offset ${offset}`),
+    queryRows<{ count: string | number }>(db, sql`select count(*) as count from pools p where ${where}`),
+  ]);
+  return { count: Number(total?.count ?? 0), results: rows.map(toApi) };
+}
+
+/** A pool by its name (or id, as the generic resource paths name records). */
+export async function getPool(db: Executor, nameOrId: string): Promise<PoolRecord> {
+  const byId = /^\d{1,15}$/.test(nameOrId);
+  const [row] = await queryRows<PoolRow>(
+    db,
+    byId ? sql`${SELECT} where p.id = ${Number(nameOrId)}` : sql`${SELECT} where p.pool_name = ${nameOrId}`,
+  );
+  if (!row) throw notFound();
+  return toApi(row);
+}
+
+/** The pool's zip, streamed from disk; 409 while it builds or when it failed. */
+export async function openPoolDownload(db: Executor, dataDir: string, name: string) {
+  const pool = await getPool(db, name);
+  if (pool.state === "building") throw new HttpError(409, { detail: POOL_BUILDING_MESSAGE });
+  if (pool.state === "failed") throw new HttpError(409, { detail: POOL_FAILED_MESSAGE });
+  const file = poolFiles(dataDir, pool.pool_name).zip;
+  if (!existsSync(file)) throw notFound();
+  return { fileName: poolZipName(pool.pool_name), stream: createReadStream(file), bytes: pool.file_bytes };
+}
+
+/**
+ * Removes the pool and its files. Its statements stay (they only forget their pool) and no
+ * ledger entry is touched; a build still running stops at its next batch.
+ */
+export async function deletePool(db: Executor, dataDir: string, nameOrId: string): Promise<void> {
+  const pool = await getPool(db, nameOrId);
+  await db.execute(sql`delete from pools where id = ${pool.id}`);
+  removePoolFiles(dataDir, pool.pool_name);
+}

@@ -1,0 +1,77 @@
+import {
+  STATEMENT_DUE_DAYS,
+  addDays,
+  formatUsd,
+  isNegativeAmount,
+  statementFileName,
+} from "@cyclebill/domain";
+import { usDate } from "../invoices/bill-layout.pdf.js";
+import type { MailMessage } from "../mail/mailer.js";
+import type { StatementDocument } from "../statements/statement-page.pdf.js";
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * The email that carries one statement: amount due, due date and pay link in the text and HTML
+ * bodies, the statement's PDF attached. A stable Message-ID per statement lets a mail client drop
+ * the copy if a crash between the server's "accepted" and our record of it sends it twice.
+ */
+export function statementEmail(input: {
+  to: string;
+  document: StatementDocument;
+  pdf: Buffer;
+  payLink: string;
+  messageId: string;
+}): MailMessage {
+  const { client, customer, statement } = input.document;
+  const credit = isNegativeAmount(statement.newBalance);
+  const due = formatUsd(credit ? "0.00" : statement.newBalance);
+  const dueDate = usDate(addDays(statement.statementDate, STATEMENT_DUE_DAYS));
+  const subject = `Your ${client.name} statement: ${due} due ${dueDate}`;
+  const lines = [
+    `Dear ${customer.name},`,
+    "",
+    `Your statement from ${client.name} dated ${usDate(statement.statementDate)} is attached.`,
+    "",
+    credit
+      ? `Your account has a credit balance of ${formatUsd(statement.newBalance.replace(/^-/, ""))}; nothing is due.`
+      : `Amount due: ${due}, by ${dueDate}.`,
+    `Account number: ${customer.customerNo} · Statement number: ${statement.statementNum}`,
+    "",
+    ...(credit ? [] : [`Pay online: ${input.payLink}`, ""]),
+    `Questions? Contact ${client.name}${client.phone ? ` at ${client.phone}` : ""}${client.email ? ` or ${client.email}` : ""}.`,
+  ];
+  const html = `<!doctype html>
+<html><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<tr><td>
+<p style="margin:0 0 4px;font-size:13px;color:#616e7c">${escapeHtml(client.name)}</p>
+<h1 style="margin:0 0 16px;font-size:20px">Your statement is ready</h1>
+<p>Dear ${escapeHtml(customer.name)},</p>
+<p>Your statement dated ${usDate(statement.statementDate)} is attached as a PDF.</p>
+<table role="presentation" style="width:100%;border-collapse:collapse;margin:16px 0;font-size:14px">
+<tr><td style="padding:6px 0;color:#616e7c">${credit ? "Credit balance" : "Amount due"}</td><td style="padding:6px 0;text-align:right;font-weight:bold;font-size:18px">${escapeHtml(credit ? formatUsd(statement.newBalance.replace(/^-/, "")) : due)}</td></tr>
+${credit ? "" : `<tr><td style="padding:6px 0;color:#616e7c">Due by</td><td style="padding:6px 0;text-align:right">${dueDate}</td></tr>`}
+<tr><td style="padding:6px 0;color:#616e7c">Account number</td><td style="padding:6px 0;text-align:right">${customer.customerNo}</td></tr>
+<tr><td style="padding:6px 0;color:#616e7c">Statement number</td><td style="padding:6px 0;text-align:right">${statement.statementNum}</td></tr>
+</table>
+${credit ? "" : `<p style="text-align:center;margin:24px 0"><a href="${escapeHtml(input.payLink)}" style="background:#1c7ed6;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">Pay your statement</a></p>`}
+<p style="font-size:13px;color:#616e7c">Questions? Contact ${escapeHtml(client.name)}${client.phone ? ` at ${escapeHtml(client.phone)}` : ""}${client.email ? ` or ${escapeHtml(client.email)}` : ""}.</p>
+</td></tr></table></body></html>`;
+  return {
+    to: input.to,
+    subject,
+    text: lines.join("\n") + "\n",
+    html,
+    messageId: input.messageId,
+    attachments: [
+      {
+        filename: statementFileName(statement.statementNum),
+        content: input.pdf,
+        contentType: "application/pdf",
+      },
+    ],
+  };
+}

@@ -1,0 +1,122 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { statementPayLink } from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { codes, customers, statements, transactions } from "../../db/tables.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
+import { billCustomer, loadBillClient, type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
+import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
+
+/** A statement ready to draw, with what its pool's manifest and its email need beside it. */
+export type LoadedStatement = {
+  id: number;
+  customerId: number;
+  email: string;
+  document: StatementDocument;
+};
+
+/** Only what the page prints: the document travels to a PDF worker thread. */
+function statementFiguresOf(row: typeof statements.$inferSelect): StatementFigures {
+  return {
+    statementNum: row.statementNum,
+    statementDate: row.statementDate,
+    previousBalance: row.previousBalance,
+    charges: row.charges,
+    payments: row.payments,
+    creditAdjustments: row.creditAdjustments,
+    debitAdjustments: row.debitAdjustments,
+    lateFees: row.lateFees,
+    newBalance: row.newBalance,
+    currentBalance: row.currentBalance,
+    overdue30Days: row.overdue30Days,
+    overdue60Days: row.overdue60Days,
+    overdue90Days: row.overdue90Days,
+    overdueOver90Days: row.overdueOver90Days,
+  };
+}
+
+function dayAfter(isoDate: string): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The client's statements with these ids, in the order asked (ids not the client's are left out),
+ * in three queries however many: the statements with their customers, each one's previous
+ * statement date, and every entry they carried. With a public URL, each prints its pay link.
+ */
+export async function loadStatementDocuments(
+  db: Executor,
+  clientId: number,
+  ids: readonly number[],
+  options: { publicUrl?: string; client?: BillClient } = {},
+): Promise<LoadedStatement[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const rows = await db
+    .select({ statement: statements, customer: customers })
+    .from(statements)
+    .innerJoin(
+      customers,
+      and(eq(customers.clientId, statements.clientId), eq(customers.id, statements.customerId)),
+    )
+    .where(and(eq(statements.clientId, clientId), inArray(statements.id, unique)));
+  if (rows.length === 0) return [];
+  const client = options.client ?? (await loadBillClient(db, clientId));
+  const previous = await queryRows<{ id: string | number; previous: string | null }>(
+    db,
+    sql`select s.id, (select max(p.statement_date)::text from statements p
+                      where p.client_id = s.client_id and p.customer_id = s.customer_id and p.id < s.id) as previous
+        from statements s
+        where s.client_id = ${clientId} and s.id = any(${sqlArray(unique, "bigint")})`,
+  );
+  const previousOf = new Map(previous.map((row) => [Number(row.id), row.previous]));
+  const lineRows = await db
+    .select({
+      statementId: transactions.statementId,
+      serviceDate: transactions.serviceDate,
+      code: codes.code,
+      codeType: codes.codeType,
+      description: transactions.description,
+      quantity: transactions.quantity,
+      rate: transactions.rate,
+      ledgerAmount: transactions.ledgerAmount,
+      voided: transactions.voided,
+    })
+    .from(transactions)
+    .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+    .where(and(eq(transactions.clientId, clientId), inArray(transactions.statementId, unique)))
+    .orderBy(asc(transactions.statementId), asc(transactions.serviceDate), asc(transactions.id));
+  const linesOf = new Map<number, BillLine[]>();
+  for (const { statementId, ...line } of lineRows) {
+    const key = Number(statementId);
+    const list = linesOf.get(key);
+    if (list) list.push(line);
+    else linesOf.set(key, [line]);
+  }
+  const byId = new Map(rows.map((row) => [row.statement.id, row]));
+  const loaded: LoadedStatement[] = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) continue;
+    const { statement, customer } = row;
+    const before = previousOf.get(id) ?? null;
+    loaded.push({
+      id,
+      customerId: customer.id,
+      email: customer.email,
+      document: {
+        client,
+        customer: billCustomer(customer),
+        statement: statementFiguresOf(statement),
+        periodStart: before ? dayAfter(before) : null,
+        lines: linesOf.get(id) ?? [],
+        payLink: options.publicUrl
+          ? statementPayLink(options.publicUrl, clientId, statement.payCode)
+          : undefined,
+      },
+    });
+  }
+  return loaded;
+}

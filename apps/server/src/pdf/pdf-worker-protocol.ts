@@ -1,0 +1,15 @@
+import type { StatementDocument } from "../modules/statements/statement-page.pdf.js";
+
+/** Messages to a PDF worker thread: plain data only (documents carry decimal strings and dates). */
+export type PdfWorkerRequest =
+  | { id: number; kind: "open"; file: string; title: string }
+  | { id: number; kind: "append"; documents: StatementDocument[] }
+  | { id: number; kind: "close" }
+  | { id: number; kind: "render"; documents: StatementDocument[] };
+
+export type PdfWorkerReply =
+  | { id: number; kind: "opened" }
+  | { id: number; kind: "appended"; pages: number[] }
+  | { id: number; kind: "closed"; bytes: number }
+  | { id: number; kind: "rendered"; files: Uint8Array[]; pages: number[] }
+  | { id: number; kind: "error"; message: string };
