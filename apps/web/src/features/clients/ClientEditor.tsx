@@ -223,7 +223,7 @@ function ClientEditorForm({
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="rates">
-            <ClientRatesTab form={form} />
+            <ClientRatesTab form={form} record={record} />
           </Tabs.Panel>
           {canEdit ? (
             <Tabs.Panel value="users">

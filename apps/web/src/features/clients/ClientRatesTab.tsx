@@ -1,7 +1,9 @@
-import { Alert, Stack, TextInput } from "@mantine/core";
+import { Alert, Stack, Table, Text, TextInput } from "@mantine/core";
+import { multiplyRateByQuantity, sumAmounts } from "@cyclebill/domain";
+import { formatAmount, formatIsoDate } from "../../lib/format";
 import { ClientSection } from "./ClientSection";
 import type { ClientForm } from "./client-form";
-import type { ClientEditableField } from "./client-record";
+import type { ClientEditableField, ClientRecord } from "./client-record";
 
 const BILL_RATES: { field: ClientEditableField; label: string }[] = [
   { field: "mailed_bill_rate", label: "Mailed bill rate" },
@@ -22,7 +24,80 @@ const VOLUME_COUNTS: { field: ClientEditableField; label: string }[] = [
   { field: "number_bill_overflows", label: "Bill overflows" },
 ];
 
-export function ClientRatesTab({ form }: { form: ClientForm }) {
+/** What each kind of bill of the last cycle cost at the rate beside it. */
+const USAGE: { count: ClientEditableField; rate: ClientEditableField; label: string }[] = [
+  { count: "number_mailed_bills", rate: "mailed_bill_rate", label: "Mailed bills" },
+  { count: "number_emailed_bills", rate: "emailed_bill_rate", label: "Emailed bills" },
+  { count: "number_pulled_bills", rate: "pulled_bill_rate", label: "Pulled bills" },
+  {
+    count: "number_bill_overflows",
+    rate: "overflow_bill_rate",
+    label: "Overflow bills (more than one page)",
+  },
+];
+
+function wholeOrZero(value: string): string {
+  return /^\d+$/.test(value.trim()) ? value.trim() : "0";
+}
+
+function decimalOrZero(value: string): string {
+  return /^-?\d+(\.\d+)?$/.test(value.trim()) ? value.trim() : "0";
+}
+
+/** The last production cycle's bill counts, what they cost at the client's rates, and the year so far. */
+function CycleUsage({ form, record }: { form: ClientForm; record: ClientRecord }) {
+  const lines = USAGE.map((line) => {
+    const count = wholeOrZero(form.text(line.count).value);
+    const rate = decimalOrZero(form.text(line.rate).value);
+    return { ...line, count, rate, cost: multiplyRateByQuantity(rate, count) };
+  });
+  return (
+    <ClientSection
+      title="Last cycle's usage"
+      description={
+        record.date_last_billing
+          ? `The production run of ${formatIsoDate(record.date_last_billing)}, at this client's rates.`
+          : "No production run has billed this client yet."
+      }
+      cols={1}
+    >
+      <Table aria-label="Last cycle's usage" maw={640}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Bills</Table.Th>
+            <Table.Th ta="right">Count</Table.Th>
+            <Table.Th ta="right">Rate</Table.Th>
+            <Table.Th ta="right">Cost</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {lines.map((line) => (
+            <Table.Tr key={line.count}>
+              <Table.Td>{line.label}</Table.Td>
+              <Table.Td ta="right">{line.count}</Table.Td>
+              <Table.Td ta="right">{line.rate}</Table.Td>
+              <Table.Td ta="right">{formatAmount(line.cost)}</Table.Td>
+            </Table.Tr>
+          ))}
+          <Table.Tr>
+            <Table.Td fw={600}>Total</Table.Td>
+            <Table.Td />
+            <Table.Td />
+            <Table.Td ta="right" fw={600}>
+              {formatAmount(sumAmounts(lines.map((line) => line.cost)))}
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+      <Text size="sm" c="dimmed">
+        Bills sent this fiscal year, this cycle's included:{" "}
+        {record.number_bills_sent_ytd.toLocaleString("en-US")}
+      </Text>
+    </ClientSection>
+  );
+}
+
+export function ClientRatesTab({ form, record }: { form: ClientForm; record: ClientRecord }) {
   return (
     <Stack gap="md">
       {form.access.canEditRates ? null : (
@@ -50,6 +125,7 @@ export function ClientRatesTab({ form }: { form: ClientForm }) {
           <TextInput key={field} label={label} inputMode="numeric" {...form.text(field)} />
         ))}
       </ClientSection>
+      <CycleUsage form={form} record={record} />
     </Stack>
   );
 }

@@ -38,6 +38,7 @@ import { NoClientNotice } from "../clients/ClientRequired";
 import { parseClientId, useClientContext } from "../../shared/client-context";
 import { customerLabel, type CustomerMatch } from "../customers/CustomerSelect";
 import { useSelectedCustomer } from "../customers/selected-customer";
+import { DeliveryNote } from "./DeliveryNote";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
@@ -505,6 +506,7 @@ function DocumentTableRow({
         <Badge variant="dot" color={STATUS_COLORS[row.invoice_status]}>
           {STATUS_LABELS[row.invoice_status]}
         </Badge>
+        <DeliveryNote row={row} />
       </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">

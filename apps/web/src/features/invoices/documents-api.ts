@@ -39,6 +39,9 @@ export type DocumentRow = {
   amount: string;
   /** Invoices: the statement that carried it. */
   statement_id: number | null;
+  /** Statements: how it went out, and its email when it went by email. */
+  delivery: StatementRecord["delivery"] | null;
+  email: StatementRecord["email"];
 };
 
 export type DocumentSortField =
@@ -88,6 +91,8 @@ export function invoiceRow(invoice: InvoiceListRow): DocumentRow {
     invoice_status: invoice.invoice_status,
     amount: invoice.total,
     statement_id: invoice.statement,
+    delivery: null,
+    email: null,
   };
 }
 
@@ -106,6 +111,8 @@ export function statementRow(statement: StatementListRow): DocumentRow {
     invoice_status: statement.invoice_status,
     amount: statement.new_balance,
     statement_id: statement.id,
+    delivery: statement.delivery,
+    email: statement.email,
   };
 }
 
@@ -206,4 +213,26 @@ export function useDeleteInvoice(clientId: number) {
         queryClient.invalidateQueries({ queryKey: ["transactions"] }),
       ]),
   });
+}
+
+const DELIVERY_LABELS: Record<StatementRecord["delivery"], string> = {
+  mail: "Mailed",
+  email: "Emailed",
+  both: "Mailed and emailed",
+  bulk: "Shipped to the client",
+  pulled: "Pulled",
+};
+
+const EMAIL_LABELS: Record<NonNullable<StatementRecord["email"]>["status"], string> = {
+  queued: "email queued",
+  sending: "email sending",
+  sent: "email sent",
+  failed: "email failed",
+};
+
+/** "Mailed and emailed · email sent", or null for an invoice. */
+export function deliveryLabel(row: Pick<DocumentRow, "delivery" | "email">): string | null {
+  if (row.delivery === null) return null;
+  const how = DELIVERY_LABELS[row.delivery];
+  return row.email ? `${how} · ${EMAIL_LABELS[row.email.status]}` : how;
 }

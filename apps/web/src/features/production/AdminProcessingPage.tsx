@@ -3,7 +3,6 @@ import {
   Alert,
   Anchor,
   Button,
-  Card,
   Group,
   Modal,
   Select,
@@ -24,6 +23,7 @@ import { PageHeader } from "../shell/PageHeader";
 import { ClientCustomers } from "./ClientCustomers";
 import { FigureCells, FigureHeaders } from "./FiguresCells";
 import { useCyclePreview, useProductionCycles, useProductionRun, useStartRun } from "./production-api";
+import { PoolList } from "./PoolList";
 import { RunHistory } from "./RunHistory";
 import { RunProgress } from "./RunProgress";
 
@@ -143,14 +143,7 @@ function AdminProcessing() {
 
       <RunHistory onSelect={(id) => update({ run: String(id) })} />
 
-      <Card withBorder padding="md">
-        <Title order={2} size="h4">
-          Pools
-        </Title>
-        <Text size="sm" c="dimmed">
-          Statement pools (download and delete) arrive with the delivery feature.
-        </Text>
-      </Card>
+      <PoolList />
 
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Run cycle ${cycle}?`} size="lg">
         <Stack gap="sm">

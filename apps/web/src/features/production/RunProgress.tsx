@@ -53,6 +53,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                   <Table.Th>Client</Table.Th>
                   <Table.Th>Status</Table.Th>
                   <FigureHeaders />
+                  <Table.Th>Emails</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -69,6 +70,9 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                         {client.done} of {client.total} customers
                       </Table.Td>
                     )}
+                    <Table.Td>
+                      <EmailProgress emails={client.emails} />
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -97,5 +101,27 @@ export function RunProgress({ run }: { run: ProductionRun }) {
         ) : null}
       </Stack>
     </Card>
+  );
+}
+
+/** A run part's statement emails: sent of total, what is still going out, and failures. */
+function EmailProgress({ emails }: { emails: ProductionRun["clients"][number]["emails"] }) {
+  if (emails.total === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        None
+      </Text>
+    );
+  const pending = emails.queued + emails.sending;
+  return (
+    <Text size="sm" data-testid="email-progress">
+      {emails.sent} of {emails.total} sent
+      {pending > 0 ? `, ${pending} sending` : ""}
+      {emails.failed > 0 ? (
+        <Text span c="red" size="sm">
+          , {emails.failed} failed
+        </Text>
+      ) : null}
+    </Text>
   );
 }

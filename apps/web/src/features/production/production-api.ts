@@ -4,6 +4,7 @@ import type {
   ProductionCustomerPreview,
   ProductionCycleSummary,
   ProductionCyclePreview,
+  PoolRecord,
   ProductionRun,
 } from "@cyclebill/domain";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -57,6 +58,8 @@ export function useCustomerPreview(clientId: number | null, customerId: number |
 }
 
 const isFinished = (run: ProductionRun | undefined) => run?.status === "done" || run?.status === "failed";
+const emailsPending = (run: ProductionRun | undefined) =>
+  run?.clients.some((client) => client.emails.queued + client.emails.sending > 0) ?? false;
 
 /**
  * One run, polled every second while it is queued or running (the progress bar). When it finishes,
@@ -78,7 +81,9 @@ export function useProductionRun(id: number | null) {
       }
       return run;
     },
-    refetchInterval: (query) => (isFinished(query.state.data) ? false : 1000),
+    // After the run, its statement emails go out: their counts keep moving for a while.
+    refetchInterval: (query) =>
+      !isFinished(query.state.data) ? 1000 : emailsPending(query.state.data) ? 2000 : false,
   });
 }
 
@@ -98,5 +103,25 @@ export function useStartRun() {
         body: { run_date: input.runDate, ...(input.clientIds ? { client_ids: input.clientIds } : {}) },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production"] }),
+  });
+}
+
+const poolsBuilding = (page: Page<PoolRecord> | undefined) =>
+  page?.results.some((pool) => pool.state === "building") ?? false;
+
+/** The newest pools, polled every second while one builds (its progress bar). */
+export function usePools(limit: number) {
+  return useQuery({
+    queryKey: ["production", "pools", limit],
+    queryFn: ({ signal }) => apiFetch<Page<PoolRecord>>("/pools/", { query: { limit }, signal }),
+    refetchInterval: (query) => (poolsBuilding(query.state.data) ? 1000 : false),
+  });
+}
+
+export function useDeletePool() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => apiFetch<void>(`/pools/${encodeURIComponent(name)}/`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production", "pools"] }),
   });
 }
