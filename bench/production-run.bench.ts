@@ -1,6 +1,7 @@
 // A production run of one client with many customers, each with last month's statement, a monthly
 // recurring charge, and a third of them 45 days overdue (a late fee each): the run's postings and
-// statements (no PDFs), step by step in this process as the job engine's worker runs them, by phase.
+// statements, step by step in this process as the job engine's worker runs them, by phase; then its
+// print pools drawn into merged PDFs in worker threads and zipped, as the pool-build jobs do.
 // Usage: npm run bench:production [-- --pglite-only | --postgres-only]
 // Sizes: 100,000 customers on PostgreSQL (target ≤ 60 s), 10,000 on PGlite (target ≤ 30 s);
 // BENCH_PRODUCTION_CUSTOMERS overrides both. Chunks of JOB_CHUNK_SIZE (default 500) customers.
@@ -18,8 +19,11 @@ import { getProductionRun } from "../apps/server/src/modules/production/producti
 import {
   runProductionStep,
   type EnqueueProductionSteps,
+  type ProductionQueues,
   type ProductionStep,
 } from "../apps/server/src/modules/production/run-production.js";
+import { buildPool } from "../apps/server/src/modules/delivery/build-pool.js";
+import { POOL_BUILD_JOB, type DeliveryJob } from "../apps/server/src/modules/delivery/delivery-jobs.js";
 import { startProductionRun } from "../apps/server/src/modules/production/start-production.js";
 import type { PhaseTimer, ProductionPhase } from "../apps/server/src/modules/production/write-production.js";
 import { createUser } from "../apps/server/src/modules/users/create-user.js";
@@ -116,6 +120,14 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
     queue.push(...steps.map((step) => step.payload));
     return Promise.resolve();
   };
+  const deliveries: DeliveryJob[] = [];
+  const queues: ProductionQueues = {
+    steps: enqueue,
+    delivery: (_tx, jobs) => {
+      deliveries.push(...jobs);
+      return Promise.resolve();
+    },
+  };
 
   const started = performance.now();
   const run = await startProductionRun(
@@ -129,7 +141,7 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
   let stepsMs = 0;
   for (let step = queue.shift(); step; step = queue.shift()) {
     const stepStarted = performance.now();
-    await runProductionStep(handle.db, step, enqueue, time);
+    await runProductionStep(handle.db, step, queues, time);
     stepsMs += performance.now() - stepStarted;
     steps += 1;
   }
@@ -164,6 +176,62 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
   console.log(
     `  doctor: ${mismatches.length === 0 ? "every balance equals its ledger" : `${mismatches.length} mismatches`}`,
   );
+  await buildPools(handle, deliveries, customers, seconds);
+}
+
+/**
+ * The run's pools, as the pool-build jobs draw them (all at once, each in its own PDF thread):
+ * statements per second, pages, zip size, and the process's peak memory while they build.
+ */
+async function buildPools(
+  handle: DatabaseHandle,
+  jobs: readonly DeliveryJob[],
+  customers: number,
+  runSeconds: number,
+) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "cyclebill-pools-bench-"));
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 250);
+  const started = performance.now();
+  try {
+    await Promise.all(
+      jobs.flatMap((job) =>
+        job.name === POOL_BUILD_JOB
+          ? [buildPool(handle.db, { dataDir, publicUrl: "https://billing.example" }, job.payload.poolId)]
+          : [],
+      ),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const pools = await queryRows<{
+    pool_name: string;
+    state: string;
+    statements_count: number;
+    pages_count: number;
+    file_bytes: string;
+  }>(
+    handle.db,
+    sql`select pool_name, state, statements_count, pages_count, file_bytes::text from pools order by id`,
+  );
+  const statements = pools.reduce((sum, pool) => sum + pool.statements_count, 0);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  for (const pool of pools)
+    console.log(
+      `  pool ${pool.pool_name}: ${pool.state}, ${pool.statements_count} statements, ${pool.pages_count} pages, zip ${mb(Number(pool.file_bytes))}`,
+    );
+  console.log(
+    `  pools: ${statements} statements drawn and zipped in ${seconds.toFixed(1)} s, ${Math.round(statements / seconds)} statements/s; ` +
+      `memory ${mb(rssBefore)} before, ${mb(peak)} at most while building`,
+  );
+  console.log(
+    `  run and pools end to end: ${(runSeconds + seconds).toFixed(1)} s, ${Math.round(customers / (runSeconds + seconds))} customers/s`,
+  );
+  await rm(dataDir, { recursive: true, force: true });
 }
 
 async function postgresHandle(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {

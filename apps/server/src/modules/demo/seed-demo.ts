@@ -207,6 +207,13 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         ninetyDayRateOrPercent: "percent",
         dayFinanceRate90Day: demo.financeFlag === "N" ? null : "2.00000",
         termsMessage: "Due on receipt",
+        // What the provider charges per bill: the rates tab prices each cycle's usage with these.
+        mailedBillRate: "0.55000",
+        emailedBillRate: "0.10000",
+        pulledBillRate: "0.25000",
+        overflowBillRate: "0.15000",
+        creditCardBillRate: "0.35000",
+        basicFee: "25.00",
         clientMessage: `Welcome to ${demo.clientName} billing.`,
         billMessageLine1: "Thank you for your business.",
         clientStartDate: isoDate(dayOfMonth(12, 1, now)),

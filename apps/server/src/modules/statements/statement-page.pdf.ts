@@ -165,18 +165,21 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     .font("Helvetica-Oblique")
     .fontSize(7.5)
     .fillColor(MUTED)
-    .text(
-      data.payLink
-        ? `Please detach and return this portion with your payment, or pay online at ${data.payLink}`
-        : "Please detach and return this portion with your payment.",
-      PAGE.left,
-      top + 5,
-      {
+    .text("Please detach and return this portion with your payment.", PAGE.left, top + 5, {
+      width: PAGE.width,
+      align: "center",
+      lineBreak: false,
+    });
+  if (data.payLink)
+    doc
+      .font("Helvetica")
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(`Or pay online: ${data.payLink}`, PAGE.left, top + 14, {
         width: PAGE.width,
         align: "center",
         lineBreak: false,
-      },
-    );
+      });
 
   const y = top + 24;
   doc
