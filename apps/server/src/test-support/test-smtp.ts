@@ -15,6 +15,13 @@ export type TestSmtp = {
   messages: CapturedMail[];
   /** The newest message to this address, waiting briefly for it to arrive. */
   lastTo: (address: string) => Promise<CapturedMail>;
+  /**
+   * The server never answers the next message to this address (its DATA hangs: the sender waits
+   * and the message is not taken), as a mail server that stalls while a worker is killed.
+   */
+  stall: (address: string) => void;
+  /** How many messages to this address are stalled now. */
+  stalled: (address: string) => number;
   /** The server refuses mail to this address the next `times` tries (550), then takes it. */
   refuse: (address: string, times: number) => void;
   close: () => Promise<void>;
@@ -24,6 +31,8 @@ export type TestSmtp = {
 export async function startTestSmtp(): Promise<TestSmtp> {
   const messages: CapturedMail[] = [];
   const refusals = new Map<string, number>();
+  const stalls = new Set<string>();
+  const stalledNow = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -38,7 +47,15 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       }
       callback();
     },
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
+      const recipients = session.envelope.rcptTo.map((address) => address.address.toLowerCase());
+      const stalled = recipients.find((address) => stalls.has(address));
+      if (stalled) {
+        stalls.delete(stalled);
+        stalledNow.set(stalled, (stalledNow.get(stalled) ?? 0) + 1);
+        stream.resume();
+        return; // never answered, never taken
+      }
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
@@ -85,6 +102,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       );
     },
     refuse: (address, times) => refusals.set(address.toLowerCase(), times),
+    stall: (address) => stalls.add(address.toLowerCase()),
+    stalled: (address) => stalledNow.get(address.toLowerCase()) ?? 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -15,7 +15,7 @@ export type WorkerProcess = {
 /** Starts `src/worker.ts` on the database with one worker and short expiry and poll times. */
 export function startWorkerProcess(
   databaseUrl: string,
-  options: { dataDir: string; expireSeconds: number; chunkSize?: number },
+  options: { dataDir: string; expireSeconds: number; chunkSize?: number; smtpUrl?: string },
 ): WorkerProcess {
   const child = spawn("node", ["--conditions=source", "--import", "tsx", "src/worker.ts"], {
     cwd: serverDir,
@@ -30,6 +30,7 @@ export function startWorkerProcess(
       JOB_EXPIRE_SECONDS: String(options.expireSeconds),
       JOB_POLL_SECONDS: "0.5",
       ...(options.chunkSize === undefined ? {} : { JOB_CHUNK_SIZE: String(options.chunkSize) }),
+      ...(options.smtpUrl === undefined ? {} : { SMTP_URL: options.smtpUrl }),
       LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "pipe", "pipe"],

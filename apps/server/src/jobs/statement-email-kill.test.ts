@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { queryRows } from "../db/query-rows.js";
+import { clients, customers } from "../db/tables.js";
+import { getProductionRun } from "../modules/production/production-runs.js";
+import { startProductionRun } from "../modules/production/start-production.js";
+import { createUser } from "../modules/users/create-user.js";
+import { openTestDatabase } from "../test-support/test-database.js";
+import { startTestSmtp, type TestSmtp } from "../test-support/test-smtp.js";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
+import { startJobs, type JobQueue } from "./index.js";
+
+// A run's statement emails whose worker process is killed with SIGKILL while the mail server
+// stalls on the sixth message (five were taken): a second worker finishes the emails and every
+// customer gets exactly one. PostgreSQL only (several processes on one database).
+
+const CUSTOMERS = 12;
+const STALLED = 6;
+const EXPIRE_SECONDS = 4;
+const CYCLE = 9;
+const RUN_DATE = "2025-04-09";
+
+describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with kill -9 mid-send", () => {
+  let database: DatabaseHandle;
+  let jobs: JobQueue;
+  let smtp: TestSmtp;
+  let databaseUrl: string;
+  let dataDir = "";
+  const workers: WorkerProcess[] = [];
+  const startWorker = () => {
+    const worker = startWorkerProcess(databaseUrl, {
+      dataDir,
+      expireSeconds: EXPIRE_SECONDS,
+      smtpUrl: smtp.url,
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-email-kill-"));
+    smtp = await startTestSmtp();
+    database = await openTestDatabase();
+    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
+    databaseUrl = database.jobBackend.url;
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
+      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      work: false,
+      // This process only queues; the worker processes deliver.
+      services: { dataDir, publicUrl: "http://billing.test", mailer: { send: () => Promise.resolve() } },
+    });
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    await Promise.all(workers.map((worker) => worker.exited));
+    await jobs?.stop();
+    await database?.close();
+    await smtp?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("resumes in a second worker and sends nobody a second email", { timeout: 180_000 }, async () => {
+    const { db } = database;
+    const [client] = await db
+      .insert(clients)
+      .values({
+        clientNo: 4949,
+        clientName: "Email kill test",
+        normalCycle: CYCLE,
+        dateLastBilling: "2025-03-09",
+      })
+      .returning();
+    if (!client) throw new Error("client not created");
+    const admin = await createUser(db, { email: "admin@email-kill.example", password: null, isAdmin: true });
+    const addresses = Array.from(
+      { length: CUSTOMERS },
+      (_, index) => `customer${index + 1}@email-kill.example`,
+    );
+    await db.insert(customers).values(
+      addresses.map((email, index) => ({
+        clientId: client.id,
+        customerNo: index + 1,
+        customerName: `Customer ${index + 1}`,
+        pullFlag: "E",
+        email,
+      })),
+    );
+    // Deliveries go out in id order: the sixth customer's stalls.
+    const stalled = addresses[STALLED - 1] ?? "";
+    smtp.stall(stalled);
+
+    const run = await startProductionRun(
+      db,
+      { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
+      { cycle: CYCLE, runDate: RUN_DATE, chunkSize: 50 },
+      async (tx, steps) => {
+        for (const step of steps)
+          await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+      },
+    );
+    const first = startWorker();
+    await waitFor("the sixth email to stall", () => Promise.resolve(smtp.stalled(stalled) === 1), first);
+    expect((await getProductionRun(db, run.id)).status).toBe("done");
+    expect(smtp.messages).toHaveLength(STALLED - 1);
+
+    first.child.kill("SIGKILL");
+    expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
+    const second = startWorker();
+    await waitFor(
+      "every email to be sent",
+      async () => {
+        const [row] = await queryRows<{ sent: number }>(
+          db,
+          sql`select count(*)::int as sent from statement_deliveries where client_id = ${client.id} and status = 'sent'`,
+        );
+        return row?.sent === CUSTOMERS;
+      },
+      second,
+    );
+
+    // Exactly one email each: the five sent before the kill were not sent again.
+    expect(smtp.messages.map((message) => message.to).sort()).toEqual([...addresses].sort());
+    const attempts = await queryRows<{ recipient: string; attempts: number }>(
+      db,
+      sql`select recipient, attempts from statement_deliveries where client_id = ${client.id} order by id`,
+    );
+    expect(attempts).toEqual(
+      addresses.map((recipient, index) => ({ recipient, attempts: index === STALLED - 1 ? 2 : 1 })),
+    );
+
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+  });
+});
