@@ -38,3 +38,5 @@ export * from "./production/statement-decision.js";
 export * from "./production/client-eligibility.js";
 export * from "./production/billing-period.js";
 export * from "./records/production-records.js";
+export * from "./payments/gateway-answer.js";
+export * from "./payments/payment-page-message.js";
