@@ -121,4 +121,32 @@ describe("configuration from the environment", () => {
     expect(load({ JOB_POLL_SECONDS: "0.1" })).toThrow("JOB_POLL_SECONDS must be a number of seconds");
     expect(load({ JOB_CHUNK_SIZE: "0" })).toThrow("JOB_CHUNK_SIZE must be a whole number from 1 to 5000");
   });
+
+  it("reads the card gateway: BLUEPAY_URL (none by default), BLUEPAY_MODE (TEST by default) and the time-out", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).bluepay).toEqual({
+      url: null,
+      mode: "TEST",
+      timeoutMs: 30_000,
+    });
+    const live = loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: "x",
+      BLUEPAY_URL: "https://secure.bluepay.com/interfaces/bp20post",
+      BLUEPAY_MODE: "live",
+      BLUEPAY_TIMEOUT_SECONDS: "45",
+    }).bluepay;
+    expect(live).toEqual({
+      url: "https://secure.bluepay.com/interfaces/bp20post",
+      mode: "LIVE",
+      timeoutMs: 45_000,
+    });
+    for (const [name, value] of [
+      ["BLUEPAY_URL", "secure.bluepay.com"],
+      ["BLUEPAY_URL", "ftp://gateway.example.com/"],
+      ["BLUEPAY_MODE", "PROD"],
+      ["BLUEPAY_TIMEOUT_SECONDS", "0"],
+    ] as const)
+      expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x", [name]: value })).toThrow(name);
+  });
 });

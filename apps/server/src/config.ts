@@ -29,6 +29,17 @@ export type Config = {
    * other peer the header is ignored, so nobody can pick the address login throttling counts.
    */
   trustProxy: string[];
+  bluepay: BluepaySettings;
+};
+
+/** The card gateway (BluePay 2.0). Each client's account id and secret key live on the client. */
+export type BluepaySettings = {
+  /** The bp20post address; null when none is configured (payments unavailable). */
+  url: string | null;
+  /** TEST: BluePay's test mode (nothing settles); LIVE moves money. */
+  mode: "TEST" | "LIVE";
+  /** How long one gateway call may take before it counts as no answer. */
+  timeoutMs: number;
 };
 
 /** The job engine (pg-boss) as this process runs it. */
@@ -70,6 +81,12 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: parseTimeZone(env.BILLING_TIME_ZONE),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    bluepay: {
+      url: parseGatewayUrl(env.BLUEPAY_URL),
+      mode: parseGatewayMode(env.BLUEPAY_MODE),
+      timeoutMs:
+        parseWhole("BLUEPAY_TIMEOUT_SECONDS", env.BLUEPAY_TIMEOUT_SECONDS, 30, { min: 1, max: 300 }) * 1000,
+    },
     jobs: {
       // Default 1 on both databases: a single `npm start` also works on its jobs; on PostgreSQL,
       // API processes run with WORKERS=0 once `npm run worker` processes do the work.
@@ -122,6 +139,30 @@ function parseTimeZone(value: string | undefined): string {
   if (!isKnownTimeZone(zone))
     throw new Error(`BILLING_TIME_ZONE must be an IANA time zone such as America/Chicago, got "${zone}"`);
   return zone;
+}
+
+function parseGatewayUrl(value: string | undefined): string | null {
+  const text = value?.trim();
+  if (!text) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(
+      `BLUEPAY_URL must be an http(s) address such as https://secure.bluepay.com/interfaces/bp20post, got "${text}"`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new Error(`BLUEPAY_URL must be an http(s) address, got "${text}"`);
+  return url.toString();
+}
+
+// TEST by default: a forgotten setting never moves real money.
+function parseGatewayMode(value: string | undefined): "TEST" | "LIVE" {
+  const mode = value?.trim().toUpperCase() || "TEST";
+  if (mode !== "TEST" && mode !== "LIVE")
+    throw new Error(`BLUEPAY_MODE must be TEST or LIVE, got "${value}"`);
+  return mode;
 }
 
 /** Names proxy-addr (Fastify's trustProxy) knows for the usual private ranges. */

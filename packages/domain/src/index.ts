@@ -40,3 +40,5 @@ export * from "./production/billing-period.js";
 export * from "./records/production-records.js";
 export * from "./delivery/pool-rules.js";
 export * from "./records/pool-records.js";
+export * from "./payments/gateway-answer.js";
+export * from "./payments/payment-page-message.js";

@@ -1,0 +1,13 @@
+// Public surface of @cyclebill/gateway-sandbox: a local BluePay 2.0 gateway for tests and demos.
+export * from "./bluepay-sandbox.js";
+export * from "./sandbox-accounts.js";
+export * from "./sandbox-options.js";
+export { SEAL_FIELDS } from "./sandbox-book.js";
+export { QUERY_SEAL_FIELDS } from "./sandbox-query.js";
+export type {
+  SandboxAccount,
+  SandboxDelivery,
+  SandboxTransaction,
+  SandboxTransType,
+} from "./sandbox-book.js";
+export type { SandboxFaults } from "./fault-plan.js";

@@ -1,0 +1,86 @@
+import { createHash } from "node:crypto";
+import type { Sandbox } from "../bluepay-sandbox.js";
+import { DEMO_ACCOUNT } from "../sandbox-accounts.js";
+
+// Speaks to a sandbox the way a merchant would, sealing with its own md5 (not the sandbox's code).
+
+export type Answer = { httpStatus: number; fields: Map<string, string> };
+
+export const CARD = "4111111111111111";
+export const EXPIRE = "1299";
+/** A fixed clock (June 2030), so nothing depends on the day the tests run. */
+export const JUNE_2030 = Date.UTC(2030, 5, 15, 12, 0, 0);
+
+export function seal(secretKey: string, fields: Record<string, string>, names: readonly string[]): string {
+  const text = secretKey + names.map((name) => fields[name] ?? "").join("");
+  return createHash("md5").update(text).digest("hex");
+}
+
+const TRANSACTION_SEAL = ["ACCOUNT_ID", "TRANS_TYPE", "AMOUNT", "MASTER_ID", "NAME1", "PAYMENT_ACCOUNT"];
+
+async function postForm(url: string, fields: Record<string, string>): Promise<Answer> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const fieldsOut = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(await response.text())) fieldsOut.set(name, value);
+  return { httpStatus: response.status, fields: fieldsOut };
+}
+
+/** A sealed bp20post request; `secretKey: null` leaves the seal off, a string seals with that key. */
+export function transaction(
+  sandbox: Sandbox,
+  fields: Record<string, string>,
+  secretKey: string | null = DEMO_ACCOUNT.secretKey,
+): Promise<Answer> {
+  const all = { ACCOUNT_ID: DEMO_ACCOUNT.accountId, MODE: "TEST", ...fields };
+  const sealed =
+    secretKey === null ? all : { ...all, TAMPER_PROOF_SEAL: seal(secretKey, all, TRANSACTION_SEAL) };
+  return postForm(sandbox.bp20postUrl, sealed);
+}
+
+/** A card SALE on the demo account. */
+export function sale(
+  sandbox: Sandbox,
+  amount: string,
+  extra: Record<string, string> = {},
+  secretKey: string = DEMO_ACCOUNT.secretKey,
+): Promise<Answer> {
+  return transaction(
+    sandbox,
+    {
+      TRANS_TYPE: "SALE",
+      PAYMENT_TYPE: "CREDIT",
+      AMOUNT: amount,
+      PAYMENT_ACCOUNT: CARD,
+      CARD_EXPIRE: EXPIRE,
+      CARD_CVV2: "987",
+      NAME1: "Bob",
+      NAME2: "Tester",
+      ...extra,
+    },
+    secretKey,
+  );
+}
+
+/** A sealed stq query on the demo account, for June 2030 unless told otherwise. */
+export function query(
+  sandbox: Sandbox,
+  filters: Record<string, string>,
+  secretKey: string = DEMO_ACCOUNT.secretKey,
+): Promise<Answer> {
+  const fields = {
+    ACCOUNT_ID: DEMO_ACCOUNT.accountId,
+    MODE: "TEST",
+    REPORT_START_DATE: "2030-06-14",
+    REPORT_END_DATE: "2030-06-16",
+    ...filters,
+  };
+  const sealed = {
+    ...fields,
+    TAMPER_PROOF_SEAL: seal(secretKey, fields, ["ACCOUNT_ID", "REPORT_START_DATE", "REPORT_END_DATE"]),
+  };
+  return postForm(sandbox.stqUrl, sealed);
+}

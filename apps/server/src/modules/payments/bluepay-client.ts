@@ -1,0 +1,227 @@
+import {
+  isValidDecimalString,
+  readGatewayAnswer,
+  readGatewayQueryAnswer,
+  toAmount,
+  type GatewayAnswer,
+  type GatewayQueryAnswer,
+} from "@cyclebill/domain";
+import { QUERY_SEAL_FIELDS, SEAL_FIELDS, sealOf } from "./gateway-seal.js";
+
+// The BluePay 2.0 adapter: builds a sealed bp20post request, sends it as a form-encoded POST and
+// types the answer. A call that ends without a readable answer is its own outcome, "no-answer":
+// the charge may or may not have happened, so the caller asks the gateway (queryGateway, by the
+// ORDER_ID it sent) instead of charging again. Nothing here logs; redactFields is for callers that do.
+
+export type BluepayCredentials = { accountId: string; secretKey: string };
+export type BluepayMode = "TEST" | "LIVE";
+export type BluepayTransType = "SALE" | "AUTH" | "REFUND" | "VOID";
+
+/** A card or bank account sent in full; a stored one travels as masterId instead. */
+export type BluepayPaymentAccount =
+  | { kind: "card"; number: string; expire: string; cvv2?: string }
+  | { kind: "ach"; accountType: "C" | "S"; routing: string; account: string };
+
+export type BluepayCustomer = Partial<
+  Record<
+    "name1" | "name2" | "addr1" | "addr2" | "city" | "state" | "zip" | "country" | "phone" | "email",
+    string
+  >
+>;
+
+export type BluepayRequest = {
+  transType: BluepayTransType;
+  mode: BluepayMode;
+  /** Dollars as a decimal string ("12.50"). SALE/AUTH need it (a 0 AUTH stores the account); a REFUND without it refunds the rest. */
+  amount?: string;
+  /** SALE/AUTH: the account to charge, unless masterId names a stored one. */
+  account?: BluepayPaymentAccount;
+  /** The TRANS_ID of an earlier transaction: the stored card of a SALE/AUTH, the target of a REFUND/VOID. */
+  masterId?: string;
+  customer?: BluepayCustomer;
+  /** Ours, unique per attempt: what queryGateway finds a lost answer by. */
+  orderId?: string;
+  invoiceId?: string;
+  /** Turns BluePay's duplicate scrubbing off for this request (a deliberate second identical charge). */
+  duplicateOverride?: boolean;
+};
+
+/** The form fields of one request, TAMPER_PROOF_SEAL included. */
+export type BluepayFields = Record<string, string>;
+
+const CUSTOMER_FIELDS = {
+  name1: "NAME1",
+  name2: "NAME2",
+  addr1: "ADDR1",
+  addr2: "ADDR2",
+  city: "CITY",
+  state: "STATE",
+  zip: "ZIP",
+  country: "COUNTRY",
+  phone: "PHONE",
+  email: "EMAIL",
+} as const;
+
+/** AMOUNT as the gateway takes it: "12.50". Throws on what no caller should send. */
+function gatewayAmount(amount: string, allowZero: boolean): string {
+  if (!isValidDecimalString(amount, { allowNegative: false, maxPlaces: 2 }))
+    throw new Error(`amount must be a decimal string with at most 2 places, got "${amount}"`);
+  const formatted = toAmount(amount);
+  if (formatted === "0.00" && !allowZero) throw new Error("amount must be more than 0.00");
+  return formatted;
+}
+
+function accountFields(account: BluepayPaymentAccount): BluepayFields {
+  if (account.kind === "ach")
+    return {
+      PAYMENT_TYPE: "ACH",
+      PAYMENT_ACCOUNT: `${account.accountType}:${account.routing}:${account.account}`,
+    };
+  return {
+    PAYMENT_TYPE: "CREDIT",
+    PAYMENT_ACCOUNT: account.number,
+    CARD_EXPIRE: account.expire,
+    ...(account.cvv2 ? { CARD_CVV2: account.cvv2 } : {}),
+  };
+}
+
+/** The sealed fields of a request; empty values are left out (the seal counts them as ""). */
+export function buildRequest(credentials: BluepayCredentials, request: BluepayRequest): BluepayFields {
+  const charge = request.transType === "SALE" || request.transType === "AUTH";
+  if (charge && !request.account && !request.masterId)
+    throw new Error(`${request.transType} needs an account or a masterId`);
+  if (!charge && !request.masterId) throw new Error(`${request.transType} needs the masterId it applies to`);
+  if (charge && request.amount === undefined) throw new Error(`${request.transType} needs an amount`);
+  const fields: BluepayFields = {
+    ACCOUNT_ID: credentials.accountId,
+    TRANS_TYPE: request.transType,
+    MODE: request.mode,
+    ...(request.amount !== undefined
+      ? { AMOUNT: gatewayAmount(request.amount, request.transType === "AUTH") }
+      : {}),
+    ...(request.masterId ? { MASTER_ID: request.masterId } : {}),
+    ...(request.account ? accountFields(request.account) : {}),
+    ...(request.orderId ? { ORDER_ID: request.orderId } : {}),
+    ...(request.invoiceId ? { INVOICE_ID: request.invoiceId } : {}),
+    ...(request.duplicateOverride ? { DUPLICATE_OVERRIDE: "1" } : {}),
+  };
+  for (const [key, name] of Object.entries(CUSTOMER_FIELDS)) {
+    const value = request.customer?.[key as keyof BluepayCustomer]?.trim();
+    if (value) fields[name] = value;
+  }
+  return { ...fields, TAMPER_PROOF_SEAL: sealOf(credentials.secretKey, fields, SEAL_FIELDS) };
+}
+
+/** The fields with the account masked and the CVV and seal gone: the only form fit for a log. */
+export function redactFields(fields: Readonly<BluepayFields>): BluepayFields {
+  const { CARD_CVV2: _cvv, TAMPER_PROOF_SEAL: _seal, PAYMENT_ACCOUNT: account, ...rest } = fields;
+  if (account === undefined) return rest;
+  return { ...rest, PAYMENT_ACCOUNT: "x".repeat(Math.max(0, account.length - 4)) + account.slice(-4) };
+}
+
+/** Why a call ended without an answer; maybeProcessed is false only when the request never left. */
+export type NoAnswer = {
+  status: "no-answer";
+  reason: "timeout" | "connection-lost" | "refused" | "unreadable";
+  maybeProcessed: boolean;
+  detail: string;
+};
+
+export type GatewayCallResult = GatewayAnswer | NoAnswer;
+export type GatewayCallOptions = { timeoutMs: number };
+
+// Errors whose request never reached a gateway: nothing can have been charged.
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function noAnswerFrom(error: unknown): NoAnswer {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return { status: "no-answer", reason: "timeout", maybeProcessed: true, detail: "no answer in time" };
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" ? cause.code : "";
+  const detail = [code, typeof cause?.message === "string" ? cause.message : String(error)]
+    .filter(Boolean)
+    .join(": ");
+  if (NOT_SENT_CODES.has(code))
+    return { status: "no-answer", reason: "refused", maybeProcessed: false, detail };
+  return { status: "no-answer", reason: "connection-lost", maybeProcessed: true, detail };
+}
+
+async function postForm(
+  url: string,
+  fields: Readonly<BluepayFields>,
+  options: GatewayCallOptions,
+): Promise<{ httpStatus: number; body: string } | NoAnswer> {
+  try {
+    // One signal for the whole exchange: a gateway that sends headers and then stalls times out too.
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+      signal,
+    });
+    return { httpStatus: response.status, body: await response.text() };
+  } catch (error) {
+    return noAnswerFrom(error);
+  }
+}
+
+/**
+ * Sends one bp20post request. BluePay answers declines and errors with HTTP 4xx too, so the body
+ * decides, never the HTTP status; a body without STATUS is no answer (maybe processed).
+ */
+export async function callGateway(
+  url: string,
+  fields: Readonly<BluepayFields>,
+  options: GatewayCallOptions,
+): Promise<GatewayCallResult> {
+  const sent = await postForm(url, fields, options);
+  if ("status" in sent) return sent;
+  return (
+    readGatewayAnswer(sent.body) ?? {
+      status: "no-answer",
+      reason: "unreadable",
+      maybeProcessed: true,
+      detail: `HTTP ${sent.httpStatus} without a STATUS field`,
+    }
+  );
+}
+
+/** BluePay's single-transaction query lives beside bp20post: .../interfaces/stq. */
+export function queryUrlOf(bp20postUrl: string): string {
+  return new URL("stq", bp20postUrl).toString();
+}
+
+/** Report dates (YYYY-MM-DD, UTC) from the day before to the day after: a call near midnight is still found. */
+export function reportRangeAround(moment: Date): { from: string; to: string } {
+  const day = 86_400_000;
+  const at = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return { from: at(moment.getTime() - day), to: at(moment.getTime() + day) };
+}
+
+export type GatewayQuery = { mode: BluepayMode; orderId: string; from: string; to: string };
+
+/**
+ * Asks whether a transaction with this ORDER_ID exists (BluePay's stq; the sandbox answers the same
+ * way): the newest match, not found, refused, or no answer.
+ */
+export async function queryGateway(
+  bp20postUrl: string,
+  credentials: BluepayCredentials,
+  query: GatewayQuery,
+  options: GatewayCallOptions,
+): Promise<GatewayQueryAnswer | NoAnswer> {
+  const fields: BluepayFields = {
+    ACCOUNT_ID: credentials.accountId,
+    MODE: query.mode,
+    REPORT_START_DATE: query.from,
+    REPORT_END_DATE: query.to,
+    order_id: query.orderId,
+    EXCLUDE_ERRORS: "1",
+  };
+  const sealed = { ...fields, TAMPER_PROOF_SEAL: sealOf(credentials.secretKey, fields, QUERY_SEAL_FIELDS) };
+  const sent = await postForm(queryUrlOf(bp20postUrl), sealed, options);
+  if ("status" in sent) return sent;
+  return readGatewayQueryAnswer(sent.body);
+}

@@ -1,0 +1,26 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/database.js";
+import { clients } from "../../db/tables.js";
+import { openSecret } from "../secrets/secret-box.js";
+import type { BluepayCredentials } from "./bluepay-client.js";
+
+/**
+ * A client's BluePay account id and secret key (opened from its encrypted column), or null when the
+ * client has none. A key that does not open with this BILLING_SECRETS_KEY is a configuration error,
+ * not "no key": it throws, naming the client and never the key.
+ */
+export async function loadBluepayCredentials(
+  db: Database,
+  secretsKey: string,
+  clientId: number,
+): Promise<BluepayCredentials | null> {
+  const [row] = await db
+    .select({ accountId: clients.bluepayAccountId, sealed: clients.bluepaySecretKeyEncrypted })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  if (!row || row.accountId.trim() === "" || !row.sealed) return null;
+  const secretKey = openSecret(secretsKey, row.sealed);
+  if (secretKey === null)
+    throw new Error(`client ${clientId}'s BluePay secret key does not open with this BILLING_SECRETS_KEY`);
+  return { accountId: row.accountId.trim(), secretKey };
+}
