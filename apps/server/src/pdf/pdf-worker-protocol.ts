@@ -1,8 +1,9 @@
+import type { PoolCover } from "../modules/delivery/pool-cover.pdf.js";
 import type { StatementDocument } from "../modules/statements/statement-page.pdf.js";
 
 /** Messages to a PDF worker thread: plain data only (documents carry decimal strings and dates). */
 export type PdfWorkerRequest =
-  | { id: number; kind: "open"; file: string; title: string }
+  | { id: number; kind: "open"; file: string; title: string; cover?: PoolCover }
   | { id: number; kind: "append"; documents: StatementDocument[] }
   | { id: number; kind: "close" }
   | { id: number; kind: "render"; documents: StatementDocument[] };

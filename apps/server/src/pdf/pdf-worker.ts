@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { PoolCover } from "../modules/delivery/pool-cover.pdf.js";
 import type { StatementDocument } from "../modules/statements/statement-page.pdf.js";
 import type { PdfWorkerReply, PdfWorkerRequest } from "./pdf-worker-protocol.js";
 
@@ -79,9 +80,9 @@ export class PdfWorker {
     });
   }
 
-  /** Starts one merged PDF written to `file` as statements are appended. */
-  async open(file: string, title: string): Promise<void> {
-    await this.call({ kind: "open", file, title }, "opened");
+  /** Starts one merged PDF written to `file` as statements are appended, after a cover sheet if given. */
+  async open(file: string, title: string, cover?: PoolCover): Promise<void> {
+    await this.call({ kind: "open", file, title, cover }, "opened");
   }
 
   /** Appends statements to the open PDF, each from a new page; returns each one's page count. */

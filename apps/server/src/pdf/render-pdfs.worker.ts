@@ -12,6 +12,7 @@ import {
   statementPageLabel,
   type StatementDocument,
 } from "../modules/statements/statement-page.pdf.js";
+import { drawPoolCover } from "../modules/delivery/pool-cover.pdf.js";
 import type { PdfWorkerReply, PdfWorkerRequest } from "./pdf-worker-protocol.js";
 
 /**
@@ -40,6 +41,11 @@ async function handle(request: PdfWorkerRequest): Promise<PdfWorkerReply> {
       const out = createWriteStream(request.file);
       doc.pipe(out);
       open = { doc, out, file: request.file, started: false };
+      if (request.cover) {
+        drawPoolCover(doc, request.cover);
+        doc.flushPages();
+        open.started = true;
+      }
       return { id: request.id, kind: "opened" };
     }
     case "append": {

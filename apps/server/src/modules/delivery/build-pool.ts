@@ -2,7 +2,12 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { sql } from "drizzle-orm";
-import { isNegativeAmount, isOverflowBill } from "@cyclebill/domain";
+import {
+  PULL_EXPLANATION_LABELS,
+  isNegativeAmount,
+  isOverflowBill,
+  type PoolFulfilment,
+} from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { PdfWorker } from "../../pdf/pdf-worker.js";
@@ -11,6 +16,7 @@ import { loadBillClient } from "../invoices/bill-layout.pdf.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { loadStatementDocuments, type LoadedStatement } from "../statements/load-statement-documents.js";
 import type { DeliveryServices } from "./delivery-jobs.js";
+import type { PoolCover } from "./pool-cover.pdf.js";
 import { ensurePoolDir, poolFiles, removePoolFiles, removeWorkFiles, zipPool } from "./pool-files.js";
 
 /** Statements drawn per message to the PDF thread: enough to spread the messaging cost. */
@@ -27,6 +33,7 @@ export const MANIFEST_COLUMNS = [
   "pages",
   "amount_due",
   "statement_no",
+  "pull_explanation",
 ] as const;
 
 type PoolRow = {
@@ -34,12 +41,14 @@ type PoolRow = {
   pool_name: string;
   client_id: string | number;
   state: string;
+  fulfilment: PoolFulfilment;
+  statements_count: number;
 };
 
 async function readPool(db: Executor, poolId: number): Promise<PoolRow | undefined> {
   const [pool] = await queryRows<PoolRow>(
     db,
-    sql`select id, pool_name, client_id, state from pools where id = ${poolId}`,
+    sql`select id, pool_name, client_id, state, fulfilment, statements_count from pools where id = ${poolId}`,
   );
   return pool;
 }
@@ -65,15 +74,86 @@ async function orderedStatementIds(db: Executor, clientId: number, poolId: numbe
   return rows.map((row) => Number(row.id));
 }
 
-function manifestLine(sequence: number, statement: LoadedStatement, pages: number): string {
+function pullExplanationLabel(code: string): string {
+  return code in PULL_EXPLANATION_LABELS && code !== "0"
+    ? PULL_EXPLANATION_LABELS[code as keyof typeof PULL_EXPLANATION_LABELS]
+    : "";
+}
+
+function manifestLine(
+  sequence: number,
+  statement: LoadedStatement,
+  pages: number,
+  clientPull: string,
+): string {
   const { customer, statement: figures } = statement.document;
   const address = [...customer.addressLines, "", "", "", ""].slice(0, 4);
   const due = isNegativeAmount(figures.newBalance) ? "0.00" : figures.newBalance;
+  // A customer's own pull explanation, else the client's.
+  const pull = pullExplanationLabel(statement.pullExplanation) || pullExplanationLabel(clientPull);
   return (
-    [sequence, customer.customerNo, customer.name, ...address, pages, due, figures.statementNum]
+    [sequence, customer.customerNo, customer.name, ...address, pages, due, figures.statementNum, pull]
       .map(csvCell)
       .join(",") + "\r\n"
   );
+}
+
+type CoverClient = {
+  client_name: string;
+  client_no: number;
+  address_lines: string[];
+  alternate_lines: string[];
+  pull_explanation: string;
+};
+
+/** Pools that ship or stay with the client open with a sheet saying so, and where to. */
+async function coverOf(
+  db: Executor,
+  clientId: number,
+  pool: PoolRow,
+): Promise<{ cover?: PoolCover; client: CoverClient }> {
+  const [client] = await queryRows<CoverClient>(
+    db,
+    sql`select client_name, client_no, pull_explanation,
+               array_remove(array[nullif(client_name, ''), nullif(address1, ''), nullif(address2, ''),
+                 nullif(address3, ''), nullif(trim(concat_ws(' ', nullif(city, '') || ',', state, zip)), ',')], null)
+                 as address_lines,
+               array_remove(array[nullif(alternate_name, ''), nullif(alternate_address1, ''),
+                 nullif(alternate_address2, ''), nullif(alternate_address3, ''),
+                 nullif(trim(concat_ws(' ', nullif(alternate_city, '') || ',', alternate_state, alternate_zip)), ',')],
+                 null) as alternate_lines
+        from clients where id = ${clientId}`,
+  );
+  if (!client) throw new Error(`client ${clientId} not found`);
+  const count = `${pool.statements_count.toLocaleString("en-US")} statements, in delivery order`;
+  const about = [`${client.client_name} (client ${client.client_no})`, `Pool ${pool.pool_name}`, count];
+  switch (pool.fulfilment) {
+    case "bulk":
+      return {
+        client,
+        cover: { title: "Bulk shipment to the client", lines: about, shipTo: client.address_lines },
+      };
+    case "alternate":
+      return {
+        client,
+        cover: {
+          title: "Shipment to the client's alternate address",
+          lines: about,
+          shipTo: client.alternate_lines.length > 0 ? client.alternate_lines : client.address_lines,
+        },
+      };
+    case "pulled":
+      return {
+        client,
+        cover: {
+          title: "Pulled statements: keep for the client",
+          lines: [...about, "Not mailed to the customers; see the manifest for each one's pull explanation."],
+          shipTo: [],
+        },
+      };
+    default:
+      return { client };
+  }
 }
 
 async function write(out: WriteStream, text: string): Promise<void> {
@@ -103,13 +183,15 @@ export async function buildPool(db: Database, services: DeliveryServices, poolId
   const files = poolFiles(services.dataDir, name, builder);
   const ids = await orderedStatementIds(db, clientId, poolId);
   const client = await loadBillClient(db, clientId);
+  const { cover, client: coverClient } = await coverOf(db, clientId, pool);
   const worker = new PdfWorker();
   const manifest = createWriteStream(files.manifestPart);
   const pagesOf: number[] = [];
+  const coverPages = cover ? 1 : 0;
   let overflows = 0;
   try {
     await write(manifest, MANIFEST_COLUMNS.join(",") + "\r\n");
-    await worker.open(files.pdfPart, name);
+    await worker.open(files.pdfPart, name, cover);
     const load = (start: number) =>
       start < ids.length
         ? loadStatementDocuments(db, clientId, ids.slice(start, start + BATCH), {
@@ -126,12 +208,15 @@ export async function buildPool(db: Database, services: DeliveryServices, poolId
         const count = pages[index] ?? 1;
         pagesOf.push(count);
         if (isOverflowBill(count)) overflows += 1;
-        await write(manifest, manifestLine(start + index + 1, statement, count));
+        await write(
+          manifest,
+          manifestLine(start + index + 1, statement, count, coverClient.pull_explanation),
+        );
       }
       const still = await queryRows<{ id: string | number }>(
         db,
         sql`update pools set done = ${start + batch.length},
-                             pages_count = ${pagesOf.reduce((sum, count) => sum + count, 0)}
+                             pages_count = ${coverPages + pagesOf.reduce((sum, count) => sum + count, 0)}
             where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
       );
       if (still.length === 0) throw new PoolGone();
@@ -145,7 +230,7 @@ export async function buildPool(db: Database, services: DeliveryServices, poolId
       const ready = await queryRows<{ id: string | number }>(
         tx,
         sql`update pools set state = 'ready', done = ${ids.length}, statements_count = ${ids.length},
-                             pages_count = ${pagesOf.reduce((sum, count) => sum + count, 0)},
+                             pages_count = ${coverPages + pagesOf.reduce((sum, count) => sum + count, 0)},
                              file_bytes = ${bytes}, finished_at = now()
             where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
       );

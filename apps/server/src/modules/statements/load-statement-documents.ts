@@ -12,6 +12,8 @@ export type LoadedStatement = {
   id: number;
   customerId: number;
   email: string;
+  /** The customer's pull explanation code (0 not set, 1 send with reports, 2 insert, 3 special handling). */
+  pullExplanation: string;
   document: StatementDocument;
 };
 
@@ -106,6 +108,7 @@ export async function loadStatementDocuments(
       id,
       customerId: customer.id,
       email: customer.email,
+      pullExplanation: customer.pullExplanation,
       document: {
         client,
         customer: billCustomer(customer),
