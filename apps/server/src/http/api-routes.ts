@@ -8,6 +8,7 @@ import { registerJobRunRoutes } from "../modules/jobs/job-runs.routes.js";
 import { registerInvoiceRoutes } from "../modules/invoices/invoices.routes.js";
 import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
 import { registerProductionRoutes } from "../modules/production/production.routes.js";
+import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
 import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
@@ -32,4 +33,5 @@ export function registerApiRoutes(router: Router): void {
   registerStatementRoutes(router);
   registerJobRunRoutes(router);
   registerProductionRoutes(router);
+  registerAccountReportRoutes(router);
 }
