@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { addAmounts, negateAmount, sumAmounts } from "@cyclebill/domain";
+import { addAmounts, negateAmount, parseReportMonth, sumAmounts } from "@cyclebill/domain";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock, setClock } from "../../clock.js";
 import { codes, customers, invoices } from "../../db/tables.js";
@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
+import { emptyRegisterTotals, walkRegister } from "./account-register.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -263,6 +264,26 @@ describe("Account Register", () => {
       const line = totals.find((row) => row[0] === category && row[2] === `${label} total`)!;
       expect([total(category)?.[col("amount")], total(category)?.[col("count")]]).toEqual([line[4], line[3]]);
     }
+  });
+
+  it("walks the customers a page at a time and adds up the same whatever the page size", async () => {
+    const reportMonth = parseReportMonth(month)!;
+    const seen: string[][] = [];
+    for (const pageSize of [1, 2, 3, 1000]) {
+      const totals = emptyRegisterTotals();
+      const order: string[] = [];
+      for await (const group of walkRegister(testApp.db, clientId, reportMonth, totals, pageSize))
+        order.push(`${group.customer.customerNo}:${group.lines.length}:${group.closing}`);
+      expect([pageSize, totals.customers, totals.opening, totals.activity, totals.closing]).toEqual([
+        pageSize,
+        6,
+        "225.50",
+        "97.00",
+        "322.50",
+      ]);
+      seen.push(order);
+    }
+    expect(new Set(seen.map((order) => order.join(" "))).size).toBe(1);
   });
 
   it("downloads as a PDF named with the client and the month, with every customer of the month", async () => {
