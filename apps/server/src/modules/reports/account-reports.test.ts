@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { strFromU8, unzipSync } from "fflate";
 import { addAmounts, negateAmount, parseReportMonth, sumAmounts } from "@cyclebill/domain";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock, setClock } from "../../clock.js";
@@ -392,5 +393,35 @@ describe("as_of", () => {
     expect((await owner.get(`/api/summary-data/client/${clientId}`, { as_of: "2026-02-30" })).status).toBe(
       400,
     );
+  });
+
+  it("gives a customer one ageing today on the record, the list, the Status tab and the CSV", async () => {
+    const owner = testApp.client(fixture.a.ownerToken);
+    const keys = [
+      "current_balance",
+      "overdue_30_days",
+      "overdue_60_days",
+      "overdue_90_days",
+      "overdue_over_90_days",
+    ];
+    const pick = (row: Record<string, unknown>) => keys.map((key) => String(row[key]));
+    const status = pick(
+      (await owner.get(`/api/summary-data/customer/${ids.ann}`)).body as Record<string, unknown>,
+    );
+    const record = pick((await owner.get(`/api/customers/${ids.ann}/`)).body as Record<string, unknown>);
+    const listed = (await owner.get("/api/customers/", { limit: 100 })).body as {
+      results: Record<string, unknown>[];
+    };
+    const row = pick(listed.results.find((customer) => customer.id === ids.ann)!);
+    const { bytes } = await download(`/api/csv/customers/${clientId}`);
+    const [header, ...lines] = strFromU8(unzipSync(new Uint8Array(bytes))["customers.csv"]!)
+      .trim()
+      .split("\r\n")
+      .map((line) => line.split(","));
+    const csvRow = lines.find((line) => line[header!.indexOf("customer_no")] === "101")!;
+    const csv = keys.map((key) => csvRow[header!.indexOf(key)]!);
+    expect(csvRow[header!.indexOf("aged_as_of")]).toBe(businessToday());
+    expect(sumAmounts(status)).toBe("149.49");
+    expect([record, row, csv]).toEqual([status, status, status]);
   });
 });
