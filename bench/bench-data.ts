@@ -21,16 +21,21 @@ export async function ensureBenchData(handle: DatabaseHandle, label: string): Pr
   return generateLargeClient(handle.db, SIZE, (line) => console.log(`  ${label} ${line}`));
 }
 
-/** The database cyclebill_bench on BENCH_DATABASE_URL's server (default: the local test server), created once. */
+/**
+ * The database cyclebill_bench (or BENCH_DATABASE_NAME) on BENCH_DATABASE_URL's server (default: the
+ * local test server), created once.
+ */
 export async function postgresBenchHandle(): Promise<DatabaseHandle> {
   const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const name = process.env.BENCH_DATABASE_NAME ?? "cyclebill_bench";
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_DATABASE_NAME: not a plain name: ${name}`);
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
-  const exists = await admin.query("select 1 from pg_database where datname = 'cyclebill_bench'");
-  if (exists.rowCount === 0) await admin.query("create database cyclebill_bench");
+  const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+  if (exists.rowCount === 0) await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(server);
-  url.pathname = "/cyclebill_bench";
+  url.pathname = `/${name}`;
   return openDatabase({ kind: "postgres", url: url.toString(), poolSize: 10 });
 }
 

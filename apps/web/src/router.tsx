@@ -39,6 +39,10 @@ const AdminProcessingPage = lazyScreen(
   () => import("./features/production/AdminProcessingPage"),
   "AdminProcessingPage",
 );
+const AccountReportsPage = lazyScreen(
+  () => import("./features/reports/AccountReportsPage"),
+  "AccountReportsPage",
+);
 const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
 const InvoicesAndStatementsPage = lazyScreen(
   () => import("./features/invoices/InvoicesAndStatementsPage"),
@@ -106,7 +110,7 @@ export const routes: RouteObject[] = [
           { path: "/routes", element: <GroupAdminPage /> },
           { path: "/help", element: <HelpPage /> },
           { path: "/AdminProcessingView", element: <AdminProcessingPage /> },
-          { path: "/reports", element: <PlaceholderPage title="Reports" /> },
+          { path: "/reports", element: <AccountReportsPage /> },
           { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",

@@ -20,6 +20,7 @@ export * from "./clients/client-rules.js";
 export * from "./clients/client-schemas.js";
 export * from "./groups/group-positions.js";
 export * from "./reporting/fiscal-periods.js";
+export * from "./reporting/account-reports.js";
 export * from "./customers/customer-rules.js";
 export * from "./recurring/recurring-schedule.js";
 export * from "./customers/customer-schemas.js";

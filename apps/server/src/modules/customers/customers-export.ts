@@ -5,6 +5,7 @@ import type { Database } from "../../db/database.js";
 import { clients, customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { renderTableReport } from "../reports/table-report.pdf.js";
+import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
@@ -93,8 +94,27 @@ export async function exportCustomersZip(
   db: Database,
   tenant: TenantContext,
 ): Promise<{ fileName: string; content: Buffer }> {
-  const rows = await allCustomers(db, tenant);
-  const csv = toCsv(rows, CUSTOMER_CSV_COLUMNS);
+  const today = businessToday();
+  // Aged as of today by the one rule the list, the Status tab and the Home card use (not the
+  // figures kept from the last statement, which previous_balance still is).
+  const [rows, ageing] = await Promise.all([
+    allCustomers(db, tenant),
+    ageCustomerBalances(db, tenant.clientId, today, undefined, "ledger"),
+  ]);
+  const aged = new Map(ageing.map((row) => [row.customerId, row]));
+  const withAgeing = rows.map((row) => {
+    const buckets = aged.get(row.id);
+    return {
+      ...row,
+      aged_as_of: today,
+      current_balance: buckets?.current ?? row.current_balance,
+      overdue_30_days: buckets?.days30 ?? row.overdue_30_days,
+      overdue_60_days: buckets?.days60 ?? row.overdue_60_days,
+      overdue_90_days: buckets?.days90 ?? row.overdue_90_days,
+      overdue_over_90_days: buckets?.over90 ?? row.overdue_over_90_days,
+    };
+  });
+  const csv = toCsv(withAgeing, [...CUSTOMER_CSV_COLUMNS, "aged_as_of"]);
   const zipped = zipSync({ "customers.csv": strToU8(csv) }, { level: 6 });
   return { fileName: "Customers.zip", content: Buffer.from(zipped) };
 }

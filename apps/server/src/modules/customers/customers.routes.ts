@@ -1,5 +1,6 @@
 import {
   DELETE_FLAG_INPUT,
+  asOfQuerySchema,
   calendarDate,
   customerFullCreateSchema,
   customerInputSchema,
@@ -57,6 +58,8 @@ export function registerCustomerRoutes(router: Router): void {
       endDate: calendarDate().optional(),
       includeOnlyArchived: queryFlag.optional(),
       includeOnlyPendingArchived: queryFlag.optional(),
+      /** Ages (and gives the balance) as of this past day, from the ledger; today when absent. */
+      as_of: calendarDate().optional(),
     }),
     response: pageSchema(customerListRowSchema),
     handle: async ({ query, tenant }) => listCustomers(db, tenant, query, query),
@@ -168,13 +171,14 @@ export function registerCustomerRoutes(router: Router): void {
     name: "getCustomerSummary",
     method: "GET",
     url: "/api/summary-data/customer/:id",
-    summary: "The customer's Status tab: dates, balance, ageing, month/year-to-date and last-year figures",
+    summary:
+      "The customer's Status tab: dates, balance, ageing, month/year-to-date and last-year figures, as of today or as_of=YYYY-MM-DD",
     tags,
     access: "tenant",
     params: recordIdParamsSchema,
-    query: recordQuerySchema,
+    query: asOfQuerySchema,
     response: customerSummarySchema,
-    handle: async ({ params, tenant }) => summarizeCustomer(db, tenant, params.id),
+    handle: async ({ params, query, tenant }) => summarizeCustomer(db, tenant, params.id, query.as_of),
   });
 
   defineRoute(router, {

@@ -24,6 +24,8 @@ export type CustomerListFilters = {
   endDate?: string;
   includeOnlyArchived?: boolean;
   includeOnlyPendingArchived?: boolean;
+  /** Age (and give the balance) as of this day from the ledger; today when absent. */
+  as_of?: string;
 };
 
 export const customerOrderingFields = {
@@ -103,10 +105,15 @@ export async function listCustomers(
       .orderBy(...orderBy, asc(customers.id))
       .limit(limit)
       .offset(offset),
-    cachedCount(db, tenant.clientId, `customers ${JSON.stringify(filters)}`, async () => {
-      const [row] = await db.select({ total: count() }).from(customers).where(where);
-      return row?.total ?? 0;
-    }),
+    cachedCount(
+      db,
+      tenant.clientId,
+      `customers ${JSON.stringify({ ...filters, as_of: undefined })}`,
+      async () => {
+        const [row] = await db.select({ total: count() }).from(customers).where(where);
+        return row?.total ?? 0;
+      },
+    ),
   ]);
   const ids = rows.map((row) => row.id);
   const idList = sql.join(
@@ -128,7 +135,7 @@ export async function listCustomers(
       sql`select customer_id, sum(amount)::text as total from recurring_charges
           where client_id = ${tenant.clientId} and customer_id in (${idList}) group by customer_id`,
     ),
-    ageCustomerBalances(db, tenant.clientId, businessToday(), ids),
+    ageCustomerBalances(db, tenant.clientId, filters.as_of ?? businessToday(), ids, "ledger"),
   ]);
   const last = (customerId: number, kind: LastEntry["kind"]) =>
     lastEntries.find((entry) => Number(entry.customer_id) === customerId && entry.kind === kind);
@@ -138,8 +145,12 @@ export async function listCustomers(
     const charge = last(row.id, "charge");
     const payment = last(row.id, "payment");
     const credit = last(row.id, "adjust");
+    // As of a past day the balance is the ledger's then; today it is the kept balance.
+    const balance = filters.as_of && aged ? aged.balance : base.total_balance;
     return {
       ...base,
+      total_balance: balance,
+      balance,
       current_balance: aged?.current ?? base.current_balance,
       overdue_30_days: aged?.days30 ?? base.overdue_30_days,
       overdue_60_days: aged?.days60 ?? base.overdue_60_days,

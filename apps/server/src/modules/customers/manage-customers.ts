@@ -24,6 +24,7 @@ import { badRequest, fieldError, nonFieldError, notFound } from "../../http/erro
 import { addRoutePlan } from "../groups/route-plans.js";
 import { archiveAtZero } from "../ledger/archive-at-zero.js";
 import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
+import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
@@ -92,8 +93,19 @@ export async function findCustomer(
   return row;
 }
 
+/** One customer; its ageing as of today by the one rule (not the last statement's, kept as previous_balance). */
 export async function getCustomer(db: Database, tenant: TenantContext, id: number): Promise<CustomerOutput> {
-  return customerToApi(await findCustomer(db, tenant, id));
+  const customer = customerToApi(await findCustomer(db, tenant, id));
+  const [aged] = await ageCustomerBalances(db, tenant.clientId, businessToday(), [id], "ledger");
+  if (!aged) return customer;
+  return {
+    ...customer,
+    current_balance: aged.current,
+    overdue_30_days: aged.days30,
+    overdue_60_days: aged.days60,
+    overdue_90_days: aged.days90,
+    overdue_over_90_days: aged.over90,
+  };
 }
 
 async function insertCustomer(

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ageBalance, sumAmounts } from "@cyclebill/domain";
+import { addAmounts, addBuckets, ageBalance, emptyBuckets, sumAmounts } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customers } from "../../db/tables.js";
@@ -11,7 +11,7 @@ import {
 } from "../../test-support/test-app.js";
 import { seedDemo } from "../demo/seed-demo.js";
 import { postTransaction } from "../transactions/post-transaction.js";
-import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { ageClientTotals, ageCustomerBalances } from "./customer-ageing.queries.js";
 import { businessToday } from "../../clock.js";
 
 let testApp: TestApp;
@@ -85,6 +85,37 @@ describe("GET /api/summary-data/client/{id}", () => {
     });
   });
 
+  it("never serves figures older than the books: a write by the API or by another process shows at once", async () => {
+    const clientId = fixture.b.clientId;
+    const owner = testApp.client(fixture.b.ownerToken);
+    const [charge] = await testApp.db
+      .insert(codes)
+      .values({ clientId, code: 10, description: "Service", codeType: "charge" })
+      .returning();
+    const [carol] = await testApp.db
+      .insert(customers)
+      .values({ clientId, customerNo: 301, customerName: "Carol" })
+      .returning();
+    const newBalance = async () =>
+      ((await owner.get(`/api/summary-data/client/${clientId}`)).body as { newBalance: string }).newBalance;
+    const first = await newBalance();
+    expect(await newBalance()).toBe(first);
+    const posted = await owner.post("/api/transactions/", {
+      customer: carol!.id,
+      code: charge!.id,
+      rate: "11.00",
+    });
+    expect(posted.status).toBe(201);
+    expect(await newBalance()).toBe(addAmounts(first, "11.00"));
+    // Straight through the ledger writer, as a worker process would: no request of this server saw it.
+    await postTransaction(
+      testApp.db,
+      { clientId },
+      { customerId: carol!.id, codeId: charge!.id, description: "x", rate: "4.00" },
+    );
+    expect(await newBalance()).toBe(addAmounts(first, "15.00"));
+  });
+
   it("answers another client's id with 404 and makes admins name a real client", async () => {
     expect(
       (await testApp.client(fixture.a.ownerToken).get(`/api/summary-data/client/${fixture.b.clientId}`))
@@ -99,33 +130,41 @@ describe("GET /api/summary-data/client/{id}", () => {
     expect((await testApp.client(fixture.adminToken).get("/api/summary-data/client/abc")).status).toBe(400);
   });
 
-  it("ages every demo customer in SQL exactly as the domain's ageBalance does", async () => {
+  it("ages every demo customer, today and as of a past day, exactly as the domain's ageBalance does", async () => {
     await seedDemo(testApp.db, { createAdmin: false, customersPerClient: 30 });
-    const asOf = businessToday();
     const demoClients = await testApp.db
       .select({ id: clients.id })
       .from(clients)
       .where(sql`client_no in (1001, 1002)`);
     let compared = 0;
-    for (const { id: clientId } of demoClients) {
-      const sqlAgeing = await ageCustomerBalances(testApp.db, clientId, asOf);
-      const ledger = await queryRows<{ customer_id: number; service_date: string; ledger_amount: string }>(
-        testApp.db,
-        sql`select customer_id, service_date::text as service_date, ledger_amount::text as ledger_amount
-            from transactions where client_id = ${clientId} order by id`,
-      );
-      for (const customer of sqlAgeing) {
-        const entries = ledger.filter((row) => Number(row.customer_id) === customer.customerId);
-        const balance = sumAmounts(entries.map((row) => row.ledger_amount));
-        const debits = entries
-          .filter((row) => !row.ledger_amount.startsWith("-") && row.ledger_amount !== "0.00")
-          .map((row) => ({ date: row.service_date, amount: row.ledger_amount }));
-        const expected = ageBalance(balance, debits, asOf);
-        const { customerId: _customerId, balance: _balance, ...buckets } = customer;
-        expect(buckets).toEqual(expected);
-        compared += 1;
+    for (const asOf of [businessToday(), daysBefore(businessToday(), 40)]) {
+      for (const { id: clientId } of demoClients) {
+        const sqlAgeing = await ageCustomerBalances(testApp.db, clientId, asOf, undefined, "ledger");
+        // The ledger as of that day: entries dated after it are left out.
+        const ledger = await queryRows<{ customer_id: number; service_date: string; ledger_amount: string }>(
+          testApp.db,
+          sql`select customer_id, service_date::text as service_date, ledger_amount::text as ledger_amount
+              from transactions where client_id = ${clientId} and service_date <= ${asOf}::date order by id`,
+        );
+        let summed = emptyBuckets();
+        for (const customer of sqlAgeing) {
+          const entries = ledger.filter((row) => Number(row.customer_id) === customer.customerId);
+          const balance = sumAmounts(entries.map((row) => row.ledger_amount));
+          const debits = entries
+            .filter((row) => !row.ledger_amount.startsWith("-") && row.ledger_amount !== "0.00")
+            .map((row) => ({ date: row.service_date, amount: row.ledger_amount }));
+          const expected = ageBalance(balance, debits, asOf);
+          const { customerId: _customerId, balance: sqlBalance, ...buckets } = customer;
+          expect(sumAmounts([sqlBalance])).toBe(balance);
+          expect(buckets).toEqual(expected);
+          summed = addBuckets(summed, expected);
+          compared += 1;
+        }
+        // The whole client's ageing, summed in SQL, is the sum of the domain's customer by customer.
+        const { balance: _total, ...clientBuckets } = await ageClientTotals(testApp.db, clientId, asOf);
+        expect(clientBuckets).toEqual(summed);
       }
     }
-    expect(compared).toBe(60);
+    expect(compared).toBe(120);
   });
 });

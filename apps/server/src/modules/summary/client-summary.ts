@@ -1,16 +1,10 @@
-import { and, count, eq, gte, max, sql } from "drizzle-orm";
-import {
-  AGEING_BUCKETS,
-  addAmounts,
-  addBuckets,
-  emptyBuckets,
-  subtractAmounts,
-  sumAmounts,
-} from "@cyclebill/domain";
+import { sql } from "drizzle-orm";
+import { addAmounts, monthStart, negateAmount, subtractAmounts, sumAmounts } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
-import { codes, customers, transactions } from "../../db/tables.js";
+import { queryRows } from "../../db/query-rows.js";
 import type { TenantContext } from "../../http/auth-context.js";
-import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { ageClientTotals } from "./customer-ageing.queries.js";
+import { cachedSummary, ledgerStamp } from "./summary-cache.js";
 import { businessToday } from "../../clock.js";
 
 export type ClientSummary = {
@@ -31,54 +25,75 @@ export type ClientSummary = {
   obexDateOfLastPayment: string | null;
 };
 
-function today(): string {
-  return businessToday();
-}
-
-/** The home dashboard's figures, all computed from the ledger as of today. */
+/**
+ * The home dashboard's figures as of a date (today unless `asOf` names a past day), from the
+ * ledger: entries dated after it are left out of the counts, the month and the ageing. A figure is
+ * computed once per state of the client's books and reused while nothing has changed (summary-cache.ts).
+ */
 export async function summarizeClient(
   db: Database,
   tenant: TenantContext,
-  asOf = today(),
+  asOf?: string,
 ): Promise<ClientSummary> {
-  const monthStart = `${asOf.slice(0, 7)}-01`;
-  const [customerCount] = await db
-    .select({ total: count() })
-    .from(customers)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.deleted, false)));
-  const [transactionCount] = await db
-    .select({
-      total: count(),
-      lastPayment: max(
-        sql<
-          string | null
-        >`case when ${codes.codeType} = 'payment' then ${transactions.serviceDate}::text end`,
-      ),
-    })
-    .from(transactions)
-    .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
-    .where(eq(transactions.clientId, tenant.clientId));
-  const monthRows = await db
-    .select({ codeType: codes.codeType, total: sql<string>`sum(${transactions.amount})::text` })
-    .from(transactions)
-    .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
-    .where(and(eq(transactions.clientId, tenant.clientId), gte(transactions.serviceDate, monthStart)))
-    .groupBy(codes.codeType);
-  const monthTotal = (...types: string[]) =>
-    sumAmounts(monthRows.filter((row) => types.includes(row.codeType)).map((row) => row.total));
-
-  const ageing = (await ageCustomerBalances(db, tenant.clientId, asOf)).reduce(
-    (totals, customer) => addBuckets(totals, customer),
-    emptyBuckets(),
+  const date = asOf ?? businessToday();
+  const stamp = await ledgerStamp(db, tenant.clientId);
+  return cachedSummary(db, `client ${tenant.clientId} ${date} ${asOf ? "past" : "today"}`, stamp, () =>
+    computeClientSummary(db, tenant.clientId, date, asOf !== undefined),
   );
-  const newBalance = sumAmounts(AGEING_BUCKETS.map((bucket) => ageing[bucket]));
+}
+
+type CustomerCounts = { customers: number | string; entries: number | string };
+type LaterEntries = { entries: number | string };
+type MonthRow = { code_type: string; total: string };
+
+async function computeClientSummary(
+  db: Database,
+  clientId: number,
+  asOf: string,
+  past: boolean,
+): Promise<ClientSummary> {
+  // Today: the active customers. A past day: those opened by then and not yet archived.
+  const active = past
+    ? sql`open_date <= ${asOf}::date and (not deleted or deleted_at >= ${asOf}::date + 1)`
+    : sql`not deleted`;
+  const [counts, later, monthRows, lastPayment, ageing] = await Promise.all([
+    queryRows<CustomerCounts>(
+      db,
+      sql`select count(*) filter (where ${active}) as customers, coalesce(sum(ledger_entries), 0) as entries
+          from customers where client_id = ${clientId}`,
+    ),
+    queryRows<LaterEntries>(
+      db,
+      sql`select count(*) as entries from transactions where client_id = ${clientId} and service_date > ${asOf}::date`,
+    ),
+    queryRows<MonthRow>(
+      db,
+      // Signed, so a void or reversal nets against what it offsets.
+      sql`select c.code_type, sum(t.ledger_amount)::text as total
+          from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
+          where t.client_id = ${clientId} and t.service_date >= ${monthStart(asOf)}::date
+            and t.service_date <= ${asOf}::date
+          group by c.code_type`,
+    ),
+    queryRows<{ service_date: string }>(
+      db,
+      sql`select t.service_date::text as service_date from transactions t
+          where t.client_id = ${clientId} and t.service_date <= ${asOf}::date
+            and t.code_id in (select id from codes where client_id = ${clientId} and code_type = 'payment')
+          order by t.service_date desc, t.id desc limit 1`,
+    ),
+    ageClientTotals(db, clientId, asOf),
+  ]);
+  // Each figure as a positive amount: payments and credits lower the balance by what is shown.
+  const monthTotal = (...types: string[]) =>
+    sumAmounts(monthRows.filter((row) => types.includes(row.code_type)).map((row) => row.total));
   const mtdCharges = monthTotal("charge");
-  const mtdPayments = monthTotal("payment");
+  const mtdPayments = negateAmount(monthTotal("payment"));
   const mtdDebitAdj = monthTotal("debit");
-  const mtdCreditAdj = monthTotal("adjust", "percent_discount", "flat_discount");
+  const mtdCreditAdj = negateAmount(monthTotal("adjust", "percent_discount", "flat_discount"));
   return {
-    totalCustomers: customerCount?.total ?? 0,
-    totalTransactions: transactionCount?.total ?? 0,
+    totalCustomers: Number(counts[0]?.customers ?? 0),
+    totalTransactions: Number(counts[0]?.entries ?? 0) - Number(later[0]?.entries ?? 0),
     arBalanceAsOfDate: asOf,
     arCurrentBalance: ageing.current,
     arOverdue30: ageing.days30,
@@ -89,8 +104,8 @@ export async function summarizeClient(
     mtdDebitAdj,
     mtdCreditAdj,
     mtdTotal: subtractAmounts(addAmounts(mtdCharges, mtdDebitAdj), addAmounts(mtdPayments, mtdCreditAdj)),
-    newBalance,
-    obexTotalBalance: newBalance,
-    obexDateOfLastPayment: transactionCount?.lastPayment ?? null,
+    newBalance: ageing.balance,
+    obexTotalBalance: ageing.balance,
+    obexDateOfLastPayment: lastPayment[0]?.service_date ?? null,
   };
 }

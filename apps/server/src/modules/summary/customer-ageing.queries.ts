@@ -1,86 +1,182 @@
 import { sql } from "drizzle-orm";
-import type { AgeingBuckets } from "@cyclebill/domain";
+import { ageBalance, type AgeingBuckets, type Debit } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 
-type AgeingRow = {
+type BandRow = {
   customer_id: number | string;
   balance: string;
-  current: string;
-  days30: string;
-  days60: string;
-  days90: string;
-  over90: string;
+  band0: string;
+  band30: string;
+  band60: string;
+  band90: string;
 };
 
 export type CustomerAgeing = { customerId: number; balance: string } & AgeingBuckets;
 
+/** The first day of the age band `days` old as of `asOf` (YYYY-MM-DD). */
+function daysBefore(asOf: string, days: number): string {
+  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function idFilter(column: string, customerIds: readonly number[] | undefined) {
+  if (customerIds === undefined) return sql``;
+  return sql`and ${sql.raw(column)} in (${sql.join(
+    customerIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+}
+
 /**
- * Ages every customer's ledger balance in SQL, the same first-in-first-out rule as the domain's
- * ageBalance (tested against it): the balance is made of the newest debits, bucketed by age.
+ * What ageing a customer as of a date needs, from the ledger: the balance as of that date (the kept
+ * balance less every entry dated after it) and the debits of the last 120 days summed by age band
+ * (0-29, 30-59, 60-89, 90-119 days). First-in-first-out ageing needs nothing more: the balance is
+ * made of the newest debits, and whatever the bands do not explain is over 90 days old.
+ */
+async function ageingBands(
+  db: Executor,
+  clientId: number,
+  asOf: string,
+  customerIds: readonly number[] | undefined,
+  scope: AgeingScope,
+): Promise<BandRow[]> {
+  const from = daysBefore(asOf, 119);
+  // "carried": entries dated after the day stay in the balance, their debits current.
+  const upTo = scope === "ledger" ? sql`and t.service_date <= ${asOf}::date` : sql``;
+  return queryRows<BandRow>(
+    db,
+    sql`
+    with later as (
+      select t.customer_id, sum(t.ledger_amount) as amount
+      from transactions t
+      where t.client_id = ${clientId} and t.service_date > ${asOf}::date ${idFilter("t.customer_id", customerIds)}
+        and ${scope === "ledger" ? sql`true` : sql`false`}
+      group by t.customer_id
+    ),
+    bands as (
+      select t.customer_id,
+             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 30) as band0,
+             sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 30 and t.service_date > ${asOf}::date - 60) as band30,
+             sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 60 and t.service_date > ${asOf}::date - 90) as band60,
+             sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 90) as band90
+      from transactions t
+      where t.client_id = ${clientId} and t.ledger_amount > 0
+        and t.service_date >= ${from}::date ${upTo} ${idFilter("t.customer_id", customerIds)}
+      group by t.customer_id
+    )
+    select c.id as customer_id,
+           (c.total_balance - coalesce(l.amount, 0))::text as balance,
+           coalesce(b.band0, 0)::text as band0, coalesce(b.band30, 0)::text as band30,
+           coalesce(b.band60, 0)::text as band60, coalesce(b.band90, 0)::text as band90
+    from customers c
+    left join later l on l.customer_id = c.id
+    left join bands b on b.customer_id = c.id
+    where c.client_id = ${clientId} ${idFilter("c.id", customerIds)}
+    order by c.id`,
+  );
+}
+
+/**
+ * Which balance is aged. "ledger": the balance as of the day from the ledger, entries dated after it
+ * left out (screens, exports, reports, `as_of`). "carried": the kept balance, entries dated after the
+ * day included and current — what a statement carries (its new balance holds every entry put on it,
+ * an invoice line dated later too), so its buckets add up to its new balance. The two agree whenever
+ * nothing is dated after the day.
+ */
+export type AgeingScope = "ledger" | "carried";
+
+/**
+ * Ages customers' balances as of a date with the domain's one rule, ageBalance (first in, first
+ * out), fed from the ledger. Every screen, export, statement and late fee ages through here (or
+ * through ageClientTotals, the same rule summed in SQL for a whole client).
  */
 export async function ageCustomerBalances(
   db: Executor,
   clientId: number,
   asOf: string,
   customerIds?: readonly number[],
+  scope: AgeingScope = "carried",
 ): Promise<CustomerAgeing[]> {
   if (customerIds !== undefined && customerIds.length === 0) return [];
-  const idList =
-    customerIds === undefined
-      ? sql``
-      : sql.join(
-          customerIds.map((id) => sql`${id}`),
-          sql`, `,
-        );
-  const onlyCustomer = customerIds === undefined ? sql`` : sql`and c.id in (${idList})`;
-  const onlyCustomerLedger = customerIds === undefined ? sql`` : sql`and t.customer_id in (${idList})`;
-  const rows = await queryRows<AgeingRow>(
+  const rows = await ageingBands(db, clientId, asOf, customerIds, scope);
+  return rows.map((row) => {
+    // One debit per band, dated at the band's newest day: the same buckets as every debit apart.
+    const debits: Debit[] = [
+      { date: asOf, amount: row.band0 },
+      { date: daysBefore(asOf, 30), amount: row.band30 },
+      { date: daysBefore(asOf, 60), amount: row.band60 },
+      { date: daysBefore(asOf, 90), amount: row.band90 },
+    ];
+    return {
+      customerId: Number(row.customer_id),
+      balance: row.balance,
+      ...ageBalance(row.balance, debits, asOf),
+    };
+  });
+}
+
+export type ClientAgeing = AgeingBuckets & { balance: string };
+
+/**
+ * A whole client's ageing as of a date: the sum over its customers of ageBalance, computed in SQL
+ * (50,000 customers in one statement; tested equal to the domain function customer by customer).
+ * For a positive balance B and band sums b0..b3, owed under 30 days is min(B, b0), under 60 days
+ * min(B, b0 + b1), and so on; the rest is over 90. A credit balance is all current.
+ */
+export async function ageClientTotals(db: Executor, clientId: number, asOf: string): Promise<ClientAgeing> {
+  const from = daysBefore(asOf, 119);
+  const [row] = await queryRows<ClientAgeing>(
     db,
     sql`
-    with balances as (
-      -- The kept balance: it always equals the sum of the ledger (the ledger writer's invariant,
-      -- which doctor proves), and reading it spares a second pass over every entry.
-      select c.id as customer_id, c.total_balance as balance
-      from customers c
-      where c.client_id = ${clientId} ${onlyCustomer}
-    ),
-    debits as (
-      select t.customer_id, t.service_date, t.ledger_amount as amount,
-             sum(t.ledger_amount) over (
-               partition by t.customer_id order by t.service_date desc, t.id desc
-               rows between unbounded preceding and current row) as through
+    with later as (
+      select t.customer_id, sum(t.ledger_amount) as amount
       from transactions t
-      where t.client_id = ${clientId} and t.ledger_amount > 0 ${onlyCustomerLedger}
+      where t.client_id = ${clientId} and t.service_date > ${asOf}::date
+      group by t.customer_id
     ),
-    allocated as (
-      select d.customer_id, (${asOf}::date - d.service_date) as age,
-             greatest(0, least(d.amount, b.balance - (d.through - d.amount))) as taken
-      from debits d join balances b on b.customer_id = d.customer_id
-      where b.balance > 0
+    bands as (
+      select t.customer_id,
+             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 30) as w30,
+             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 60) as w60,
+             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 90) as w90,
+             sum(t.ledger_amount) as w120
+      from transactions t
+      where t.client_id = ${clientId} and t.ledger_amount > 0
+        and t.service_date >= ${from}::date and t.service_date <= ${asOf}::date
+      group by t.customer_id
+    ),
+    balances as (
+      select c.total_balance - coalesce(l.amount, 0) as balance,
+             coalesce(b.w30, 0) as w30, coalesce(b.w60, 0) as w60, coalesce(b.w90, 0) as w90, coalesce(b.w120, 0) as w120
+      from customers c
+      left join later l on l.customer_id = c.id
+      left join bands b on b.customer_id = c.id
+      where c.client_id = ${clientId}
+    ),
+    owed as (
+      select balance,
+             case when balance <= 0 then balance else least(balance, w30) end as u30,
+             case when balance <= 0 then balance else least(balance, w60) end as u60,
+             case when balance <= 0 then balance else least(balance, w90) end as u90,
+             case when balance <= 0 then balance else least(balance, w120) end as u120
+      from balances
     )
-    select b.customer_id,
-           b.balance::text as balance,
-           (case when b.balance <= 0 then b.balance
-                 else coalesce(sum(a.taken) filter (where a.age < 30), 0) end)::numeric(14,2)::text as current,
-           coalesce(sum(a.taken) filter (where a.age >= 30 and a.age < 60), 0)::numeric(14,2)::text as days30,
-           coalesce(sum(a.taken) filter (where a.age >= 60 and a.age < 90), 0)::numeric(14,2)::text as days60,
-           coalesce(sum(a.taken) filter (where a.age >= 90 and a.age < 120), 0)::numeric(14,2)::text as days90,
-           (case when b.balance <= 0 then 0
-                 else coalesce(sum(a.taken) filter (where a.age >= 120), 0) + b.balance - coalesce(sum(a.taken), 0)
-            end)::numeric(14,2)::text as over90
-    from balances b
-    left join allocated a on a.customer_id = b.customer_id
-    group by b.customer_id, b.balance
-    order by b.customer_id`,
+    select coalesce(sum(balance), 0)::numeric(14,2)::text as balance,
+           coalesce(sum(u30), 0)::numeric(14,2)::text as current,
+           coalesce(sum(u60 - u30), 0)::numeric(14,2)::text as "days30",
+           coalesce(sum(u90 - u60), 0)::numeric(14,2)::text as "days60",
+           coalesce(sum(u120 - u90), 0)::numeric(14,2)::text as "days90",
+           coalesce(sum(balance - u120), 0)::numeric(14,2)::text as "over90"
+    from owed`,
   );
-  return rows.map((row) => ({
-    customerId: Number(row.customer_id),
-    balance: row.balance,
-    current: row.current,
-    days30: row.days30,
-    days60: row.days60,
-    days90: row.days90,
-    over90: row.over90,
-  }));
+  return (
+    row ?? {
+      balance: "0.00",
+      current: "0.00",
+      days30: "0.00",
+      days60: "0.00",
+      days90: "0.00",
+      over90: "0.00",
+    }
+  );
 }

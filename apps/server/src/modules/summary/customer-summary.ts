@@ -25,13 +25,17 @@ type Totals = {
   last_date: string | null;
 };
 
-/** The customer editor's Status tab: dates, balance, ageing and activity summaries, from the ledger. */
+/**
+ * The customer editor's Status tab: dates, balance, ageing and activity summaries, from the ledger,
+ * as of today or of a past day (`pastDay`: entries dated after it are left out).
+ */
 export async function summarizeCustomer(
   db: Database,
   tenant: TenantContext,
   customerId: number,
-  asOf = businessToday(),
+  pastDay?: string,
 ): Promise<CustomerSummary> {
+  const asOf = pastDay ?? businessToday();
   const customer = await findCustomer(db, tenant, customerId);
   const [client] = await db
     .select({ resetMonth: clients.fiscalYearResetMonth })
@@ -51,7 +55,7 @@ export async function summarizeCustomer(
                  t.amount, t.service_date, t.id
           from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
           where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
-            and c.code_type <> 'info' and not t.voided)
+            and c.code_type <> 'info' and not t.voided and t.service_date <= ${asOf}::date)
         select kind,
           coalesce(sum(amount) filter (where service_date >= ${fromMonth}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as mtd,
           coalesce(sum(amount) filter (where service_date >= ${yearStart}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as ytd,
@@ -65,6 +69,7 @@ export async function summarizeCustomer(
     sql`select t.service_date::text as service_date from transactions t
         join codes c on c.client_id = t.client_id and c.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId} and c.code_type = 'payment' and not t.voided
+          and t.service_date <= ${asOf}::date
         order by t.service_date desc, t.id desc limit 4`,
   );
   const [unprocessed] = await queryRows<{ total: string }>(
@@ -81,7 +86,7 @@ export async function summarizeCustomer(
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
           and t.service_date >= ${fromMonth}::date and t.service_date <= ${asOf}::date`,
   );
-  const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId]);
+  const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId], "ledger");
   const of = (kind: string) =>
     totals.find((row) => row.kind === kind) ?? {
       mtd: "0.00",
@@ -98,7 +103,8 @@ export async function summarizeCustomer(
     customer_id: customer.id,
     open_date: customer.openDate,
     last_pay_date: customer.lastPayDate,
-    balance: customer.totalBalance,
+    // Today the kept balance; as of a past day the ledger's balance then (what the ageing splits).
+    balance: pastDay && ageing ? ageing.balance : customer.totalBalance,
     previous_balance: customer.previousBalance,
     current_balance: ageing?.current ?? "0.00",
     overdue_30_days: ageing?.days30 ?? "0.00",

@@ -1,4 +1,4 @@
-import { integerParam } from "@cyclebill/domain";
+import { asOfQuerySchema, integerParam } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { summarizeClient } from "./client-summary.js";
@@ -11,12 +11,14 @@ export function registerSummaryRoutes(router: Router): void {
     name: "getClientSummary",
     method: "GET",
     url: "/api/summary-data/client/:id",
-    summary: "Home dashboard figures for a client, computed from the ledger",
+    summary:
+      "Home dashboard figures for a client from the ledger, as of today or as_of=YYYY-MM-DD (later entries left out)",
     tags: ["Summary"],
     access: "tenant",
     // The client is the path's id.
     clientIdFrom: ({ params }) => params.id,
     params: z.object({ id: integerParam({ min: 1 }) }),
+    query: asOfQuerySchema,
     response: z.object({
       totalCustomers: z.number().int(),
       totalTransactions: z.number().int(),
@@ -34,6 +36,6 @@ export function registerSummaryRoutes(router: Router): void {
       obexTotalBalance: amount,
       obexDateOfLastPayment: z.string().nullable(),
     }),
-    handle: async ({ tenant }) => summarizeClient(db, tenant),
+    handle: async ({ query, tenant }) => summarizeClient(db, tenant, query.as_of),
   });
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { TAXABLE_CHARGES_LABEL, type CustomerSummary } from "@cyclebill/domain";
+import { today } from "../../lib/business-date";
 import { useCustomerSummary } from "./customer-api";
 
 /** Status: dates, balances, ageing and month/year-to-date summaries from GET /api/summary-data/customer/{id}. */
@@ -58,7 +59,7 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="md">
         <Figure label="Balance" value={formatAmount(data.balance)} strong />
-        <Figure label="Previous balance" value={formatAmount(data.previous_balance)} />
+        <Figure label="Previous balance (last statement)" value={formatAmount(data.previous_balance)} />
         <Figure label="Not yet on a statement" value={formatAmount(data.unprocessedBalance)} />
         <Figure label={`${TAXABLE_CHARGES_LABEL} this month`} value={formatAmount(data.tax)} />
       </SimpleGrid>
@@ -78,7 +79,10 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
             </Table.Tbody>
           </Table>
         </Panel>
-        <Panel title="Ageing" description="The balance by how long it has been owed.">
+        <Panel
+          title="Ageing"
+          description={`The balance by how long it has been owed, as of today (${formatIsoDate(today())}).`}
+        >
           <Table verticalSpacing={6} aria-label="Ageing">
             <Table.Thead>
               <Table.Tr>

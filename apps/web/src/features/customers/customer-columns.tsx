@@ -143,7 +143,7 @@ export const CUSTOMER_COLUMNS: readonly CustomerColumn[] = [
   },
   {
     key: "previous_balance",
-    label: "Previous balance",
+    label: "Previous balance (last statement)",
     sort: "previous_balance",
     numeric: true,
     defaultVisible: false,
@@ -151,7 +151,7 @@ export const CUSTOMER_COLUMNS: readonly CustomerColumn[] = [
   },
   {
     key: "current_balance",
-    label: "Current (not overdue)",
+    label: "Current (aged as of today)",
     numeric: true,
     defaultVisible: false,
     render: (row) => money(row.current_balance),

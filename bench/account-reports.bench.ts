@@ -1,0 +1,136 @@
+// Account Reports and the Home card on the benchmark client (50,000 customers, 1,000,000 postings):
+// the Account Register of the last full month of its ledger streamed over HTTP (time to the first
+// byte and to the last, bytes, and the process's memory while it streams), the Account Totals of
+// the same month, and the client summary's p50/p95 over 100 requests with the books unchanged and
+// over 20 requests each after a posting (the figures recomputed).
+// Usage: npm run bench:reports [-- --pglite-only | --postgres-only]   (default: PostgreSQL only)
+// BENCH_DATABASE_URL picks the PostgreSQL server, BENCH_DATABASE_NAME the database (cyclebill_bench).
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import { buildApp } from "../apps/server/src/app.js";
+import { loadConfig } from "../apps/server/src/config.js";
+import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const MB = 1024 * 1024;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function spread(label: string, timings: number[]): string {
+  const sorted = [...timings].sort((a, b) => a - b);
+  return `${label}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms`;
+}
+
+async function measure(handle: DatabaseHandle, label: string): Promise<void> {
+  const client = await ensureBenchData(handle, label);
+  const config = {
+    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
+    webDistDir: "/none",
+  };
+  const app = await buildApp({ db: handle.db, config }, { logger: false });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api`;
+  const headers = { authorization: `Bearer ${await signAccessToken(SECRET, client.ownerUserId)}` };
+  const [range] = await queryRows<{ month: string; entries: string }>(
+    handle.db,
+    sql`with m as (select to_char(date_trunc('month', max(service_date)) - interval '1 month', 'YYYY-MM') as month
+                   from transactions where client_id = ${client.clientId})
+        select m.month, (select count(*) from transactions where client_id = ${client.clientId}
+                          and to_char(service_date, 'YYYY-MM') = m.month) as entries from m`,
+  );
+  const month = range?.month ?? "";
+
+  // The register, streamed: memory sampled while the pages arrive.
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
+  let peakHeap = 0;
+  const sampler = setInterval(() => {
+    const usage = process.memoryUsage();
+    peakRss = Math.max(peakRss, usage.rss);
+    peakHeap = Math.max(peakHeap, usage.heapUsed);
+  }, 50);
+  const started = performance.now();
+  const response = await fetch(`${base}/pdf/account-register/${client.clientId}/${month}`, { headers });
+  if (response.status !== 200 || !response.body) throw new Error(`register answered ${response.status}`);
+  let firstByte = 0;
+  let bytes = 0;
+  const reader = response.body.getReader();
+  // Heap in use each time another 2 MB of the PDF has arrived: flat if nothing piles up.
+  const heapAlong: number[] = [];
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (bytes === 0) firstByte = performance.now() - started;
+    const before = Math.floor(bytes / (2 * MB));
+    bytes += chunk.value.byteLength;
+    if (Math.floor(bytes / (2 * MB)) > before) heapAlong.push(process.memoryUsage().heapUsed / MB);
+  }
+  const registerMs = performance.now() - started;
+  clearInterval(sampler);
+  console.log(
+    `${label}: Account Register ${month} (${range?.entries ?? "?"} entries of ${client.customers} customers): ` +
+      `${(registerMs / 1000).toFixed(1)} s (target ≤ 15 s), first byte after ${firstByte.toFixed(0)} ms, ` +
+      `${(bytes / MB).toFixed(1)} MB; process memory ${(rssBefore / MB).toFixed(0)} MB before, peak ${(peakRss / MB).toFixed(0)} MB RSS, peak heap ${(peakHeap / MB).toFixed(0)} MB; heap every 2 MB of PDF: ${heapAlong.map((value) => value.toFixed(0)).join(", ")} MB`,
+  );
+  const totalsStarted = performance.now();
+  const totals = await fetch(`${base}/pdf/account-totals/${client.clientId}/${month}`, { headers });
+  await totals.arrayBuffer();
+  console.log(`${label}: Account Totals ${month}: ${(performance.now() - totalsStarted).toFixed(0)} ms`);
+
+  // The client summary: books unchanged (reused), then after a posting each time (recomputed).
+  const summary = async () => {
+    const begun = performance.now();
+    const answer = await fetch(`${base}/summary-data/client/${client.clientId}`, { headers });
+    await answer.json();
+    if (answer.status !== 200) throw new Error(`summary answered ${answer.status}`);
+    return performance.now() - begun;
+  };
+  const first = await summary();
+  const unchanged: number[] = [];
+  for (let index = 0; index < 100; index += 1) unchanged.push(await summary());
+  const [customer] = await queryRows<{ id: number; code: number }>(
+    handle.db,
+    sql`select (select id from customers where client_id = ${client.clientId} and not deleted and delete_flag is null order by id limit 1) as id,
+               (select id from codes where client_id = ${client.clientId} and code_type = 'payment' limit 1) as code`,
+  );
+  const afterWrite: number[] = [];
+  for (let index = 0; index < 20; index += 1) {
+    const posted = await fetch(`${base}/transactions/`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({
+        customer: Number(customer?.id),
+        code: Number(customer?.code),
+        rate: "0.01",
+        force: true,
+      }),
+    });
+    if (posted.status !== 201) throw new Error(`posting answered ${posted.status}: ${await posted.text()}`);
+    afterWrite.push(await summary());
+  }
+  console.log(
+    `${label}: client summary, first request ${first.toFixed(1)} ms; ` +
+      `${spread("100 requests, books unchanged", unchanged)} (target p95 ≤ 50 ms); ` +
+      `${spread("20 requests each after a posting", afterWrite)}`,
+  );
+  await app.close();
+}
+
+const only = process.argv[2];
+if (only === "--pglite-only") {
+  const dataDir = path.join(here, ".data", "pglite");
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
+  const handle = await openDatabase({ kind: "pglite", dataDir });
+  await measure(handle, "PGlite");
+  await handle.close();
+} else {
+  const handle = await postgresBenchHandle();
+  await measure(handle, "PostgreSQL");
+  await handle.close();
+}
