@@ -106,7 +106,7 @@ beforeAll(async () => {
   await addCustomer(20, "Ella Email", { pullFlag: "E", email: "ella@example.com" });
   await addCustomer(21, "Bo Both", { pullFlag: "M", email: "bo@example.com" });
   await addCustomer(22, "Nia No Address", { pullFlag: "E", email: "" });
-  await addCustomer(23, "Pat Pulled", { pullFlag: "P" });
+  await addCustomer(23, "Pat Pulled", { pullFlag: "P", pullExplanation: "3" });
   await addCustomer(24, "Lou Long", {});
   const [group] = await testApp.db.insert(routes).values({ clientId, routeName: "Route 1" }).returning();
   await testApp.db.insert(routePlans).values([
@@ -173,7 +173,20 @@ describe("print pools", () => {
       cycle: CYCLE,
       client_id: clientId,
     });
-    expect(byFulfilment.get("pulled")).toMatchObject({ statements: 1, state: "ready" });
+    // A cover sheet, then the statement.
+    expect(byFulfilment.get("pulled")).toMatchObject({ statements: 1, pages: 2, state: "ready" });
+  });
+
+  it("opens the pulled pool with a cover sheet and gives each statement's pull explanation", async () => {
+    const [pulled] = (await runPools(productionRunId)).filter((pool) => pool.fulfilment === "pulled");
+    if (!pulled) throw new Error("no pulled pool");
+    const files = unzipSync((await download(pulled.pool_name)).bytes);
+    const text = await pdfText(files[`${pulled.pool_name}.pdf`] ?? new Uint8Array());
+    expect(text.indexOf("Pulled statements: keep for the client")).toBeLessThan(text.indexOf("Pat Pulled"));
+    const [, row] = strFromU8(files[`${pulled.pool_name}-manifest.csv`] ?? new Uint8Array())
+      .trim()
+      .split("\r\n");
+    expect(row?.split(",")).toEqual(expect.arrayContaining(["Pat Pulled", "Special handling"]));
   });
 
   it("downloads a zip whose PDF prints the statements in route order and whose manifest matches", async () => {
@@ -199,6 +212,7 @@ describe("print pools", () => {
       "pages",
       "amount_due",
       "statement_no",
+      "pull_explanation",
     ]);
     const rows = manifest.slice(1);
     // The group in stop order first, then the rest by customer number.
