@@ -199,10 +199,17 @@ export async function buildPool(db: Database, services: DeliveryServices, poolId
             publicUrl: services.publicUrl,
           })
         : Promise.resolve([]);
-    let next = load(0);
+    // The next batch is read while the thread draws this one; a failed read is thrown where it is
+    // awaited (the handler below only keeps it from counting as unhandled meanwhile).
+    const prefetch = (start: number) => {
+      const promise = load(start);
+      promise.catch(() => undefined);
+      return promise;
+    };
+    let next = prefetch(0);
     for (let start = 0; start < ids.length; start += BATCH) {
       const batch = await next;
-      next = load(start + BATCH);
+      next = prefetch(start + BATCH);
       const pages = await worker.append(batch.map((statement) => statement.document));
       for (const [index, statement] of batch.entries()) {
         const count = pages[index] ?? 1;
