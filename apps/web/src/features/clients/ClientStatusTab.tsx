@@ -31,21 +31,7 @@ import { formatIsoDate } from "../../lib/format";
 import { ClientSection } from "./ClientSection";
 import { selectOptions, type ClientForm } from "./client-form";
 import type { ClientEditableField, ClientRecord } from "./client-record";
-
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
+import { MONTH_OPTIONS } from "../../lib/months";
 
 const STATUS_OPTIONS = selectOptions(
   CLIENT_STATUS_CODES,
@@ -55,7 +41,6 @@ const INACTIVE_OPTIONS = selectOptions(INACTIVE_FLAGS, (flag) =>
   flag === "" ? "None" : `${flag} · ${INACTIVE_FLAG_LABELS[flag]}`,
 );
 const CYCLE_OPTIONS = CYCLE_DAYS.map((day) => String(day));
-const MONTH_OPTIONS = MONTH_NAMES.map((name, index) => ({ value: String(index + 1), label: name }));
 const FINANCE_OPTIONS = selectOptions(
   CLIENT_FINANCE_FLAGS,
   (flag) => `${flag} · ${CLIENT_FINANCE_FLAG_LABELS[flag]}`,

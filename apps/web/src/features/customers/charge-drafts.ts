@@ -41,26 +41,7 @@ export type StoredField = keyof StoredDraft;
 export type RecurringField = keyof RecurringDraft;
 export type DraftErrors<K extends string> = Partial<Record<K, string>>;
 
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
-
-export const MONTH_OPTIONS = MONTH_NAMES.map((name, index) => ({ value: String(index + 1), label: name }));
-
-export function monthName(month: number): string {
-  return MONTH_NAMES[month - 1] ?? String(month);
-}
+export { MONTH_NAMES, MONTH_OPTIONS, monthName } from "../../lib/months";
 
 export function emptyStoredDraft(): StoredDraft {
   return { code: null, description: "", rate: "", quantity: "1", unitofmeasure: "1" };

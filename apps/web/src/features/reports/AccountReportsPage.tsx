@@ -14,21 +14,7 @@ import { today } from "../../lib/business-date";
 import { useClientContext } from "../../shared/client-context";
 import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
-
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
+import { MONTH_OPTIONS } from "../../lib/months";
 
 type Report = "account-register" | "account-totals";
 
@@ -110,7 +96,7 @@ export function AccountReportsPage() {
           />
           <Select
             label="Month"
-            data={MONTH_NAMES.map((name, index) => ({ value: String(index + 1), label: name }))}
+            data={MONTH_OPTIONS}
             value={month}
             onChange={(value) => value && setMonth(value)}
             allowDeselect={false}
