@@ -1,3 +1,4 @@
+import { addDays } from "../production/billing-period.js";
 import type { StatementDelivery } from "../production/statement-decision.js";
 
 /** How a pool's statements go out on paper. */
@@ -43,7 +44,8 @@ export function poolZipName(name: string): string {
 }
 
 export const POOL_BUILDING_MESSAGE = "This pool is still building; download it when it is ready.";
-export const POOL_FAILED_MESSAGE = "This pool failed to build; delete it and run the cycle's pools again.";
+export const POOL_FAILED_MESSAGE =
+  "This pool failed to build; its error is shown with it on Admin Processing.";
 
 /** Pay links carry the client and the statement's unguessable pay code: `12-3f9a…`. */
 export function statementPayToken(clientId: number, payCode: string): string {
@@ -72,3 +74,7 @@ export function isOverflowBill(pages: number): boolean {
  * into the 30-day bucket and late fees could start.
  */
 export const STATEMENT_DUE_DAYS = 30;
+
+export function statementDueDate(statementDate: string): string {
+  return addDays(statementDate, STATEMENT_DUE_DAYS);
+}

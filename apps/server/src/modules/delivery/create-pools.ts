@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { POOL_FULFILMENTS, poolName, type PoolFulfilment } from "@cyclebill/domain";
+import { POOL_FULFILMENTS, poolFulfilmentOf, poolName, type StatementDelivery } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
 import { POOL_BUILD_JOB, STATEMENT_EMAIL_JOB, type DeliveryJob } from "./delivery-jobs.js";
 
 export const NO_EMAIL_ADDRESS_MESSAGE = "The customer has no email address.";
@@ -29,38 +30,38 @@ export async function createRunDeliveries(
         where r.client_id = ${clientId} and r.id = ${productionRunId}`,
   );
   if (!run) throw new Error(`production run ${clientId}/${productionRunId} not found`);
-  // The pool each statement of the run goes to, decided in SQL as poolFulfilmentOf decides it.
-  const fulfilmentOf = sql`case when s.delivery = 'pulled' then 'pulled'
-                                 when s.delivery = 'email' then null
-                                 when ${run.bill_fulfilment} = 'C' then 'bulk'
-                                 when ${run.bill_fulfilment} = 'A' then 'alternate'
-                                 else 'mail' end`;
-  const counts = await queryRows<{ fulfilment: PoolFulfilment; statements: string | number }>(
+  // The run's statements by how they go out; the domain's rule says which pool each goes to.
+  const deliveries = await queryRows<{ delivery: StatementDelivery; statements: string | number }>(
     tx,
-    sql`select ${fulfilmentOf} as fulfilment, count(*) as statements
-        from statements s
-        where s.client_id = ${clientId} and s.production_run_id = ${productionRunId} and s.delivery <> 'email'
-        group by 1`,
+    sql`select delivery, count(*) as statements from statements
+        where client_id = ${clientId} and production_run_id = ${productionRunId}
+        group by delivery`,
   );
   const jobs: DeliveryJob[] = [];
   for (const fulfilment of POOL_FULFILMENTS) {
-    const count = counts.find((row) => row.fulfilment === fulfilment);
-    if (!count) continue;
+    const members = deliveries.filter(
+      (row) => poolFulfilmentOf(row.delivery, run.bill_fulfilment) === fulfilment,
+    );
+    if (members.length === 0) continue;
+    const statements = members.reduce((sum, row) => sum + Number(row.statements), 0);
     const name = poolName({ runDate: run.run_date, cycle: run.cycle, clientNo: run.client_no, fulfilment });
     const [pool] = await queryRows<{ id: string | number }>(
       tx,
       sql`insert into pools (pool_name, pool_date, cycle, client_id, production_run_id, fulfilment, statements_count)
           values (${name}, ${run.run_date}::date, ${run.cycle}, ${clientId}, ${productionRunId}, ${fulfilment},
-                  ${Number(count.statements)})
+                  ${statements})
           on conflict do nothing
           returning id`,
     );
     if (!pool) continue;
     const poolId = Number(pool.id);
     await tx.execute(
-      sql`update statements s set pool_id = ${poolId}
-          where s.client_id = ${clientId} and s.production_run_id = ${productionRunId}
-            and ${fulfilmentOf} = ${fulfilment}`,
+      sql`update statements set pool_id = ${poolId}
+          where client_id = ${clientId} and production_run_id = ${productionRunId}
+            and delivery = any(${sqlArray(
+              members.map((row) => row.delivery),
+              "text",
+            )})`,
     );
     jobs.push({ name: POOL_BUILD_JOB, payload: { poolId } });
   }

@@ -1,8 +1,8 @@
 import {
-  STATEMENT_DUE_DAYS,
-  addDays,
   formatUsd,
   isNegativeAmount,
+  negateAmount,
+  statementDueDate,
   statementFileName,
 } from "@cyclebill/domain";
 import { usDate } from "../invoices/bill-layout.pdf.js";
@@ -28,7 +28,8 @@ export function statementEmail(input: {
   const { client, customer, statement } = input.document;
   const credit = isNegativeAmount(statement.newBalance);
   const due = formatUsd(credit ? "0.00" : statement.newBalance);
-  const dueDate = usDate(addDays(statement.statementDate, STATEMENT_DUE_DAYS));
+  const creditBalance = formatUsd(negateAmount(statement.newBalance));
+  const dueDate = usDate(statementDueDate(statement.statementDate));
   const subject = `Your ${client.name} statement: ${due} due ${dueDate}`;
   const lines = [
     `Dear ${customer.name},`,
@@ -36,7 +37,7 @@ export function statementEmail(input: {
     `Your statement from ${client.name} dated ${usDate(statement.statementDate)} is attached.`,
     "",
     credit
-      ? `Your account has a credit balance of ${formatUsd(statement.newBalance.replace(/^-/, ""))}; nothing is due.`
+      ? `Your account has a credit balance of ${creditBalance}; nothing is due.`
       : `Amount due: ${due}, by ${dueDate}.`,
     `Account number: ${customer.customerNo} · Statement number: ${statement.statementNum}`,
     "",
@@ -52,7 +53,7 @@ export function statementEmail(input: {
 <p>Dear ${escapeHtml(customer.name)},</p>
 <p>Your statement dated ${usDate(statement.statementDate)} is attached as a PDF.</p>
 <table role="presentation" style="width:100%;border-collapse:collapse;margin:16px 0;font-size:14px">
-<tr><td style="padding:6px 0;color:#616e7c">${credit ? "Credit balance" : "Amount due"}</td><td style="padding:6px 0;text-align:right;font-weight:bold;font-size:18px">${escapeHtml(credit ? formatUsd(statement.newBalance.replace(/^-/, "")) : due)}</td></tr>
+<tr><td style="padding:6px 0;color:#616e7c">${credit ? "Credit balance" : "Amount due"}</td><td style="padding:6px 0;text-align:right;font-weight:bold;font-size:18px">${escapeHtml(credit ? creditBalance : due)}</td></tr>
 ${credit ? "" : `<tr><td style="padding:6px 0;color:#616e7c">Due by</td><td style="padding:6px 0;text-align:right">${dueDate}</td></tr>`}
 <tr><td style="padding:6px 0;color:#616e7c">Account number</td><td style="padding:6px 0;text-align:right">${customer.customerNo}</td></tr>
 <tr><td style="padding:6px 0;color:#616e7c">Statement number</td><td style="padding:6px 0;text-align:right">${statement.statementNum}</td></tr>
