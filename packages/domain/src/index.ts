@@ -43,3 +43,5 @@ export * from "./delivery/pool-rules.js";
 export * from "./records/pool-records.js";
 export * from "./payments/gateway-answer.js";
 export * from "./payments/payment-page-message.js";
+export * from "./payments/payment-schemas.js";
+export * from "./records/payment-records.js";

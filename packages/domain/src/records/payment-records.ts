@@ -1,0 +1,152 @@
+import { z } from "zod";
+import { amountString, dateString, timestampString } from "../api/page-schema.js";
+import { jobRunSchema } from "../jobs/job-run.js";
+
+// What the payment endpoints answer. Public answers (the pay-a-statement page) carry only what the
+// page needs: never ids of other records, never more than a mask of a payment account.
+
+export const STORED_METHOD_KINDS = ["card", "ach"] as const;
+export type StoredMethodKind = (typeof STORED_METHOD_KINDS)[number];
+
+/** A stored payment method as shown: the gateway keeps the account; we keep its token and a mask. */
+export const storedMethodSchema = z.object({
+  kind: z.enum(STORED_METHOD_KINDS),
+  /** PAYMENT_ACCOUNT_MASK, e.g. "xxxxxxxxxxxx1111". */
+  mask: z.string(),
+  /** CARD_TYPE (VISA, MC, AMEX, DISC); "" for ACH. */
+  card_type: z.string(),
+  /** MMYY for cards, "" for ACH. */
+  expiry: z.string(),
+  stored_at: timestampString,
+});
+export type StoredMethod = z.infer<typeof storedMethodSchema>;
+
+/** The statement a public lookup found (null on the staff form). */
+export const payableStatementSchema = z.object({
+  statement_num: z.number().int(),
+  statement_date: dateString,
+  due_date: dateString,
+  amount_due: amountString,
+});
+
+/**
+ * Payment info (spec part 1 §3: hasStoredPaymentInfo, amount, accountbalance, address1, address2,
+ * zip, company, customer_no, names), plus what the page shows: whom it pays and how.
+ * amount: what the form starts at (the statement's amount due when still owed, else the balance).
+ */
+export const paymentInfoSchema = z.object({
+  hasStoredPaymentInfo: z.boolean(),
+  amount: amountString,
+  accountbalance: amountString,
+  address1: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  email: z.string(),
+  company: z.string(),
+  customer_no: z.number().int(),
+  /** The customer's name as the statement prints it. */
+  names: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  client_name: z.string(),
+  statement: payableStatementSchema.nullable(),
+  stored_method: storedMethodSchema.nullable(),
+  autopay_flag: z.boolean(),
+});
+export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
+
+/** How one attempt ended. pending: sent, answer not known yet (settled later by asking the gateway). */
+export const PAYMENT_ATTEMPT_STATUSES = [
+  "pending",
+  "approved",
+  "declined",
+  "error",
+  "duplicate",
+  "skipped",
+] as const;
+export type PaymentAttemptStatus = (typeof PAYMENT_ATTEMPT_STATUSES)[number];
+
+/**
+ * Payment result (spec: name1, name2, amount_response, message_response). message_response follows
+ * paymentPageMessage, so the page's rule (contains 'approved' or 'auth/tkt') agrees with approved.
+ */
+export const paymentResultSchema = z.object({
+  name1: z.string(),
+  name2: z.string(),
+  amount_response: amountString,
+  message_response: z.string(),
+  approved: z.boolean(),
+  status: z.enum(PAYMENT_ATTEMPT_STATUSES),
+  /** The customer's balance after this attempt. */
+  account_balance: amountString,
+});
+export type PaymentResult = z.infer<typeof paymentResultSchema>;
+
+/** One customer's line in a card run (Process CC or autopay). */
+export const bulkPaymentResultSchema = paymentResultSchema.extend({
+  customer_id: z.number().int(),
+  customer_no: z.number().int(),
+});
+export type BulkPaymentResult = z.infer<typeof bulkPaymentResultSchema>;
+
+/** POST /api/customers/make-bulk-payments/ (202): the card run's job, to follow with GET /api/card-runs/{id}/. */
+export const cardRunStartedSchema = z.object({ job: jobRunSchema });
+
+/** GET /api/card-runs/{id}/: the run's progress and its results so far (paged by limit/offset). */
+export const cardRunSchema = z.object({
+  job: jobRunSchema,
+  /** "bulk" (Process CC) or "autopay" (after a production run). */
+  source: z.enum(["bulk", "autopay"]),
+  approved_count: z.number().int(),
+  approved_total: amountString,
+  declined_count: z.number().int(),
+  pending_count: z.number().int(),
+  count: z.number().int(),
+  paymentResults: z.array(bulkPaymentResultSchema),
+});
+export type CardRun = z.infer<typeof cardRunSchema>;
+
+/** A customer with a stored method, as Process CC lists them. */
+export const creditCardCustomerSchema = z.object({
+  id: z.number().int(),
+  client_id: z.number().int(),
+  customer_no: z.number().int(),
+  customer_name: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  company_name: z.string(),
+  total_balance: amountString,
+  last_pay_date: dateString.nullable(),
+  autopay_flag: z.boolean(),
+  bluepay_transaction_message: z.string(),
+  stored_method: storedMethodSchema,
+});
+export type CreditCardCustomer = z.infer<typeof creditCardCustomerSchema>;
+
+/** One attempt as staff see it (the customer's payment history, declines included). */
+export const paymentAttemptSchema = z.object({
+  id: z.number().int(),
+  client_id: z.number().int(),
+  customer_id: z.number().int(),
+  customer_no: z.number().int(),
+  customer_name: z.string(),
+  /** sale (a payment), auth (storing a method), refund or void (taking a payment back). */
+  kind: z.enum(["sale", "auth", "refund", "void"]),
+  /** Where it came from: page (public), staff, bulk (Process CC) or autopay. */
+  source: z.enum(["page", "staff", "bulk", "autopay"]),
+  method: z.enum(STORED_METHOD_KINDS),
+  amount: amountString,
+  status: z.enum(PAYMENT_ATTEMPT_STATUSES),
+  message: z.string(),
+  gateway_trans_id: z.string(),
+  mask: z.string(),
+  card_type: z.string(),
+  /** The payment entry it posted (approved sales), else null. */
+  transaction_id: z.number().int().nullable(),
+  card_run_id: z.number().int().nullable(),
+  created: timestampString,
+  settled_at: timestampString.nullable(),
+});
+export type PaymentAttempt = z.infer<typeof paymentAttemptSchema>;
