@@ -124,6 +124,8 @@ export const productionRunClientSchema = z.object({
     sent: z.number().int(),
     failed: z.number().int(),
   }),
+  /** The autopay card run queued after this part's statements (GET /api/card-runs/{id}/), or null. */
+  autopay_job_id: z.number().int().nullable(),
 });
 
 export const productionRunSchema = z.object({

@@ -134,6 +134,8 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         error: part.error,
         figures,
         emails: emails.get(`${part.client_id}/${part.production_run_id}`) ?? { ...NO_EMAILS },
+        // Payments (issue 16) fills this once autopay runs after a run's statements.
+        autopay_job_id: null,
       };
     });
     const status = runStatus(clientParts.map((part) => part.status));
