@@ -29,21 +29,33 @@ function finish() {
   process.exit(failed === 0 ? 0 : 1);
 }
 
-function ensureChromium() {
-  if (existsSync(chromium)) return;
+// Debian packages the tests need besides Node: poppler's pdftotext (tests read what PDFs print)
+// and, for the browser tier, chromium. Installed when missing if we run as root, as on CI.
+function ensureDebianPackage(binary, pkg, label) {
+  if (existsSync(binary)) return true;
   if (process.getuid?.() === 0) {
-    console.log(`Chromium is missing at ${chromium}; installing Debian's chromium package.`);
-    run("install chromium", "sh", [
+    console.log(`${binary} is missing; installing Debian's ${pkg} package.`);
+    run(`install ${pkg}`, "sh", [
       "-c",
-      "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium",
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`,
     ]);
-    if (existsSync(chromium)) return;
+    if (existsSync(binary)) return true;
   }
   console.error(
-    `Chromium is missing at ${chromium}. Install Debian's package as root (apt-get install chromium), ` +
-      "or point CHROMIUM_PATH at a Chromium binary, then run the tests again.",
+    `${label} is missing at ${binary}. Install Debian's package as root (apt-get install ${pkg}), then run the tests again.`,
   );
+  return false;
+}
+
+function ensureChromium() {
+  if (ensureDebianPackage(chromium, "chromium", "Chromium")) return;
+  console.error("Or point CHROMIUM_PATH at a Chromium binary.");
   results.push({ label: "browser tests (no Chromium)", passed: false, seconds: "0.0" });
+  finish();
+}
+
+if (!ensureDebianPackage("/usr/bin/pdftotext", "poppler-utils", "pdftotext")) {
+  results.push({ label: "tests (no pdftotext)", passed: false, seconds: "0.0" });
   finish();
 }
 
