@@ -31,6 +31,9 @@ export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string | null } // null = in memory (tests)
   | { kind: "postgres"; url: string; poolSize?: number };
 
+/** Advisory lock key that serialises migrations across processes (any fixed bigint). */
+const MIGRATION_LOCK_KEY = 7_316_221_043;
+
 const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
@@ -63,7 +66,19 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     kind: "postgres",
     jobBackend: { kind: "postgres", url: target.url },
     migrate: async () => {
-      await migrateNodePg(db, { migrationsFolder });
+      // Several API processes may start at once on one database: one migrates while the others
+      // wait on a session advisory lock, then find nothing left to apply.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        try {
+          await migrateNodePg(drizzleNodePg(client, { schema: tables }), { migrationsFolder });
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
       // A server running without autovacuum gets its statistics at start too.
       await refreshStatistics(db as unknown as Database);
     },
