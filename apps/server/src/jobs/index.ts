@@ -1,3 +1,4 @@
+import { pgErrorCode } from "../db/pg-errors.js";
 import type PgBoss from "pg-boss";
 import { z } from "zod";
 import type { JobSettings } from "../config.js";
@@ -165,10 +166,24 @@ async function runJob<Id extends string, S extends z.ZodType>(
   });
 }
 
-/** Creates a queue, or brings an existing one's options up to date (pg-boss keeps the first). */
+/**
+ * Creates a queue, or brings an existing one's options up to date (pg-boss keeps the first).
+ * Processes starting at once on one database create the same queues together: pg-boss's
+ * statements can then deadlock or collide, and simply trying again settles it.
+ */
 async function ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, "name">) {
-  await boss.createQueue(name, { ...options, name });
-  await boss.updateQueue(name, { ...options, name });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await boss.createQueue(name, { ...options, name });
+      await boss.updateQueue(name, { ...options, name });
+      return;
+    } catch (error) {
+      const code = pgErrorCode(error);
+      const racing = code === "40P01" || code === "40001" || code === "23505" || code === "42P07";
+      if (!racing || attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
 }
 
 function failureMessage(output: unknown): string {
