@@ -78,8 +78,11 @@ export async function runProductionStep(
     { ...key, chunkNo: step.chunkNo },
     async (tx) => {
       const run = await readRun(tx, step.clientId, step.productionRunId);
-      // Lock order as invoices and statements number: the client row, then the customers by id.
-      const [client] = await tx.select().from(clients).where(eq(clients.id, step.clientId)).for("update");
+      // Lock order as everywhere: the client row, then the customers by id. Chunks share the client
+      // row (FOR SHARE), so several workers run one client's chunks at once; staff numbering invoices
+      // or statements (FOR UPDATE) wait for them, and the chunks number statements one at a time
+      // under lockStatementNumbers.
+      const [client] = await tx.select().from(clients).where(eq(clients.id, step.clientId)).for("share");
       if (!client) throw new Error(`client ${step.clientId} not found`);
       await lockCustomers(tx, step.clientId, step.customerIds);
       const plans = await time("plan", () =>
@@ -147,7 +150,7 @@ async function planClientRun(
   await db.transaction(async (tx) => {
     let carried: ChunkResult[] = [];
     if (resumeFrom !== undefined) {
-      // After any chunk of the failed run still in its transaction (they hold the client row).
+      // After any chunk of the failed run still in its transaction (they hold the client row shared).
       await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, key.clientId)).for("update");
       carried = await chunkResults(tx, { clientId: key.clientId, runId: resumeFrom });
     }

@@ -1,3 +1,4 @@
+import { lockStatementNumbers } from "../statements/statement-numbers.js";
 import { and, eq, sql } from "drizzle-orm";
 import { toQuantity, toRate, type AgeingBuckets } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
@@ -41,9 +42,9 @@ export type PhaseTimer = <T>(phase: ProductionPhase, work: () => Promise<T>) => 
 export const untimed: PhaseTimer = (_phase, work) => work();
 
 /**
- * Writes a chunk's plans (the caller holds the client row, then the customers, locked): posts the
- * recurring charges and late fees through the ledger writer, then makes the statements set-based —
- * numbers drawn under the client lock, invoices carried and marked processed, entries billed, next
+ * Writes a chunk's plans (the caller holds the client row shared, then the customers, locked): posts
+ * the recurring charges and late fees through the ledger writer, then makes the statements set-based —
+ * numbers drawn under the client's statement-number lock, invoices carried and marked processed, entries billed, next
  * period started — and resets the one-month flags (pull T/N to A, group skip to standard).
  */
 export async function writeChunk(
@@ -157,6 +158,9 @@ async function makeStatements(
   const ageing = new Map(
     (await ageCustomerBalances(tx, clientId, runDate, ids)).map((row) => [row.customerId, snapshotOf(row)]),
   );
+  // Taken last, after every row lock of the chunk, and held to its commit: chunks running at once
+  // draw their statement numbers one after another.
+  await lockStatementNumbers(tx, clientId);
   const [last] = await queryRows<{ max: string | number | null }>(
     tx,
     sql`select max(statement_num) as max from statements where client_id = ${clientId}`,
