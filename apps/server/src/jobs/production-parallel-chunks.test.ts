@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, asc, eq, sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { queryRows } from "../db/query-rows.js";
+import { clients, codes, customers, jobRunChunks, recurringCharges } from "../db/tables.js";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { getProductionRun } from "../modules/production/production-runs.js";
+import { startProductionRun } from "../modules/production/start-production.js";
+import { createUser } from "../modules/users/create-user.js";
+import { openTestDatabase } from "../test-support/test-database.js";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
+import { startJobs, type JobQueue } from "./index.js";
+
+// One client's run is split in chunks that several workers take at once: while one worker's chunk
+// waits (here on a customer a test transaction holds), the other worker does the remaining chunks.
+// Statement numbers stay unique and gapless. PostgreSQL only (several processes on one database).
+
+const CUSTOMERS = 20;
+const CHUNK_SIZE = 5; // 4 chunks
+const CYCLE = 13;
+const RUN_DATE = "2025-06-13";
+
+describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two workers at once", () => {
+  let database: DatabaseHandle;
+  let jobs: JobQueue;
+  let databaseUrl = "";
+  let dataDir = "";
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-parallel-chunks-"));
+    database = await openTestDatabase();
+    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
+    databaseUrl = database.jobBackend.url;
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
+      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      work: false,
+      services: { dataDir, publicUrl: "http://billing.test", mailer: { send: () => Promise.resolve() } },
+    });
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    await Promise.all(workers.map((worker) => worker.exited));
+    await jobs?.stop();
+    await database?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    "does the other chunks while one waits, and numbers every statement once",
+    { timeout: 180_000 },
+    async () => {
+      const { db } = database;
+      const [client] = await db
+        .insert(clients)
+        .values({
+          clientNo: 4646,
+          clientName: "Parallel chunks",
+          normalCycle: CYCLE,
+          dateLastBilling: "2025-05-13",
+        })
+        .returning({ id: clients.id });
+      if (!client) throw new Error("client not created");
+      const admin = await createUser(db, { email: "admin@parallel.example", password: null, isAdmin: true });
+      const [code] = await db
+        .insert(codes)
+        .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
+        .returning({ id: codes.id });
+      if (!code) throw new Error("code not created");
+      const ids = (
+        await db
+          .insert(customers)
+          .values(
+            Array.from({ length: CUSTOMERS }, (_, index) => ({
+              clientId: client.id,
+              customerNo: index + 1,
+              customerName: `Customer ${index + 1}`,
+            })),
+          )
+          .returning({ id: customers.id })
+      )
+        .map((row) => row.id)
+        .sort((a, b) => a - b);
+      await db.insert(recurringCharges).values(
+        ids.map((customerId) => ({
+          clientId: client.id,
+          customerId,
+          codeId: code.id,
+          description: "Monthly service",
+          rate: "20.00000",
+          quantity: "1",
+          amount: "20.00",
+          startMonth: 1,
+          endMonth: 12,
+        })),
+      );
+
+      // Hold a customer of chunk 0 (the first one taken): its worker waits there.
+      const locker = new pg.Client({ connectionString: databaseUrl });
+      await locker.connect();
+      await locker.query("begin");
+      await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
+        client.id,
+        ids[2],
+      ]);
+
+      const run = await startProductionRun(
+        db,
+        { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
+        { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
+        async (tx, steps) => {
+          for (const step of steps)
+            await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+        },
+      );
+      const jobRunId = run.clients[0]?.job_run_id;
+      if (!jobRunId) throw new Error("no client part");
+      const chunkNumbers = async () =>
+        (
+          await db
+            .select({ chunkNo: jobRunChunks.chunkNo })
+            .from(jobRunChunks)
+            .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, jobRunId)))
+            .orderBy(asc(jobRunChunks.chunkNo))
+        ).map((row) => row.chunkNo);
+
+      for (let index = 0; index < 2; index++)
+        workers.push(startWorkerProcess(databaseUrl, { dataDir, expireSeconds: 120 }));
+      // Chunks 1-3 are done by the free worker while chunk 0 still waits on the held customer.
+      await waitFor(
+        "chunks 1 to 3 done while chunk 0 waits",
+        async () => (await chunkNumbers()).length === 3,
+        workers[0],
+      );
+      expect(await chunkNumbers()).toEqual([1, 2, 3]);
+
+      await locker.query("commit");
+      await locker.end();
+      await waitFor(
+        "the run to finish",
+        async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
+        workers[1],
+      );
+      expect(await getProductionRun(db, run.id)).toMatchObject({ status: "done", done: CUSTOMERS });
+      const numbers = await queryRows<{ statement_num: number }>(
+        db,
+        sql`select statement_num from statements where client_id = ${client.id} order by statement_num`,
+      );
+      expect(numbers.map((row) => row.statement_num)).toEqual(
+        Array.from({ length: CUSTOMERS }, (_, index) => index + 1),
+      );
+      expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
+    },
+  );
+});
