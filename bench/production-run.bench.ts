@@ -10,11 +10,10 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { CYCLE, RUN_DATE, freshPostgres, generateProductionClient as generate } from "./production-data.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
-import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
 import { getProductionRun } from "../apps/server/src/modules/production/production-runs.js";
 import {
   runProductionStep,
@@ -29,65 +28,8 @@ import type { PhaseTimer, ProductionPhase } from "../apps/server/src/modules/pro
 import { createUser } from "../apps/server/src/modules/users/create-user.js";
 
 const CHUNK_SIZE = Number(process.env.JOB_CHUNK_SIZE ?? 500);
-const CYCLE = 15;
-const RUN_DATE = "2026-11-15";
 const OVERRIDE = process.env.BENCH_PRODUCTION_CUSTOMERS;
 const sizeOf = (fallback: number) => (OVERRIDE ? Number(OVERRIDE) : fallback);
-
-/** The client, its customers and charges, set-based; the overdue third posted through the ledger writer. */
-async function generate(handle: DatabaseHandle, customers: number) {
-  await handle.migrate();
-  const [client] = await queryRows<{ id: number }>(
-    handle.db,
-    sql`insert into clients (client_no, client_name, address1, city, state, zip, normal_cycle, date_last_billing,
-          finance_flag, thirty_day_rate_or_percent, day_charge_30_day)
-        values (900015, 'Production Bench', '15 Bench St', 'Austin', 'TX', '73301', ${CYCLE}, '2026-10-15',
-          '1', 'rate', 5.00) returning id`,
-  );
-  const clientId = Number(client?.id);
-  const [code] = await queryRows<{ id: number }>(
-    handle.db,
-    sql`insert into codes (client_id, code, description, code_type)
-        values (${clientId}, 100, 'Monthly service', 'charge') returning id`,
-  );
-  const codeId = Number(code?.id);
-  await handle.db.execute(sql`
-    insert into customers (client_id, customer_no, customer_name, address1, city, state, zip)
-    select ${clientId}::bigint, g, 'Customer ' || g, g || ' Main St', 'Austin', 'TX', '73301'
-    from generate_series(1, ${customers}::int) as g`);
-  await handle.db.execute(sql`
-    insert into recurring_charges (client_id, customer_id, code_id, description, rate, quantity, amount,
-      start_month, end_month)
-    select client_id, id, ${codeId}::bigint, 'Monthly service', 20 + (customer_no % 10), 1, 20 + (customer_no % 10), 1, 12
-    from customers where client_id = ${clientId}`);
-  // Last month's statement of every customer: a client this size has billed before (and the
-  // database's plans for the statements table are made on a table of its real size).
-  await handle.db.execute(sql`
-    insert into statements (client_id, statement_num, customer_id, statement_date, invoice_status)
-    select client_id, customer_no, id, '2026-10-15', 'processed' from customers where client_id = ${clientId}`);
-  const overdue = await queryRows<{ id: number }>(
-    handle.db,
-    sql`select id from customers where client_id = ${clientId} and customer_no % 3 = 0 order by id`,
-  );
-  await handle.db.transaction((tx) =>
-    postEntries(
-      tx,
-      { clientId },
-      overdue.map((row) => ({
-        customerId: Number(row.id),
-        codeId,
-        codeType: "charge" as const,
-        description: "Service",
-        rate: "40.00",
-        quantity: "1",
-        serviceDate: "2026-10-01",
-      })),
-    ),
-  );
-  // Statistics, as autovacuum (PostgreSQL) or the start-up analyze (PGlite) keep them on a live system.
-  await handle.db.execute(sql`analyze`);
-  return { clientId, overdue: overdue.length };
-}
 
 async function measure(handle: DatabaseHandle, label: string, customers: number): Promise<void> {
   const generating = performance.now();
@@ -234,29 +176,6 @@ async function buildPools(
   await rm(dataDir, { recursive: true, force: true });
 }
 
-async function postgresHandle(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
-  const name = "cyclebill_bench_production";
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      const dropper = new pg.Client({ connectionString: server });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
 const args = new Set(process.argv.slice(2));
 if (!args.has("--postgres-only")) {
   const handle = await openDatabase({ kind: "pglite", dataDir: null });
@@ -273,7 +192,7 @@ if (!args.has("--postgres-only")) {
   }
 }
 if (!args.has("--pglite-only")) {
-  const { handle, drop } = await postgresHandle();
+  const { handle, drop } = await freshPostgres("cyclebill_bench_production");
   try {
     await measure(handle, "PostgreSQL", sizeOf(100_000));
   } finally {

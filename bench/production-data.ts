@@ -1,0 +1,91 @@
+// The production benchmarks' client: many customers, each with last month's statement, a monthly
+// recurring charge, and a third of them 45 days overdue (a late fee each).
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
+
+export const CYCLE = 15;
+export const RUN_DATE = "2026-11-15";
+
+/** The client, its customers and charges, set-based; the overdue third posted through the ledger writer. */
+export async function generateProductionClient(handle: DatabaseHandle, customers: number) {
+  await handle.migrate();
+  const [client] = await queryRows<{ id: number }>(
+    handle.db,
+    sql`insert into clients (client_no, client_name, address1, city, state, zip, normal_cycle, date_last_billing,
+          finance_flag, thirty_day_rate_or_percent, day_charge_30_day)
+        values (900015, 'Production Bench', '15 Bench St', 'Austin', 'TX', '73301', ${CYCLE}, '2026-10-15',
+          '1', 'rate', 5.00) returning id`,
+  );
+  const clientId = Number(client?.id);
+  const [code] = await queryRows<{ id: number }>(
+    handle.db,
+    sql`insert into codes (client_id, code, description, code_type)
+        values (${clientId}, 100, 'Monthly service', 'charge') returning id`,
+  );
+  const codeId = Number(code?.id);
+  await handle.db.execute(sql`
+    insert into customers (client_id, customer_no, customer_name, address1, city, state, zip)
+    select ${clientId}::bigint, g, 'Customer ' || g, g || ' Main St', 'Austin', 'TX', '73301'
+    from generate_series(1, ${customers}::int) as g`);
+  await handle.db.execute(sql`
+    insert into recurring_charges (client_id, customer_id, code_id, description, rate, quantity, amount,
+      start_month, end_month)
+    select client_id, id, ${codeId}::bigint, 'Monthly service', 20 + (customer_no % 10), 1, 20 + (customer_no % 10), 1, 12
+    from customers where client_id = ${clientId}`);
+  // Last month's statement of every customer: a client this size has billed before (and the
+  // database's plans for the statements table are made on a table of its real size).
+  await handle.db.execute(sql`
+    insert into statements (client_id, statement_num, customer_id, statement_date, invoice_status)
+    select client_id, customer_no, id, '2026-10-15', 'processed' from customers where client_id = ${clientId}`);
+  const overdue = await queryRows<{ id: number }>(
+    handle.db,
+    sql`select id from customers where client_id = ${clientId} and customer_no % 3 = 0 order by id`,
+  );
+  await handle.db.transaction((tx) =>
+    postEntries(
+      tx,
+      { clientId },
+      overdue.map((row) => ({
+        customerId: Number(row.id),
+        codeId,
+        codeType: "charge" as const,
+        description: "Service",
+        rate: "40.00",
+        quantity: "1",
+        serviceDate: "2026-10-01",
+      })),
+    ),
+  );
+  // Statistics, as autovacuum (PostgreSQL) or the start-up analyze (PGlite) keep them on a live system.
+  await handle.db.execute(sql`analyze`);
+  return { clientId, overdue: overdue.length };
+}
+
+/** A new, empty PostgreSQL database of that name on BENCH_DATABASE_URL (dropped first if left over). */
+export async function freshPostgres(
+  name: string,
+): Promise<{ handle: DatabaseHandle; url: string; drop: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
+  return {
+    handle,
+    url: url.toString(),
+    drop: async () => {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: server });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
