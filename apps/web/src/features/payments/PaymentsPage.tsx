@@ -68,7 +68,7 @@ function StatementLookup() {
   const lastLookup = useRef(0);
 
   const find = () => {
-    const value = code.trim();
+    const value = payTokenFrom(code);
     if (value === "") {
       setError("Enter the payment code printed on your statement.");
       return;
@@ -93,7 +93,7 @@ function StatementLookup() {
         <Stack gap="sm">
           <TextInput
             label="Payment code"
-            description="Printed on your statement next to the amount due, e.g. 12-K7QF3M9X"
+            description="Printed on your statement after “Pay online” (statement_id=…); or paste the whole link"
             value={code}
             error={error}
             autoFocus
@@ -112,6 +112,18 @@ function StatementLookup() {
       </form>
     </Stack>
   );
+}
+
+/** The pay code from what was typed: the code itself, or the statement's whole pay link. */
+export function payTokenFrom(typed: string): string {
+  const text = typed.trim();
+  const fromLink = /[?&]statement_id=([^&#\s]+)/.exec(text)?.[1];
+  if (fromLink === undefined) return text;
+  try {
+    return decodeURIComponent(fromLink).trim();
+  } catch {
+    return fromLink;
+  }
 }
 
 function ReceiptAlert({ receipt }: { receipt: Receipt }) {
