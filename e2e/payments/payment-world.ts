@@ -174,22 +174,28 @@ export async function payLinkFromStatementEmail(
     run_date: runDate,
     client_ids: [clientId],
   });
-  await expect
-    .poll(
-      async () => (await world.admin.request<{ status: string }>("GET", `productionruns/${run.id}/`)).status,
-      { timeout: 60_000, interval: 500 },
-    )
-    .toBe("done");
+  await waitUntil(
+    async () =>
+      (await world.admin.request<{ status: string }>("GET", `productionruns/${run.id}/`)).status === "done",
+    "the production run to finish",
+  );
   let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mail = (await readOutbox(world.server)).filter((candidate) => candidate.to === email).at(-1);
-        link = /\/payments\?statement_id=[0-9]+-[0-9a-f]+/.exec(mail?.body ?? "")?.[0];
-        return link !== undefined;
-      },
-      { timeout: 60_000, interval: 500 },
-    )
-    .toBe(true);
+  await waitUntil(async () => {
+    const mail = (await readOutbox(world.server)).filter((candidate) => candidate.to === email).at(-1);
+    // The pay link may sit in a quoted-printable part of the multipart mail: undo its soft breaks and "=3D".
+    const body = (mail?.body ?? "").replace(/=\r?\n/g, "").replace(/=3D/gi, "=");
+    link = /\/payments\?statement_id=[0-9]+-[0-9a-f]+/.exec(body)?.[0];
+    if (mail && !link) console.warn(`No pay link yet in the mail to ${email}:\n${body.slice(0, 2000)}`);
+    return link !== undefined;
+  }, `a statement email with a pay link to ${email}`);
   return link ?? "";
+}
+
+/** Polls outside a test (set-up hooks cannot use expect.poll). */
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
 }

@@ -163,6 +163,13 @@ function CustomerEditorForm({
   // Payment buttons and Autopay only for a client with a payment gateway key (spec §6).
   const hasPaymentKey = useClientRecord(clientId).data?.has_blue_pay_key === true;
   const hasStoredMethod = record.bluepay_transaction_id !== "";
+  // Removing the stored method (Payments tab) ends autopay on the server: the form follows, so a
+  // later save does not send a switch the server would refuse.
+  const [serverAutopay, setServerAutopay] = useState(record.autopay_flag);
+  if (serverAutopay !== record.autopay_flag) {
+    setServerAutopay(record.autopay_flag);
+    if (!record.autopay_flag) setValues((current) => ({ ...current, autopay_flag: false }));
+  }
 
   useEffect(() => {
     if (status.kind !== "saved") return;
