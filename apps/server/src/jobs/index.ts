@@ -15,6 +15,7 @@ import { availableParallelism } from "node:os";
 import { failPool } from "../modules/delivery/build-pool.js";
 import { REFRESH_STATISTICS_CRON } from "../modules/maintenance/refresh-statistics.js";
 import { refreshStatisticsJob } from "./refresh-statistics.job.js";
+import { PRUNE_CUSTOMER_CHANGES_CRON, pruneCustomerChangesJob } from "./prune-customer-changes.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
@@ -22,6 +23,7 @@ export const jobDefinitions = [
   ledgerCheckJob,
   productionRunJob,
   refreshStatisticsJob,
+  pruneCustomerChangesJob,
   poolBuildJob,
   statementEmailJob,
   cardRunJob,
@@ -80,8 +82,10 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
 
   // Statistics where no autovacuum keeps them (the job does nothing where one does). pg-boss keeps
   // one schedule per name, however many processes set it.
-  if (options.work && settings.workers > 0)
+  if (options.work && settings.workers > 0) {
     await boss.schedule(refreshStatisticsJob.id, REFRESH_STATISTICS_CRON, {});
+    await boss.schedule(pruneCustomerChangesJob.id, PRUNE_CUSTOMER_CHANGES_CRON, {});
+  }
 
   if (options.work && settings.workers > 0) {
     const workOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollSeconds };

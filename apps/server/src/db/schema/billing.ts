@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   date,
   foreignKey,
@@ -532,5 +533,28 @@ export const statementDeliveries = pgTable(
       foreignColumns: [statements.clientId, statements.id],
     }).onDelete("cascade"),
     index("statement_deliveries_run_idx").on(t.clientId, t.productionRunId, t.status),
+  ],
+);
+
+/**
+ * Which customers' ledger or ageing inputs changed, one row per customer per database transaction,
+ * written by the ledger module (and the customer writes that change the summary's inputs) in the
+ * same transaction as the change. Each API process's client book (modules/summary/client-book.ts)
+ * rereads only the customers whose rows its last snapshot could not see. Pruned after a day.
+ */
+export const customerChanges = pgTable(
+  "customer_changes",
+  {
+    clientId: clientIdColumn(),
+    /** The writing transaction's id (pg_current_xact_id, 64-bit): compared with snapshots, not ordered. */
+    txid: bigint("txid", { mode: "bigint" })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text)::bigint`),
+    customerId: refColumn("customer_id").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.txid, t.customerId] }),
+    index("customer_changes_changed_at_idx").on(t.changedAt),
   ],
 );
