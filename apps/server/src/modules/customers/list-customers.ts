@@ -1,7 +1,8 @@
 import { cachedCount } from "../../db/list-counts.js";
-import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import {
   addAmounts,
+  ageBalance,
   parseOrdering,
   resolvePaging,
   subtractAmounts,
@@ -9,13 +10,12 @@ import {
   type ListQuery,
   type Page,
 } from "@cyclebill/domain";
-import { queryRows } from "../../db/query-rows.js";
+import { preparedRows } from "../../db/prepared-rows.js";
 import type { Database } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
-import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
-import { customerToApi } from "./customer-output.js";
+import { customerToApi, type CustomerRow } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
 export type CustomerListFilters = {
@@ -70,12 +70,92 @@ function filterConditions(tenant: TenantContext, filters: CustomerListFilters): 
   return conditions;
 }
 
-type LastEntry = {
-  customer_id: number | string;
-  kind: "charge" | "payment" | "adjust";
-  amount: string;
-  service_date: string;
+/** A page row: the customer's columns (database names) and what the list shows beside them. */
+type PageRow = Record<string, unknown> & {
+  contract_total: string | null;
+  aged_balance: string;
+  band0: string;
+  band30: string;
+  band60: string;
+  band90: string;
+  last_charge_amount: string | null;
+  last_charge_date: string | null;
+  last_payment_amount: string | null;
+  last_payment_date: string | null;
+  last_credit_amount: string | null;
+  last_credit_date: string | null;
 };
+
+const customerColumns = Object.entries(getTableColumns(customers));
+
+/** A page row's customer columns as drizzle would have read them. */
+function customerRowOf(raw: PageRow): CustomerRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of customerColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as CustomerRow;
+}
+
+/** The first day of the age band `days` old as of `asOf` (YYYY-MM-DD). */
+function daysBefore(asOf: string, days: number): string {
+  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The latest entry of one code type (not voided): its amount or its service date. */
+function latest(column: "amount" | "service_date", codeType: "charge" | "payment" | "adjust"): SQL {
+  return sql`(array_agg(t.${sql.raw(column)}::text order by t.service_date desc, t.id desc)
+              filter (where k.code_type = ${codeType} and not t.voided))[1]`;
+}
+
+/**
+ * The page in one statement (a named prepared statement on PostgreSQL): the customers of the page,
+ * and for each, from its own ledger entries, what ageing needs as of the day (the ledger's balance
+ * then and the debits of the last 120 days by age band, as ageCustomerBalances reads them with the
+ * "ledger" scope), its latest charge, payment and credit, and its recurring charges' total.
+ */
+function pageQuery(
+  db: Database,
+  where: SQL | undefined,
+  orderBy: SQL[],
+  outerOrderBy: SQL[],
+  asOf: string,
+  paging: { limit: number; offset: number },
+): SQL {
+  const page = db
+    .select()
+    .from(customers)
+    .where(where)
+    .orderBy(...orderBy, asc(customers.id))
+    .limit(paging.limit)
+    .offset(paging.offset);
+  const from = daysBefore(asOf, 119);
+  const debit = (range: SQL) =>
+    sql`coalesce(sum(t.ledger_amount) filter (where t.ledger_amount > 0 and ${range}), 0)::text`;
+  return sql`
+    select p.*,
+           (select sum(r.amount)::text from recurring_charges r
+            where r.client_id = p.client_id and r.customer_id = p.id) as contract_total,
+           e.*
+    from (${page}) p
+    left join lateral (
+      select (p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date), 0))::text as aged_balance,
+             ${debit(sql`t.service_date <= ${asOf}::date and t.service_date > ${asOf}::date - 30`)} as band0,
+             ${debit(sql`t.service_date <= ${asOf}::date - 30 and t.service_date > ${asOf}::date - 60`)} as band30,
+             ${debit(sql`t.service_date <= ${asOf}::date - 60 and t.service_date > ${asOf}::date - 90`)} as band60,
+             ${debit(sql`t.service_date <= ${asOf}::date - 90 and t.service_date >= ${from}::date`)} as band90,
+             ${latest("amount", "charge")} as last_charge_amount,
+             ${latest("service_date", "charge")} as last_charge_date,
+             ${latest("amount", "payment")} as last_payment_amount,
+             ${latest("service_date", "payment")} as last_payment_date,
+             ${latest("amount", "adjust")} as last_credit_amount,
+             ${latest("service_date", "adjust")} as last_credit_date
+      from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+      where t.client_id = p.client_id and t.customer_id = p.id
+    ) e on true
+    order by ${sql.join([...outerOrderBy, sql`p.id asc`], sql`, `)}`;
+}
 
 /** The Manage Customers list: filtered, sorted and paged in the database; ledger columns for the page. */
 export async function listCustomers(
@@ -92,19 +172,19 @@ export async function listCustomers(
     );
   }
   const where = and(...filterConditions(tenant, filters));
-  const { limit, offset } = resolvePaging(query);
-  const orderBy = ordering.terms.map((term) => {
-    const column = customerOrderingFields[term.field as keyof typeof customerOrderingFields];
-    return term.descending ? desc(column) : asc(column);
-  });
+  const paging = resolvePaging(query);
+  const terms = ordering.terms.map((term) => ({
+    column: customerOrderingFields[term.field as keyof typeof customerOrderingFields],
+    descending: term.descending,
+  }));
+  const orderBy = terms.map(({ column, descending }) => (descending ? desc(column) : asc(column)));
+  // The same order over the page's own columns.
+  const outerOrderBy = terms.map(
+    ({ column, descending }) => sql`p.${sql.identifier(column.name)} ${sql.raw(descending ? "desc" : "asc")}`,
+  );
+  const asOf = filters.as_of ?? businessToday();
   const [rows, total] = await Promise.all([
-    db
-      .select()
-      .from(customers)
-      .where(where)
-      .orderBy(...orderBy, asc(customers.id))
-      .limit(limit)
-      .offset(offset),
+    preparedRows<PageRow>(db, "customer_list", pageQuery(db, where, orderBy, outerOrderBy, asOf, paging)),
     cachedCount(
       db,
       tenant.clientId,
@@ -115,50 +195,34 @@ export async function listCustomers(
       },
     ),
   ]);
-  const ids = rows.map((row) => row.id);
-  const idList = sql.join(
-    (ids.length > 0 ? ids : [-1]).map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const [lastEntries, contracts, ageing] = await Promise.all([
-    queryRows<LastEntry>(
-      db,
-      sql`select distinct on (t.customer_id, c.code_type) t.customer_id, c.code_type as kind,
-                 t.amount::text as amount, t.service_date::text as service_date
-          from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
-          where t.client_id = ${tenant.clientId} and t.customer_id in (${idList})
-            and c.code_type in ('charge', 'payment', 'adjust') and not t.voided
-          order by t.customer_id, c.code_type, t.service_date desc, t.id desc`,
-    ),
-    queryRows<{ customer_id: number | string; total: string }>(
-      db,
-      sql`select customer_id, sum(amount)::text as total from recurring_charges
-          where client_id = ${tenant.clientId} and customer_id in (${idList}) group by customer_id`,
-    ),
-    ageCustomerBalances(db, tenant.clientId, filters.as_of ?? businessToday(), ids, "ledger"),
-  ]);
-  const last = (customerId: number, kind: LastEntry["kind"]) =>
-    lastEntries.find((entry) => Number(entry.customer_id) === customerId && entry.kind === kind);
-  const results = rows.map((row): CustomerListRow => {
+  const results = rows.map((raw): CustomerListRow => {
+    const row = customerRowOf(raw);
     const base = customerToApi(row);
-    const aged = ageing.find((entry) => entry.customerId === row.id);
-    const charge = last(row.id, "charge");
-    const payment = last(row.id, "payment");
-    const credit = last(row.id, "adjust");
+    // One debit per band, dated at the band's newest day (as ageCustomerBalances ages them).
+    const aged = ageBalance(
+      raw.aged_balance,
+      [
+        { date: asOf, amount: raw.band0 },
+        { date: daysBefore(asOf, 30), amount: raw.band30 },
+        { date: daysBefore(asOf, 60), amount: raw.band60 },
+        { date: daysBefore(asOf, 90), amount: raw.band90 },
+      ],
+      asOf,
+    );
     // As of a past day the balance is the ledger's then; today it is the kept balance.
-    const balance = filters.as_of && aged ? aged.balance : base.total_balance;
+    const balance = filters.as_of ? raw.aged_balance : base.total_balance;
     return {
       ...base,
       total_balance: balance,
       balance,
-      current_balance: aged?.current ?? base.current_balance,
-      overdue_30_days: aged?.days30 ?? base.overdue_30_days,
-      overdue_60_days: aged?.days60 ?? base.overdue_60_days,
-      overdue_90_days: aged?.days90 ?? base.overdue_90_days,
-      overdue_over_90_days: aged?.over90 ?? base.overdue_over_90_days,
+      current_balance: aged.current,
+      overdue_30_days: aged.days30,
+      overdue_60_days: aged.days60,
+      overdue_90_days: aged.days90,
+      overdue_over_90_days: aged.over90,
       current_charges: row.mtdCharges,
       current_payments_credits: addAmounts(row.mtdPayments, row.mtdCrAdj),
-      contract_balance: contracts.find((entry) => Number(entry.customer_id) === row.id)?.total ?? "0.00",
+      contract_balance: raw.contract_total ?? "0.00",
       adjusted_total_balance: subtractAmounts(
         addAmounts(addAmounts(row.previousBalance, row.mtdCharges), row.mtdDbAdj),
         addAmounts(row.mtdPayments, row.mtdCrAdj),
@@ -166,12 +230,12 @@ export async function listCustomers(
       mtdCharges: row.mtdCharges,
       mtdCRAdjust: row.mtdCrAdj,
       mtdDebitAdjust: row.mtdDbAdj,
-      lastChargeAmount: charge?.amount ?? null,
-      lastChargeDate: charge?.service_date ?? null,
-      lastPaymentAmount: payment?.amount ?? null,
-      lastPaymentDate: payment?.service_date ?? null,
-      lastCreditAmount: credit?.amount ?? null,
-      lastCreditDate: credit?.service_date ?? null,
+      lastChargeAmount: raw.last_charge_amount,
+      lastChargeDate: raw.last_charge_date,
+      lastPaymentAmount: raw.last_payment_amount,
+      lastPaymentDate: raw.last_payment_date,
+      lastCreditAmount: raw.last_credit_amount,
+      lastCreditDate: raw.last_credit_date,
     };
   });
   return { count: total, results };
