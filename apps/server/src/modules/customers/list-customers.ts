@@ -1,8 +1,20 @@
 import { cachedCount } from "../../db/list-counts.js";
-import { and, asc, count, desc, eq, getTableColumns, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  isNotNull,
+  lte,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import {
   addAmounts,
-  ageBalance,
   parseOrdering,
   resolvePaging,
   subtractAmounts,
@@ -10,7 +22,7 @@ import {
   type ListQuery,
   type Page,
 } from "@cyclebill/domain";
-import { preparedRows } from "../../db/prepared-rows.js";
+import { preparedStatementRows } from "../../db/prepared-rows.js";
 import type { Database } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -55,29 +67,40 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
-function filterConditions(tenant: TenantContext, filters: CustomerListFilters): SQL[] {
+/** A value of the query, or (for a statement kept and reused) a placeholder for it. */
+type Bind = <T>(name: string, value: T) => T | SQLWrapper;
+const byValue: Bind = (_name, value) => value;
+const byPlaceholder: Bind = (name) => sql.placeholder(name);
+
+function filterConditions(clientId: number, filters: CustomerListFilters, bind: Bind = byValue): SQL[] {
   if (filters.includeOnlyArchived && filters.includeOnlyPendingArchived)
     throw nonFieldError(FILTERS_EXCLUSIVE_MESSAGE);
-  const conditions: SQL[] = [eq(customers.clientId, tenant.clientId)];
+  const conditions: SQL[] = [eq(customers.clientId, bind("clientId", clientId))];
   if (filters.includeOnlyArchived) conditions.push(eq(customers.deleted, true));
   else conditions.push(eq(customers.deleted, false));
   if (filters.includeOnlyPendingArchived) conditions.push(isNotNull(customers.deleteFlag));
-  if (filters.startDate) conditions.push(gte(customers.openDate, filters.startDate));
-  if (filters.endDate) conditions.push(lte(customers.openDate, filters.endDate));
-  const text = filters.query?.trim().toLowerCase();
+  if (filters.startDate) conditions.push(gte(customers.openDate, bind("startDate", filters.startDate)));
+  if (filters.endDate) conditions.push(lte(customers.openDate, bind("endDate", filters.endDate)));
+  const pattern = searchPattern(filters);
   // One lower-cased column holds number, names, email, address and phone; a trigram index serves it.
-  if (text) conditions.push(sql`${customers.searchText} like ${`%${escapeLike(text)}%`}`);
+  if (pattern) conditions.push(sql`${customers.searchText} like ${bind("pattern", pattern)}`);
   return conditions;
+}
+
+function searchPattern(filters: CustomerListFilters): string | undefined {
+  const text = filters.query?.trim().toLowerCase();
+  return text ? `%${escapeLike(text)}%` : undefined;
 }
 
 /** A page row: the customer's columns (database names) and what the list shows beside them. */
 type PageRow = Record<string, unknown> & {
   contract_total: string | null;
   aged_balance: string;
-  band0: string;
-  band30: string;
-  band60: string;
-  band90: string;
+  aged_current: string;
+  aged_days30: string;
+  aged_days60: string;
+  aged_days90: string;
+  aged_over90: string;
   last_charge_amount: string | null;
   last_charge_date: string | null;
   last_payment_amount: string | null;
@@ -98,53 +121,65 @@ function customerRowOf(raw: PageRow): CustomerRow {
   return row as CustomerRow;
 }
 
-/** The first day of the age band `days` old as of `asOf` (YYYY-MM-DD). */
-function daysBefore(asOf: string, days: number): string {
-  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
-
 /** The latest entry of one code type (not voided): its amount or its service date. */
 function latest(column: "amount" | "service_date", codeType: "charge" | "payment" | "adjust"): SQL {
   return sql`(array_agg(t.${sql.raw(column)}::text order by t.service_date desc, t.id desc)
-              filter (where k.code_type = ${codeType} and not t.voided))[1]`;
+              filter (where k.code_type = ${sql.raw(`'${codeType}'`)} and not t.voided))[1]`;
 }
 
+type PageOrder = {
+  column: (typeof customerOrderingFields)[keyof typeof customerOrderingFields];
+  descending: boolean;
+};
+
 /**
- * The page in one statement (a named prepared statement on PostgreSQL): the customers of the page,
- * and for each, from its own ledger entries, what ageing needs as of the day (the ledger's balance
- * then and the debits of the last 120 days by age band, as ageCustomerBalances reads them with the
- * "ledger" scope), its latest charge, payment and credit, and its recurring charges' total.
+ * The page in one statement: the customers of the page and, for each, from its own ledger entries,
+ * its ageing as of the day, its latest charge, payment and credit, and its recurring charges' total.
+ * Ageing is the domain's one rule (ageBalance: first in, first out) in SQL, as ageClientTotals sums it
+ * for a whole client: the balance as of the day from the ledger (entries dated later left out), the
+ * debits of the last 120 days summed by age band (0-29, 30-59, 60-89, 90-119 days); for a positive
+ * balance B and bands b0..b3, owed under 30 days is min(B, b0), under 60 days min(B, b0 + b1), and so
+ * on, the rest over 90; a credit balance is all current.
  */
-function pageQuery(
-  db: Database,
-  where: SQL | undefined,
-  orderBy: SQL[],
-  outerOrderBy: SQL[],
-  asOf: string,
-  paging: { limit: number; offset: number },
-): SQL {
+function pageQuery(db: Database, where: SQL | undefined, order: PageOrder[]): SQL {
   const page = db
     .select()
     .from(customers)
     .where(where)
-    .orderBy(...orderBy, asc(customers.id))
-    .limit(paging.limit)
-    .offset(paging.offset);
-  const from = daysBefore(asOf, 119);
+    .orderBy(
+      ...order.map(({ column, descending }) => (descending ? desc(column) : asc(column))),
+      asc(customers.id),
+    )
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"));
+  // The same order over the page's own columns.
+  const outerOrder = order.map(
+    ({ column, descending }) => sql`p.${sql.identifier(column.name)} ${sql.raw(descending ? "desc" : "asc")}`,
+  );
+  const asOf = sql`${sql.placeholder("asOf")}::date`;
   const debit = (range: SQL) =>
-    sql`coalesce(sum(t.ledger_amount) filter (where t.ledger_amount > 0 and ${range}), 0)::text`;
+    sql`coalesce(sum(t.ledger_amount) filter (where t.ledger_amount > 0 and ${range}), 0)`;
+  const owed = (bands: SQL) =>
+    sql`case when e.balance <= 0 then e.balance else least(e.balance, ${bands}) end`;
   return sql`
     select p.*,
            (select sum(r.amount)::text from recurring_charges r
             where r.client_id = p.client_id and r.customer_id = p.id) as contract_total,
-           e.*
+           e.balance::text as aged_balance,
+           u.u30::numeric(14,2)::text as aged_current,
+           (u.u60 - u.u30)::numeric(14,2)::text as aged_days30,
+           (u.u90 - u.u60)::numeric(14,2)::text as aged_days60,
+           (u.u120 - u.u90)::numeric(14,2)::text as aged_days90,
+           (e.balance - u.u120)::numeric(14,2)::text as aged_over90,
+           e.last_charge_amount, e.last_charge_date, e.last_payment_amount, e.last_payment_date,
+           e.last_credit_amount, e.last_credit_date
     from (${page}) p
-    left join lateral (
-      select (p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date), 0))::text as aged_balance,
-             ${debit(sql`t.service_date <= ${asOf}::date and t.service_date > ${asOf}::date - 30`)} as band0,
-             ${debit(sql`t.service_date <= ${asOf}::date - 30 and t.service_date > ${asOf}::date - 60`)} as band30,
-             ${debit(sql`t.service_date <= ${asOf}::date - 60 and t.service_date > ${asOf}::date - 90`)} as band60,
-             ${debit(sql`t.service_date <= ${asOf}::date - 90 and t.service_date >= ${from}::date`)} as band90,
+    cross join lateral (
+      select p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}), 0) as balance,
+             ${debit(sql`t.service_date <= ${asOf} and t.service_date > ${asOf} - 30`)} as b0,
+             ${debit(sql`t.service_date <= ${asOf} - 30 and t.service_date > ${asOf} - 60`)} as b1,
+             ${debit(sql`t.service_date <= ${asOf} - 60 and t.service_date > ${asOf} - 90`)} as b2,
+             ${debit(sql`t.service_date <= ${asOf} - 90 and t.service_date >= ${asOf} - 119`)} as b3,
              ${latest("amount", "charge")} as last_charge_amount,
              ${latest("service_date", "charge")} as last_charge_date,
              ${latest("amount", "payment")} as last_payment_amount,
@@ -153,8 +188,12 @@ function pageQuery(
              ${latest("service_date", "adjust")} as last_credit_date
       from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
       where t.client_id = p.client_id and t.customer_id = p.id
-    ) e on true
-    order by ${sql.join([...outerOrderBy, sql`p.id asc`], sql`, `)}`;
+    ) e
+    cross join lateral (
+      select ${owed(sql`e.b0`)} as u30, ${owed(sql`e.b0 + e.b1`)} as u60,
+             ${owed(sql`e.b0 + e.b1 + e.b2`)} as u90, ${owed(sql`e.b0 + e.b1 + e.b2 + e.b3`)} as u120
+    ) u
+    order by ${sql.join([...outerOrder, sql`p.id asc`], sql`, `)}`;
 }
 
 /** The Manage Customers list: filtered, sorted and paged in the database; ledger columns for the page. */
@@ -171,20 +210,38 @@ export async function listCustomers(
       `Unknown ordering field: ${ordering.unknown.join(", ")}. Allowed: ${Object.keys(customerOrderingFields).join(", ")}.`,
     );
   }
-  const where = and(...filterConditions(tenant, filters));
   const paging = resolvePaging(query);
-  const terms = ordering.terms.map((term) => ({
+  const order = ordering.terms.map((term) => ({
     column: customerOrderingFields[term.field as keyof typeof customerOrderingFields],
     descending: term.descending,
   }));
-  const orderBy = terms.map(({ column, descending }) => (descending ? desc(column) : asc(column)));
-  // The same order over the page's own columns.
-  const outerOrderBy = terms.map(
-    ({ column, descending }) => sql`p.${sql.identifier(column.name)} ${sql.raw(descending ? "desc" : "asc")}`,
-  );
   const asOf = filters.as_of ?? businessToday();
+  const values: Record<string, unknown> = {
+    clientId: tenant.clientId,
+    startDate: filters.startDate,
+    endDate: filters.endDate,
+    pattern: searchPattern(filters),
+    limit: paging.limit,
+    offset: paging.offset,
+    asOf,
+  };
+  // Statements differ only by which filters are given and the ordering: each is built once.
+  const shape = JSON.stringify([
+    ordering.terms,
+    Boolean(filters.startDate),
+    Boolean(filters.endDate),
+    Boolean(values.pattern),
+    Boolean(filters.includeOnlyArchived),
+    Boolean(filters.includeOnlyPendingArchived),
+  ]);
+  const where = and(...filterConditions(tenant.clientId, filters));
   const [rows, total] = await Promise.all([
-    preparedRows<PageRow>(db, "customer_list", pageQuery(db, where, orderBy, outerOrderBy, asOf, paging)),
+    preparedStatementRows<PageRow>(
+      db,
+      `customer_list ${shape}`,
+      () => pageQuery(db, and(...filterConditions(tenant.clientId, filters, byPlaceholder)), order),
+      values,
+    ),
     cachedCount(
       db,
       tenant.clientId,
@@ -198,28 +255,17 @@ export async function listCustomers(
   const results = rows.map((raw): CustomerListRow => {
     const row = customerRowOf(raw);
     const base = customerToApi(row);
-    // One debit per band, dated at the band's newest day (as ageCustomerBalances ages them).
-    const aged = ageBalance(
-      raw.aged_balance,
-      [
-        { date: asOf, amount: raw.band0 },
-        { date: daysBefore(asOf, 30), amount: raw.band30 },
-        { date: daysBefore(asOf, 60), amount: raw.band60 },
-        { date: daysBefore(asOf, 90), amount: raw.band90 },
-      ],
-      asOf,
-    );
     // As of a past day the balance is the ledger's then; today it is the kept balance.
     const balance = filters.as_of ? raw.aged_balance : base.total_balance;
     return {
       ...base,
       total_balance: balance,
       balance,
-      current_balance: aged.current,
-      overdue_30_days: aged.days30,
-      overdue_60_days: aged.days60,
-      overdue_90_days: aged.days90,
-      overdue_over_90_days: aged.over90,
+      current_balance: raw.aged_current,
+      overdue_30_days: raw.aged_days30,
+      overdue_60_days: raw.aged_days60,
+      overdue_90_days: raw.aged_days90,
+      overdue_over_90_days: raw.aged_over90,
       current_charges: row.mtdCharges,
       current_payments_credits: addAmounts(row.mtdPayments, row.mtdCrAdj),
       contract_balance: raw.contract_total ?? "0.00",
