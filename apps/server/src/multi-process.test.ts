@@ -23,121 +23,139 @@ const CYCLE = 9;
 const RUN_DATE = "2025-04-09";
 const JWT_SECRET = "multi-process-test";
 
-describe.runIf(process.env.TEST_DB === "postgres")("two API processes and two workers on one database", () => {
-  let database: DatabaseHandle;
-  let dataDir = "";
-  const apis: ServerProcess[] = [];
-  const workers: WorkerProcess[] = [];
+describe.runIf(process.env.TEST_DB === "postgres")(
+  "two API processes and two workers on one database",
+  () => {
+    let database: DatabaseHandle;
+    let dataDir = "";
+    const apis: ServerProcess[] = [];
+    const workers: WorkerProcess[] = [];
 
-  beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-multi-process-"));
-    database = await openTestDatabase();
-    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-    const url = database.jobBackend.url;
-    // Both APIs trust the test's loopback address as a proxy, so X-Forwarded-For names the caller.
-    const env = { TRUST_PROXY: "127.0.0.1" };
-    apis.push(...(await Promise.all([1, 2].map(() => startServerProcess(url, { dataDir, env })))));
-    for (let index = 0; index < 2; index++)
-      workers.push(startWorkerProcess(url, { dataDir, expireSeconds: 30, chunkSize: 10 }));
-  }, 120_000);
+    beforeAll(async () => {
+      dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-multi-process-"));
+      database = await openTestDatabase();
+      if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
+      const url = database.jobBackend.url;
+      // Both APIs trust the test's loopback address as a proxy, so X-Forwarded-For names the caller.
+      const env = { TRUST_PROXY: "127.0.0.1" };
+      apis.push(...(await Promise.all([1, 2].map(() => startServerProcess(url, { dataDir, env })))));
+      for (let index = 0; index < 2; index++)
+        workers.push(startWorkerProcess(url, { dataDir, expireSeconds: 30, chunkSize: 10 }));
+    }, 120_000);
 
-  afterAll(async () => {
-    for (const child of [...apis, ...workers]) if (child.child.exitCode === null) child.child.kill("SIGTERM");
-    await Promise.all([...apis, ...workers].map((child) => child.exited));
-    await database?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+    afterAll(async () => {
+      for (const child of [...apis, ...workers])
+        if (child.child.exitCode === null) child.child.kill("SIGTERM");
+      await Promise.all([...apis, ...workers].map((child) => child.exited));
+      await database?.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    }, 60_000);
 
-  const api = (index: number, token?: string): ApiClient => httpClient(apis[index]!.baseUrl, token);
+    const api = (index: number, token?: string): ApiClient => httpClient(apis[index]!.baseUrl, token);
 
-  it("holds a login throttle across API processes", async () => {
-    await createUser(database.db, { email: "throttled@multi.example", password: "right pass 8351", isAdmin: false });
-    const guess = (index: number, attempt: number) =>
-      api(index).request("POST", "/api/auth-jwt/", {
-        body: { username: "throttled@multi.example", password: `wrong ${attempt}` },
-        headers: { "x-forwarded-for": "198.51.100.23" },
+    it("holds a login throttle across API processes", async () => {
+      await createUser(database.db, {
+        email: "throttled@multi.example",
+        password: "right pass 8351",
+        isAdmin: false,
       });
-    // Ten wrong guesses, alternating between the two processes, are each checked (400) ...
-    for (let attempt = 0; attempt < 10; attempt++) expect((await guess(attempt % 2, attempt)).status).toBe(400);
-    // ... and the eleventh is refused on either process, even with the right password.
-    for (const index of [0, 1]) {
-      const refused = await api(index).request("POST", "/api/auth-jwt/", {
+      const guess = (index: number, attempt: number) =>
+        api(index).request("POST", "/api/auth-jwt/", {
+          body: { username: "throttled@multi.example", password: `wrong ${attempt}` },
+          headers: { "x-forwarded-for": "198.51.100.23" },
+        });
+      // Ten wrong guesses, alternating between the two processes, are each checked (400) ...
+      for (let attempt = 0; attempt < 10; attempt++)
+        expect((await guess(attempt % 2, attempt)).status).toBe(400);
+      // ... and the eleventh is refused on either process, even with the right password.
+      for (const index of [0, 1]) {
+        const refused = await api(index).request("POST", "/api/auth-jwt/", {
+          body: { username: "throttled@multi.example", password: "right pass 8351" },
+          headers: { "x-forwarded-for": "198.51.100.23" },
+        });
+        expect(refused.status).toBe(429);
+      }
+      // Another address still logs in (the lock is per account and address).
+      const elsewhere = await api(1).request("POST", "/api/auth-jwt/", {
         body: { username: "throttled@multi.example", password: "right pass 8351" },
-        headers: { "x-forwarded-for": "198.51.100.23" },
+        headers: { "x-forwarded-for": "198.51.100.99" },
       });
-      expect(refused.status).toBe(429);
-    }
-    // Another address still logs in (the lock is per account and address).
-    const elsewhere = await api(1).request("POST", "/api/auth-jwt/", {
-      body: { username: "throttled@multi.example", password: "right pass 8351" },
-      headers: { "x-forwarded-for": "198.51.100.99" },
+      expect(elsewhere.status).toBe(200);
     });
-    expect(elsewhere.status).toBe(200);
-  });
 
-  it("runs a production run started on one API with both workers, followed on the other", { timeout: 180_000 }, async () => {
-    const { db } = database;
-    const [client] = await db
-      .insert(clients)
-      .values({ clientNo: 5151, clientName: "Multi-process client", normalCycle: CYCLE, dateLastBilling: "2025-03-09" })
-      .returning({ id: clients.id });
-    if (!client) throw new Error("client not created");
-    const [code] = await db
-      .insert(codes)
-      .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
-      .returning({ id: codes.id });
-    if (!code) throw new Error("code not created");
-    const customerIds = (
-      await db
-        .insert(customers)
-        .values(
-          Array.from({ length: CUSTOMERS }, (_, index) => ({
+    it(
+      "runs a production run started on one API with both workers, followed on the other",
+      { timeout: 180_000 },
+      async () => {
+        const { db } = database;
+        const [client] = await db
+          .insert(clients)
+          .values({
+            clientNo: 5151,
+            clientName: "Multi-process client",
+            normalCycle: CYCLE,
+            dateLastBilling: "2025-03-09",
+          })
+          .returning({ id: clients.id });
+        if (!client) throw new Error("client not created");
+        const [code] = await db
+          .insert(codes)
+          .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
+          .returning({ id: codes.id });
+        if (!code) throw new Error("code not created");
+        const customerIds = (
+          await db
+            .insert(customers)
+            .values(
+              Array.from({ length: CUSTOMERS }, (_, index) => ({
+                clientId: client.id,
+                customerNo: index + 1,
+                customerName: `Customer ${index + 1}`,
+              })),
+            )
+            .returning({ id: customers.id })
+        ).map((row) => row.id);
+        await db.insert(recurringCharges).values(
+          customerIds.map((customerId) => ({
             clientId: client.id,
-            customerNo: index + 1,
-            customerName: `Customer ${index + 1}`,
+            customerId,
+            codeId: code.id,
+            description: "Monthly service",
+            rate: "20.00000",
+            quantity: "1",
+            amount: "20.00",
+            startMonth: 1,
+            endMonth: 12,
           })),
-        )
-        .returning({ id: customers.id })
-    ).map((row) => row.id);
-    await db.insert(recurringCharges).values(
-      customerIds.map((customerId) => ({
-        clientId: client.id,
-        customerId,
-        codeId: code.id,
-        description: "Monthly service",
-        rate: "20.00000",
-        quantity: "1",
-        amount: "20.00",
-        startMonth: 1,
-        endMonth: 12,
-      })),
-    );
-    const admin = await createUser(db, { email: "admin@multi.example", password: null, isAdmin: true });
-    const token = await signAccessToken(JWT_SECRET, admin.id);
+        );
+        const admin = await createUser(db, { email: "admin@multi.example", password: null, isAdmin: true });
+        const token = await signAccessToken(JWT_SECRET, admin.id);
 
-    const started = await api(0, token).request("POST", `/api/dailyproduction/cycle/${CYCLE}/`, {
-      body: { run_date: RUN_DATE },
-    });
-    expect(started.status).toBe(202);
-    const runId = (started.body as { id: number }).id;
-    let last: { status?: string; done?: number; total?: number } = {};
-    await waitFor("the run to finish, read through the other API process", async () => {
-      const response = await api(1, token).get(`/api/productionruns/${runId}/`);
-      last = response.body as typeof last;
-      return last.status === "done" || last.status === "failed";
-    });
-    expect(last).toMatchObject({ status: "done" });
+        const started = await api(0, token).request("POST", `/api/dailyproduction/cycle/${CYCLE}/`, {
+          body: { run_date: RUN_DATE },
+        });
+        expect(started.status).toBe(202);
+        const runId = (started.body as { id: number }).id;
+        let last: { status?: string; done?: number; total?: number } = {};
+        await waitFor("the run to finish, read through the other API process", async () => {
+          const response = await api(1, token).get(`/api/productionruns/${runId}/`);
+          last = response.body as typeof last;
+          return last.status === "done" || last.status === "failed";
+        });
+        expect(last).toMatchObject({ status: "done" });
 
-    // Every customer got exactly one recurring charge and one statement, by whichever worker.
-    const counts = await queryRows<{ recurring: number; statements: number }>(
-      db,
-      sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
+        // Every customer got exactly one recurring charge and one statement, by whichever worker.
+        const counts = await queryRows<{ recurring: number; statements: number }>(
+          db,
+          sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
                     and t.transaction_type = 'recurring') as recurring,
                  (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id) as statements
             from customers c where c.client_id = ${client.id}`,
+        );
+        expect(counts).toHaveLength(CUSTOMERS);
+        expect(counts.every((row) => row.recurring === 1 && row.statements === 1)).toBe(true);
+        expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
+      },
     );
-    expect(counts).toHaveLength(CUSTOMERS);
-    expect(counts.every((row) => row.recurring === 1 && row.statements === 1)).toBe(true);
-    expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
-  });
-});
+  },
+);

@@ -38,7 +38,9 @@ describe.runIf(onPostgres)("several processes starting on one empty PostgreSQL d
         const journal = JSON.parse(
           readFileSync(new URL("../../drizzle/meta/_journal.json", import.meta.url), "utf8"),
         ) as { entries: unknown[] };
-        expect((applied as unknown as { rows: { count: number }[] }).rows[0]?.count).toBe(journal.entries.length);
+        expect((applied as unknown as { rows: { count: number }[] }).rows[0]?.count).toBe(
+          journal.entries.length,
+        );
       } finally {
         await Promise.all(handles.map((handle) => handle.close()));
       }
