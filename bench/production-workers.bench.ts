@@ -38,7 +38,12 @@ async function measure(workerCount: number): Promise<void> {
     settings: loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "bench" }).jobs,
     log: { info: () => undefined, warn: () => undefined, error: console.error },
     work: false,
-    services: { dataDir, publicUrl: "https://billing.example", mailer: { send: () => Promise.resolve() } },
+    services: {
+      dataDir,
+      publicUrl: "https://billing.example",
+      mailer: { send: () => Promise.resolve() },
+      gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "queue-only" },
+    },
   });
   try {
     const { clientId } = await generateProductionClient(handle, CUSTOMERS);

@@ -25,12 +25,16 @@ export type StartServerOptions = {
   /** Extra environment for the server process; wins over the defaults above. */
   env?: Record<string, string>;
   startupTimeoutMs?: number;
+  /** Options for node itself (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
+  nodeArgs?: string[];
 };
 
 export type RunningServer = {
   /** e.g. http://127.0.0.1:41234 — no trailing slash. */
   baseUrl: string;
   port: number;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number | undefined;
   dataDir: string;
   /** Everything the server wrote to stdout/stderr so far (tail-trimmed). */
   logs: () => string;
@@ -55,7 +59,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const dataDir = await mkdtemp(path.join(tmpdir(), "cyclebill-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -116,7 +120,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new Error(`${reason}\n--- server stderr ---\n${stderr || "(empty)"}`, { cause: error });
   }
 
-  return { baseUrl, port, dataDir, logs: () => output, stop };
+  return { baseUrl, port, pid: child.pid, dataDir, logs: () => output, stop };
 }
 
 async function waitForHealth(

@@ -3,7 +3,6 @@ import { lazyScreen } from "./lib/lazy-screen";
 import { LoginPage } from "./features/auth/LoginPage";
 import { NavigateKeepingQuery } from "./features/shell/NavigateKeepingQuery";
 import { NotFoundPage } from "./features/shell/NotFoundPage";
-import { PlaceholderPage } from "./features/shell/PlaceholderPage";
 import { PublicLayout } from "./features/shell/PublicLayout";
 import { RouteErrorPage } from "./features/shell/RouteErrorPage";
 
@@ -62,6 +61,9 @@ const TransactionSearchPage = lazyScreen(
   () => import("./features/transactions/TransactionSearchPage"),
   "TransactionSearchPage",
 );
+const PaymentsLayout = lazyScreen(() => import("./features/payments/PaymentsLayout"), "PaymentsLayout");
+const PaymentsPage = lazyScreen(() => import("./features/payments/PaymentsPage"), "PaymentsPage");
+const ProcessCCPage = lazyScreen(() => import("./features/payments/ProcessCCPage"), "ProcessCCPage");
 const TransactionsLayout = lazyScreen(
   () => import("./features/transactions/TransactionsLayout"),
   "TransactionsLayout",
@@ -83,8 +85,12 @@ export const routes: RouteObject[] = [
           { path: "/register", element: <RegisterPage /> },
           { path: "/forgotPassword", element: <ForgotPasswordPage /> },
           { path: "/passwordReset", element: <PasswordResetPage /> },
-          { path: "/payments", element: <PlaceholderPage title="Payments" /> },
         ],
+      },
+      {
+        // The public payment page (no login), also the staff payment form from a customer.
+        element: <PaymentsLayout />,
+        children: [{ path: "/payments", element: <PaymentsPage /> }],
       },
       {
         // Guarded: AppLayout sends logged-out users to login with a redirect back.
@@ -99,7 +105,7 @@ export const routes: RouteObject[] = [
               { index: true, element: <NavigateKeepingQuery to="/customers/manage" /> },
               { path: "manage", element: <CustomerListPage /> },
               { path: "edit/:customerId", element: <CustomerEditorPage /> },
-              { path: "processCC", element: <PlaceholderPage title="Process Credit Cards" /> },
+              { path: "processCC", element: <ProcessCCPage /> },
             ],
           },
           { path: "/customerPrintView", element: <CustomerPrintView /> },

@@ -1,4 +1,4 @@
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -10,6 +10,23 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { refreshStatistics } from "../modules/maintenance/refresh-statistics.js";
 import * as tables from "./tables.js";
+import { AUTH_NOTICE_CHANNEL, attachAuthCache } from "../modules/auth/auth-cache.js";
+import { attachPreparedRunner } from "./prepared-rows.js";
+
+/** Dates, timestamps and intervals stay text, as drizzle reads them (prepared-rows.ts). */
+const TEXT_TYPE_IDS = new Set([1082, 1114, 1184, 1186]);
+const rawTextTypes = {
+  getTypeParser: ((typeId: number, format?: "text" | "binary") =>
+    TEXT_TYPE_IDS.has(typeId)
+      ? (value: string) => value
+      : pg.types.getTypeParser(typeId, format)) as typeof pg.types.getTypeParser,
+};
+const pgliteTextParsers = Object.fromEntries(
+  [pgliteTypes.DATE, pgliteTypes.TIMESTAMP, pgliteTypes.TIMESTAMPTZ, pgliteTypes.INTERVAL].map((typeId) => [
+    typeId,
+    (value: string) => value,
+  ]),
+);
 
 export type Schema = typeof tables;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -44,6 +61,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema: tables });
+    // One process owns a PGlite directory: its own commits are the only changes to notice.
+    const authCache = attachAuthCache(db, async (onNotice) => client.listen(AUTH_NOTICE_CHANNEL, onNotice));
+    attachPreparedRunner(
+      db,
+      async (_name, text, params) => (await client.query(text, params, { parsers: pgliteTextParsers })).rows,
+    );
     return {
       db: db as unknown as Database,
       kind: "pglite",
@@ -54,13 +77,35 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         // postings on a large client use the indexes behind their foreign-key checks.
         await refreshStatistics(db as unknown as Database);
       },
-      close: () => client.close(),
+      close: async () => {
+        await authCache.close();
+        await client.close();
+      },
     };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
   // An idle client's network error must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   const db = drizzleNodePg(pool, { schema: tables });
+  const authCache = attachAuthCache(db, async (onNotice, onLost) => {
+    // Its own connection, outside the pool: LISTEN holds it for the life of the process.
+    const listener = new pg.Client({ connectionString: target.url });
+    listener.on("notification", (message) => onNotice(message.payload ?? ""));
+    listener.on("error", onLost);
+    listener.on("end", onLost);
+    await listener.connect();
+    await listener.query(`LISTEN ${AUTH_NOTICE_CHANNEL}`);
+    return async () => {
+      listener.removeAllListeners("end");
+      listener.removeAllListeners("error");
+      listener.on("error", () => undefined);
+      await listener.end().catch(() => undefined);
+    };
+  });
+  attachPreparedRunner(
+    db,
+    async (name, text, values) => (await pool.query({ name, text, values, types: rawTextTypes })).rows,
+  );
   return {
     db: db as unknown as Database,
     kind: "postgres",
@@ -82,6 +127,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       // A server running without autovacuum gets its statistics at start too.
       await refreshStatistics(db as unknown as Database);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await authCache.close();
+      await pool.end();
+    },
   };
 }

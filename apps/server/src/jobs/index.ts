@@ -6,6 +6,7 @@ import type { Database, Executor, JobBackend } from "../db/database.js";
 import { failJobRun } from "../modules/jobs/job-runs.js";
 import type { JobDefinition, JobLog, JobServices } from "./job-definition.js";
 import { startJobEngine } from "./job-engine.js";
+import { cardRunJob } from "./card-run.job.js";
 import { ledgerCheckJob } from "./ledger-check.job.js";
 import { poolBuildJob } from "./pool-build.job.js";
 import { productionRunJob } from "./production-run.job.js";
@@ -14,6 +15,7 @@ import { availableParallelism } from "node:os";
 import { failPool } from "../modules/delivery/build-pool.js";
 import { REFRESH_STATISTICS_CRON } from "../modules/maintenance/refresh-statistics.js";
 import { refreshStatisticsJob } from "./refresh-statistics.job.js";
+import { PRUNE_CUSTOMER_CHANGES_CRON, pruneCustomerChangesJob } from "./prune-customer-changes.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
@@ -21,8 +23,10 @@ export const jobDefinitions = [
   ledgerCheckJob,
   productionRunJob,
   refreshStatisticsJob,
+  pruneCustomerChangesJob,
   poolBuildJob,
   statementEmailJob,
+  cardRunJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -78,8 +82,10 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
 
   // Statistics where no autovacuum keeps them (the job does nothing where one does). pg-boss keeps
   // one schedule per name, however many processes set it.
-  if (options.work && settings.workers > 0)
+  if (options.work && settings.workers > 0) {
     await boss.schedule(refreshStatisticsJob.id, REFRESH_STATISTICS_CRON, {});
+    await boss.schedule(pruneCustomerChangesJob.id, PRUNE_CUSTOMER_CHANGES_CRON, {});
+  }
 
   if (options.work && settings.workers > 0) {
     const workOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollSeconds };

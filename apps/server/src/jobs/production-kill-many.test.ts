@@ -47,7 +47,12 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
         log: { info: () => undefined, warn: () => undefined, error: console.error },
         work: false,
-        services: { dataDir, publicUrl: "http://billing.test", mailer: { send: () => Promise.resolve() } },
+        services: {
+          dataDir,
+          publicUrl: "http://billing.test",
+          mailer: { send: () => Promise.resolve() },
+          gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "queue-only" },
+        },
       });
     });
 

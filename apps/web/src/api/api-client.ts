@@ -22,6 +22,8 @@ export type ApiFetchOptions = {
   body?: unknown;
   signal?: AbortSignal;
   handles?: HandledStatuses;
+  /** Extra request headers (e.g. Idempotency-Key on a payment). */
+  headers?: Record<string, string>;
 };
 
 const FALLBACK_MESSAGE = "An unexpected error occurred";
@@ -66,7 +68,7 @@ export function buildApiUrl(path: string, query?: QueryParams): string {
 
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
   const { method = "GET", query, body, signal, handles = [] } = options;
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";

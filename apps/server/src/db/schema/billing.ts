@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   date,
   foreignKey,
@@ -138,38 +139,6 @@ export const customers = pgTable(
     unique("customers_client_customer_no_key").on(t.clientId, t.customerNo),
     index("customers_client_name_idx").on(t.clientId, t.customerName),
     index("customers_search_trgm_idx").using("gin", t.searchText.op("gin_trgm_ops")),
-  ],
-);
-
-/** A saved card or bank account; only the gateway's token is kept, never the number. */
-export const customerPaymentMethods = pgTable(
-  "customer_payment_methods",
-  {
-    clientId: clientIdColumn(),
-    id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    method: varchar("method", { length: 8, enum: ["cc", "check"] }).notNull(),
-    gatewayToken: varchar("gateway_token", { length: 128 }).notNull(),
-    last4: varchar("last4", { length: 4 }).notNull().default(""),
-    expMonth: varchar("exp_month", { length: 2 }).notNull().default(""),
-    expYear: varchar("exp_year", { length: 2 }).notNull().default(""),
-    firstName: varchar("first_name", { length: 80 }).notNull().default(""),
-    lastName: varchar("last_name", { length: 80 }).notNull().default(""),
-    billingAddress1: varchar("billing_address1", { length: 120 }).notNull().default(""),
-    billingAddress2: varchar("billing_address2", { length: 120 }).notNull().default(""),
-    city: varchar("city", { length: 80 }).notNull().default(""),
-    state: varchar("state", { length: 2 }).notNull().default(""),
-    postalCode: varchar("postal_code", { length: 10 }).notNull().default(""),
-    createdAt: createdAtColumn(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.clientId, t.id] }),
-    unique("customer_payment_methods_customer_key").on(t.clientId, t.customerId),
-    foreignKey({
-      name: "customer_payment_methods_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
   ],
 );
 
@@ -453,6 +422,8 @@ export const transactions = pgTable(
      * unique per client, so a replayed job can never post it twice.
      */
     sourceKey: varchar("source_key", { length: 80 }),
+    /** The gateway's TRANS_ID of a card or ACH payment entry (null for everything else). */
+    gatewayTransId: varchar("gateway_trans_id", { length: 64 }),
     createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAtColumn(),
   },
@@ -527,42 +498,6 @@ export const transactions = pgTable(
   ],
 );
 
-/** Every attempt to charge a card or bank account through the gateway, approved or not. */
-export const paymentAttempts = pgTable(
-  "payment_attempts",
-  {
-    clientId: clientIdColumn(),
-    id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    statementId: refColumn("statement_id"),
-    transactionId: refColumn("transaction_id"),
-    paymentMethod: varchar("payment_method", { length: 10, enum: ["cc", "check", "useSaved"] }).notNull(),
-    amount: amountColumn("amount").notNull(),
-    approved: boolean("approved").notNull().default(false),
-    messageResponse: text("message_response").notNull().default(""),
-    gatewayTransactionId: varchar("gateway_transaction_id", { length: 64 }).notNull().default(""),
-    isClientInitiated: boolean("is_client_initiated").notNull().default(false),
-    createdAt: createdAtColumn(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.clientId, t.id] }),
-    foreignKey({
-      name: "payment_attempts_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "payment_attempts_transaction_id_fk",
-      columns: [t.clientId, t.transactionId],
-      foreignColumns: [transactions.clientId, transactions.id],
-    }),
-    index("payment_attempts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
-    index("payment_attempts_transaction_idx")
-      .on(t.clientId, t.transactionId)
-      .where(sql`transaction_id is not null`),
-  ],
-);
-
 /**
  * One email delivery of one statement: queued when the run makes it, sent once the SMTP server
  * accepted it, failed with the server's answer (retried with backoff until the job gives up).
@@ -598,5 +533,28 @@ export const statementDeliveries = pgTable(
       foreignColumns: [statements.clientId, statements.id],
     }).onDelete("cascade"),
     index("statement_deliveries_run_idx").on(t.clientId, t.productionRunId, t.status),
+  ],
+);
+
+/**
+ * Which customers' ledger or ageing inputs changed, one row per customer per database transaction,
+ * written by the ledger module (and the customer writes that change the summary's inputs) in the
+ * same transaction as the change. Each API process's client book (modules/summary/client-book.ts)
+ * rereads only the customers whose rows its last snapshot could not see. Pruned after a day.
+ */
+export const customerChanges = pgTable(
+  "customer_changes",
+  {
+    clientId: clientIdColumn(),
+    /** The writing transaction's id (pg_current_xact_id, 64-bit): compared with snapshots, not ordered. */
+    txid: bigint("txid", { mode: "bigint" })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text)::bigint`),
+    customerId: refColumn("customer_id").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.txid, t.customerId] }),
+    index("customer_changes_changed_at_idx").on(t.changedAt),
   ],
 );

@@ -4,6 +4,7 @@ import { revokedTokens, users } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
+import { authCacheOf, type CachedUser } from "./auth-cache.js";
 
 const INVALID_TOKEN = "Given token not valid for any token type";
 
@@ -15,26 +16,44 @@ export async function authenticate(
 ): Promise<AuthContext> {
   const match = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(authorization?.trim() ?? "");
   if (!match?.[1]) throw unauthorized();
-  const claims = await verifyAccessToken(secret, match[1]);
-  if (!claims) throw unauthorized(INVALID_TOKEN);
-  // The user and whether this token was revoked (logged out), in one round trip: every request asks.
-  const [user] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      isAdmin: users.isAdmin,
-      isClientStaff: users.isClientStaff,
-      clientId: users.clientId,
-      isActive: users.isActive,
-      tokensValidAfter: users.tokensValidAfter,
-      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${claims.tokenId})`,
-    })
-    .from(users)
-    .where(eq(users.id, claims.userId))
-    .limit(1);
+  const token = match[1];
+  const cache = authCacheOf(db);
+  let claims = cache?.claimsOf(token);
+  if (!claims) {
+    const verified = await verifyAccessToken(secret, token);
+    if (!verified) throw unauthorized(INVALID_TOKEN);
+    cache?.rememberClaims(token, verified);
+    claims = verified;
+  }
+  // Kept in memory until the database notices a change to the user or a revocation (auth-cache.ts).
+  let user: (CachedUser & { revoked: boolean }) | undefined;
+  const kept = cache?.lookup(claims.userId, claims.tokenId);
+  if (kept) user = { ...kept, revoked: false };
+  else {
+    const mark = cache?.mark() ?? 0;
+    // The user and whether this token was revoked (logged out), in one round trip.
+    [user] = await db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        isAdmin: users.isAdmin,
+        isClientStaff: users.isClientStaff,
+        clientId: users.clientId,
+        isActive: users.isActive,
+        tokensValidAfter: users.tokensValidAfter,
+        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${claims.tokenId})`,
+      })
+      .from(users)
+      .where(eq(users.id, claims.userId))
+      .limit(1);
+    if (user && !user.revoked) {
+      const { revoked: _revoked, ...row } = user;
+      cache?.keep(mark, row, claims.tokenId);
+    }
+  }
   if (!user || !user.isActive) throw unauthorized("User is inactive or deleted.");
   // A password change ends every session started before it.
   if (user.tokensValidAfter && claims.issuedAt.getTime() < user.tokensValidAfter.getTime()) {

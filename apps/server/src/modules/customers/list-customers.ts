@@ -1,5 +1,18 @@
 import { cachedCount } from "../../db/list-counts.js";
-import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  isNotNull,
+  lte,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import {
   addAmounts,
   parseOrdering,
@@ -9,13 +22,12 @@ import {
   type ListQuery,
   type Page,
 } from "@cyclebill/domain";
-import { queryRows } from "../../db/query-rows.js";
+import { preparedStatementRows } from "../../db/prepared-rows.js";
 import type { Database } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
-import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
-import { customerToApi } from "./customer-output.js";
+import { customerToApi, type CustomerRow } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
 export type CustomerListFilters = {
@@ -55,27 +67,134 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
-function filterConditions(tenant: TenantContext, filters: CustomerListFilters): SQL[] {
+/** A value of the query, or (for a statement kept and reused) a placeholder for it. */
+type Bind = <T>(name: string, value: T) => T | SQLWrapper;
+const byValue: Bind = (_name, value) => value;
+const byPlaceholder: Bind = (name) => sql.placeholder(name);
+
+function filterConditions(clientId: number, filters: CustomerListFilters, bind: Bind = byValue): SQL[] {
   if (filters.includeOnlyArchived && filters.includeOnlyPendingArchived)
     throw nonFieldError(FILTERS_EXCLUSIVE_MESSAGE);
-  const conditions: SQL[] = [eq(customers.clientId, tenant.clientId)];
+  const conditions: SQL[] = [eq(customers.clientId, bind("clientId", clientId))];
   if (filters.includeOnlyArchived) conditions.push(eq(customers.deleted, true));
   else conditions.push(eq(customers.deleted, false));
   if (filters.includeOnlyPendingArchived) conditions.push(isNotNull(customers.deleteFlag));
-  if (filters.startDate) conditions.push(gte(customers.openDate, filters.startDate));
-  if (filters.endDate) conditions.push(lte(customers.openDate, filters.endDate));
-  const text = filters.query?.trim().toLowerCase();
+  if (filters.startDate) conditions.push(gte(customers.openDate, bind("startDate", filters.startDate)));
+  if (filters.endDate) conditions.push(lte(customers.openDate, bind("endDate", filters.endDate)));
+  const pattern = searchPattern(filters);
   // One lower-cased column holds number, names, email, address and phone; a trigram index serves it.
-  if (text) conditions.push(sql`${customers.searchText} like ${`%${escapeLike(text)}%`}`);
+  if (pattern) conditions.push(sql`${customers.searchText} like ${bind("pattern", pattern)}`);
   return conditions;
 }
 
-type LastEntry = {
-  customer_id: number | string;
-  kind: "charge" | "payment" | "adjust";
-  amount: string;
-  service_date: string;
+function searchPattern(filters: CustomerListFilters): string | undefined {
+  const text = filters.query?.trim().toLowerCase();
+  return text ? `%${escapeLike(text)}%` : undefined;
+}
+
+/** A page row: the customer's columns (database names) and what the list shows beside them. */
+type PageRow = Record<string, unknown> & {
+  contract_total: string | null;
+  aged_balance: string;
+  aged_current: string;
+  aged_days30: string;
+  aged_days60: string;
+  aged_days90: string;
+  aged_over90: string;
+  last_charge_amount: string | null;
+  last_charge_date: string | null;
+  last_payment_amount: string | null;
+  last_payment_date: string | null;
+  last_credit_amount: string | null;
+  last_credit_date: string | null;
 };
+
+const customerColumns = Object.entries(getTableColumns(customers));
+
+/** A page row's customer columns as drizzle would have read them. */
+function customerRowOf(raw: PageRow): CustomerRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of customerColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as CustomerRow;
+}
+
+/** The latest entry of one code type (not voided): its amount or its service date. */
+function latest(column: "amount" | "service_date", codeType: "charge" | "payment" | "adjust"): SQL {
+  return sql`(array_agg(t.${sql.raw(column)}::text order by t.service_date desc, t.id desc)
+              filter (where k.code_type = ${sql.raw(`'${codeType}'`)} and not t.voided))[1]`;
+}
+
+type PageOrder = {
+  column: (typeof customerOrderingFields)[keyof typeof customerOrderingFields];
+  descending: boolean;
+};
+
+/**
+ * The page in one statement: the customers of the page and, for each, from its own ledger entries,
+ * its ageing as of the day, its latest charge, payment and credit, and its recurring charges' total.
+ * Ageing is the domain's one rule (ageBalance: first in, first out) in SQL, as ageClientTotals sums it
+ * for a whole client: the balance as of the day from the ledger (entries dated later left out), the
+ * debits of the last 120 days summed by age band (0-29, 30-59, 60-89, 90-119 days); for a positive
+ * balance B and bands b0..b3, owed under 30 days is min(B, b0), under 60 days min(B, b0 + b1), and so
+ * on, the rest over 90; a credit balance is all current.
+ */
+function pageQuery(db: Database, where: SQL | undefined, order: PageOrder[]): SQL {
+  const page = db
+    .select()
+    .from(customers)
+    .where(where)
+    .orderBy(
+      ...order.map(({ column, descending }) => (descending ? desc(column) : asc(column))),
+      asc(customers.id),
+    )
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"));
+  // The same order over the page's own columns.
+  const outerOrder = order.map(
+    ({ column, descending }) => sql`p.${sql.identifier(column.name)} ${sql.raw(descending ? "desc" : "asc")}`,
+  );
+  const asOf = sql`${sql.placeholder("asOf")}::date`;
+  const debit = (range: SQL) =>
+    sql`coalesce(sum(t.ledger_amount) filter (where t.ledger_amount > 0 and ${range}), 0)`;
+  const owed = (bands: SQL) =>
+    sql`case when e.balance <= 0 then e.balance else least(e.balance, ${bands}) end`;
+  return sql`
+    select p.*,
+           (select sum(r.amount)::text from recurring_charges r
+            where r.client_id = p.client_id and r.customer_id = p.id) as contract_total,
+           e.balance::text as aged_balance,
+           u.u30::numeric(14,2)::text as aged_current,
+           (u.u60 - u.u30)::numeric(14,2)::text as aged_days30,
+           (u.u90 - u.u60)::numeric(14,2)::text as aged_days60,
+           (u.u120 - u.u90)::numeric(14,2)::text as aged_days90,
+           (e.balance - u.u120)::numeric(14,2)::text as aged_over90,
+           e.last_charge_amount, e.last_charge_date, e.last_payment_amount, e.last_payment_date,
+           e.last_credit_amount, e.last_credit_date
+    from (${page}) p
+    cross join lateral (
+      select p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}), 0) as balance,
+             ${debit(sql`t.service_date <= ${asOf} and t.service_date > ${asOf} - 30`)} as b0,
+             ${debit(sql`t.service_date <= ${asOf} - 30 and t.service_date > ${asOf} - 60`)} as b1,
+             ${debit(sql`t.service_date <= ${asOf} - 60 and t.service_date > ${asOf} - 90`)} as b2,
+             ${debit(sql`t.service_date <= ${asOf} - 90 and t.service_date >= ${asOf} - 119`)} as b3,
+             ${latest("amount", "charge")} as last_charge_amount,
+             ${latest("service_date", "charge")} as last_charge_date,
+             ${latest("amount", "payment")} as last_payment_amount,
+             ${latest("service_date", "payment")} as last_payment_date,
+             ${latest("amount", "adjust")} as last_credit_amount,
+             ${latest("service_date", "adjust")} as last_credit_date
+      from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+      where t.client_id = p.client_id and t.customer_id = p.id
+    ) e
+    cross join lateral (
+      select ${owed(sql`e.b0`)} as u30, ${owed(sql`e.b0 + e.b1`)} as u60,
+             ${owed(sql`e.b0 + e.b1 + e.b2`)} as u90, ${owed(sql`e.b0 + e.b1 + e.b2 + e.b3`)} as u120
+    ) u
+    order by ${sql.join([...outerOrder, sql`p.id asc`], sql`, `)}`;
+}
 
 /** The Manage Customers list: filtered, sorted and paged in the database; ledger columns for the page. */
 export async function listCustomers(
@@ -91,20 +210,38 @@ export async function listCustomers(
       `Unknown ordering field: ${ordering.unknown.join(", ")}. Allowed: ${Object.keys(customerOrderingFields).join(", ")}.`,
     );
   }
-  const where = and(...filterConditions(tenant, filters));
-  const { limit, offset } = resolvePaging(query);
-  const orderBy = ordering.terms.map((term) => {
-    const column = customerOrderingFields[term.field as keyof typeof customerOrderingFields];
-    return term.descending ? desc(column) : asc(column);
-  });
+  const paging = resolvePaging(query);
+  const order = ordering.terms.map((term) => ({
+    column: customerOrderingFields[term.field as keyof typeof customerOrderingFields],
+    descending: term.descending,
+  }));
+  const asOf = filters.as_of ?? businessToday();
+  const values: Record<string, unknown> = {
+    clientId: tenant.clientId,
+    startDate: filters.startDate,
+    endDate: filters.endDate,
+    pattern: searchPattern(filters),
+    limit: paging.limit,
+    offset: paging.offset,
+    asOf,
+  };
+  // Statements differ only by which filters are given and the ordering: each is built once.
+  const shape = JSON.stringify([
+    ordering.terms,
+    Boolean(filters.startDate),
+    Boolean(filters.endDate),
+    Boolean(values.pattern),
+    Boolean(filters.includeOnlyArchived),
+    Boolean(filters.includeOnlyPendingArchived),
+  ]);
+  const where = and(...filterConditions(tenant.clientId, filters));
   const [rows, total] = await Promise.all([
-    db
-      .select()
-      .from(customers)
-      .where(where)
-      .orderBy(...orderBy, asc(customers.id))
-      .limit(limit)
-      .offset(offset),
+    preparedStatementRows<PageRow>(
+      db,
+      `customer_list ${shape}`,
+      () => pageQuery(db, and(...filterConditions(tenant.clientId, filters, byPlaceholder)), order),
+      values,
+    ),
     cachedCount(
       db,
       tenant.clientId,
@@ -115,50 +252,23 @@ export async function listCustomers(
       },
     ),
   ]);
-  const ids = rows.map((row) => row.id);
-  const idList = sql.join(
-    (ids.length > 0 ? ids : [-1]).map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const [lastEntries, contracts, ageing] = await Promise.all([
-    queryRows<LastEntry>(
-      db,
-      sql`select distinct on (t.customer_id, c.code_type) t.customer_id, c.code_type as kind,
-                 t.amount::text as amount, t.service_date::text as service_date
-          from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
-          where t.client_id = ${tenant.clientId} and t.customer_id in (${idList})
-            and c.code_type in ('charge', 'payment', 'adjust') and not t.voided
-          order by t.customer_id, c.code_type, t.service_date desc, t.id desc`,
-    ),
-    queryRows<{ customer_id: number | string; total: string }>(
-      db,
-      sql`select customer_id, sum(amount)::text as total from recurring_charges
-          where client_id = ${tenant.clientId} and customer_id in (${idList}) group by customer_id`,
-    ),
-    ageCustomerBalances(db, tenant.clientId, filters.as_of ?? businessToday(), ids, "ledger"),
-  ]);
-  const last = (customerId: number, kind: LastEntry["kind"]) =>
-    lastEntries.find((entry) => Number(entry.customer_id) === customerId && entry.kind === kind);
-  const results = rows.map((row): CustomerListRow => {
+  const results = rows.map((raw): CustomerListRow => {
+    const row = customerRowOf(raw);
     const base = customerToApi(row);
-    const aged = ageing.find((entry) => entry.customerId === row.id);
-    const charge = last(row.id, "charge");
-    const payment = last(row.id, "payment");
-    const credit = last(row.id, "adjust");
     // As of a past day the balance is the ledger's then; today it is the kept balance.
-    const balance = filters.as_of && aged ? aged.balance : base.total_balance;
+    const balance = filters.as_of ? raw.aged_balance : base.total_balance;
     return {
       ...base,
       total_balance: balance,
       balance,
-      current_balance: aged?.current ?? base.current_balance,
-      overdue_30_days: aged?.days30 ?? base.overdue_30_days,
-      overdue_60_days: aged?.days60 ?? base.overdue_60_days,
-      overdue_90_days: aged?.days90 ?? base.overdue_90_days,
-      overdue_over_90_days: aged?.over90 ?? base.overdue_over_90_days,
+      current_balance: raw.aged_current,
+      overdue_30_days: raw.aged_days30,
+      overdue_60_days: raw.aged_days60,
+      overdue_90_days: raw.aged_days90,
+      overdue_over_90_days: raw.aged_over90,
       current_charges: row.mtdCharges,
       current_payments_credits: addAmounts(row.mtdPayments, row.mtdCrAdj),
-      contract_balance: contracts.find((entry) => Number(entry.customer_id) === row.id)?.total ?? "0.00",
+      contract_balance: raw.contract_total ?? "0.00",
       adjusted_total_balance: subtractAmounts(
         addAmounts(addAmounts(row.previousBalance, row.mtdCharges), row.mtdDbAdj),
         addAmounts(row.mtdPayments, row.mtdCrAdj),
@@ -166,12 +276,12 @@ export async function listCustomers(
       mtdCharges: row.mtdCharges,
       mtdCRAdjust: row.mtdCrAdj,
       mtdDebitAdjust: row.mtdDbAdj,
-      lastChargeAmount: charge?.amount ?? null,
-      lastChargeDate: charge?.service_date ?? null,
-      lastPaymentAmount: payment?.amount ?? null,
-      lastPaymentDate: payment?.service_date ?? null,
-      lastCreditAmount: credit?.amount ?? null,
-      lastCreditDate: credit?.service_date ?? null,
+      lastChargeAmount: raw.last_charge_amount,
+      lastChargeDate: raw.last_charge_date,
+      lastPaymentAmount: raw.last_payment_amount,
+      lastPaymentDate: raw.last_payment_date,
+      lastCreditAmount: raw.last_credit_amount,
+      lastCreditDate: raw.last_credit_date,
     };
   });
   return { count: total, results };

@@ -24,6 +24,7 @@ import { badRequest, fieldError, nonFieldError, notFound } from "../../http/erro
 import { addRoutePlan } from "../groups/route-plans.js";
 import { archiveAtZero } from "../ledger/archive-at-zero.js";
 import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
+import { recordCustomerChanges } from "../ledger/customer-changes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
@@ -129,6 +130,8 @@ async function insertCustomer(
     .values({ openDate: businessToday(), ...customerValues(input), clientId: tenant.clientId, customerNo })
     .returning();
   if (!row) throw new Error("customer not created");
+  // A new customer joins the client's counts (the summary's client book).
+  await recordCustomerChanges(tx, tenant.clientId, [row.id]);
   return row;
 }
 
@@ -161,6 +164,8 @@ export async function updateCustomer(
         .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
         .returning();
       if (!row) throw notFound();
+      // The opening date is an input of the counts as of a day.
+      await recordCustomerChanges(tx, tenant.clientId, [id]);
       return customerToApi(row);
     })
     .catch(duplicateNumber);
@@ -176,6 +181,7 @@ export async function archiveCustomer(db: Database, tenant: TenantContext, id: n
       .update(customers)
       .set({ deleted: true, deletedAt: new Date() })
       .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+    await recordCustomerChanges(tx, tenant.clientId, [id]);
   });
 }
 
@@ -228,6 +234,7 @@ export async function undeleteCustomer(
       .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
       .returning();
     if (!row) throw notFound();
+    await recordCustomerChanges(tx, tenant.clientId, [id]);
     return customerToApi(row);
   });
 }

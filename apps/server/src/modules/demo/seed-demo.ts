@@ -18,6 +18,7 @@ import { attachTransactions, createInvoice } from "../invoices/create-invoice.js
 import { changeInvoiceStatus } from "../invoices/manage-invoices.js";
 import { recomputeMonthToDate } from "../ledger/statement-period.js";
 import { createStatement, type StatementDelivery } from "../statements/create-statement.js";
+import { recordAllCustomerChanges } from "../ledger/customer-changes.js";
 import type { PostingInput } from "../transactions/post-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { createUser, type UserRow } from "../users/create-user.js";
@@ -469,6 +470,8 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     }
 
     await resetMonthToDate(db, client.id, dayOfMonth(0, 1, now));
+    // Customers written here outside the ledger (added, archived): every client book rereads them.
+    await recordAllCustomerChanges(db, client.id);
     // Billed through last month's end (the demo's statement runs): the next run's period starts after it.
     await db
       .update(clients)

@@ -10,6 +10,7 @@ import {
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { archiveAtZero } from "./archive-at-zero.js";
+import { recordCustomerChanges } from "./customer-changes.js";
 import { sqlArray } from "./sql-arrays.js";
 
 export type FiguresChange = { customerId: number; entry: LedgerEntryFigures; change: "post" | "remove" };
@@ -20,7 +21,8 @@ export type FiguresOutcome = { balances: Map<number, string>; archived: number[]
 /**
  * Moves the figures kept beside each touched customer's ledger — balance, tallies, month-to-date
  * buckets, last pay date — by the sum of its entries' changes, in ONE statement for any number of
- * customers, then applies the archive-at-zero rule. Callers hold the customers' locks.
+ * customers, notes them in the change log (same transaction), then applies the archive-at-zero
+ * rule. Callers hold the customers' locks.
  */
 export async function applyCustomerFigures(
   tx: Executor,
@@ -35,6 +37,7 @@ export async function applyCustomerFigures(
   }
   if (byCustomer.size === 0) return { balances: new Map(), archived: [] };
   const ids = [...byCustomer.keys()].sort((a, b) => a - b);
+  await recordCustomerChanges(tx, clientId, ids);
   const deltas = ids.map((id) => byCustomer.get(id) as CustomerFiguresDelta);
   const bucketColumns = MONTH_TO_DATE_BUCKETS.map((bucket) => sql.raw(MONTH_TO_DATE_COLUMNS[bucket]));
   const rows = await queryRows<{ id: number | string; total_balance: string; delete_flag: string | null }>(

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { shouldArchiveAtZero } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
+import { recordCustomerChanges } from "./customer-changes.js";
 import { sqlArray } from "./sql-arrays.js";
 
 /**
@@ -21,5 +22,7 @@ export async function archiveAtZero(
     sql`update customers set deleted = true, deleted_at = now()
         where client_id = ${clientId} and not deleted and id = any(${sqlArray(settled, "bigint")})`,
   );
+  // Archived customers leave the active count.
+  await recordCustomerChanges(tx, clientId, settled);
   return settled;
 }

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
+import { recordCustomerChanges } from "./customer-changes.js";
 
 /**
  * Clears an archived customer's ledger so it starts afresh when unarchived (the help promises an
@@ -29,4 +30,5 @@ export async function clearCustomerLedger(tx: Executor, clientId: number, custom
       updatedAt: new Date(),
     })
     .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
+  await recordCustomerChanges(tx, clientId, [customerId]);
 }

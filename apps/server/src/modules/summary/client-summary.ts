@@ -5,6 +5,7 @@ import { queryRows } from "../../db/query-rows.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { ageClientTotals } from "./customer-ageing.queries.js";
 import { cachedSummary, ledgerStamp } from "./summary-cache.js";
+import { amountOfCents, clientBook, type ClientBook } from "./client-book.js";
 import { businessToday } from "../../clock.js";
 
 export type ClientSummary = {
@@ -27,8 +28,10 @@ export type ClientSummary = {
 
 /**
  * The home dashboard's figures as of a date (today unless `asOf` names a past day), from the
- * ledger: entries dated after it are left out of the counts, the month and the ageing. A figure is
- * computed once per state of the client's books and reused while nothing has changed (summary-cache.ts).
+ * ledger: entries dated after it are left out of the counts, the month and the ageing. Today's
+ * figures are summed from the process's client book, refreshed customer by customer from the change
+ * log (client-book.ts); a past day's are computed once per state of the client's books and reused
+ * while nothing has changed (summary-cache.ts).
  */
 export async function summarizeClient(
   db: Database,
@@ -36,17 +39,41 @@ export async function summarizeClient(
   asOf?: string,
 ): Promise<ClientSummary> {
   const date = asOf ?? businessToday();
+  if (asOf === undefined) return summaryOfBook(await clientBook(db, tenant.clientId, date));
   const stamp = await ledgerStamp(db, tenant.clientId);
-  return cachedSummary(db, `client ${tenant.clientId} ${date} ${asOf ? "past" : "today"}`, stamp, () =>
-    computeClientSummary(db, tenant.clientId, date, asOf !== undefined),
+  return cachedSummary(db, `client ${tenant.clientId} ${date} past`, stamp, () =>
+    computeClientSummary(db, tenant.clientId, date, true),
   );
+}
+
+/** The same figures as computeClientSummary, summed from the book's customers. */
+export function summaryOfBook(book: ClientBook): ClientSummary {
+  const { totals } = book;
+  return {
+    totalCustomers: book.activeCustomers,
+    totalTransactions: book.entries,
+    arBalanceAsOfDate: book.date,
+    arCurrentBalance: amountOfCents(totals.current),
+    arOverdue30: amountOfCents(totals.days30),
+    arOverdue60: amountOfCents(totals.days60),
+    arOverdue90: amountOfCents(totals.days90 + totals.over90),
+    mtdCharges: amountOfCents(totals.charges),
+    mtdPayments: amountOfCents(-totals.payments),
+    mtdDebitAdj: amountOfCents(totals.debits),
+    mtdCreditAdj: amountOfCents(-totals.credits),
+    mtdTotal: amountOfCents(totals.charges + totals.debits + totals.payments + totals.credits),
+    newBalance: amountOfCents(totals.balance),
+    obexTotalBalance: amountOfCents(totals.balance),
+    obexDateOfLastPayment: book.lastPayment,
+  };
 }
 
 type CustomerCounts = { customers: number | string; entries: number | string };
 type LaterEntries = { entries: number | string };
 type MonthRow = { code_type: string; total: string };
 
-async function computeClientSummary(
+/** The figures computed in full from the ledger (a past day's; the client book is tested equal to it). */
+export async function computeClientSummary(
   db: Database,
   clientId: number,
   asOf: string,

@@ -11,6 +11,8 @@ export type ClientSummary = {
   client_name: string;
   city?: string | null;
   state?: string | null;
+  /** Whether the client has a payment gateway key (payment buttons and autopay need one). */
+  has_blue_pay_key?: boolean;
 };
 
 export const TYPEAHEAD_LIMIT = 100;

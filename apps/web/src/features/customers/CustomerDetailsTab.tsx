@@ -3,6 +3,7 @@ import {
   AddressSection,
   BillingSection,
   ContactSection,
+  type AutopayOption,
   MessagesSection,
   NameSection,
   type SetCustomerField,
@@ -15,11 +16,13 @@ export function CustomerDetailsTab({
   errors,
   set,
   nameMissing,
+  autopay,
 }: {
   values: CustomerFormValues;
   errors: CustomerFieldErrors;
   set: SetCustomerField;
   nameMissing?: boolean;
+  autopay: AutopayOption;
 }) {
   const props = { values, errors, set, nameMissing };
   return (
@@ -28,7 +31,7 @@ export function CustomerDetailsTab({
       <ContactSection {...props} />
       <AddressSection {...props} kind="mailing" />
       <AddressSection {...props} kind="property" />
-      <BillingSection {...props} />
+      <BillingSection {...props} autopay={autopay} />
       <MessagesSection {...props} />
     </Stack>
   );

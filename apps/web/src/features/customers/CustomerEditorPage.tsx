@@ -18,6 +18,8 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { NoClientNotice } from "../clients/ClientRequired";
+import { useClientRecord } from "../clients/client-api";
+import { CustomerPaymentsTab, paymentFormPath } from "../payments/CustomerPaymentsTab";
 import { parseClientId, useClientContext } from "../../shared/client-context";
 import { NotFoundPage } from "../shell/NotFoundPage";
 import { PageHeader } from "../shell/PageHeader";
@@ -40,7 +42,7 @@ import { CustomerStatusTab } from "./CustomerStatusTab";
 import { RecurringChargesTab } from "./RecurringChargesTab";
 import { StoredAmountsTab } from "./StoredAmountsTab";
 
-export const CUSTOMER_TABS = ["details", "stored", "recurring", "status", "groups"] as const;
+export const CUSTOMER_TABS = ["details", "stored", "recurring", "status", "groups", "payments"] as const;
 export type CustomerTab = (typeof CUSTOMER_TABS)[number];
 export const CUSTOMER_TAB_LABELS: Record<CustomerTab, string> = {
   details: "Customer Details",
@@ -48,6 +50,7 @@ export const CUSTOMER_TAB_LABELS: Record<CustomerTab, string> = {
   recurring: "Recurring Charges",
   status: "Status",
   groups: "Groups",
+  payments: "Payments",
 };
 export const CUSTOMER_SAVED_MESSAGE = "Customer saved.";
 /** How long the saved alert stays (the spec's saved alerts show for 3 seconds). */
@@ -157,6 +160,16 @@ function CustomerEditorForm({
   const [unarchiving, setUnarchiving] = useState(false);
   const update = useUpdateCustomer(clientId, record.id);
   const links = customerLinks(clientId, record.id);
+  // Payment buttons and Autopay only for a client with a payment gateway key (spec §6).
+  const hasPaymentKey = useClientRecord(clientId).data?.has_blue_pay_key === true;
+  const hasStoredMethod = record.bluepay_transaction_id !== "";
+  // Removing the stored method (Payments tab) ends autopay on the server: the form follows, so a
+  // later save does not send a switch the server would refuse.
+  const [serverAutopay, setServerAutopay] = useState(record.autopay_flag);
+  if (serverAutopay !== record.autopay_flag) {
+    setServerAutopay(record.autopay_flag);
+    if (!record.autopay_flag) setValues((current) => ({ ...current, autopay_flag: false }));
+  }
 
   useEffect(() => {
     if (status.kind !== "saved") return;
@@ -236,6 +249,21 @@ function CustomerEditorForm({
             <Button component={Link} to={links.invoices} variant="default" size="sm">
               Invoices &amp; Statements
             </Button>
+            {hasPaymentKey ? (
+              <>
+                <Button component={Link} to={paymentFormPath(clientId, record.id, false)} size="sm">
+                  Take payment
+                </Button>
+                <Button
+                  component={Link}
+                  to={paymentFormPath(clientId, record.id, true)}
+                  variant="light"
+                  size="sm"
+                >
+                  Store card/ACH
+                </Button>
+              </>
+            ) : null}
           </>
         }
       />
@@ -313,6 +341,7 @@ function CustomerEditorForm({
               values={values}
               errors={errors}
               set={set}
+              autopay={hasPaymentKey ? (hasStoredMethod ? "available" : "needs-method") : "hidden"}
               nameMissing={
                 status.kind === "failed" &&
                 status.messages.includes(NAME_REQUIRED_ON_UPDATE_MESSAGE) &&
@@ -330,6 +359,9 @@ function CustomerEditorForm({
           </Tabs.Panel>
           <Tabs.Panel value="status">
             <CustomerStatusTab clientId={clientId} customerId={record.id} />
+          </Tabs.Panel>
+          <Tabs.Panel value="payments">
+            <CustomerPaymentsTab clientId={clientId} customerId={record.id} hasPaymentKey={hasPaymentKey} />
           </Tabs.Panel>
           <Tabs.Panel value="groups">
             <CustomerGroupsTab

@@ -201,7 +201,15 @@ export function AddressSection(
   );
 }
 
-export function BillingSection(props: CustomerSectionProps & { bordered?: boolean }) {
+/**
+ * The Autopay switch: only for a saved customer whose client has a payment key ("hidden" otherwise,
+ * as on Add Customer); the server refuses autopay without a stored method, so it waits for one.
+ */
+export type AutopayOption = "hidden" | "available" | "needs-method";
+
+export function BillingSection(
+  props: CustomerSectionProps & { bordered?: boolean; autopay?: AutopayOption },
+) {
   const { values, errors, set, disabled } = props;
   const select = (
     field: "pull_flag" | "bi_pull_flag" | "finance_flag" | "tax_status" | "pull_explanation",
@@ -241,14 +249,20 @@ export function BillingSection(props: CustomerSectionProps & { bordered?: boolea
         disabled={disabled}
         onChange={(event) => set("open_date", event.currentTarget.value)}
       />
-      <Switch
-        label="Autopay"
-        description="Charge the card on file automatically"
-        checked={values.autopay_flag}
-        disabled={disabled}
-        onChange={(event) => set("autopay_flag", event.currentTarget.checked)}
-        mt="xs"
-      />
+      {props.autopay === undefined || props.autopay === "hidden" ? null : (
+        <Switch
+          label="Autopay"
+          description={
+            props.autopay === "needs-method" && !values.autopay_flag
+              ? "Store a card or bank account first (Payments tab)"
+              : "Charge each statement's amount due to the stored method"
+          }
+          checked={values.autopay_flag}
+          disabled={disabled || (props.autopay === "needs-method" && !values.autopay_flag)}
+          onChange={(event) => set("autopay_flag", event.currentTarget.checked)}
+          mt="xs"
+        />
+      )}
     </CustomerSection>
   );
 }

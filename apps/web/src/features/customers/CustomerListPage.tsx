@@ -194,6 +194,9 @@ function CustomerList({ clientId }: { clientId: number }) {
             >
               Balance Sheet PDF
             </Button>
+            <Button component={Link} to={withClient("/customers/processCC")} variant="default">
+              Process CC Payments
+            </Button>
             <Button onClick={() => setAdding(true)}>Add Customer</Button>
           </>
         }

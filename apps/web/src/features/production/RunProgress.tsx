@@ -1,6 +1,7 @@
 import type { ProductionRun } from "@cyclebill/domain";
 import { Alert, Badge, Card, Group, Progress, Stack, Table, Text } from "@mantine/core";
 import { formatAmount } from "../../lib/format";
+import { AutopayRunButton } from "../payments/AutopayRunButton";
 import { FigureCells, FigureHeaders } from "./FiguresCells";
 
 const STATUS_COLORS: Record<ProductionRun["status"], string> = {
@@ -46,7 +47,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
           </Alert>
         ) : null}
         {run.clients.length > 0 ? (
-          <Table.ScrollContainer minWidth={900}>
+          <Table.ScrollContainer minWidth={1000}>
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
@@ -54,6 +55,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                   <Table.Th>Status</Table.Th>
                   <FigureHeaders />
                   <Table.Th>Emails</Table.Th>
+                  <Table.Th>Autopay</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -72,6 +74,13 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                     )}
                     <Table.Td>
                       <EmailProgress emails={client.emails} />
+                    </Table.Td>
+                    <Table.Td>
+                      <AutopayRunButton
+                        clientId={client.client_id}
+                        clientName={client.client_name}
+                        runId={client.autopay_job_id}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { Executor } from "./database.js";
+import { queryRows } from "./query-rows.js";
+
+/**
+ * Runs one statement of raw SQL by text and parameters. On PostgreSQL the statement is named, so
+ * each pooled connection parses and plans a hot read once instead of on every request; the name is
+ * the statement's text hashed (a list's filters and ordering give different texts).
+ */
+export type PreparedRunner = (name: string, text: string, params: unknown[]) => Promise<unknown[]>;
+
+const runners = new WeakMap<object, PreparedRunner>();
+const dialect = new PgDialect();
+const names = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+/** Called by openDatabase for its handle. */
+export function attachPreparedRunner(db: object, runner: PreparedRunner): void {
+  runners.set(db, runner);
+}
+
+/** A statement's name: the prefix and its text hashed (drizzle's prepare() on a hot read takes it). */
+export function preparedName(prefix: string, text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    if (names.size >= MAX_NAMES) names.clear();
+    name = `${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * The rows of a hot read, as a named prepared statement where the handle has a runner (an open
+ * transaction has none: it runs as plain SQL). Dates and timestamps come back as text, as drizzle
+ * reads them.
+ */
+export async function preparedRows<T>(db: Executor, prefix: string, query: SQL): Promise<T[]> {
+  const runner = runners.get(db);
+  if (!runner) return queryRows<T>(db, query);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return (await runner(preparedName(prefix, text), text, params)) as T[];
+}
+
+type Statement = { name: string; text: string; params: unknown[] };
+const statements = new Map<string, Statement>();
+
+/**
+ * A hot read kept built: `build` makes it once per key with placeholders (sql.placeholder), and each
+ * call fills them with `values`. Where the handle has no runner (an open transaction) it is built
+ * and run with the values.
+ */
+export async function preparedStatementRows<T>(
+  db: Executor,
+  key: string,
+  build: () => SQL,
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  const runner = runners.get(db);
+  let statement = statements.get(key);
+  if (!statement) {
+    const { sql: text, params } = dialect.sqlToQuery(build());
+    if (statements.size >= MAX_NAMES) statements.clear();
+    statement = { name: preparedName(key.split(" ")[0] ?? "statement", text), text, params };
+    statements.set(key, statement);
+  }
+  const params = fillPlaceholders(statement.params, values);
+  if (runner) return (await runner(statement.name, statement.text, params)) as T[];
+  return queryRows<T>(db, rawStatement(statement.text, params));
+}
+
+/** The statement's text with its parameters, as one drizzle SQL (to run it without naming it). */
+function rawStatement(text: string, params: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, index) => (index % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)),
+  );
+}

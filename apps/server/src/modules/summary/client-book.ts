@@ -1,0 +1,287 @@
+import { sql } from "drizzle-orm";
+import { monthStart } from "@cyclebill/domain";
+import type { Database, Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
+import { ageCustomerBalances } from "./customer-ageing.queries.js";
+
+/**
+ * A per-process book of one client's summary figures as of today, customer by customer, so the
+ * home cards sum a book instead of ageing 50,000 customers on every request after a posting.
+ *
+ * Every change to a customer's ledger or ageing inputs writes a customer_changes row in the same
+ * database transaction (the ledger module, customer adds and archives). A refresh runs in one
+ * REPEATABLE READ transaction: it takes the database snapshot, reads the customers whose change
+ * rows the book's previous snapshot could not see (pg_visible_in_snapshot against that snapshot,
+ * not an id order: a transaction that began earlier may commit later, and is still caught), and
+ * recomputes just those customers from the ledger in the same snapshot. So a posting committed
+ * by any process before a request starts is in that request's figures, and the figures equal a
+ * full computation at that snapshot. The book is rebuilt in full on a new day, when the client's
+ * codes change (a code's type decides a figure), after MAX_AGE (change rows are pruned after a
+ * day), or when more customers changed than a partial refresh is worth.
+ */
+const MAX_AGE_MS = 6 * 60 * 60 * 1000;
+const MAX_PARTIAL = 2_000;
+
+/** Amounts kept per customer, in cents, in this order. */
+export const BOOK_AMOUNTS = [
+  "balance",
+  "current",
+  "days30",
+  "days60",
+  "days90",
+  "over90",
+  "charges",
+  "payments",
+  "debits",
+  "credits",
+] as const;
+export type BookAmount = (typeof BOOK_AMOUNTS)[number];
+
+type CustomerFigures = {
+  active: boolean;
+  /** Ledger entries dated up to the book's day. */
+  entries: number;
+  lastPayment: string | null;
+  /** Cents, in BOOK_AMOUNTS order. */
+  amounts: number[];
+};
+
+export type ClientBook = {
+  clientId: number;
+  date: string;
+  snapshot: string;
+  codes: string;
+  builtAt: number;
+  customers: Map<number, CustomerFigures>;
+  activeCustomers: number;
+  entries: number;
+  totals: Record<BookAmount, bigint>;
+  lastPayment: string | null;
+};
+
+/** "-12.30" to -1230: exact for the 2-place decimal strings PostgreSQL and the domain write. */
+function cents(text: string): number {
+  const negative = text.startsWith("-");
+  const [whole = "0", fraction = ""] = (negative ? text.slice(1) : text).split(".");
+  const value = Number(whole) * 100 + Number(`${fraction}00`.slice(0, 2));
+  return negative ? -value : value;
+}
+
+/** Cents back to a 2-place decimal string. */
+export function amountOfCents(value: bigint): string {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const text = `${magnitude / 100n}.${(magnitude % 100n).toString().padStart(2, "0")}`;
+  return negative ? `-${text}` : text;
+}
+
+type FiguresRow = {
+  id: number | string;
+  active: boolean;
+  entries: number | string;
+  charges: string;
+  payments: string;
+  debits: string;
+  credits: string;
+  last_payment: string | null;
+};
+
+/** Each customer's figures as of `date` (all of the client's, or those listed), in the caller's snapshot. */
+async function customerFigures(
+  tx: Executor,
+  clientId: number,
+  date: string,
+  ids: readonly number[] | undefined,
+): Promise<Map<number, CustomerFigures>> {
+  const only = (column: string) =>
+    ids === undefined ? sql`` : sql`and ${sql.raw(column)} = any(${sqlArray(ids, "bigint")})`;
+  const [rows, ageing] = await Promise.all([
+    queryRows<FiguresRow>(
+      tx,
+      sql`
+      with later as (
+        select customer_id, count(*) as entries from transactions
+        where client_id = ${clientId} and service_date > ${date}::date ${only("customer_id")}
+        group by customer_id
+      ),
+      month as (
+        select t.customer_id,
+               sum(t.ledger_amount) filter (where k.code_type = 'charge') as charges,
+               sum(t.ledger_amount) filter (where k.code_type = 'payment') as payments,
+               sum(t.ledger_amount) filter (where k.code_type = 'debit') as debits,
+               sum(t.ledger_amount) filter (where k.code_type in ('adjust', 'percent_discount', 'flat_discount')) as credits
+        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+        where t.client_id = ${clientId} and t.service_date >= ${monthStart(date)}::date
+          and t.service_date <= ${date}::date ${only("t.customer_id")}
+        group by t.customer_id
+      ),
+      paid as (
+        select customer_id, max(service_date)::text as last_payment from transactions
+        where client_id = ${clientId} and service_date <= ${date}::date ${only("customer_id")}
+          and code_id in (select id from codes where client_id = ${clientId} and code_type = 'payment')
+        group by customer_id
+      )
+      select c.id, not c.deleted as active, c.ledger_entries - coalesce(l.entries, 0) as entries,
+             coalesce(m.charges, 0)::text as charges, coalesce(m.payments, 0)::text as payments,
+             coalesce(m.debits, 0)::text as debits, coalesce(m.credits, 0)::text as credits,
+             p.last_payment
+      from customers c
+      left join later l on l.customer_id = c.id
+      left join month m on m.customer_id = c.id
+      left join paid p on p.customer_id = c.id
+      where c.client_id = ${clientId} ${only("c.id")}`,
+    ),
+    // The one ageing rule (the domain's ageBalance), balances as of the day from the ledger.
+    ageCustomerBalances(tx, clientId, date, ids, "ledger"),
+  ]);
+  const aged = new Map(ageing.map((row) => [row.customerId, row]));
+  const figures = new Map<number, CustomerFigures>();
+  for (const row of rows) {
+    const id = Number(row.id);
+    const age = aged.get(id);
+    if (!age) continue;
+    const amounts: Record<BookAmount, string> = { ...age, ...row };
+    figures.set(id, {
+      active: row.active,
+      entries: Number(row.entries),
+      lastPayment: row.last_payment,
+      amounts: BOOK_AMOUNTS.map((name) => cents(amounts[name])),
+    });
+  }
+  return figures;
+}
+
+function emptyTotals(): Record<BookAmount, bigint> {
+  return Object.fromEntries(BOOK_AMOUNTS.map((name) => [name, 0n])) as Record<BookAmount, bigint>;
+}
+
+/** Adds (sign 1) or takes out (sign -1) one customer's figures from the book's totals. */
+function tally(book: ClientBook, figures: CustomerFigures, sign: 1 | -1): void {
+  if (figures.active) book.activeCustomers += sign;
+  book.entries += sign * figures.entries;
+  BOOK_AMOUNTS.forEach((name, index) => {
+    book.totals[name] += BigInt(sign * (figures.amounts[index] ?? 0));
+  });
+}
+
+function latestPayment(customers: Map<number, CustomerFigures>): string | null {
+  let latest: string | null = null;
+  for (const figures of customers.values())
+    if (figures.lastPayment !== null && (latest === null || figures.lastPayment > latest))
+      latest = figures.lastPayment;
+  return latest;
+}
+
+type Head = { snapshot: string; codes: string; changed: string | null };
+
+async function refreshBook(
+  db: Database,
+  clientId: number,
+  date: string,
+  previous: ClientBook | undefined,
+): Promise<ClientBook> {
+  return db.transaction(
+    async (tx) => {
+      const reuse = previous && previous.date === date && Date.now() - previous.builtAt < MAX_AGE_MS;
+      // The first statement takes the transaction's snapshot: everything below reads that state.
+      const [head] = await queryRows<Head>(
+        tx,
+        sql`select pg_current_snapshot()::text as snapshot,
+                   (select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
+                    from codes where client_id = ${clientId}) as codes,
+                   ${
+                     reuse
+                       ? sql`(select string_agg(distinct customer_id::text, ',') from customer_changes
+                              where client_id = ${clientId}
+                                and txid >= (pg_snapshot_xmin(${previous.snapshot}::pg_snapshot)::text)::bigint
+                                and not pg_visible_in_snapshot((txid::text)::xid8, ${previous.snapshot}::pg_snapshot))`
+                       : sql`null`
+                   } as changed`,
+      );
+      if (!head) throw new Error("no snapshot");
+      const changed = head.changed ? head.changed.split(",").map(Number) : [];
+      if (reuse && previous.codes === head.codes && changed.length <= MAX_PARTIAL) {
+        if (changed.length > 0) {
+          const fresh = await customerFigures(tx, clientId, date, changed);
+          // Applied only once every read succeeded: a failed refresh leaves the book as it was.
+          for (const id of changed) {
+            const before = previous.customers.get(id);
+            if (before) tally(previous, before, -1);
+            const after = fresh.get(id);
+            if (after) {
+              previous.customers.set(id, after);
+              tally(previous, after, 1);
+            } else previous.customers.delete(id);
+          }
+          previous.lastPayment = latestPayment(previous.customers);
+        }
+        previous.snapshot = head.snapshot;
+        return previous;
+      }
+      const customers = await customerFigures(tx, clientId, date, undefined);
+      const book: ClientBook = {
+        clientId,
+        date,
+        snapshot: head.snapshot,
+        codes: head.codes,
+        builtAt: Date.now(),
+        customers,
+        activeCustomers: 0,
+        entries: 0,
+        totals: emptyTotals(),
+        lastPayment: latestPayment(customers),
+      };
+      for (const figures of customers.values()) tally(book, figures, 1);
+      return book;
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+type Slot = { book?: ClientBook; running?: Promise<ClientBook>; queued?: Promise<ClientBook> };
+const slots = new WeakMap<object, Map<number, Slot>>();
+
+function slotOf(db: object, clientId: number): Slot {
+  let byClient = slots.get(db);
+  if (!byClient) {
+    byClient = new Map();
+    slots.set(db, byClient);
+  }
+  let slot = byClient.get(clientId);
+  if (!slot) {
+    slot = {};
+    byClient.set(clientId, slot);
+  }
+  return slot;
+}
+
+/**
+ * The client's book as of `date`, refreshed after this call began: one refresh at a time per
+ * client; callers arriving while one runs share the next one (which starts after they arrived).
+ */
+export function clientBook(db: Database, clientId: number, date: string): Promise<ClientBook> {
+  const slot = slotOf(db, clientId);
+  if (slot.queued) return slot.queued;
+  const before = slot.running;
+  const run = async (): Promise<ClientBook> => {
+    if (slot.queued === refresh) slot.queued = undefined;
+    slot.running = refresh;
+    try {
+      const book = await refreshBook(db, clientId, date, slot.book);
+      slot.book = book;
+      return book;
+    } catch (error) {
+      // Nothing half-applied is kept: the next refresh rebuilds.
+      slot.book = undefined;
+      throw error;
+    } finally {
+      if (slot.running === refresh) slot.running = undefined;
+    }
+  };
+  // Starts once the running refresh (if any) is over, never inside this call.
+  const refresh: Promise<ClientBook> = (before ? before.catch(() => undefined) : Promise.resolve()).then(run);
+  if (before) slot.queued = refresh;
+  else slot.running = refresh;
+  return refresh;
+}

@@ -1,0 +1,317 @@
+import { STATEMENT_NOT_FOUND_MESSAGE, type PaymentInfo, type PaymentResult } from "@cyclebill/domain";
+import { Alert, Anchor, Button, Group, Skeleton, Stack, Text, TextInput, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import { ApiError, describeApiError } from "../../api/api-client";
+import { useSessionToken } from "../../api/session";
+import { useCurrentUser } from "../auth/current-user";
+import { loginPathFor } from "../auth/redirect";
+import { formatAmount, formatIsoDate } from "../../lib/format";
+import { parseClientId } from "../../shared/client-context";
+import { PaymentForm } from "./PaymentForm";
+import { PAYMENT_PROVIDER, REDIRECT_CHECK_MS, type PaymentTarget } from "./payment-form";
+import { invalidateCustomerPayments, useCustomerPaymentInfo, usePublicPaymentInfo } from "./payments-api";
+
+/** Spec §9: the statement-id navigation is debounced 1 s. */
+const LOOKUP_DEBOUNCE_MS = 1_000;
+const PAGE_TITLE = `${PAYMENT_PROVIDER} payments`;
+
+type Receipt = { result: PaymentResult; recordPayment: boolean };
+
+/**
+ * /payments: the public pay-a-statement page (statement_id, or a typed pay code), and the staff
+ * form from a customer (customer_id, client_id, recordPayment).
+ */
+export function PaymentsPage() {
+  const [searchParams] = useSearchParams();
+  const customerId = parseClientId(searchParams.get("customer_id"));
+  const statementId = searchParams.get("statement_id")?.trim() ?? "";
+  if (customerId !== null) {
+    return (
+      <StaffPayment
+        customerId={customerId}
+        clientParam={parseClientId(searchParams.get("client_id"))}
+        recordPayment={searchParams.get("recordPayment") === "true"}
+      />
+    );
+  }
+  if (statementId !== "") return <StatementPayment key={statementId} statementId={statementId} />;
+  return <StatementLookup />;
+}
+
+function Heading({ subtitle }: { subtitle?: string }) {
+  return (
+    <div>
+      <title>{`${PAGE_TITLE} · Cyclebill`}</title>
+      <Title order={1} size="h2">
+        {PAGE_TITLE}
+      </Title>
+      {subtitle ? (
+        <Text c="dimmed" size="sm">
+          {subtitle}
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
+/** The pay code printed on the statement (or carried in its email's link). */
+function StatementLookup() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const receipt = (location.state as { receipt?: Receipt } | null)?.receipt;
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [waiting, setWaiting] = useState(false);
+  const lastLookup = useRef(0);
+
+  const find = () => {
+    const value = payTokenFrom(code);
+    if (value === "") {
+      setError("Enter the payment code printed on your statement.");
+      return;
+    }
+    if (Date.now() - lastLookup.current < LOOKUP_DEBOUNCE_MS) return;
+    lastLookup.current = Date.now();
+    setWaiting(true);
+    void navigate(`/payments?${new URLSearchParams({ statement_id: value }).toString()}`);
+  };
+
+  return (
+    <Stack gap="lg">
+      <Heading subtitle="Pay your statement online by card or bank account." />
+      {receipt ? <ReceiptAlert receipt={receipt} /> : null}
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          find();
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label="Payment code"
+            description="Printed on your statement after “Pay online” (statement_id=…); or paste the whole link"
+            value={code}
+            error={error}
+            autoFocus
+            autoComplete="off"
+            onChange={(event) => {
+              setCode(event.currentTarget.value);
+              setError(null);
+            }}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={waiting}>
+              Find statement
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}
+
+/** The pay code from what was typed: the code itself, or the statement's whole pay link. */
+export function payTokenFrom(typed: string): string {
+  const text = typed.trim();
+  const fromLink = /[?&]statement_id=([^&#\s]+)/.exec(text)?.[1];
+  if (fromLink === undefined) return text;
+  try {
+    return decodeURIComponent(fromLink).trim();
+  } catch {
+    return fromLink;
+  }
+}
+
+function ReceiptAlert({ receipt }: { receipt: Receipt }) {
+  const { result } = receipt;
+  return (
+    <Alert color="teal" title={receipt.recordPayment ? "Payment method stored" : "Payment received"}>
+      <Text size="sm">
+        {receipt.recordPayment
+          ? result.message_response
+          : `${formatAmount(result.amount_response)} from ${[result.name1, result.name2].filter(Boolean).join(" ")}: ${result.message_response}.`}
+      </Text>
+      {receipt.recordPayment ? null : (
+        <Text size="sm">Balance now {formatAmount(result.account_balance)}. Thank you.</Text>
+      )}
+    </Alert>
+  );
+}
+
+/** Approval: the success alert, then close the window; still open 500 ms later, go to `fallback`. */
+function useApprovalHandler(fallback: string, recordPayment: boolean, afterApproval?: () => void) {
+  const navigate = useNavigate();
+  return (result: PaymentResult) => {
+    notifications.show({
+      color: "teal",
+      title: recordPayment ? "Payment method stored" : "Payment approved",
+      message: recordPayment
+        ? result.message_response
+        : `${formatAmount(result.amount_response)}: ${result.message_response}`,
+      autoClose: 10_000,
+    });
+    afterApproval?.();
+    window.close();
+    window.setTimeout(() => {
+      if (!window.closed) void navigate(fallback, { state: { receipt: { result, recordPayment } } });
+    }, REDIRECT_CHECK_MS);
+  };
+}
+
+function StatementPayment({ statementId }: { statementId: string }) {
+  const navigate = useNavigate();
+  const info = usePublicPaymentInfo(statementId);
+  const onApproved = useApprovalHandler("/payments", false);
+  const notFound = info.error instanceof ApiError && [400, 404].includes(info.error.status);
+
+  useEffect(() => {
+    if (!notFound) return;
+    notifications.show({ id: "statement-not-found", color: "red", message: STATEMENT_NOT_FOUND_MESSAGE });
+    void navigate("/payments", { replace: true });
+  }, [notFound, navigate]);
+
+  if (info.isPending || notFound) return <FormSkeleton />;
+  if (info.isError) {
+    return (
+      <Stack gap="lg">
+        <Heading />
+        <Alert color="red" title="The statement could not be looked up" role="alert">
+          {describeApiError(info.error)}
+        </Alert>
+        <Anchor component={Link} to="/payments">
+          Enter another payment code
+        </Anchor>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <Heading subtitle={info.data.client_name} />
+      <PaymentSummary info={info.data} />
+      <PaymentForm info={info.data} target={{ kind: "statement", statementId }} onApproved={onApproved} />
+    </Stack>
+  );
+}
+
+function PaymentSummary({ info }: { info: PaymentInfo }) {
+  const rows: [string, string][] = [
+    ["Account", `${info.customer_no} · ${info.names || info.company}`],
+    ...(info.statement
+      ? ([
+          [
+            "Statement",
+            `No. ${info.statement.statement_num} of ${formatIsoDate(info.statement.statement_date)}`,
+          ],
+          [
+            "Amount due",
+            `${formatAmount(info.statement.amount_due)} by ${formatIsoDate(info.statement.due_date)}`,
+          ],
+        ] as [string, string][])
+      : []),
+    ["Account balance", formatAmount(info.accountbalance)],
+  ];
+  return (
+    <Stack gap={4} p="sm" bg="gray.0" style={{ borderRadius: "var(--mantine-radius-sm)" }}>
+      {rows.map(([label, value]) => (
+        <Group key={label} justify="space-between" gap="md" wrap="nowrap">
+          <Text size="sm" c="dimmed">
+            {label}
+          </Text>
+          <Text size="sm" fw={500} ta="right">
+            {value}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+function FormSkeleton() {
+  return (
+    <Stack gap="md">
+      <Heading />
+      <Skeleton h={80} />
+      <Skeleton h={36} />
+      <Skeleton h={220} />
+    </Stack>
+  );
+}
+
+/** The staff form from a customer: take a payment now, or store a payment method (recordPayment). */
+function StaffPayment(props: { customerId: number; clientParam: number | null; recordPayment: boolean }) {
+  const { customerId, recordPayment } = props;
+  const token = useSessionToken();
+  const me = useCurrentUser();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const user = me.data?.userInfo;
+  const clientId = user ? (user.isAdmin ? props.clientParam : user.client_id) : null;
+  const info = useCustomerPaymentInfo(clientId, token && user ? customerId : null);
+  const back = `/customers/edit/${String(customerId)}?${new URLSearchParams({
+    ...(clientId !== null ? { client_id: String(clientId) } : {}),
+    tab: "payments",
+  }).toString()}`;
+  const onApproved = useApprovalHandler(back, recordPayment, () => {
+    if (clientId !== null) void invalidateCustomerPayments(queryClient, clientId, customerId);
+  });
+  const title = recordPayment ? "Store a payment method" : "Take a payment";
+
+  if (token === null) {
+    return (
+      <Stack gap="lg">
+        <Heading subtitle={title} />
+        <Alert color="blue" title="Sign in to continue">
+          Taking a payment for a customer needs a staff login.{" "}
+          <Anchor component={Link} to={loginPathFor(`${location.pathname}${location.search}`)}>
+            Sign in
+          </Anchor>
+        </Alert>
+      </Stack>
+    );
+  }
+  if (me.isPending) return <FormSkeleton />;
+  if (clientId === null) {
+    return (
+      <Stack gap="lg">
+        <Heading subtitle={title} />
+        <Alert color="yellow" title="No client selected">
+          Open this form from the customer&apos;s page so it names the client.
+        </Alert>
+      </Stack>
+    );
+  }
+  if (info.isError) {
+    return (
+      <Stack gap="lg">
+        <Heading subtitle={title} />
+        <Alert color="red" title="The customer could not be loaded" role="alert">
+          {describeApiError(info.error)}
+        </Alert>
+        <Anchor component={Link} to={back}>
+          ← Back to the customer
+        </Anchor>
+      </Stack>
+    );
+  }
+  if (info.isPending) return <FormSkeleton />;
+  const target: PaymentTarget = { kind: "customer", clientId, customerId, recordPayment };
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={back} size="sm">
+        ← Back to the customer
+      </Anchor>
+      <Heading subtitle={`${title} · ${info.data.client_name}`} />
+      <PaymentSummary info={info.data} />
+      {recordPayment && info.data.stored_method ? (
+        <Alert color="yellow" variant="light" title="Replaces the stored method">
+          This customer already has a stored method on file. Storing a new one replaces it.
+        </Alert>
+      ) : null}
+      <PaymentForm info={info.data} target={target} onApproved={onApproved} />
+    </Stack>
+  );
+}

@@ -1,0 +1,60 @@
+import { describe, expect, test } from "vitest";
+import { makePayClient, storeCard, usePaymentWorld } from "./payment-world.js";
+
+// Process CC Payments: customers with a card on file, a selection charged as a card run with a
+// progress bar, then each customer's result (approved and declined) and the totals.
+
+const ADMIN_EMAIL = "process-cc-admin@example.test";
+const ADMIN_PASSWORD = "process-cc-Admin-Password-1";
+
+describe("Process CC Payments", () => {
+  const world = usePaymentWorld(ADMIN_EMAIL, ADMIN_PASSWORD);
+
+  test("lists customers with a card on file, charges all of them, shows approved and declined", async () => {
+    const { admin } = world.current();
+    const shop = await makePayClient(admin, "Bulk Card Client");
+    const customers = [
+      { first: "Ada", rate: "11.00" },
+      { first: "Ben", rate: "12.00" }, // even dollars decline in the sandbox's TEST mode
+      { first: "Cy", rate: "13.00" },
+    ];
+    const made = [];
+    for (const { first, rate } of customers) {
+      const customer = await shop.customer(first, "Carded");
+      await shop.charge(customer, rate);
+      await storeCard(admin, shop.client.id, customer.id);
+      made.push(customer);
+    }
+    const cardless = await shop.customer("Dee", "Cardless");
+    await shop.charge(cardless, "9.00");
+
+    const page = await world.openPage();
+    await page.goto(`/customers/processCC?client_id=${shop.client.id}`);
+    await page.getByRole("heading", { level: 1, name: "Process CC Payments" }).waitFor();
+    const table = page.getByRole("table", { name: "Customers with a payment method on file" });
+    await table.getByRole("row").filter({ hasText: "Cy Carded" }).waitFor();
+    expect(await table.locator("tbody tr").count()).toBe(3);
+    expect(await table.getByText("Dee Cardless").count()).toBe(0);
+
+    await table.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await page.getByTestId("selection-summary").getByText("3 selected · $36.00").waitFor();
+    await page.getByRole("button", { name: "Make Payments (3)" }).click();
+    const dialog = page.getByRole("dialog", { name: "Make payments" });
+    await dialog.getByRole("button", { name: "Charge $36.00" }).click();
+
+    const results = page.getByRole("table", { name: "Payment results" });
+    await page.getByText("3 of 3 customers").waitFor({ timeout: 30_000 });
+    await page.getByTestId("card-run-totals").getByText("2 approved · $24.00").waitFor();
+    await page.getByTestId("card-run-totals").getByText("1 declined").waitFor();
+    const statusOf = (name: string) =>
+      results.getByRole("row").filter({ hasText: name }).getAttribute("data-status");
+    expect(await statusOf("Ada")).toBe("approved");
+    expect(await statusOf("Ben")).toBe("declined");
+    expect(await statusOf("Cy")).toBe("approved");
+    expect(await Promise.all(made.map((customer) => shop.balance(customer)))).toEqual([
+      "0.00",
+      "12.00",
+      "0.00",
+    ]);
+  });
+});
