@@ -285,7 +285,10 @@ describe("Process CC", () => {
     expect(paged.paymentResults.map((result) => result.customer_id)).toEqual([ids.Even]);
 
     // One payment entry, carrying the gateway's TRANS_ID: the one approved sale of the sandbox's record.
-    const sales = sandbox.transactions().filter((transaction) => transaction.transType === "SALE");
+    const sales = sandbox
+      .transactions()
+      .filter((transaction) => transaction.transType === "SALE")
+      .sort((a, b) => a.amount.localeCompare(b.amount));
     expect(sales.map((sale) => [sale.amount, sale.status])).toEqual([
       ["21.00", "1"],
       ["22.50", "0"],
