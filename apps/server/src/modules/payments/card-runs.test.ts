@@ -123,7 +123,10 @@ async function addCustomer(
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
-  testApp = await startTestApp({ jobs: { chunkSize: 4 }, bluepayUrl: sandbox.bp20postUrl });
+  testApp = await startTestApp({
+    jobs: { chunkSize: 4 },
+    bluepay: { url: sandbox.bp20postUrl, timeoutMs: 5_000 },
+  });
   fixture = await createTenantFixture(testApp);
   clientA = fixture.a.clientId;
   staffA = testApp.client(fixture.a.staffToken);
