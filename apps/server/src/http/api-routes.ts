@@ -9,6 +9,7 @@ import { registerInvoiceRoutes } from "../modules/invoices/invoices.routes.js";
 import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
 import { registerProductionRoutes } from "../modules/production/production.routes.js";
 import { registerPoolRoutes } from "../modules/delivery/pools.routes.js";
+import { registerPaymentRoutes } from "../modules/payments/payments.routes.js";
 import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
 import { registerCardRunRoutes } from "../modules/payments/card-runs.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
@@ -37,5 +38,6 @@ export function registerApiRoutes(router: Router): void {
   registerProductionRoutes(router);
   registerPoolRoutes(router);
   registerAccountReportRoutes(router);
+  registerPaymentRoutes(router);
   registerCardRunRoutes(router);
 }

@@ -10,7 +10,7 @@ import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, codes, customerPaymentMethods, customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
-import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { runDoctor } from "../modules/ledger/doctor.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
 import { buildRequest, callGateway } from "../modules/payments/bluepay-client.js";
 import { startBulkCardRun } from "../modules/payments/start-card-run.js";
@@ -261,7 +261,12 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
           .map((sale) => ({ gateway_trans_id: sale.transId, amount: sale.amount }))
           .sort((a, b) => a.gateway_trans_id.localeCompare(b.gateway_trans_id)),
       );
-      expect(await ledgerMismatches(db)).toEqual([]);
+      // The doctor: every balance equals its ledger.
+      expect(await runDoctor(db, 4444)).toMatchObject({
+        kind: "checked",
+        customersChecked: CUSTOMERS,
+        mismatches: [],
+      });
       // Approved customers owe nothing now; declined ones still owe their balance.
       const balances = await queryRows<{ total_balance: string }>(
         db,

@@ -31,7 +31,8 @@ export const cardRunJob = defineJob({
   payload: cardRunPayload,
   // 25 customers take a few seconds; a gateway that holds every call runs into its time-out
   // (30 s each, 4 at once), so a chunk gets 5 minutes before it counts as dead. Retries settle the
-  // attempts whose answers were lost; they never charge again.
-  queue: { retryLimit: 8, retryDelaySeconds: 2, expireInSeconds: 300 },
+  // attempts whose answers were lost (they never charge again); growing delays (2 s, 4 s, ... about
+  // 8 minutes in all) outlast the time after which the gateway's "not found" is final.
+  queue: { retryLimit: 8, retryDelaySeconds: 2, retryBackoff: true, expireInSeconds: 300 },
   handle: (payload, { db, services }) => runCardRunChunk(db, services.gateway, payload),
 });

@@ -123,7 +123,10 @@ async function addCustomer(
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
-  testApp = await startTestApp({ jobs: { chunkSize: 4 }, bluepayUrl: sandbox.bp20postUrl });
+  testApp = await startTestApp({
+    jobs: { chunkSize: 4 },
+    bluepay: { url: sandbox.bp20postUrl, timeoutMs: 5_000 },
+  });
   fixture = await createTenantFixture(testApp);
   clientA = fixture.a.clientId;
   staffA = testApp.client(fixture.a.staffToken);
@@ -285,7 +288,10 @@ describe("Process CC", () => {
     expect(paged.paymentResults.map((result) => result.customer_id)).toEqual([ids.Even]);
 
     // One payment entry, carrying the gateway's TRANS_ID: the one approved sale of the sandbox's record.
-    const sales = sandbox.transactions().filter((transaction) => transaction.transType === "SALE");
+    const sales = sandbox
+      .transactions()
+      .filter((transaction) => transaction.transType === "SALE")
+      .sort((a, b) => a.amount.localeCompare(b.amount));
     expect(sales.map((sale) => [sale.amount, sale.status])).toEqual([
       ["21.00", "1"],
       ["22.50", "0"],
