@@ -222,10 +222,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
           <Table.Tbody>
             {list.isPending ? <LoadingRows columns={8} /> : null}
             {rows.map((row) => (
-              <Table.Tr
-                key={row.id}
-                bg={selected.has(row.id) ? "var(--mantine-color-blue-light)" : undefined}
-              >
+              <Table.Tr key={row.id} bg={selected.has(row.id) ? "var(--mantine-color-blue-0)" : undefined}>
                 <Table.Td>
                   <Checkbox
                     aria-label={`Select ${row.customer_name}`}
