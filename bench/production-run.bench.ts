@@ -127,6 +127,8 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
       deliveries.push(...jobs);
       return Promise.resolve();
     },
+    // No client of this bench has a gateway key: autopay starts nothing.
+    cardRuns: () => Promise.resolve(),
   };
 
   const started = performance.now();

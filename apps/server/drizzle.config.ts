@@ -2,6 +2,11 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: ["./src/db/schema/platform.ts", "./src/db/schema/billing.ts", "./src/db/schema/jobs.ts"],
+  schema: [
+    "./src/db/schema/platform.ts",
+    "./src/db/schema/billing.ts",
+    "./src/db/schema/jobs.ts",
+    "./src/db/schema/payments.ts",
+  ],
   out: "./drizzle",
 });

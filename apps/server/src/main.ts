@@ -5,6 +5,7 @@ import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { startJobs } from "./jobs/index.js";
 import { createMailer } from "./modules/mail/mailer.js";
+import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       publicUrl: config.publicUrl,
       mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: jobLog }),
+      gateway: paymentGatewayOf(config),
     },
   });
   const app = await buildApp({ db: database.db, config, jobs });

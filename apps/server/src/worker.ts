@@ -3,6 +3,7 @@ import { loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { startJobs } from "./jobs/index.js";
 import { createMailer } from "./modules/mail/mailer.js";
+import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
 
 /**
  * `npm run worker`: a process that only works on jobs, beside API processes started with
@@ -33,6 +34,7 @@ async function main(): Promise<number> {
       dataDir: config.dataDir,
       publicUrl: config.publicUrl,
       mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log: log }),
+      gateway: paymentGatewayOf(config),
     },
   });
   log.info({ workers: config.jobs.workers, pid: process.pid }, "worker started");

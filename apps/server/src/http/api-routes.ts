@@ -10,6 +10,7 @@ import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
 import { registerProductionRoutes } from "../modules/production/production.routes.js";
 import { registerPoolRoutes } from "../modules/delivery/pools.routes.js";
 import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
+import { registerCardRunRoutes } from "../modules/payments/card-runs.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
 import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
@@ -36,4 +37,5 @@ export function registerApiRoutes(router: Router): void {
   registerProductionRoutes(router);
   registerPoolRoutes(router);
   registerAccountReportRoutes(router);
+  registerCardRunRoutes(router);
 }

@@ -5,6 +5,7 @@ import type { Database, Executor, JobBackend } from "../db/database.js";
 import { failJobRun } from "../modules/jobs/job-runs.js";
 import type { JobDefinition, JobLog, JobServices } from "./job-definition.js";
 import { startJobEngine } from "./job-engine.js";
+import { cardRunJob } from "./card-run.job.js";
 import { ledgerCheckJob } from "./ledger-check.job.js";
 import { poolBuildJob } from "./pool-build.job.js";
 import { productionRunJob } from "./production-run.job.js";
@@ -22,6 +23,7 @@ export const jobDefinitions = [
   refreshStatisticsJob,
   poolBuildJob,
   statementEmailJob,
+  cardRunJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Database, Executor } from "../db/database.js";
 import type { DeliveryServices } from "../modules/delivery/delivery-jobs.js";
 import type { Mailer } from "../modules/mail/mailer.js";
+import type { PaymentGateway } from "../modules/payments/payment-gateway.js";
 
 export type JobLog = Pick<BaseLogger, "info" | "warn" | "error">;
 
@@ -30,8 +31,8 @@ export type EnqueueOtherJobs = (
   jobs: readonly { name: string; payload: unknown; priority?: number }[],
 ) => Promise<void>;
 
-/** What jobs use beyond the database: where files live, the public address, the mail transport. */
-export type JobServices = DeliveryServices & { mailer: Mailer };
+/** What jobs use beyond the database: where files live, the public address, mail, the card gateway. */
+export type JobServices = DeliveryServices & { mailer: Mailer; gateway: PaymentGateway };
 
 export type JobContext<P> = {
   db: Database;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRODUCTION_RUN_JOB, runProductionStep } from "../modules/production/run-production.js";
+import { CARD_RUN_JOB } from "../modules/payments/start-card-run.js";
 import { defineJob } from "./job-definition.js";
 
 const id = z.number().int().positive();
@@ -35,5 +36,10 @@ export const productionRunJob = defineJob({
     runProductionStep(db, payload, {
       steps: (tx, steps) => enqueue(tx, steps),
       delivery: (tx, jobs) => enqueueJobs(tx, jobs),
+      cardRuns: (tx, chunks) =>
+        enqueueJobs(
+          tx,
+          chunks.map((chunk) => ({ name: CARD_RUN_JOB, payload: chunk.payload, priority: chunk.priority })),
+        ),
     }),
 });

@@ -49,7 +49,12 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       log: { info: () => undefined, warn: () => undefined, error: console.error },
       work: false,
       // This process only queues; the worker processes deliver.
-      services: { dataDir, publicUrl: "http://billing.test", mailer: { send: () => Promise.resolve() } },
+      services: {
+        dataDir,
+        publicUrl: "http://billing.test",
+        mailer: { send: () => Promise.resolve() },
+        gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "worker-kill-test" },
+      },
     });
   });
 

@@ -8,6 +8,7 @@ import { loadConfig, type Config, type JobSettings } from "../config.js";
 import type { Database, JobBackend } from "../db/database.js";
 import { startJobs, type JobQueue } from "../jobs/index.js";
 import { createMailer } from "../modules/mail/mailer.js";
+import { paymentGatewayOf } from "../modules/payments/payment-gateway.js";
 import { clients, customers } from "../db/tables.js";
 import { signAccessToken } from "../modules/auth/access-token.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
@@ -58,6 +59,8 @@ export type TestAppOptions = {
   webDistDir?: string;
   /** Proxies whose X-Forwarded-For is honoured (TRUST_PROXY); the test client connects from 127.0.0.1. */
   trustProxy?: string[];
+  /** The card gateway's bp20post address (BLUEPAY_URL), e.g. a gateway sandbox the test runs. */
+  bluepayUrl?: string;
 };
 
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
@@ -77,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicUrl: "http://billing.test",
     trustProxy: options.trustProxy ?? [],
   };
+  if (options.bluepayUrl) config.bluepay = { ...config.bluepay, url: options.bluepayUrl, timeoutMs: 5_000 };
   let jobs: JobQueue | undefined;
   if (options.jobs) {
     config.jobs = { ...config.jobs, pollSeconds: 0.5, maintenanceSeconds: 1, ...options.jobs };
@@ -91,6 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         dataDir: config.dataDir,
         publicUrl: config.publicUrl,
         mailer: createMailer({ smtpUrl: mail.url, dataDir: config.dataDir, log: pino({ level: "silent" }) }),
+        gateway: paymentGatewayOf(config),
       },
     });
   }

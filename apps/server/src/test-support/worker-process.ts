@@ -15,7 +15,14 @@ export type WorkerProcess = {
 /** Starts `src/worker.ts` on the database with one worker and short expiry and poll times. */
 export function startWorkerProcess(
   databaseUrl: string,
-  options: { dataDir: string; expireSeconds: number; chunkSize?: number; smtpUrl?: string },
+  options: {
+    dataDir: string;
+    expireSeconds: number;
+    chunkSize?: number;
+    smtpUrl?: string;
+    /** More environment, e.g. BLUEPAY_URL of a gateway sandbox the test runs. */
+    env?: Record<string, string>;
+  },
 ): WorkerProcess {
   const child = spawn("node", ["--conditions=source", "--import", "tsx", "src/worker.ts"], {
     cwd: serverDir,
@@ -32,6 +39,7 @@ export function startWorkerProcess(
       ...(options.chunkSize === undefined ? {} : { JOB_CHUNK_SIZE: String(options.chunkSize) }),
       ...(options.smtpUrl === undefined ? {} : { SMTP_URL: options.smtpUrl }),
       LOG_LEVEL: "warn",
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -142,6 +142,9 @@ export const bulkPaymentRequestSchema = z.object({
     .max(10_000, "Select at most 10,000 customers per run."),
 });
 export type BulkPaymentRequest = z.infer<typeof bulkPaymentRequestSchema>;
+/** A second bulk run started while one of the client's card runs is still queued or running (409). */
+export const CARD_RUN_IN_PROGRESS_MESSAGE =
+  "A card run of this client is still in progress. Wait for it to finish before starting another.";
 
 /** A yes/no query parameter as the old screens send it ("true", "false", "1", "0"). */
 const queryFlag = z

@@ -141,38 +141,6 @@ export const customers = pgTable(
   ],
 );
 
-/** A saved card or bank account; only the gateway's token is kept, never the number. */
-export const customerPaymentMethods = pgTable(
-  "customer_payment_methods",
-  {
-    clientId: clientIdColumn(),
-    id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    method: varchar("method", { length: 8, enum: ["cc", "check"] }).notNull(),
-    gatewayToken: varchar("gateway_token", { length: 128 }).notNull(),
-    last4: varchar("last4", { length: 4 }).notNull().default(""),
-    expMonth: varchar("exp_month", { length: 2 }).notNull().default(""),
-    expYear: varchar("exp_year", { length: 2 }).notNull().default(""),
-    firstName: varchar("first_name", { length: 80 }).notNull().default(""),
-    lastName: varchar("last_name", { length: 80 }).notNull().default(""),
-    billingAddress1: varchar("billing_address1", { length: 120 }).notNull().default(""),
-    billingAddress2: varchar("billing_address2", { length: 120 }).notNull().default(""),
-    city: varchar("city", { length: 80 }).notNull().default(""),
-    state: varchar("state", { length: 2 }).notNull().default(""),
-    postalCode: varchar("postal_code", { length: 10 }).notNull().default(""),
-    createdAt: createdAtColumn(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.clientId, t.id] }),
-    unique("customer_payment_methods_customer_key").on(t.clientId, t.customerId),
-    foreignKey({
-      name: "customer_payment_methods_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-  ],
-);
-
 export const billIndicatorFlags = ["standard", "skip", "pause"] as const;
 
 /** A group (route) of customers. */
@@ -453,6 +421,8 @@ export const transactions = pgTable(
      * unique per client, so a replayed job can never post it twice.
      */
     sourceKey: varchar("source_key", { length: 80 }),
+    /** The gateway's TRANS_ID of a card or ACH payment entry (null for everything else). */
+    gatewayTransId: varchar("gateway_trans_id", { length: 64 }),
     createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAtColumn(),
   },
@@ -524,42 +494,6 @@ export const transactions = pgTable(
     uniqueIndex("transactions_source_key")
       .on(t.clientId, t.sourceKey)
       .where(sql`source_key is not null`),
-  ],
-);
-
-/** Every attempt to charge a card or bank account through the gateway, approved or not. */
-export const paymentAttempts = pgTable(
-  "payment_attempts",
-  {
-    clientId: clientIdColumn(),
-    id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    statementId: refColumn("statement_id"),
-    transactionId: refColumn("transaction_id"),
-    paymentMethod: varchar("payment_method", { length: 10, enum: ["cc", "check", "useSaved"] }).notNull(),
-    amount: amountColumn("amount").notNull(),
-    approved: boolean("approved").notNull().default(false),
-    messageResponse: text("message_response").notNull().default(""),
-    gatewayTransactionId: varchar("gateway_transaction_id", { length: 64 }).notNull().default(""),
-    isClientInitiated: boolean("is_client_initiated").notNull().default(false),
-    createdAt: createdAtColumn(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.clientId, t.id] }),
-    foreignKey({
-      name: "payment_attempts_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "payment_attempts_transaction_id_fk",
-      columns: [t.clientId, t.transactionId],
-      foreignColumns: [transactions.clientId, transactions.id],
-    }),
-    index("payment_attempts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
-    index("payment_attempts_transaction_idx")
-      .on(t.clientId, t.transactionId)
-      .where(sql`transaction_id is not null`),
   ],
 );
 

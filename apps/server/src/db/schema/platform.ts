@@ -297,6 +297,8 @@ export const productionRuns = pgTable(
     cycleRunId: refColumn("cycle_run_id").references(() => cycleRuns.id, { onDelete: "set null" }),
     /** The job run that records this part's progress (job_runs of the same client). */
     jobRunId: refColumn("job_run_id"),
+    /** The card run (job run) that charged this part's autopay customers, once started. */
+    autopayJobRunId: refColumn("autopay_job_run_id"),
     cycle: smallint("cycle").notNull(),
     runDate: date("run_date").notNull(),
     /** YYYY-MM of the run date: a client bills once per cycle and month. */

@@ -27,6 +27,8 @@ export type NewLedgerEntry = {
   productionRunId?: number | null;
   /** Natural key of a job's posting, unique per client (a replay fails instead of posting twice). */
   sourceKey?: string | null;
+  /** The gateway's TRANS_ID of a card or ACH payment. */
+  gatewayTransId?: string | null;
   /** Entry time; now when absent (demo data and imports back-date it). */
   createdAt?: Date;
   /** A void or a reversal: the entry's amount, with the opposite effect of the entry it offsets. */
@@ -102,11 +104,11 @@ export async function postEntries(
     insert into transactions (client_id, id, customer_id, code_id, description, quantity, rate, amount, ledger_amount,
                               service_date, unit_of_measure_id, transaction_type, stored_amount_flag, created_by_user_id,
                               recurring_charge_id, production_run_id, voids_transaction_id, reverses_transaction_id,
-                              source_key, created_at)
+                              source_key, gateway_trans_id, created_at)
     select ${tenant.clientId}::bigint, t.id, t.customer_id, t.code_id, t.description, t.quantity, t.rate, t.amount,
            t.ledger_amount, t.service_date, t.unit_of_measure_id, t.transaction_type, t.stored_amount_flag,
            t.created_by_user_id, t.recurring_charge_id, t.production_run_id, t.voids_id, t.reverses_id,
-           t.source_key, coalesce(t.created_at, now())
+           t.source_key, t.gateway_trans_id, coalesce(t.created_at, now())
     from unnest(
       ${sqlArray(newIds, "bigint")},
       ${sqlArray(
@@ -178,12 +180,16 @@ export async function postEntries(
         "text",
       )},
       ${sqlArray(
+        column((row) => row.entry.gatewayTransId ?? null),
+        "text",
+      )},
+      ${sqlArray(
         column((row) => row.entry.createdAt?.toISOString() ?? null),
         "timestamptz",
       )}
     ) as t(id, customer_id, code_id, description, quantity, rate, amount, ledger_amount, service_date,
            unit_of_measure_id, transaction_type, stored_amount_flag, created_by_user_id, recurring_charge_id,
-           production_run_id, voids_id, reverses_id, source_key, created_at)`);
+           production_run_id, voids_id, reverses_id, source_key, gateway_trans_id, created_at)`);
 
   const { archived } = await applyCustomerFigures(
     tx,

@@ -24,6 +24,7 @@ type PartRow = {
   period_start: string;
   period_end: string;
   job_run_id: string | number | null;
+  autopay_job_run_id: string | number | null;
   job_status: string | null;
   total: number | null;
   done: number | null;
@@ -95,6 +96,7 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
   const parts = await queryRows<PartRow>(
     db,
     sql`select p.cycle_run_id, p.id as production_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
+               p.autopay_job_run_id,
                j.status as job_status, j.total, j.done, j.error, p.figures,
                to_char(j.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finished_at
         from production_runs p
@@ -134,8 +136,8 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         error: part.error,
         figures,
         emails: emails.get(`${part.client_id}/${part.production_run_id}`) ?? { ...NO_EMAILS },
-        // Payments (issue 16) fills this once autopay runs after a run's statements.
-        autopay_job_id: null,
+        // The card run that charged the part's autopay customers (GET /api/card-runs/{id}/).
+        autopay_job_id: part.autopay_job_run_id === null ? null : Number(part.autopay_job_run_id),
       };
     });
     const status = runStatus(clientParts.map((part) => part.status));

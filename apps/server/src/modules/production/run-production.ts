@@ -11,6 +11,7 @@ import type { ProductionClientRow } from "./production-inputs.js";
 import { untimed, writeChunk, type PhaseTimer } from "./write-production.js";
 import { createRunDeliveries } from "../delivery/create-pools.js";
 import type { EnqueueDeliveryJobs } from "../delivery/delivery-jobs.js";
+import { startAutopayRun, type EnqueueCardRunChunks } from "../payments/start-card-run.js";
 
 /** The job's stable id: the kind of each client's job run and its pg-boss queue name. */
 export const PRODUCTION_RUN_JOB = "production-run";
@@ -40,8 +41,12 @@ export type EnqueueProductionSteps = (
   steps: readonly { payload: ProductionStep; priority?: number }[],
 ) => Promise<void>;
 
-/** Where a run's steps go, and the delivery jobs (pools, emails) its last step starts. */
-export type ProductionQueues = { steps: EnqueueProductionSteps; delivery: EnqueueDeliveryJobs };
+/** Where a run's steps go, and the jobs its last step starts: delivery (pools, emails) and autopay. */
+export type ProductionQueues = {
+  steps: EnqueueProductionSteps;
+  delivery: EnqueueDeliveryJobs;
+  cardRuns: EnqueueCardRunChunks;
+};
 
 const PRODUCING = "producing statements";
 
@@ -115,9 +120,7 @@ export async function runProductionStep(
       step: PRODUCING,
       summarize: summarizeProduction,
       onFinish: (tx, chunks) =>
-        time("bookkeeping", () =>
-          finishClientRun(tx, step.clientId, step.productionRunId, chunks, queues.delivery),
-        ),
+        time("bookkeeping", () => finishClientRun(tx, step.clientId, step.productionRunId, chunks, queues)),
     },
   );
 }
@@ -176,7 +179,7 @@ async function planClientRun(
       .set({ status: "running" })
       .where(and(eq(productionRuns.clientId, key.clientId), eq(productionRuns.id, productionRunId)));
     if (chunks.length === 0) {
-      await finishClientRun(tx, key.clientId, productionRunId, carried, queues.delivery);
+      await finishClientRun(tx, key.clientId, productionRunId, carried, queues);
       await finishJobRun(tx, key, summarizeProduction(carried));
       return;
     }
@@ -204,14 +207,15 @@ function summarizeProduction(chunks: ChunkResult[]): Record<string, unknown> {
 /**
  * The client's bookkeeping once its last chunk is done, in that chunk's transaction: cycle ran,
  * billing dates, days in the cycle, year-to-date bills (reset at the fiscal year's start) and this
- * cycle's volume counts on the client's rates; the run's figures.
+ * cycle's volume counts on the client's rates; the run's figures. Then the statements go out, and
+ * autopay customers are charged their amount due (a card run the part records).
  */
 async function finishClientRun(
   tx: Executor,
   clientId: number,
   productionRunId: number,
   chunks: readonly ChunkResult[],
-  enqueueDelivery: EnqueueDeliveryJobs,
+  queues: Pick<ProductionQueues, "delivery" | "cardRuns">,
 ): Promise<void> {
   const run = await readRun(tx, clientId, productionRunId);
   const figures = chunkFigures(chunks);
@@ -255,5 +259,6 @@ async function finishClientRun(
     })
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
   // The statements go out: pools to print, emails to send, as jobs that commit with this step.
-  await enqueueDelivery(tx, await createRunDeliveries(tx, { clientId, productionRunId }));
+  await queues.delivery(tx, await createRunDeliveries(tx, { clientId, productionRunId }));
+  await startAutopayRun(tx, { clientId, productionRunId }, queues.cardRuns);
 }

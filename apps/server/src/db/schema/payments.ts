@@ -1,0 +1,136 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { customers, transactions } from "./billing.js";
+import { amountColumn, createdAtColumn, idColumn, refColumn, updatedAtColumn } from "./columns.js";
+import { clients, users } from "./platform.js";
+
+// Card and ACH payments through the gateway. Nothing here ever holds a card or account number or a
+// CVV: the gateway keeps the account, we keep its TRANS_ID (the token) and the mask it answers with.
+
+export const paymentAttemptKinds = ["sale", "auth", "refund", "void"] as const;
+export const paymentAttemptSources = ["page", "staff", "bulk", "autopay"] as const;
+export const paymentAttemptStatuses = [
+  "pending",
+  "approved",
+  "declined",
+  "error",
+  "duplicate",
+  "skipped",
+] as const;
+export const paymentMethodKinds = ["card", "ach"] as const;
+
+/**
+ * Every gateway call that moves money or stores a method, saved and committed before the call.
+ * The id is the request's ORDER_ID, so a lost answer is settled by asking the gateway for it; the
+ * idempotency key (unique per client) makes a retried request find its first attempt instead of
+ * charging again.
+ */
+export const paymentAttempts = pgTable(
+  "payment_attempts",
+  {
+    clientId: refColumn("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    /** The statement a public payment was made from (its pay code); no key: statements may be rebuilt. */
+    statementId: refColumn("statement_id"),
+    idempotencyKey: varchar("idempotency_key", { length: 120 }).notNull(),
+    kind: varchar("kind", { length: 8, enum: paymentAttemptKinds }).notNull(),
+    source: varchar("source", { length: 8, enum: paymentAttemptSources }).notNull(),
+    method: varchar("method", { length: 4, enum: paymentMethodKinds }).notNull(),
+    /** Charged with the stored method (MASTER_ID) rather than an account typed in. */
+    usedStoredMethod: boolean("used_stored_method").notNull().default(false),
+    amount: amountColumn("amount").notNull(),
+    status: varchar("status", { length: 10, enum: paymentAttemptStatuses }).notNull().default("pending"),
+    /** The page's message_response (paymentPageMessage of the gateway's answer). */
+    message: text("message").notNull().default(""),
+    /** The gateway's TRANS_ID of this attempt ("" until answered). */
+    gatewayTransId: varchar("gateway_trans_id", { length: 64 }).notNull().default(""),
+    /** MASTER_ID sent: the stored method's token, or the TRANS_ID a refund/void applies to. */
+    masterId: varchar("master_id", { length: 64 }).notNull().default(""),
+    mask: varchar("mask", { length: 64 }).notNull().default(""),
+    cardType: varchar("card_type", { length: 12 }).notNull().default(""),
+    /** MMYY of a card typed in ("" for ACH and stored methods). */
+    expiry: varchar("expiry", { length: 4 }).notNull().default(""),
+    authCode: varchar("auth_code", { length: 16 }).notNull().default(""),
+    name1: varchar("name1", { length: 80 }).notNull().default(""),
+    name2: varchar("name2", { length: 80 }).notNull().default(""),
+    /** Store the method (and set autopay) when approved. */
+    saveMethod: boolean("save_method").notNull().default(false),
+    autopay: boolean("autopay").notNull().default(false),
+    /** The payment entry an approved sale posted (unique: one entry per attempt). */
+    transactionId: refColumn("transaction_id"),
+    /** For a refund/void: the payment entry it takes back. */
+    refundsTransactionId: refColumn("refunds_transaction_id"),
+    /** The card run (its job run id) a bulk or autopay attempt belongs to. */
+    cardRunId: refColumn("card_run_id"),
+    createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    foreignKey({
+      name: "payment_attempts_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "payment_attempts_transaction_id_fk",
+      columns: [t.clientId, t.transactionId],
+      foreignColumns: [transactions.clientId, transactions.id],
+    }),
+    uniqueIndex("payment_attempts_idempotency_key").on(t.clientId, t.idempotencyKey),
+    uniqueIndex("payment_attempts_transaction_key")
+      .on(t.clientId, t.transactionId)
+      .where(sql`transaction_id is not null`),
+    index("payment_attempts_created_idx").on(t.clientId, t.createdAt, t.id),
+    index("payment_attempts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
+    index("payment_attempts_card_run_idx")
+      .on(t.clientId, t.cardRunId)
+      .where(sql`card_run_id is not null`),
+    index("payment_attempts_pending_idx")
+      .on(t.clientId, t.id)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+/** A customer's stored method: one per customer, the gateway's token and what it lets us show. */
+export const customerPaymentMethods = pgTable(
+  "customer_payment_methods",
+  {
+    clientId: refColumn("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    customerId: refColumn("customer_id").notNull(),
+    kind: varchar("kind", { length: 4, enum: paymentMethodKinds }).notNull(),
+    /** The TRANS_ID of the $0.00 AUTH (or approved sale) that stored it: the MASTER_ID of later charges. */
+    token: varchar("token", { length: 64 }).notNull(),
+    mask: varchar("mask", { length: 64 }).notNull().default(""),
+    cardType: varchar("card_type", { length: 12 }).notNull().default(""),
+    /** MMYY for cards, "" for ACH. */
+    expiry: varchar("expiry", { length: 4 }).notNull().default(""),
+    attemptId: refColumn("attempt_id"),
+    storedAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.customerId] }),
+    foreignKey({
+      name: "customer_payment_methods_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+  ],
+);

@@ -1,0 +1,287 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import { luhnValid, toAmount } from "@cyclebill/domain";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.js";
+import type { DatabaseHandle } from "../db/database.js";
+import { queryRows } from "../db/query-rows.js";
+import { clients, codes, customerPaymentMethods, customers, jobRunChunks } from "../db/tables.js";
+import { readJobRun } from "../modules/jobs/job-runs.js";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { postEntries } from "../modules/ledger/post-entries.js";
+import { buildRequest, callGateway } from "../modules/payments/bluepay-client.js";
+import { startBulkCardRun } from "../modules/payments/start-card-run.js";
+import { sealSecret } from "../modules/secrets/secret-box.js";
+import { createUser } from "../modules/users/create-user.js";
+import { openTestDatabase } from "../test-support/test-database.js";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
+import { startJobs, type JobQueue } from "./index.js";
+
+// A Process CC run of 200 customers against the gateway sandbox, which drops 10% of its answers
+// (the charge happens, the answer is lost). The worker process is killed with SIGKILL in the middle
+// of the run, while answers are slow, so attempts are left pending with the gateway having charged
+// them; a second worker finishes the run. Every customer is charged exactly once, the ledger's card
+// payments are the sandbox's approved sales, and the books balance. PostgreSQL only (several
+// processes on one database), like the other kill tests.
+
+const CUSTOMERS = 200;
+const CHUNKS = 8; // 25 customers a chunk
+const EXPIRE_SECONDS = 10;
+const SECRETS_KEY = "worker-kill-test"; // what startWorkerProcess gives the workers
+const ACCOUNT = { accountId: "100000004444", secretKey: "CARDRUNKILLTESTSECRETKEY00000001" };
+
+/** A distinct Luhn-valid Visa number per customer: the sandbox scrubs duplicates by card and amount. */
+function cardNumber(index: number): string {
+  const body = `4${String(index + 1).padStart(14, "0")}`;
+  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
+  throw new Error("no check digit");
+}
+
+/** Odd dollars approve and even decline in the sandbox's TEST mode; amounts vary by customer. */
+function balanceOf(index: number): string {
+  return toAmount(`${10 + (index % 9)}.${String((index * 7) % 100).padStart(2, "0")}`);
+}
+
+describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill -9 mid-run", () => {
+  let database: DatabaseHandle;
+  let jobs: JobQueue;
+  let sandbox: Sandbox;
+  let databaseUrl: string;
+  let dataDir = "";
+  const workers: WorkerProcess[] = [];
+  const startWorker = () => {
+    const worker = startWorkerProcess(databaseUrl, {
+      dataDir,
+      expireSeconds: EXPIRE_SECONDS,
+      env: { BLUEPAY_URL: sandbox.bp20postUrl, BLUEPAY_MODE: "TEST", BLUEPAY_TIMEOUT_SECONDS: "5" },
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-card-run-kill-"));
+    database = await openTestDatabase();
+    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
+    databaseUrl = database.jobBackend.url;
+    sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
+    const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x", BILLING_SECRETS_KEY: SECRETS_KEY });
+    // This process only queues (like an API started with WORKERS=0); the workers are children.
+    jobs = await startJobs({
+      db: database.db,
+      backend: database.jobBackend,
+      // The chunks are queued from here: with the workers' short expiry, so a killed one is retried soon.
+      settings: { ...config.jobs, maintenanceSeconds: 1, expireSeconds: EXPIRE_SECONDS },
+      log: { info: () => undefined, warn: () => undefined, error: console.error },
+      work: false,
+      services: {
+        dataDir,
+        publicUrl: "http://billing.test",
+        mailer: { send: () => Promise.resolve() },
+        gateway: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 5_000, secretsKey: SECRETS_KEY },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    await Promise.all(workers.map((worker) => worker.exited));
+    await jobs?.stop();
+    await sandbox?.close();
+    await database?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    "charges every customer exactly once; the ledger equals the gateway's record",
+    { timeout: 240_000 },
+    async () => {
+      const { db } = database;
+      const [client] = await db
+        .insert(clients)
+        .values({
+          clientNo: 4444,
+          clientName: "Card run kill test",
+          bluepayAccountId: ACCOUNT.accountId,
+          bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, ACCOUNT.secretKey),
+        })
+        .returning();
+      if (!client) throw new Error("client not created");
+      const owner = await createUser(db, {
+        email: "owner@card-kill.example",
+        password: null,
+        clientId: client.id,
+      });
+      const [code] = await db
+        .insert(codes)
+        .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
+        .returning({ id: codes.id });
+      if (!code) throw new Error("code not created");
+      const rows = await db
+        .insert(customers)
+        .values(
+          Array.from({ length: CUSTOMERS }, (_, index) => ({
+            clientId: client.id,
+            customerNo: index + 1,
+            customerName: `Card customer ${index + 1}`,
+            firstName: "Card",
+            lastName: `Customer ${index + 1}`,
+          })),
+        )
+        .returning({ id: customers.id, no: customers.customerNo });
+      const byNo = new Map(rows.map((row) => [row.no, row.id]));
+      const ids = rows.map((row) => row.id).sort((a, b) => a - b);
+      await db.transaction((tx) =>
+        postEntries(
+          tx,
+          { clientId: client.id },
+          Array.from({ length: CUSTOMERS }, (_, index) => ({
+            customerId: byNo.get(index + 1) ?? 0,
+            codeId: code.id,
+            codeType: "charge" as const,
+            description: "Service",
+            rate: balanceOf(index),
+            quantity: "1",
+            serviceDate: "2026-01-10",
+          })),
+        ),
+      );
+      // Each customer's card stored as the staff form stores one: a $0.00 AUTH, its TRANS_ID the token.
+      for (let index = 0; index < CUSTOMERS; index++) {
+        const answer = await callGateway(
+          sandbox.bp20postUrl,
+          buildRequest(ACCOUNT, {
+            transType: "AUTH",
+            mode: "TEST",
+            amount: "0.00",
+            account: { kind: "card", number: cardNumber(index), expire: "1299" },
+            customer: { name1: "Card", name2: `Customer ${index + 1}` },
+          }),
+          { timeoutMs: 5_000 },
+        );
+        if (answer.status !== "approved")
+          throw new Error(`AUTH ${index} not approved: ${JSON.stringify(answer)}`);
+        await db.insert(customerPaymentMethods).values({
+          clientId: client.id,
+          customerId: byNo.get(index + 1) ?? 0,
+          kind: "card",
+          token: answer.transId,
+          mask: answer.mask,
+          cardType: answer.cardType,
+          expiry: "1299",
+        });
+      }
+
+      // Slow answers while the first worker runs (so attempts are in flight when it dies), and one in
+      // ten answers lost throughout.
+      sandbox.setFaults({ dropRate: 0.1, latencyMs: 150, seed: 16 });
+      const started = await startBulkCardRun(
+        db,
+        {
+          clientId: client.id,
+          user: { ...owner, username: owner.email, isAdmin: false, isClientStaff: false },
+        },
+        ids,
+        async (tx, chunks) => {
+          for (const chunk of chunks)
+            await jobs.enqueue("card-run", chunk.payload, { executor: tx, priority: chunk.priority });
+        },
+      );
+      const runId = started.job.id;
+      const key = { clientId: client.id, runId };
+      const recordedChunks = async () =>
+        (
+          await db
+            .select({ chunkNo: jobRunChunks.chunkNo })
+            .from(jobRunChunks)
+            .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, runId)))
+        ).length;
+      const pendingAttempts = async () => {
+        const [row] = await queryRows<{ pending: number }>(
+          db,
+          sql`select count(*)::int as pending from payment_attempts
+            where client_id = ${client.id} and card_run_id = ${runId} and status = 'pending'`,
+        );
+        return row?.pending ?? 0;
+      };
+
+      const first = startWorker();
+      await waitFor(
+        "the first worker to be mid-run with attempts in flight",
+        async () => (await recordedChunks()) >= 2 && (await pendingAttempts()) > 0,
+        first,
+      );
+      first.child.kill("SIGKILL");
+      expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
+      const midway = await readJobRun(db, key);
+      expect(midway?.status).toBe("running");
+      expect(midway?.done).toBeLessThan(CUSTOMERS);
+
+      sandbox.setFaults({ latencyMs: 0 });
+      const second = startWorker();
+      await waitFor(
+        "the run to finish",
+        async () => ["succeeded", "failed"].includes((await readJobRun(db, key))?.status ?? ""),
+        second,
+      );
+      const finished = await readJobRun(db, key);
+      expect(finished).toMatchObject({ status: "succeeded", total: CUSTOMERS, done: CUSTOMERS });
+      expect(await recordedChunks()).toBe(CHUNKS);
+
+      // One attempt per customer, none left pending; odd dollars approved, even declined.
+      const attempts = await queryRows<{ id: string; customer_id: string; status: string; amount: string }>(
+        db,
+        sql`select a.id::text, a.customer_id::text, a.status, a.amount::text from payment_attempts a
+          where a.client_id = ${client.id} and a.card_run_id = ${runId} order by a.customer_id`,
+      );
+      expect(attempts.map((attempt) => Number(attempt.customer_id))).toEqual(ids);
+      expect(attempts.map((attempt) => [attempt.amount, attempt.status])).toEqual(
+        Array.from({ length: CUSTOMERS }, (_, index) => {
+          const amount = balanceOf(index);
+          return [amount, Math.trunc(Number(amount)) % 2 === 1 ? "approved" : "declined"];
+        }),
+      );
+
+      // The gateway's record: exactly one sale per attempt (ORDER_ID = attempt id), no other sales.
+      const sales = sandbox.transactions().filter((transaction) => transaction.transType === "SALE");
+      expect(sales.map((sale) => sale.orderId).sort()).toEqual(attempts.map((attempt) => attempt.id).sort());
+      expect(sales.some((sale) => sale.delivery === "dropped")).toBe(true);
+      // The ledger's card payments are the gateway's approved sales, transaction for transaction.
+      const payments = await queryRows<{ gateway_trans_id: string; amount: string }>(
+        db,
+        sql`select gateway_trans_id, abs(amount)::text as amount from transactions
+          where client_id = ${client.id} and gateway_trans_id is not null order by gateway_trans_id`,
+      );
+      expect(payments).toEqual(
+        sales
+          .filter((sale) => sale.status === "1")
+          .map((sale) => ({ gateway_trans_id: sale.transId, amount: sale.amount }))
+          .sort((a, b) => a.gateway_trans_id.localeCompare(b.gateway_trans_id)),
+      );
+      expect(await ledgerMismatches(db)).toEqual([]);
+      // Approved customers owe nothing now; declined ones still owe their balance.
+      const balances = await queryRows<{ total_balance: string }>(
+        db,
+        sql`select total_balance::text from customers where client_id = ${client.id} order by id`,
+      );
+      expect(balances.map((row) => row.total_balance)).toEqual(
+        Array.from({ length: CUSTOMERS }, (_, index) =>
+          Math.trunc(Number(balanceOf(index))) % 2 === 1 ? "0.00" : balanceOf(index),
+        ),
+      );
+
+      // pg-boss's record: the killed worker's chunk was retried after it expired.
+      const retried = await queryRows<{ retries: number }>(
+        db,
+        sql`select coalesce(sum(retry_count), 0)::int as retries from pgboss.job where name = 'card-run'`,
+      );
+      expect(retried[0]?.retries).toBeGreaterThanOrEqual(1);
+
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    },
+  );
+});

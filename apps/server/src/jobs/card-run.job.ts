@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { runCardRunChunk } from "../modules/payments/run-card-run.js";
+import { CARD_RUN_JOB } from "../modules/payments/start-card-run.js";
+import { defineJob } from "./job-definition.js";
+
+const id = z.number().int().positive();
+
+/** One chunk of a card run (Process CC or autopay): customers to charge with their stored methods. */
+export const cardRunPayload = z.object({
+  clientId: id,
+  runId: id,
+  source: z.enum(["bulk", "autopay"]),
+  chunkNo: z.number().int().min(0),
+  items: z
+    .array(
+      z.object({
+        customerId: id,
+        /** Autopay: the statement's amount due (charged at most, never more than the balance). */
+        amountDue: z
+          .string()
+          .regex(/^\d{1,12}\.\d{2}$/)
+          .optional(),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+
+export const cardRunJob = defineJob({
+  id: CARD_RUN_JOB,
+  payload: cardRunPayload,
+  // 25 customers take a few seconds; a gateway that holds every call runs into its time-out
+  // (30 s each, 4 at once), so a chunk gets 5 minutes before it counts as dead. Retries settle the
+  // attempts whose answers were lost; they never charge again.
+  queue: { retryLimit: 8, retryDelaySeconds: 2, expireInSeconds: 300 },
+  handle: (payload, { db, services }) => runCardRunChunk(db, services.gateway, payload),
+});

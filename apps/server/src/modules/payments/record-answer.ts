@@ -1,0 +1,142 @@
+import { and, eq, sql } from "drizzle-orm";
+import { paymentPageMessage, type GatewayStatus } from "@cyclebill/domain";
+import { businessToday } from "../../clock.js";
+import type { Database, Executor } from "../../db/database.js";
+import { customerPaymentMethods, customers, paymentAttempts } from "../../db/tables.js";
+import { lockCustomers } from "../ledger/lock-customers.js";
+import { moneyTransaction } from "../ledger/money-transaction.js";
+import { postEntries } from "../ledger/post-entries.js";
+import { ensurePaymentCode } from "./payment-codes.js";
+
+export type AttemptRow = typeof paymentAttempts.$inferSelect;
+
+/** What the gateway said about an attempt (a bp20post answer, or a query's find). */
+export type AttemptAnswer = {
+  status: GatewayStatus;
+  message: string;
+  transId: string;
+  mask: string;
+  cardType: string;
+  authCode: string;
+};
+
+/** How an attempt ended when the gateway never got it (or never charged): nothing was moved. */
+export type AttemptFailure = { status: "error" | "skipped"; message: string };
+
+export async function lockedAttempt(tx: Executor, clientId: number, id: number): Promise<AttemptRow | null> {
+  const [row] = await tx
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, id)))
+    .for("update");
+  return row ?? null;
+}
+
+function entryDescription(attempt: AttemptRow, answer: AttemptAnswer): string {
+  const mask = answer.mask || attempt.mask;
+  const last4 = mask.replace(/[^0-9]/g, "").slice(-4);
+  if (attempt.method === "ach") return `ACH payment${last4 ? ` ...${last4}` : ""}`.slice(0, 60);
+  const type = answer.cardType || attempt.cardType;
+  return `Card payment${type ? ` ${type}` : ""}${last4 ? ` ...${last4}` : ""}`.slice(0, 60);
+}
+
+/** Keeps the method the gateway now holds for the customer (the answer's TRANS_ID is its token). */
+async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAnswer): Promise<void> {
+  const method = {
+    kind: attempt.method,
+    token: answer.transId,
+    mask: answer.mask || attempt.mask,
+    cardType: attempt.method === "card" ? answer.cardType || attempt.cardType : "",
+    expiry: attempt.method === "card" ? attempt.expiry : "",
+    attemptId: attempt.id,
+    storedAt: new Date(),
+  };
+  await tx
+    .insert(customerPaymentMethods)
+    .values({ clientId: attempt.clientId, customerId: attempt.customerId, ...method })
+    .onConflictDoUpdate({
+      target: [customerPaymentMethods.clientId, customerPaymentMethods.customerId],
+      set: method,
+    });
+  await tx
+    .update(customers)
+    .set({
+      bluepayTransactionId: answer.transId,
+      ...(attempt.autopay ? { autopayFlag: true } : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
+}
+
+/**
+ * Records the gateway's answer on a pending attempt, in one database transaction: an approved sale
+ * posts its one payment entry through the ledger writer (unique attempt → entry), an approved
+ * AUTH (or a sale asked to save it) stores the method, and the customer's last gateway message is
+ * kept. An attempt no longer pending was settled by someone else: nothing is done twice.
+ */
+export async function recordAnswer(
+  db: Database,
+  clientId: number,
+  attemptId: number,
+  answer: AttemptAnswer | AttemptFailure,
+): Promise<void> {
+  await moneyTransaction(db, async (tx) => {
+    // Customers first, then the attempt: the order every money path takes.
+    const [peek] = await tx
+      .select({ customerId: paymentAttempts.customerId })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)));
+    if (!peek) return;
+    await lockCustomers(tx, clientId, [peek.customerId]);
+    const attempt = await lockedAttempt(tx, clientId, attemptId);
+    if (!attempt || attempt.status !== "pending") return;
+    const message = "transId" in answer ? paymentPageMessage(answer) : answer.message;
+    let transactionId: number | null = null;
+    if ("transId" in answer && answer.status === "approved") {
+      if (attempt.kind === "sale") {
+        const codeId = await ensurePaymentCode(tx, clientId, attempt.method);
+        const posted = await postEntries(tx, { clientId }, [
+          {
+            customerId: attempt.customerId,
+            codeId,
+            codeType: "payment",
+            description: entryDescription(attempt, answer),
+            rate: attempt.amount,
+            quantity: "1",
+            serviceDate: businessToday(),
+            createdByUserId: attempt.createdByUserId,
+            sourceKey: `payment-attempt:${attempt.id}`,
+            gatewayTransId: answer.transId,
+          },
+        ]);
+        transactionId = posted.ids[0] ?? null;
+      }
+      if (attempt.kind === "auth" || (attempt.kind === "sale" && attempt.saveMethod))
+        await storeMethod(tx, attempt, answer);
+    }
+    const answered = "transId" in answer;
+    await tx
+      .update(paymentAttempts)
+      .set({
+        status: answer.status,
+        message,
+        ...(answered
+          ? {
+              gatewayTransId: answer.transId,
+              mask: answer.mask || attempt.mask,
+              cardType: answer.cardType || attempt.cardType,
+              authCode: answer.authCode.slice(0, 16),
+            }
+          : {}),
+        transactionId,
+        settledAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)));
+    if (attempt.kind === "sale" || attempt.kind === "auth")
+      await tx
+        .update(customers)
+        .set({ bluepayTransactionMessage: message, updatedAt: sql`now()` })
+        .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
+  });
+}

@@ -1,0 +1,247 @@
+import { and, eq } from "drizzle-orm";
+import {
+  NO_STORED_METHOD_MESSAGE,
+  toAmount,
+  type PaymentAttemptStatus,
+  type PaymentResult,
+} from "@cyclebill/domain";
+import type { Database } from "../../db/database.js";
+import { customerPaymentMethods, customers, paymentAttempts } from "../../db/tables.js";
+import { HttpError, nonFieldError, notFound } from "../../http/errors.js";
+import {
+  buildRequest,
+  callGateway,
+  type BluepayCustomer,
+  type BluepayPaymentAccount,
+} from "./bluepay-client.js";
+import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
+import { recordAnswer, type AttemptRow } from "./record-answer.js";
+import { settleAttempt } from "./settle-attempts.js";
+
+// One charge (SALE) or one stored method ($0.00 AUTH), safe to retry: the attempt is saved and
+// committed under its idempotency key BEFORE the gateway is called, and its id is the ORDER_ID, so
+// a lost answer is settled by asking the gateway for that order instead of charging again.
+
+export type PaymentSource = "page" | "staff" | "bulk" | "autopay";
+
+/** The account to charge: the customer's stored method (MASTER_ID), or one typed in and never kept. */
+export type PaymentAccountInput =
+  | { kind: "stored" }
+  | { kind: "card"; number: string; /** MMYY */ expire: string; cvv2?: string }
+  | { kind: "ach"; accountType: "C" | "S"; routing: string; account: string };
+
+export type SendPaymentInput = {
+  clientId: number;
+  customerId: number;
+  source: PaymentSource;
+  kind: "sale" | "auth";
+  /** Dollars ("12.50"); an AUTH stores the method for 0.00 whatever is given. */
+  amount: string;
+  /** Unique per client: the same key twice is the same payment (the second call returns the first). */
+  idempotencyKey: string;
+  cardRunId?: number | null;
+  account: PaymentAccountInput;
+  billing?: BluepayCustomer;
+  /** A sale that also keeps its method for later charges. */
+  saveMethod?: boolean;
+  /** Set the customer's autopay flag once the method is stored. */
+  autopay?: boolean;
+  statementId?: number | null;
+  createdByUserId?: number | null;
+};
+
+export type PaymentOutcome = {
+  attemptId: number;
+  status: PaymentAttemptStatus;
+  approved: boolean;
+  /** message_response: paymentPageMessage of the gateway's answer. */
+  message: string;
+  name1: string;
+  name2: string;
+  amount: string;
+  gatewayTransId: string;
+  transactionId: number | null;
+  /** The customer's balance after the attempt. */
+  accountBalance: string;
+  /** True when the idempotency key named an earlier attempt and nothing new was sent. */
+  replayed: boolean;
+};
+
+export const PENDING_ANSWER_MESSAGE = "Waiting for the payment gateway's answer.";
+export const KEY_REUSED_MESSAGE = "This Idempotency-Key was already used for another payment.";
+
+function maskOf(account: PaymentAccountInput): string {
+  if (account.kind === "card")
+    return "x".repeat(Math.max(0, account.number.length - 4)) + account.number.slice(-4);
+  if (account.kind === "ach")
+    return `${account.accountType}:${account.routing}:xxxx${account.account.slice(-4)}`;
+  return "";
+}
+
+async function outcomeOf(db: Database, attempt: AttemptRow, replayed: boolean): Promise<PaymentOutcome> {
+  const [customer] = await db
+    .select({ balance: customers.totalBalance })
+    .from(customers)
+    .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
+  return {
+    attemptId: attempt.id,
+    status: attempt.status,
+    approved: attempt.status === "approved",
+    message: attempt.status === "pending" ? PENDING_ANSWER_MESSAGE : attempt.message,
+    name1: attempt.name1,
+    name2: attempt.name2,
+    amount: toAmount(attempt.amount),
+    gatewayTransId: attempt.gatewayTransId,
+    transactionId: attempt.transactionId,
+    accountBalance: toAmount(customer?.balance ?? "0"),
+    replayed,
+  };
+}
+
+/** The spec's payment result from an outcome. */
+export function toPaymentResult(outcome: PaymentOutcome): PaymentResult {
+  return {
+    name1: outcome.name1,
+    name2: outcome.name2,
+    amount_response: outcome.amount,
+    message_response: outcome.message,
+    approved: outcome.approved,
+    status: outcome.status,
+    account_balance: outcome.accountBalance,
+  };
+}
+
+export async function readAttempt(db: Database, clientId: number, id: number): Promise<AttemptRow> {
+  const [row] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, id)));
+  if (!row) throw new Error(`payment attempt ${id} missing`);
+  return row;
+}
+
+async function attemptByKey(db: Database, clientId: number, key: string): Promise<AttemptRow | null> {
+  const [row] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.idempotencyKey, key)));
+  return row ?? null;
+}
+
+/** A retry of a known attempt: settle it if it is still pending, and answer what it became. */
+async function replay(
+  db: Database,
+  attempt: AttemptRow,
+  input: SendPaymentInput,
+  gateway: PaymentGateway,
+): Promise<PaymentOutcome> {
+  if (attempt.customerId !== input.customerId || attempt.kind !== input.kind)
+    throw new HttpError(409, { detail: KEY_REUSED_MESSAGE });
+  if (attempt.status === "pending") await settleAttempt(db, attempt, gateway);
+  return outcomeOf(db, await readAttempt(db, attempt.clientId, attempt.id), true);
+}
+
+/**
+ * Sends one payment attempt and records how it ended. Refusals before anything is saved (unknown
+ * customer: 404; no gateway, no client key, no stored method: 400) throw. Approved, declined,
+ * error, duplicate and still-pending attempts all come back as an outcome.
+ */
+export async function sendPaymentAttempt(
+  db: Database,
+  input: SendPaymentInput,
+  gateway: PaymentGateway,
+): Promise<PaymentOutcome> {
+  const earlier = await attemptByKey(db, input.clientId, input.idempotencyKey);
+  if (earlier) return replay(db, earlier, input, gateway);
+
+  const [customer] = await db
+    .select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.clientId, input.clientId),
+        eq(customers.id, input.customerId),
+        eq(customers.deleted, false),
+      ),
+    );
+  if (!customer) throw notFound();
+  const access = await gatewayAccess(db, gateway, input.clientId);
+
+  let masterId = "";
+  let method: "card" | "ach" = input.account.kind === "ach" ? "ach" : "card";
+  let storedMask = "";
+  let storedCardType = "";
+  if (input.account.kind === "stored") {
+    const [stored] = await db
+      .select()
+      .from(customerPaymentMethods)
+      .where(
+        and(
+          eq(customerPaymentMethods.clientId, input.clientId),
+          eq(customerPaymentMethods.customerId, input.customerId),
+        ),
+      );
+    if (!stored) throw nonFieldError(NO_STORED_METHOD_MESSAGE);
+    masterId = stored.token;
+    method = stored.kind;
+    storedMask = stored.mask;
+    storedCardType = stored.cardType;
+  }
+  const amount = input.kind === "auth" ? "0.00" : toAmount(input.amount);
+  const name1 = (input.billing?.name1 ?? customer.firstName).trim().slice(0, 80);
+  const name2 = (input.billing?.name2 ?? customer.lastName).trim().slice(0, 80);
+
+  // Saved and committed before the call: whatever happens next, the attempt exists.
+  const [inserted] = await db
+    .insert(paymentAttempts)
+    .values({
+      clientId: input.clientId,
+      customerId: input.customerId,
+      statementId: input.statementId ?? null,
+      idempotencyKey: input.idempotencyKey,
+      kind: input.kind,
+      source: input.source,
+      method,
+      usedStoredMethod: input.account.kind === "stored",
+      amount,
+      masterId,
+      mask: storedMask || maskOf(input.account),
+      cardType: storedCardType,
+      expiry: input.account.kind === "card" ? input.account.expire : "",
+      name1,
+      name2,
+      saveMethod: input.kind === "auth" || (input.saveMethod ?? false),
+      autopay: input.autopay ?? false,
+      cardRunId: input.cardRunId ?? null,
+      createdByUserId: input.createdByUserId ?? null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!inserted) {
+    // Another request with the same key got there first.
+    const first = await attemptByKey(db, input.clientId, input.idempotencyKey);
+    if (!first) throw new Error("payment attempt vanished");
+    return replay(db, first, input, gateway);
+  }
+
+  const account: BluepayPaymentAccount | undefined =
+    input.account.kind === "stored" ? undefined : input.account;
+  const fields = buildRequest(access.credentials, {
+    transType: input.kind === "auth" ? "AUTH" : "SALE",
+    mode: gateway.mode,
+    amount,
+    account,
+    masterId: masterId || undefined,
+    customer: { ...input.billing, name1, name2 },
+    orderId: String(inserted.id),
+  });
+  const answer = await callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
+  if (answer.status !== "no-answer") await recordAnswer(db, input.clientId, inserted.id, answer);
+  else if (!answer.maybeProcessed)
+    await recordAnswer(db, input.clientId, inserted.id, {
+      status: "error",
+      message: "The payment gateway could not be reached; nothing was charged.",
+    });
+  else await settleAttempt(db, inserted, gateway);
+  return outcomeOf(db, await readAttempt(db, input.clientId, inserted.id), false);
+}

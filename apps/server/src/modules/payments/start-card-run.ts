@@ -1,0 +1,165 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { CARD_RUN_IN_PROGRESS_MESSAGE, NO_GATEWAY_KEY_MESSAGE, type JobRun } from "@cyclebill/domain";
+import type { Database, Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { clients, customers, jobRuns, productionRuns } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { HttpError, notFound } from "../../http/errors.js";
+import { jobRunToApi, planJobRun, readJobRun } from "../jobs/job-runs.js";
+
+// A card run charges a list of customers with their stored methods, as a chunked job: Process CC
+// ("bulk", the customers staff selected, each for its balance) or autopay (after a production run,
+// each for its statement's amount due). Both plan the same way, in the caller's transaction.
+
+/** The job's stable id: the kind of its job run and its pg-boss queue name. */
+export const CARD_RUN_JOB = "card-run";
+/** Customers per chunk: small, so the progress bar moves and a killed chunk redoes little. */
+export const CARD_RUN_CHUNK_SIZE = 25;
+export const CARD_RUN_STEP = "charging customers";
+
+export type CardRunSource = "bulk" | "autopay";
+
+/** One customer to charge: its balance (bulk), or at most its statement's amount due (autopay). */
+export type CardRunItem = { customerId: number; amountDue?: string };
+
+export type CardRunChunk = {
+  clientId: number;
+  runId: number;
+  source: CardRunSource;
+  chunkNo: number;
+  items: CardRunItem[];
+};
+
+/** Queues chunk jobs inside the caller's transaction (they commit with the run's plan). */
+export type EnqueueCardRunChunks = (
+  tx: Executor,
+  chunks: readonly { payload: CardRunChunk; priority?: number }[],
+) => Promise<void>;
+
+/** Creates the run's job run, records its plan and enqueues its chunks: one transaction, the caller's. */
+async function planCardRun(
+  tx: Executor,
+  input: { clientId: number; userId: number | null; source: CardRunSource; items: readonly CardRunItem[] },
+  enqueue: EnqueueCardRunChunks,
+): Promise<number> {
+  const [row] = await tx
+    .insert(jobRuns)
+    .values({ clientId: input.clientId, kind: CARD_RUN_JOB, createdByUserId: input.userId })
+    .returning({ id: jobRuns.id });
+  if (!row) throw new Error("card run not created");
+  const key = { clientId: input.clientId, runId: row.id };
+  const chunks: CardRunItem[][] = [];
+  for (let start = 0; start < input.items.length; start += CARD_RUN_CHUNK_SIZE)
+    chunks.push(input.items.slice(start, start + CARD_RUN_CHUNK_SIZE));
+  await planJobRun(tx, key, { total: input.items.length, chunkCount: chunks.length, step: CARD_RUN_STEP });
+  await enqueue(
+    tx,
+    chunks.map((items, chunkNo) => ({
+      payload: { ...key, source: input.source, chunkNo, items },
+      // Chunks in order: the results table fills from the top.
+      priority: -chunkNo,
+    })),
+  );
+  return row.id;
+}
+
+/** Whether the client can take card payments: an account id and a secret key stored. */
+async function hasGatewayKey(db: Executor, clientId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ accountId: clients.bluepayAccountId, sealed: clients.bluepaySecretKeyEncrypted })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  return row !== undefined && row.accountId.trim() !== "" && row.sealed !== null && row.sealed !== "";
+}
+
+/**
+ * POST make-bulk-payments: charges the selected customers their balances as a job. Every id must be
+ * a customer of the tenant's client (another client's id is a 404, like any missing record). One
+ * card run of a client at a time: a second start while one is queued or running answers 409, so a
+ * double click or two staff members cannot charge a selection twice over.
+ */
+export async function startBulkCardRun(
+  db: Database,
+  tenant: TenantContext,
+  ids: readonly number[],
+  enqueue: EnqueueCardRunChunks,
+): Promise<{ job: JobRun }> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  const found = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.clientId, tenant.clientId), inArray(customers.id, unique)));
+  if (found.length !== unique.length) throw notFound();
+  if (!(await hasGatewayKey(db, tenant.clientId)))
+    throw new HttpError(400, { detail: NO_GATEWAY_KEY_MESSAGE });
+  const runId = await db.transaction(async (tx) => {
+    // One start at a time per client: two racing starts see each other's run.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('card-run'), ${tenant.clientId}::int)`);
+    const [active] = await queryRows<{ id: string | number }>(
+      tx,
+      sql`select id from job_runs where client_id = ${tenant.clientId} and kind = ${CARD_RUN_JOB}
+            and status in ('queued', 'running') limit 1`,
+    );
+    if (active) throw new HttpError(409, { detail: CARD_RUN_IN_PROGRESS_MESSAGE });
+    return planCardRun(
+      tx,
+      {
+        clientId: tenant.clientId,
+        userId: tenant.user.id,
+        source: "bulk",
+        items: unique.map((customerId) => ({ customerId })),
+      },
+      enqueue,
+    );
+  });
+  const row = await readJobRun(db, { clientId: tenant.clientId, runId });
+  if (!row) throw new Error("card run not found after its start");
+  return { job: jobRunToApi(row) };
+}
+
+/**
+ * Autopay, once a production run's client part has made its statements (in the transaction of its
+ * last step): customers with autopay_flag and a stored method whose statement of this run has an
+ * amount due above zero are charged it, as a card run the part records (autopay_job_run_id).
+ * Nothing starts when the client has no gateway key or nobody is due; a replay starts nothing twice.
+ */
+export async function startAutopayRun(
+  tx: Executor,
+  input: { clientId: number; productionRunId: number },
+  enqueue: EnqueueCardRunChunks,
+): Promise<number | null> {
+  const { clientId, productionRunId } = input;
+  const [part] = await tx
+    .select({ autopay: productionRuns.autopayJobRunId, userId: productionRuns.startedByUserId })
+    .from(productionRuns)
+    .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
+  if (!part) throw new Error(`production run ${clientId}/${productionRunId} not found`);
+  if (part.autopay !== null) return part.autopay;
+  if (!(await hasGatewayKey(tx, clientId))) return null;
+  const due = await queryRows<{ customer_id: string | number; amount_due: string }>(
+    tx,
+    sql`select s.customer_id, s.new_balance::text as amount_due
+        from statements s
+        join customers c on c.client_id = s.client_id and c.id = s.customer_id
+        join customer_payment_methods m on m.client_id = s.client_id and m.customer_id = s.customer_id
+        where s.client_id = ${clientId} and s.production_run_id = ${productionRunId}
+          and c.autopay_flag and not c.deleted and s.new_balance > 0
+        order by s.customer_id`,
+  );
+  if (due.length === 0) return null;
+  const runId = await planCardRun(
+    tx,
+    {
+      clientId,
+      userId: part.userId,
+      source: "autopay",
+      items: due.map((row) => ({ customerId: Number(row.customer_id), amountDue: row.amount_due })),
+    },
+    enqueue,
+  );
+  await tx
+    .update(productionRuns)
+    .set({ autopayJobRunId: runId })
+    .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
+  return runId;
+}

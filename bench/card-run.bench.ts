@@ -1,0 +1,187 @@
+// A Process CC card run of one client's customers against the gateway sandbox over HTTP: the
+// customers with a stored card and a balance (odd dollars approve, even decline in TEST mode) are
+// selected and charged, chunk after chunk in this process as one job worker runs them; each approved
+// charge posts its payment through the ledger writer. Prints customers/s on PGlite and PostgreSQL.
+// Usage: npm run bench:cards [-- --pglite-only | --postgres-only]
+// Size: 10,000 customers (BENCH_CARD_CUSTOMERS overrides); BENCH_CARD_LANES chunks at once (default
+// 1, one worker process; several workers take chunks side by side on PostgreSQL).
+import { loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { readJobRun } from "../apps/server/src/modules/jobs/job-runs.js";
+import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
+import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
+import { buildRequest, callGateway } from "../apps/server/src/modules/payments/bluepay-client.js";
+import type { PaymentGateway } from "../apps/server/src/modules/payments/payment-gateway.js";
+import { runCardRunChunk } from "../apps/server/src/modules/payments/run-card-run.js";
+import { startBulkCardRun, type CardRunChunk } from "../apps/server/src/modules/payments/start-card-run.js";
+import { sealSecret } from "../apps/server/src/modules/secrets/secret-box.js";
+import { createUser } from "../apps/server/src/modules/users/create-user.js";
+
+const CUSTOMERS = Number(process.env.BENCH_CARD_CUSTOMERS ?? 10_000);
+const LANES = Number(process.env.BENCH_CARD_LANES ?? 1);
+const SECRETS_KEY = "card-run-bench";
+const ACCOUNT = { accountId: "100000009999", secretKey: "CARDRUNBENCHSECRETKEY00000000001" };
+
+/** The client, its customers with balances (through the ledger writer) and one stored card each. */
+async function generate(handle: DatabaseHandle, sandbox: Sandbox) {
+  await handle.migrate();
+  const { db } = handle;
+  const [client] = await queryRows<{ id: number }>(
+    db,
+    sql`insert into clients (client_no, client_name, bluepay_account_id, bluepay_secret_key_encrypted)
+        values (900016, 'Card Run Bench', ${ACCOUNT.accountId}, ${sealSecret(SECRETS_KEY, ACCOUNT.secretKey)})
+        returning id`,
+  );
+  const clientId = Number(client?.id);
+  const [code] = await queryRows<{ id: number }>(
+    db,
+    sql`insert into codes (client_id, code, description, code_type)
+        values (${clientId}, 100, 'Service', 'charge') returning id`,
+  );
+  const customers = await queryRows<{ id: number; customer_no: number }>(
+    db,
+    sql`insert into customers (client_id, customer_no, customer_name, first_name, last_name)
+        select ${clientId}::bigint, g, 'Customer ' || g, 'Card', 'Customer ' || g
+        from generate_series(1, ${CUSTOMERS}::int) as g
+        returning id, customer_no`,
+  );
+  await db.transaction((tx) =>
+    postEntries(
+      tx,
+      { clientId },
+      customers.map((customer) => ({
+        customerId: Number(customer.id),
+        codeId: Number(code?.id),
+        codeType: "charge" as const,
+        description: "Service",
+        rate: `${20 + (customer.customer_no % 9)}.${String(customer.customer_no % 100).padStart(2, "0")}`,
+        quantity: "1",
+        serviceDate: "2026-11-01",
+      })),
+    ),
+  );
+  // One $0.00 AUTH stores the card; every customer's method names it (the sandbox only needs a
+  // MASTER_ID it knows, and its duplicate window is off for this bench).
+  const auth = await callGateway(
+    sandbox.bp20postUrl,
+    buildRequest(ACCOUNT, {
+      transType: "AUTH",
+      mode: "TEST",
+      amount: "0.00",
+      account: { kind: "card", number: "4111111111111111", expire: "1299" },
+    }),
+    { timeoutMs: 10_000 },
+  );
+  if (auth.status !== "approved") throw new Error(`the AUTH was not approved: ${JSON.stringify(auth)}`);
+  await db.execute(
+    sql`insert into customer_payment_methods (client_id, customer_id, kind, token, mask, card_type, expiry)
+        select client_id, id, 'card', ${auth.transId}, ${auth.mask}, ${auth.cardType}, '1299'
+        from customers where client_id = ${clientId}`,
+  );
+  await db.execute(sql`analyze`);
+  return { clientId, ids: customers.map((customer) => Number(customer.id)) };
+}
+
+async function measure(handle: DatabaseHandle, label: string): Promise<void> {
+  const sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false, duplicateWindowMs: 0 });
+  try {
+    const generating = performance.now();
+    const { clientId, ids } = await generate(handle, sandbox);
+    console.log(
+      `${label}: ${CUSTOMERS} customers with a stored card generated in ` +
+        `${((performance.now() - generating) / 1000).toFixed(1)} s; ${LANES} chunk(s) at once`,
+    );
+    const owner = await createUser(handle.db, {
+      email: "bench-owner@example.test",
+      password: null,
+      clientId,
+    });
+    const user = { ...owner, username: owner.email, isAdmin: false, isClientStaff: false, clientId };
+    const gateway: PaymentGateway = {
+      url: sandbox.bp20postUrl,
+      mode: "TEST",
+      timeoutMs: 30_000,
+      secretsKey: SECRETS_KEY,
+    };
+    const queue: CardRunChunk[] = [];
+    const started = performance.now();
+    const run = await startBulkCardRun(handle.db, { clientId, user }, ids, (_tx, chunks) => {
+      queue.push(...chunks.map((chunk) => chunk.payload));
+      return Promise.resolve();
+    });
+    const lane = async () => {
+      for (let chunk = queue.shift(); chunk; chunk = queue.shift())
+        await runCardRunChunk(handle.db, gateway, chunk);
+    };
+    await Promise.all(Array.from({ length: LANES }, lane));
+    const seconds = (performance.now() - started) / 1000;
+
+    const finished = await readJobRun(handle.db, { clientId, runId: run.job.id });
+    const [tally] = await queryRows<{ approved: number; declined: number; total: string }>(
+      handle.db,
+      sql`select count(*) filter (where status = 'approved')::int as approved,
+                 count(*) filter (where status = 'declined')::int as declined,
+                 coalesce(sum(amount) filter (where status = 'approved'), 0)::text as total
+          from payment_attempts where client_id = ${clientId} and card_run_id = ${run.job.id}`,
+    );
+    const sales = sandbox.transactions().filter((transaction) => transaction.transType === "SALE").length;
+    const mismatches = await ledgerMismatches(handle.db, { clientId });
+    const [one, five, fifteen] = loadavg();
+    console.log(
+      `  run: ${finished?.status}, ${finished?.done}/${finished?.total} customers, ${seconds.toFixed(1)} s, ` +
+        `${Math.round(CUSTOMERS / seconds)} customers/s (load average ${one?.toFixed(2)} ${five?.toFixed(2)} ${fifteen?.toFixed(2)})`,
+    );
+    console.log(
+      `  ${tally?.approved} approved (${tally?.total} posted), ${tally?.declined} declined; ` +
+        `${sales} sales in the sandbox's record`,
+    );
+    console.log(
+      `  doctor: ${mismatches.length === 0 ? "every balance equals its ledger" : `${mismatches.length} mismatches`}`,
+    );
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function postgresHandle(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const name = "cyclebill_bench_cards";
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 10 });
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: server });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+const args = new Set(process.argv.slice(2));
+if (!args.has("--postgres-only")) {
+  const handle = await openDatabase({ kind: "pglite", dataDir: null });
+  await measure(handle, "PGlite (in memory)");
+  await handle.close();
+}
+if (!args.has("--pglite-only")) {
+  const { handle, drop } = await postgresHandle();
+  try {
+    await measure(handle, "PostgreSQL");
+  } finally {
+    await drop();
+  }
+}
