@@ -29,7 +29,11 @@ const noJobEngine: JobQueue = {
   stop: () => Promise.resolve(),
 };
 
-export type BuildAppOptions = { logger?: boolean };
+export type BuildAppOptions = {
+  logger?: boolean;
+  /** Where the log goes instead of stdout (tests that read what was logged). */
+  logStream?: NodeJS.WritableStream;
+};
 
 export async function buildApp(
   given: Omit<AppDeps, "mailer" | "jobs"> & { mailer?: Mailer; jobs?: JobQueue },
@@ -54,6 +58,7 @@ export async function buildApp(
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
             redact: {
               paths: ["req.headers.authorization", "req.headers.cookie", "*.password", "*.token"],
               censor: "[redacted]",

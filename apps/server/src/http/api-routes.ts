@@ -9,6 +9,7 @@ import { registerInvoiceRoutes } from "../modules/invoices/invoices.routes.js";
 import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
 import { registerProductionRoutes } from "../modules/production/production.routes.js";
 import { registerPoolRoutes } from "../modules/delivery/pools.routes.js";
+import { registerPaymentRoutes } from "../modules/payments/payments.routes.js";
 import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
 import { registerCardRunRoutes } from "../modules/payments/card-runs.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
@@ -38,4 +39,5 @@ export function registerApiRoutes(router: Router): void {
   registerPoolRoutes(router);
   registerAccountReportRoutes(router);
   registerCardRunRoutes(router);
+  registerPaymentRoutes(router);
 }

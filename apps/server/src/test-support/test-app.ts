@@ -61,6 +61,10 @@ export type TestAppOptions = {
   trustProxy?: string[];
   /** The card gateway's bp20post address (BLUEPAY_URL), e.g. a gateway sandbox the test runs. */
   bluepayUrl?: string;
+  /** The card gateway (e.g. a sandbox's bp20post address); none by default. */
+  bluepay?: Partial<Config["bluepay"]>;
+  /** Log at info level into this stream (tests that read the server's log). */
+  logStream?: NodeJS.WritableStream;
 };
 
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
@@ -80,6 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     publicUrl: "http://billing.test",
     trustProxy: options.trustProxy ?? [],
   };
+  config.bluepay = { ...config.bluepay, ...options.bluepay };
   if (options.bluepayUrl) config.bluepay = { ...config.bluepay, url: options.bluepayUrl, timeoutMs: 5_000 };
   let jobs: JobQueue | undefined;
   if (options.jobs) {
@@ -101,8 +106,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   // TEST_LOG=1 prints the server log (errors included) while debugging a test.
   const app = await buildApp(
-    { db: database.db, config: { ...config, logLevel: "error" }, jobs },
-    { logger: process.env.TEST_LOG === "1" },
+    { db: database.db, config: { ...config, logLevel: options.logStream ? "info" : "error" }, jobs },
+    options.logStream
+      ? { logger: true, logStream: options.logStream }
+      : { logger: process.env.TEST_LOG === "1" },
   );
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();

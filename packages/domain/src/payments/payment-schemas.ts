@@ -24,6 +24,8 @@ export const PAYMENT_AMOUNT_TOO_LARGE_MESSAGE = "A single payment cannot be more
 export const SAVED_METHOD_TO_STORE_MESSAGE = "Enter a card or bank account to store.";
 export const NO_STORED_METHOD_MESSAGE = "This customer has no stored payment method.";
 export const NO_GATEWAY_KEY_MESSAGE = "This client does not take card payments (no payment gateway key).";
+export const PAYMENT_PENDING_MESSAGE =
+  "This payment is still being processed. Check the customer's payments before trying again.";
 
 /** Card and account numbers as people type them: spaces and dashes are ignored. */
 const digitsOnly = z

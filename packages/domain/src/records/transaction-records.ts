@@ -48,6 +48,8 @@ export const transactionRecordSchema = z.object({
   reverses_transaction: z.number().int().nullable(),
   reversed_by: z.number().int().nullable(),
   stored_amount_flag: z.boolean(),
+  /** The gateway's TRANS_ID of a card or ACH payment entry; null for everything else. */
+  gateway_trans_id: z.string().nullable(),
   editable: z.boolean(),
   voidable: z.boolean(),
   void_deletable: z.boolean(),

@@ -4,7 +4,11 @@ import { rateLimits } from "../../db/tables.js";
 import { currentClock } from "../../clock.js";
 
 /** What is counted: "" for account or address means any (a per-address or per-account count). */
-export type RateKey = { purpose: "login" | "reset"; account?: string; address?: string };
+export type RateKey = {
+  purpose: "login" | "reset" | "pay-lookup" | "pay-charge";
+  account?: string;
+  address?: string;
+};
 export type Counted = { attempts: number; windowStarted: Date };
 
 // Addresses come from the connection or a trusted proxy's header; the column holds 64 characters.

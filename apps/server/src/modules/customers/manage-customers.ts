@@ -1,5 +1,6 @@
 import { and, eq, inArray, max } from "drizzle-orm";
 import {
+  NO_STORED_METHOD_MESSAGE,
   customerDisplayName,
   formatUsd,
   isZeroAmount,
@@ -13,6 +14,7 @@ import { pgErrorCode } from "../../db/pg-errors.js";
 import {
   clients,
   codes,
+  customerPaymentMethods,
   customers,
   invoices,
   recurringCharges,
@@ -108,11 +110,35 @@ export async function getCustomer(db: Database, tenant: TenantContext, id: numbe
   };
 }
 
+/** Autopay charges the stored method: it can be turned on only when the customer has one (a new customer never does). */
+async function assertAutopayAllowed(
+  tx: Executor,
+  tenant: TenantContext,
+  customerId: number | null,
+  autopay: boolean,
+): Promise<void> {
+  if (!autopay) return;
+  const [stored] =
+    customerId === null
+      ? []
+      : await tx
+          .select({ customerId: customerPaymentMethods.customerId })
+          .from(customerPaymentMethods)
+          .where(
+            and(
+              eq(customerPaymentMethods.clientId, tenant.clientId),
+              eq(customerPaymentMethods.customerId, customerId),
+            ),
+          );
+  if (!stored) throw fieldError("autopay_flag", NO_STORED_METHOD_MESSAGE);
+}
+
 async function insertCustomer(
   tx: Executor,
   tenant: TenantContext,
   input: CustomerValues,
 ): Promise<CustomerRow> {
+  await assertAutopayAllowed(tx, tenant, null, input.autopay_flag);
   let customerNo = input.customer_no;
   if (customerNo === undefined) {
     // Numbering takes the client's row lock, so two adds cannot pick the same next number.
@@ -151,6 +177,7 @@ export async function updateCustomer(
   return db
     .transaction(async (tx) => {
       await findCustomer(tx, tenant, id, true);
+      await assertAutopayAllowed(tx, tenant, id, input.autopay_flag);
       const [row] = await tx
         .update(customers)
         .set({

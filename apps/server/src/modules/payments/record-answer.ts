@@ -7,6 +7,7 @@ import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { ensurePaymentCode } from "./payment-codes.js";
+import { postRefundOffset } from "./refund-payment.js";
 
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
 
@@ -30,6 +31,15 @@ export async function lockedAttempt(tx: Executor, clientId: number, id: number):
     .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, id)))
     .for("update");
   return row ?? null;
+}
+
+export async function readAttempt(db: Database, clientId: number, id: number): Promise<AttemptRow> {
+  const [row] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, id)));
+  if (!row) throw new Error(`payment attempt ${id} missing`);
+  return row;
 }
 
 function entryDescription(attempt: AttemptRow, answer: AttemptAnswer): string {
@@ -93,6 +103,9 @@ export async function recordAnswer(
     const message = "transId" in answer ? paymentPageMessage(answer) : answer.message;
     let transactionId: number | null = null;
     if ("transId" in answer && answer.status === "approved") {
+      // The refund's own TRANS_ID goes on the offset entry, as the sale's went on the payment.
+      if (attempt.kind === "refund" || attempt.kind === "void")
+        transactionId = await postRefundOffset(tx, { ...attempt, gatewayTransId: answer.transId });
       if (attempt.kind === "sale") {
         const codeId = await ensurePaymentCode(tx, clientId, attempt.method);
         const posted = await postEntries(tx, { clientId }, [
@@ -113,6 +126,11 @@ export async function recordAnswer(
       }
       if (attempt.kind === "auth" || (attempt.kind === "sale" && attempt.saveMethod))
         await storeMethod(tx, attempt, answer);
+      else if (attempt.autopay && attempt.usedStoredMethod)
+        await tx
+          .update(customers)
+          .set({ autopayFlag: true, updatedAt: new Date() })
+          .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
     }
     const answered = "transId" in answer;
     await tx

@@ -15,7 +15,7 @@ import {
   type BluepayPaymentAccount,
 } from "./bluepay-client.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
-import { recordAnswer, type AttemptRow } from "./record-answer.js";
+import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
 import { settleAttempt } from "./settle-attempts.js";
 
 // One charge (SALE) or one stored method ($0.00 AUTH), safe to retry: the attempt is saved and
@@ -109,15 +109,6 @@ export function toPaymentResult(outcome: PaymentOutcome): PaymentResult {
     status: outcome.status,
     account_balance: outcome.accountBalance,
   };
-}
-
-export async function readAttempt(db: Database, clientId: number, id: number): Promise<AttemptRow> {
-  const [row] = await db
-    .select()
-    .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, id)));
-  if (!row) throw new Error(`payment attempt ${id} missing`);
-  return row;
 }
 
 async function attemptByKey(db: Database, clientId: number, key: string): Promise<AttemptRow | null> {

@@ -39,6 +39,8 @@ export const NOT_VOIDABLE_MESSAGE = "This transaction cannot be voided.";
 export const NOT_A_DELETABLE_VOID_MESSAGE = "Only a new voiding entry can be deleted.";
 export const NOT_REVERSIBLE_MESSAGE = "This transaction cannot be reversed.";
 export const NOT_A_REVERSAL_MESSAGE = "This transaction is not a reversal.";
+export const REFUNDED_OFFSET_MESSAGE =
+  "This void or reversal refunded a card or ACH payment through the gateway; it cannot be deleted.";
 
 /** Staff entry: duplicates of the last 24 hours are refused unless forced. */
 export async function createTransaction(
@@ -233,6 +235,7 @@ export async function deleteVoid(db: Database, tenant: TenantContext, id: number
     const entry = await lockedEntry(tx, tenant, id);
     if (!isVoidDeletable(entryState(entry)) || entry.voidsTransactionId === null)
       throw nonFieldError(NOT_A_DELETABLE_VOID_MESSAGE);
+    if (entry.gatewayTransId) throw nonFieldError(REFUNDED_OFFSET_MESSAGE);
     await removeEntries(tx, tenant, [id]);
     await setEntryVoided(tx, tenant.clientId, entry.voidsTransactionId, false);
   });
@@ -257,6 +260,7 @@ export async function deleteReversal(db: Database, tenant: TenantContext, id: nu
   await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
     if (entry.reversesTransactionId === null) throw nonFieldError(NOT_A_REVERSAL_MESSAGE);
+    if (entry.gatewayTransId) throw nonFieldError(REFUNDED_OFFSET_MESSAGE);
     if (entry.statementId !== null) throw nonFieldError("A billed reversal cannot be deleted.");
     await removeEntries(tx, tenant, [id]);
   });

@@ -45,6 +45,7 @@ export const transactionSelection = {
   reversedById: sql<number | null>`${reversal.id}`,
   voided: transactions.voided,
   storedAmountFlag: transactions.storedAmountFlag,
+  gatewayTransId: transactions.gatewayTransId,
 };
 
 export function selectTransactions(db: Executor, where: SQL | undefined) {
@@ -116,6 +117,7 @@ export function transactionToApi(view: TransactionView): TransactionRecord {
     reverses_transaction: view.reversesTransactionId,
     reversed_by: view.reversedById,
     stored_amount_flag: view.storedAmountFlag,
+    gateway_trans_id: view.gatewayTransId,
     editable: isEditable(state),
     voidable: isVoidable(state),
     void_deletable: isVoidDeletable(state),

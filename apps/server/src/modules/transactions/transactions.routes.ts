@@ -17,6 +17,8 @@ import {
 import { z } from "zod";
 import { fieldError } from "../../http/errors.js";
 import { defineRoute, type Router } from "../../http/router.js";
+import { paymentGatewayOf } from "../payments/payment-gateway.js";
+import { refundGatewayPayment } from "../payments/refund-payment.js";
 import { massUpdateTransactions, makeInvoiceFromTransactions } from "./bulk-transaction-actions.js";
 import {
   createTransaction,
@@ -63,7 +65,9 @@ const idSegment = integerParam({ min: 0 });
 const dateSegment = calendarDateOrZero();
 
 export function registerTransactionRoutes(router: Router): void {
-  const { db } = router.deps;
+  const { db, config } = router.deps;
+  // Read when a request comes (describing the API has no configuration).
+  const gateway = () => paymentGatewayOf(config);
 
   defineRoute(router, {
     name: "listTransactions",
@@ -201,7 +205,10 @@ export function registerTransactionRoutes(router: Router): void {
     query: recordQuerySchema,
     response: transactionRecordSchema,
     successStatus: 201,
-    handle: async ({ params, tenant }) => voidTransaction(db, tenant, params.id),
+    // A card or ACH payment is refunded through the gateway first; the void posts only when approved.
+    handle: async ({ params, tenant }) =>
+      (await refundGatewayPayment(db, gateway(), tenant, params.id, "void")) ??
+      voidTransaction(db, tenant, params.id),
   });
 
   defineRoute(router, {
@@ -229,7 +236,9 @@ export function registerTransactionRoutes(router: Router): void {
     query: recordQuerySchema,
     response: transactionRecordSchema,
     successStatus: 201,
-    handle: async ({ params, tenant }) => reverseTransaction(db, tenant, params.id),
+    handle: async ({ params, tenant }) =>
+      (await refundGatewayPayment(db, gateway(), tenant, params.id, "reversal")) ??
+      reverseTransaction(db, tenant, params.id),
   });
 
   defineRoute(router, {

@@ -1,0 +1,102 @@
+import { sql, type SQL } from "drizzle-orm";
+import {
+  resolvePaging,
+  type Page,
+  type PaymentAttempt,
+  type PaymentAttemptStatus,
+  type PaymentAttemptsQuery,
+} from "@cyclebill/domain";
+import type { Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError } from "../../http/errors.js";
+
+type AttemptListRow = {
+  id: string | number;
+  client_id: string | number;
+  customer_id: string | number;
+  customer_no: number;
+  customer_name: string;
+  kind: PaymentAttempt["kind"];
+  source: PaymentAttempt["source"];
+  method: PaymentAttempt["method"];
+  amount: string;
+  status: PaymentAttemptStatus;
+  message: string;
+  gateway_trans_id: string;
+  mask: string;
+  card_type: string;
+  transaction_id: string | number | null;
+  card_run_id: string | number | null;
+  created: string;
+  settled: string | null;
+};
+
+const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+const ORDERINGS: Record<string, SQL> = {
+  created: sql`a.created_at, a.id`,
+  "-created": sql`a.created_at desc, a.id desc`,
+  id: sql`a.id`,
+  "-id": sql`a.id desc`,
+  amount: sql`a.amount, a.id`,
+  "-amount": sql`a.amount desc, a.id desc`,
+};
+
+const nullableId = (value: string | number | null) => (value === null ? null : Number(value));
+
+function toApi(row: AttemptListRow): PaymentAttempt {
+  return {
+    id: Number(row.id),
+    client_id: Number(row.client_id),
+    customer_id: Number(row.customer_id),
+    customer_no: row.customer_no,
+    customer_name: row.customer_name,
+    kind: row.kind,
+    source: row.source,
+    method: row.method,
+    amount: row.amount,
+    status: row.status,
+    message: row.message,
+    gateway_trans_id: row.gateway_trans_id,
+    mask: row.mask,
+    card_type: row.card_type,
+    transaction_id: nullableId(row.transaction_id),
+    card_run_id: nullableId(row.card_run_id),
+    created: row.created,
+    settled_at: row.settled,
+  };
+}
+
+/** GET /api/payment-attempts/: the client's attempts (declines and refunds included), newest first. */
+export async function listPaymentAttempts(
+  db: Executor,
+  tenant: TenantContext,
+  query: PaymentAttemptsQuery,
+): Promise<Page<PaymentAttempt>> {
+  const ordering = query.ordering?.trim() || "-created";
+  const order = ORDERINGS[ordering];
+  if (!order) throw fieldError("ordering", `Unknown ordering "${ordering}".`);
+  const filters: SQL[] = [sql`a.client_id = ${tenant.clientId}`];
+  if (query.customer_id !== undefined) filters.push(sql`a.customer_id = ${query.customer_id}`);
+  if (query.card_run_id !== undefined) filters.push(sql`a.card_run_id = ${query.card_run_id}`);
+  const where = sql.join(filters, sql` and `);
+  const { limit, offset } = resolvePaging(query);
+  const [rows, [total]] = await Promise.all([
+    queryRows<AttemptListRow>(
+      db,
+      sql`select a.id, a.client_id, a.customer_id, c.customer_no, c.customer_name, a.kind, a.source, a.method,
+                 a.amount::text as amount, a.status, a.message, a.gateway_trans_id, a.mask, a.card_type,
+                 a.transaction_id, a.card_run_id, ${iso("a.created_at")} as created, ${iso("a.settled_at")} as settled
+          from payment_attempts a
+          join customers c on c.client_id = a.client_id and c.id = a.customer_id
+          where ${where} order by ${order} limit ${limit} offset ${offset}`,
+    ),
+    queryRows<{ count: string | number }>(
+      db,
+      sql`select count(*) as count from payment_attempts a where ${where}`,
+    ),
+  ]);
+  return { count: Number(total?.count ?? 0), results: rows.map(toApi) };
+}

@@ -1,0 +1,166 @@
+import { and, desc, eq } from "drizzle-orm";
+import {
+  STATEMENT_NOT_FOUND_MESSAGE,
+  compareAmounts,
+  minAmount,
+  parseStatementPayToken,
+  statementDueDate,
+  toAmount,
+  type PaymentInfo,
+  type StoredMethod,
+} from "@cyclebill/domain";
+import type { Database, Executor } from "../../db/database.js";
+import { clients, customerPaymentMethods, customers, statements } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { HttpError, notFound } from "../../http/errors.js";
+import { moneyTransaction } from "../ledger/money-transaction.js";
+
+type CustomerRow = typeof customers.$inferSelect;
+type StatementRow = typeof statements.$inferSelect;
+
+export function statementNotFound(): HttpError {
+  return new HttpError(404, { detail: STATEMENT_NOT_FOUND_MESSAGE });
+}
+
+export async function storedMethodOf(
+  db: Executor,
+  clientId: number,
+  customerId: number,
+): Promise<(StoredMethod & { token: string }) | null> {
+  const [row] = await db
+    .select()
+    .from(customerPaymentMethods)
+    .where(
+      and(eq(customerPaymentMethods.clientId, clientId), eq(customerPaymentMethods.customerId, customerId)),
+    );
+  if (!row) return null;
+  return {
+    kind: row.kind,
+    mask: row.mask,
+    card_type: row.cardType,
+    expiry: row.expiry,
+    stored_at: row.storedAt.toISOString(),
+    token: row.token,
+  };
+}
+
+/** What the form starts at: the statement's amount due while still owed, else what is owed now (never below 0). */
+function startingAmount(balance: string, statement: StatementRow | null): string {
+  const owed = compareAmounts(balance, "0.00") > 0 ? toAmount(balance) : "0.00";
+  if (!statement || compareAmounts(statement.newBalance, "0.00") <= 0) return owed;
+  return minAmount(toAmount(statement.newBalance), owed);
+}
+
+async function infoOf(
+  db: Executor,
+  customer: CustomerRow,
+  statement: StatementRow | null,
+): Promise<PaymentInfo> {
+  const [client] = await db
+    .select({ name: clients.clientName })
+    .from(clients)
+    .where(eq(clients.id, customer.clientId));
+  const stored = await storedMethodOf(db, customer.clientId, customer.id);
+  return {
+    hasStoredPaymentInfo: stored !== null,
+    amount: startingAmount(customer.totalBalance, statement),
+    accountbalance: toAmount(customer.totalBalance),
+    address1: customer.address1,
+    address2: customer.address2,
+    city: customer.city,
+    state: customer.state,
+    zip: customer.zip,
+    email: customer.email,
+    company: customer.companyName,
+    customer_no: customer.customerNo,
+    names: customer.customerName,
+    first_name: customer.firstName,
+    last_name: customer.lastName,
+    client_name: client?.name ?? "",
+    statement: statement
+      ? {
+          statement_num: statement.statementNum,
+          statement_date: statement.statementDate,
+          due_date: statementDueDate(statement.statementDate),
+          amount_due: toAmount(statement.newBalance),
+        }
+      : null,
+    stored_method: stored
+      ? {
+          kind: stored.kind,
+          mask: stored.mask,
+          card_type: stored.card_type,
+          expiry: stored.expiry,
+          stored_at: stored.stored_at,
+        }
+      : null,
+    autopay_flag: customer.autopayFlag,
+  };
+}
+
+export type PayableStatement = { statement: StatementRow; customer: CustomerRow };
+
+/** The statement (and its customer) a pay token names; 404 with the page's message otherwise. */
+export async function findPayableStatement(db: Executor, token: string): Promise<PayableStatement> {
+  const parsed = parseStatementPayToken(token);
+  if (!parsed) throw statementNotFound();
+  const [row] = await db
+    .select({ statement: statements, customer: customers })
+    .from(statements)
+    .innerJoin(
+      customers,
+      and(eq(customers.clientId, statements.clientId), eq(customers.id, statements.customerId)),
+    )
+    .where(and(eq(statements.clientId, parsed.clientId), eq(statements.payCode, parsed.payCode)))
+    .orderBy(desc(statements.id))
+    .limit(1);
+  if (!row || row.customer.deleted) throw statementNotFound();
+  return row;
+}
+
+/** POST /api/payments/get-payment-info/: the public page's lookup by pay token. */
+export async function publicPaymentInfo(db: Database, token: string): Promise<PaymentInfo> {
+  const { statement, customer } = await findPayableStatement(db, token);
+  return infoOf(db, customer, statement);
+}
+
+export async function findTenantCustomer(
+  db: Executor,
+  tenant: TenantContext,
+  id: number,
+): Promise<CustomerRow> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+  if (!row) throw notFound();
+  return row;
+}
+
+/** GET /api/customers/{id}/get-payment-info/: the staff form's start (no statement). */
+export async function customerPaymentInfo(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+): Promise<PaymentInfo> {
+  return infoOf(db, await findTenantCustomer(db, tenant, id), null);
+}
+
+/**
+ * DELETE /api/customers/{id}/delete-payment-info/: forgets the stored method (the gateway keeps its
+ * record; without the token we can no longer charge it) and turns autopay off with it.
+ */
+export async function deleteStoredMethod(db: Database, tenant: TenantContext, id: number): Promise<void> {
+  await moneyTransaction(db, async (tx) => {
+    await findTenantCustomer(tx, tenant, id);
+    await tx
+      .delete(customerPaymentMethods)
+      .where(
+        and(eq(customerPaymentMethods.clientId, tenant.clientId), eq(customerPaymentMethods.customerId, id)),
+      );
+    await tx
+      .update(customers)
+      .set({ bluepayTransactionId: "", autopayFlag: false, updatedAt: new Date() })
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+  });
+}

@@ -1,0 +1,105 @@
+import {
+  pageSchema,
+  paymentAttemptSchema,
+  paymentAttemptsQuerySchema,
+  paymentInfoRequestSchema,
+  paymentInfoSchema,
+  paymentPayloadSchema,
+  paymentResultSchema,
+  recordIdParamsSchema,
+  recordQuerySchema,
+} from "@cyclebill/domain";
+import { defineRoute, type Router } from "../../http/router.js";
+import { listPaymentAttempts } from "./list-attempts.js";
+import { makePayment } from "./make-payment.js";
+import { paymentGatewayOf } from "./payment-gateway.js";
+import { customerPaymentInfo, deleteStoredMethod, publicPaymentInfo } from "./payment-info.js";
+import { admitPaymentLookup, paymentLookupFound } from "./payment-throttle.js";
+
+const tags = ["Payments"];
+
+/** The public pay-a-statement endpoints and the staff's payment form, stored methods and attempts. */
+export function registerPaymentRoutes(router: Router): void {
+  const { db, config } = router.deps;
+  // Read when a request comes (describing the API has no configuration).
+  const gateway = () => paymentGatewayOf(config);
+
+  defineRoute(router, {
+    name: "getStatementPaymentInfo",
+    method: "POST",
+    url: "/api/payments/get-payment-info/",
+    summary:
+      "Public: the statement and customer a pay token ({client id}-{pay code}) names, for the payment page (rate-limited per address)",
+    tags,
+    access: "public",
+    body: paymentInfoRequestSchema,
+    response: paymentInfoSchema,
+    handle: async ({ body, request }) => {
+      await admitPaymentLookup(db, request.ip);
+      const info = await publicPaymentInfo(db, body.statementId);
+      await paymentLookupFound(db, request.ip);
+      return info;
+    },
+  });
+
+  defineRoute(router, {
+    name: "makePayment",
+    method: "POST",
+    url: "/api/payments/make-payment/customer/",
+    summary:
+      "Pay (or, with recordPayment, store a method by a $0.00 AUTH): the public page names the customer by statementId, staff by client_id and customer_id. 200 approved or declined; send an Idempotency-Key header so a retry never charges twice (409 while the first is still pending)",
+    tags,
+    access: "public",
+    body: paymentPayloadSchema,
+    response: paymentResultSchema,
+    handle: ({ body, auth, request }) => {
+      const header = request.headers["idempotency-key"];
+      return makePayment(db, gateway(), {
+        auth,
+        body,
+        idempotencyKey: Array.isArray(header) ? header[0] : header,
+        address: request.ip,
+      });
+    },
+  });
+
+  defineRoute(router, {
+    name: "getCustomerPaymentInfo",
+    method: "GET",
+    url: "/api/customers/:id/get-payment-info/",
+    summary:
+      "The staff payment form's start: balance, address, stored method (mask, card type, expiry), autopay",
+    tags,
+    access: "tenant",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    response: paymentInfoSchema,
+    handle: ({ params, tenant }) => customerPaymentInfo(db, tenant, params.id),
+  });
+
+  defineRoute(router, {
+    name: "deleteCustomerPaymentInfo",
+    method: "DELETE",
+    url: "/api/customers/:id/delete-payment-info/",
+    summary: "Forget the customer's stored payment method (autopay goes off with it)",
+    tags,
+    access: "tenant",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    successStatus: 204,
+    handle: ({ params, tenant }) => deleteStoredMethod(db, tenant, params.id),
+  });
+
+  defineRoute(router, {
+    name: "listPaymentAttempts",
+    method: "GET",
+    url: "/api/payment-attempts/",
+    summary:
+      "Every card or ACH attempt of the client (sales, stored methods, refunds; approved, declined, pending), newest first; by customer_id or card_run_id",
+    tags,
+    access: "tenant",
+    query: paymentAttemptsQuerySchema,
+    response: pageSchema(paymentAttemptSchema),
+    handle: ({ query, tenant }) => listPaymentAttempts(db, tenant, query),
+  });
+}

@@ -1,0 +1,158 @@
+import { and, asc, eq } from "drizzle-orm";
+import { PAYMENT_PENDING_MESSAGE, isReversible, isVoidable, offsettingLedgerAmount } from "@cyclebill/domain";
+import { businessToday } from "../../clock.js";
+import type { Database, Executor } from "../../db/database.js";
+import { paymentAttempts, transactions } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { HttpError, nonFieldError } from "../../http/errors.js";
+import { setEntryVoided } from "../ledger/entry-links.js";
+import { postEntries } from "../ledger/post-entries.js";
+import { NOT_REVERSIBLE_MESSAGE, NOT_VOIDABLE_MESSAGE } from "../transactions/change-transaction.js";
+import {
+  entryState,
+  findTransaction,
+  selectTransactions,
+  transactionToApi,
+  type TransactionOutput,
+} from "../transactions/transaction-view.js";
+import { buildRequest, callGateway } from "./bluepay-client.js";
+import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
+import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
+import { settleAttempt } from "./settle-attempts.js";
+
+// Taking back a card or ACH payment: the money goes back through the gateway first (a REFUND of the
+// payment's TRANS_ID, which the gateway turns into a void while unsettled), and only an approved
+// refund posts the void or reversal, in the same database transaction that records the approval.
+
+export const REFUND_PENDING_MESSAGE = PAYMENT_PENDING_MESSAGE;
+
+/**
+ * Posts the offset of a refunded payment entry (a void while it is voidable, else a reversal);
+ * called by recordAnswer inside its transaction, the customer already locked. Returns the new
+ * entry's id, or null when the entry was already taken back.
+ */
+export async function postRefundOffset(tx: Executor, attempt: AttemptRow): Promise<number | null> {
+  if (attempt.refundsTransactionId === null) return null;
+  const [entry] = await selectTransactions(
+    tx,
+    and(eq(transactions.clientId, attempt.clientId), eq(transactions.id, attempt.refundsTransactionId)),
+  );
+  if (!entry) return null;
+  const state = entryState(entry);
+  const kind = isVoidable(state) ? "void" : isReversible(state) ? "reversal" : null;
+  if (!kind) return null;
+  const {
+    ids: [offsetId],
+  } = await postEntries(tx, { clientId: attempt.clientId }, [
+    {
+      customerId: entry.customerId,
+      codeId: entry.codeId,
+      codeType: entry.codeType,
+      description: `${kind === "void" ? "VOID" : "REVERSAL"}: ${entry.description}`.slice(0, 60),
+      quantity: entry.quantity,
+      rate: entry.rate,
+      serviceDate: businessToday(),
+      unitOfMeasureId: entry.unitOfMeasureId,
+      transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
+      createdByUserId: attempt.createdByUserId,
+      gatewayTransId: attempt.gatewayTransId || null,
+      offsets: {
+        kind,
+        entryId: entry.id,
+        amount: entry.amount,
+        ledgerAmount: offsettingLedgerAmount(entry.ledgerAmount),
+      },
+    },
+  ]);
+  if (kind === "void") await setEntryVoided(tx, attempt.clientId, entry.id, true);
+  return offsetId ?? null;
+}
+
+async function refundsOf(db: Database, clientId: number, entryId: number): Promise<AttemptRow[]> {
+  return db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.refundsTransactionId, entryId)))
+    .orderBy(asc(paymentAttempts.id));
+}
+
+/** The answer to the staff: the offset entry once approved; 400 with the gateway's message, or 409 while pending. */
+async function answerOf(
+  db: Database,
+  tenant: TenantContext,
+  attempt: AttemptRow,
+): Promise<TransactionOutput> {
+  if (attempt.status === "pending") throw new HttpError(409, { detail: REFUND_PENDING_MESSAGE });
+  if (attempt.status !== "approved" || attempt.transactionId === null) throw nonFieldError(attempt.message);
+  return transactionToApi(await findTransaction(db, tenant, attempt.transactionId));
+}
+
+/**
+ * Void or reverse a ledger entry that is a gateway payment: refund it at the gateway, post the
+ * offset when approved. Null when the entry is not a gateway payment (the caller voids or reverses
+ * it as any other entry).
+ */
+export async function refundGatewayPayment(
+  db: Database,
+  gateway: PaymentGateway,
+  tenant: TenantContext,
+  id: number,
+  asked: "void" | "reversal",
+): Promise<TransactionOutput | null> {
+  const entry = await findTransaction(db, tenant, id);
+  if (!entry.gatewayTransId || entry.reversesTransactionId !== null || entry.voidsTransactionId !== null)
+    return null;
+  const state = entryState(entry);
+  if (asked === "void" && !isVoidable(state)) throw nonFieldError(NOT_VOIDABLE_MESSAGE);
+  if (asked === "reversal" && !isReversible(state)) throw nonFieldError(NOT_REVERSIBLE_MESSAGE);
+
+  const earlier = await refundsOf(db, tenant.clientId, id);
+  for (const attempt of earlier.filter((row) => row.status === "pending")) {
+    await settleAttempt(db, attempt, gateway);
+    const now = await readAttempt(db, tenant.clientId, attempt.id);
+    if (now.status === "pending" || now.status === "approved") return answerOf(db, tenant, now);
+  }
+  const [payment] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, tenant.clientId), eq(paymentAttempts.transactionId, id)));
+  const access = await gatewayAccess(db, gateway, tenant.clientId);
+  const [attempt] = await db
+    .insert(paymentAttempts)
+    .values({
+      clientId: tenant.clientId,
+      customerId: entry.customerId,
+      // One refund at a time per entry: a concurrent second request meets this key.
+      idempotencyKey: `refund:${id}:${earlier.length}`,
+      kind: "refund",
+      source: "staff",
+      method: payment?.method ?? "card",
+      amount: entry.amount,
+      masterId: entry.gatewayTransId,
+      mask: payment?.mask ?? "",
+      cardType: payment?.cardType ?? "",
+      name1: payment?.name1 ?? "",
+      name2: payment?.name2 ?? "",
+      refundsTransactionId: id,
+      createdByUserId: tenant.user.id,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!attempt) throw new HttpError(409, { detail: REFUND_PENDING_MESSAGE });
+  const fields = buildRequest(access.credentials, {
+    transType: "REFUND",
+    mode: gateway.mode,
+    amount: entry.amount,
+    masterId: entry.gatewayTransId,
+    orderId: String(attempt.id),
+  });
+  const answer = await callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
+  if (answer.status !== "no-answer") await recordAnswer(db, tenant.clientId, attempt.id, answer);
+  else if (!answer.maybeProcessed)
+    await recordAnswer(db, tenant.clientId, attempt.id, {
+      status: "error",
+      message: "The payment gateway could not be reached; nothing was refunded.",
+    });
+  else await settleAttempt(db, attempt, gateway);
+  return answerOf(db, tenant, await readAttempt(db, tenant.clientId, attempt.id));
+}
