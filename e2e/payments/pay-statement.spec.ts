@@ -1,6 +1,7 @@
 import { STATEMENT_NOT_FOUND_MESSAGE } from "@cyclebill/domain";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
+import { axeViolations, formatViolations } from "../support/axe.js";
 import {
   EXP_YEAR,
   TEST_CARD,
@@ -76,6 +77,7 @@ describe("the public payment page", () => {
     await page.getByText(/Paula Payer/).waitFor();
     expect(await page.getByLabel(/^Amount/).inputValue()).toBe("45.00");
     await fillCard(page);
+    expect(formatViolations(await axeViolations(page))).toBe("");
     await page.getByLabel(/^Card number/).fill("4111 1111 1111 1112");
     await payButton(page).click();
     await page.getByText("Enter a valid card number.").waitFor();

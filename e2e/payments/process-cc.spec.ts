@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { axeViolations, formatViolations } from "../support/axe.js";
 import { makePayClient, storeCard, usePaymentWorld } from "./payment-world.js";
 
 // Process CC Payments: customers with a card on file, a selection charged as a card run with a
@@ -46,6 +47,7 @@ describe("Process CC Payments", () => {
     await page.getByText("3 of 3 customers").waitFor({ timeout: 30_000 });
     await page.getByTestId("card-run-totals").getByText("2 approved · $24.00").waitFor();
     await page.getByTestId("card-run-totals").getByText("1 declined").waitFor();
+    expect(formatViolations(await axeViolations(page))).toBe("");
     const statusOf = (name: string) =>
       results.getByRole("row").filter({ hasText: name }).getAttribute("data-status");
     expect(await statusOf("Ada")).toBe("approved");

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
+import { axeViolations, formatViolations } from "../support/axe.js";
 import { EXP_YEAR, TEST_CARD, makePayClient, usePaymentWorld } from "./payment-world.js";
 
 // Staff payments from a customer: the payment buttons and Autopay only where the client has a
@@ -94,6 +95,7 @@ describe("staff payments", () => {
       .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
     expect(statuses).toEqual(["approved", "declined", "approved"]);
     await attempts.getByRole("row").filter({ hasText: "$24.00" }).getByText("declined").waitFor();
+    expect(formatViolations(await axeViolations(page))).toBe("");
 
     // Autopay can be switched on now that a method is stored.
     await page.getByRole("tab", { name: "Customer Details" }).click();

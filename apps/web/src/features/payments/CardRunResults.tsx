@@ -1,6 +1,6 @@
 import type { BulkPaymentResult, CardRun } from "@cyclebill/domain";
 import { Alert, Badge, Group, SegmentedControl, Skeleton, Stack, Table, Text } from "@mantine/core";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { JobProgress } from "../../shared/JobProgress";
@@ -10,7 +10,8 @@ import { CARD_RUN_RESULTS_LIMIT, useCardRun } from "./payments-api";
 type Filter = "all" | "approved" | "declined";
 
 /** A card run (Process CC or autopay): progress while it runs, then per-customer results and totals. */
-export function CardRunResults({ clientId, runId }: { clientId: number; runId: number }) {
+export function CardRunResults(props: { clientId: number; runId: number; onFinished?: () => void }) {
+  const { clientId, runId, onFinished } = props;
   const [page, setPage] = useState(1);
   const run = useCardRun(clientId, runId, page);
   if (run.isPending) return <Skeleton h={120} />;
@@ -21,20 +22,26 @@ export function CardRunResults({ clientId, runId }: { clientId: number; runId: n
       </Alert>
     );
   }
-  return <CardRunView run={run.data} page={page} onPageChange={setPage} />;
+  return <CardRunView run={run.data} page={page} onPageChange={setPage} onFinished={onFinished} />;
 }
 
 function CardRunView({
   run,
   page,
   onPageChange,
+  onFinished,
 }: {
   run: CardRun;
   page: number;
   onPageChange: (page: number) => void;
+  onFinished?: () => void;
 }) {
   const [filter, setFilter] = useState<Filter>("all");
   const finished = run.job.status === "succeeded" || run.job.status === "failed";
+  // Balances and last messages changed: the page refreshes what it shows beside the run.
+  useEffect(() => {
+    if (finished) onFinished?.();
+  }, [finished, onFinished]);
   const rows = run.paymentResults.filter(
     (row) => filter === "all" || (filter === "approved" ? row.approved : !row.approved),
   );

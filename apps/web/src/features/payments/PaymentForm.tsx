@@ -273,6 +273,7 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
             title={failure.title}
             role="alert"
             withCloseButton
+            closeButtonLabel="Dismiss"
             onClose={() => setFailure(null)}
           >
             {failure.message}

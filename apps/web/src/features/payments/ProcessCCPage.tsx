@@ -15,12 +15,12 @@ import {
   TextInput,
 } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { nextSort, orderingParam, type SortState } from "../../lib/paging";
-import { useClientContext } from "../../shared/client-context";
+import { parseClientId, useClientContext } from "../../shared/client-context";
 import { NoClientNotice } from "../clients/ClientRequired";
 import { editorPath } from "../customers/customer-links";
 import { LoadingRows } from "../shell/LoadingRows";
@@ -65,7 +65,15 @@ function ProcessCC({ clientId }: { clientId: number }) {
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
-  const [runId, setRunId] = useState<number | null>(null);
+  // The card run being shown lives in the address (?run=), so a reload mid-run keeps its progress.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const runId = parseClientId(searchParams.get("run"));
+  const setRunId = (id: number | null) => {
+    const next = new URLSearchParams(searchParams);
+    if (id === null) next.delete("run");
+    else next.set("run", String(id));
+    setSearchParams(next, { replace: id === null });
+  };
   const lastClick = useRef(0);
 
   useEffect(() => {
@@ -130,6 +138,10 @@ function ProcessCC({ clientId }: { clientId: number }) {
     }
   };
 
+  const refreshList = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ["payments", "credit-card-customers", clientId] });
+  }, [queryClient, clientId]);
+
   const onSort = (field: CreditCardSortField) => {
     setSort((current) => nextSort(current, field));
     setPage(1);
@@ -160,7 +172,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
               Close results
             </Button>
           </Group>
-          <CardRunResults clientId={clientId} runId={runId} />
+          <CardRunResults clientId={clientId} runId={runId} onFinished={refreshList} />
         </Paper>
       ) : null}
 
@@ -222,10 +234,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
           <Table.Tbody>
             {list.isPending ? <LoadingRows columns={8} /> : null}
             {rows.map((row) => (
-              <Table.Tr
-                key={row.id}
-                bg={selected.has(row.id) ? "var(--mantine-color-blue-light)" : undefined}
-              >
+              <Table.Tr key={row.id} bg={selected.has(row.id) ? "var(--mantine-color-blue-0)" : undefined}>
                 <Table.Td>
                   <Checkbox
                     aria-label={`Select ${row.customer_name}`}
