@@ -90,7 +90,7 @@ export function ageingBandsQuery(
 }
 
 /** One customer's ageing from its band sums, by the domain's ageBalance. */
-export function ageBandRow(row: BandRow, asOf: string): CustomerAgeing {
+function ageBandRow(row: BandRow, asOf: string): CustomerAgeing {
   // One debit per band, dated at the band's newest day: the same buckets as every debit apart.
   const debits: Debit[] = [
     { date: asOf, amount: row.band0 },
