@@ -90,6 +90,21 @@ type BookRow = {
   last_payment: string | null;
 } & Omit<BandRow, "customer_id">;
 
+/** The customers whose change rows the snapshot `since` could not see (none for a build). */
+function changedSince(clientId: number, since: string | null): SQL {
+  if (since === null) return sql`select null::bigint as id where false`;
+  return sql`select distinct customer_id as id from customer_changes
+             where client_id = ${clientId}
+               and txid >= (pg_snapshot_xmin(${since}::pg_snapshot)::text)::bigint
+               and not pg_visible_in_snapshot((txid::text)::xid8, ${since}::pg_snapshot)`;
+}
+
+/** Changes with any write to the client's codes (a code's type decides which figure its entries add to). */
+function codesStamp(clientId: number): SQL {
+  return sql`(select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
+              from codes where client_id = ${clientId})`;
+}
+
 /**
  * ONE statement, so one snapshot: the snapshot itself, the client's codes stamp, and the figures of
  * every customer (a build) or of those changed since `since` (a refresh: the customers whose change
@@ -98,19 +113,10 @@ type BookRow = {
 function bookStatement(clientId: number, date: string, since: string | null): SQL {
   const only = (column: string) =>
     since === null ? sql`` : sql`and ${sql.raw(column)} in (select id from picked)`;
-  const changed =
-    since === null
-      ? sql`select null::bigint as id where false`
-      : sql`select distinct customer_id as id from customer_changes
-            where client_id = ${clientId}
-              and txid >= (pg_snapshot_xmin(${since}::pg_snapshot)::text)::bigint
-              and not pg_visible_in_snapshot((txid::text)::xid8, ${since}::pg_snapshot)`;
   return sql`
-    with changed as (${changed}),
+    with changed as (${changedSince(clientId, since)}),
     head as (
-      select pg_current_snapshot()::text as snapshot,
-             (select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
-              from codes where client_id = ${clientId}) as codes,
+      select pg_current_snapshot()::text as snapshot, ${codesStamp(clientId)} as codes,
              (select string_agg(id::text, ',') from changed) as changed,
              (select count(*) from changed) as changes,
              -- The client's last payment: one index probe per payment code.
@@ -231,6 +237,17 @@ async function refreshBook(
 ): Promise<ClientBook> {
   if (!previous || previous.date !== date || Date.now() - previous.builtAt >= MAX_AGE_MS)
     return buildBook(db, clientId, date);
+  // A cheap look first (the figures statement takes milliseconds to plan): nothing changed since
+  // the book's snapshot, so the book holds at this newer snapshot as it is.
+  const [look] = await queryRows<{ snapshot: string; codes: string; changes: number | string }>(
+    db,
+    sql`select pg_current_snapshot()::text as snapshot, ${codesStamp(clientId)} as codes,
+               (select count(*) from (${changedSince(clientId, previous.snapshot)}) c) as changes`,
+  );
+  if (look && look.codes === previous.codes && Number(look.changes) === 0) {
+    previous.snapshot = look.snapshot;
+    return previous;
+  }
   const rows = await queryRows<BookRow>(db, bookStatement(clientId, date, previous.snapshot));
   const [head] = rows;
   if (!head) throw new Error("the book statement answered no row");
