@@ -2,8 +2,9 @@
 // the Account Register of the last full month of its ledger streamed over HTTP (time to the first
 // byte and to the last, bytes, and the process's memory while it streams), the Account Totals of
 // the same month, and the client summary's p50/p95 over 100 requests with the books unchanged and
-// over 20 requests each after a posting (the figures recomputed).
-// Usage: npm run bench:reports [-- --pglite-only | --postgres-only]   (default: PostgreSQL only)
+// over 100 requests each right after a posting and 100 while another loop keeps posting (the
+// process's client book refreshes the changed customers).
+// Usage: npm run bench:reports [-- --pglite-only | --postgres-only] [--summary-only]   (default: PostgreSQL only)
 // BENCH_DATABASE_URL picks the PostgreSQL server, BENCH_DATABASE_NAME the database (cyclebill_bench).
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
@@ -28,26 +29,14 @@ function spread(label: string, timings: number[]): string {
   return `${label}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms`;
 }
 
-async function measure(handle: DatabaseHandle, label: string): Promise<void> {
-  const client = await ensureBenchData(handle, label);
-  const config = {
-    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
-    webDistDir: "/none",
-  };
-  const app = await buildApp({ db: handle.db, config }, { logger: false });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api`;
-  const headers = { authorization: `Bearer ${await signAccessToken(SECRET, client.ownerUserId)}` };
-  const [range] = await queryRows<{ month: string; entries: string }>(
-    handle.db,
-    sql`with m as (select to_char(date_trunc('month', max(service_date)) - interval '1 month', 'YYYY-MM') as month
-                   from transactions where client_id = ${client.clientId})
-        select m.month, (select count(*) from transactions where client_id = ${client.clientId}
-                          and to_char(service_date, 'YYYY-MM') = m.month) as entries from m`,
-  );
-  const month = range?.month ?? "";
-
+async function measureReports(
+  base: string,
+  headers: Record<string, string>,
+  client: { clientId: number; customers: number },
+  month: string,
+  entries: string | undefined,
+  label: string,
+): Promise<void> {
   // The register, streamed: memory sampled while the pages arrive.
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
@@ -74,7 +63,7 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const registerMs = performance.now() - started;
   clearInterval(sampler);
   console.log(
-    `${label}: Account Register ${month} (${range?.entries ?? "?"} entries of ${client.customers} customers): ` +
+    `${label}: Account Register ${month} (${entries ?? "?"} entries of ${client.customers} customers): ` +
       `${(registerMs / 1000).toFixed(1)} s (target ≤ 15 s), first byte after ${firstByte.toFixed(0)} ms, ` +
       `${(bytes / MB).toFixed(1)} MB; process memory ${(rssBefore / MB).toFixed(0)} MB before, peak ${(peakRss / MB).toFixed(0)} MB RSS, peak heap ${(peakHeap / MB).toFixed(0)} MB; heap every 2 MB of PDF: ${heapAlong.map((value) => value.toFixed(0)).join(", ")} MB`,
   );
@@ -82,8 +71,32 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const totals = await fetch(`${base}/pdf/account-totals/${client.clientId}/${month}`, { headers });
   await totals.arrayBuffer();
   console.log(`${label}: Account Totals ${month}: ${(performance.now() - totalsStarted).toFixed(0)} ms`);
+}
 
-  // The client summary: books unchanged (reused), then after a posting each time (recomputed).
+async function measure(handle: DatabaseHandle, label: string): Promise<void> {
+  const client = await ensureBenchData(handle, label);
+  const config = {
+    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
+    webDistDir: "/none",
+  };
+  const app = await buildApp({ db: handle.db, config }, { logger: false });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api`;
+  const headers = { authorization: `Bearer ${await signAccessToken(SECRET, client.ownerUserId)}` };
+  const [range] = await queryRows<{ month: string; entries: string }>(
+    handle.db,
+    sql`with m as (select to_char(date_trunc('month', max(service_date)) - interval '1 month', 'YYYY-MM') as month
+                   from transactions where client_id = ${client.clientId})
+        select m.month, (select count(*) from transactions where client_id = ${client.clientId}
+                          and to_char(service_date, 'YYYY-MM') = m.month) as entries from m`,
+  );
+  const month = range?.month ?? "";
+  if (!summaryOnly) await measureReports(base, headers, client, month, range?.entries, label);
+
+  // The client summary: the first request builds the process's client book; then the books
+  // unchanged, then a posting before each request (the book refreshes only the changed customer),
+  // then reads while another loop keeps posting (mixed load).
   const summary = async () => {
     const begun = performance.now();
     const answer = await fetch(`${base}/summary-data/client/${client.clientId}`, { headers });
@@ -94,35 +107,62 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const first = await summary();
   const unchanged: number[] = [];
   for (let index = 0; index < 100; index += 1) unchanged.push(await summary());
-  const [customer] = await queryRows<{ id: number; code: number }>(
+  const customerIds = (
+    await queryRows<{ id: number }>(
+      handle.db,
+      sql`select id from customers where client_id = ${client.clientId} and not deleted and delete_flag is null
+          order by id limit 200`,
+    )
+  ).map((row) => Number(row.id));
+  const [code] = await queryRows<{ id: number }>(
     handle.db,
-    sql`select (select id from customers where client_id = ${client.clientId} and not deleted and delete_flag is null order by id limit 1) as id,
-               (select id from codes where client_id = ${client.clientId} and code_type = 'payment' limit 1) as code`,
+    sql`select id from codes where client_id = ${client.clientId} and code_type = 'payment' limit 1`,
   );
-  const afterWrite: number[] = [];
-  for (let index = 0; index < 20; index += 1) {
+  let posting = 0;
+  const post = async () => {
+    posting += 1;
     const posted = await fetch(`${base}/transactions/`, {
       method: "POST",
       headers: { ...headers, "content-type": "application/json" },
       body: JSON.stringify({
-        customer: Number(customer?.id),
-        code: Number(customer?.code),
+        customer: customerIds[posting % customerIds.length],
+        code: Number(code?.id),
         rate: "0.01",
         force: true,
       }),
     });
     if (posted.status !== 201) throw new Error(`posting answered ${posted.status}: ${await posted.text()}`);
+  };
+  const afterWrite: number[] = [];
+  for (let index = 0; index < 100; index += 1) {
+    await post();
     afterWrite.push(await summary());
   }
+  let mixing = true;
+  let mixedPostings = 0;
+  const poster = (async () => {
+    while (mixing) {
+      await post();
+      mixedPostings += 1;
+    }
+  })();
+  const mixed: number[] = [];
+  for (let index = 0; index < 100; index += 1) mixed.push(await summary());
+  mixing = false;
+  await poster;
   console.log(
-    `${label}: client summary, first request ${first.toFixed(1)} ms; ` +
-      `${spread("100 requests, books unchanged", unchanged)} (target p95 ≤ 50 ms); ` +
-      `${spread("20 requests each after a posting", afterWrite)}`,
+    `${label}: client summary, first request (builds the book) ${first.toFixed(1)} ms; ` +
+      `${spread("100 requests, books unchanged", unchanged)}; ` +
+      `${spread("100 requests each right after a posting", afterWrite)}; ` +
+      `${spread(`100 requests while postings run (${mixedPostings} posted meanwhile)`, mixed)} (target p95 ≤ 50 ms)`,
   );
   await app.close();
 }
 
-const only = process.argv[2];
+const args = process.argv.slice(2);
+const only = args.find((arg) => arg === "--pglite-only" || arg === "--postgres-only");
+/** Only the client summary (skips the register and totals). */
+const summaryOnly = args.includes("--summary-only");
 if (only === "--pglite-only") {
   const dataDir = path.join(here, ".data", "pglite");
   if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });

@@ -1,20 +1,19 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { monthStart } from "@cyclebill/domain";
-import type { Database, Executor } from "../../db/database.js";
+import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { sqlArray } from "../ledger/sql-arrays.js";
-import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { ageingBandsQuery, type BandRow } from "./customer-ageing.queries.js";
 
 /**
  * A per-process book of one client's summary figures as of today, customer by customer, so the
  * home cards sum a book instead of ageing 50,000 customers on every request after a posting.
  *
  * Every change to a customer's ledger or ageing inputs writes a customer_changes row in the same
- * database transaction (the ledger module, customer adds and archives). A refresh runs in one
- * REPEATABLE READ transaction: it takes the database snapshot, reads the customers whose change
- * rows the book's previous snapshot could not see (pg_visible_in_snapshot against that snapshot,
- * not an id order: a transaction that began earlier may commit later, and is still caught), and
- * recomputes just those customers from the ledger in the same snapshot. So a posting committed
+ * database transaction (the ledger module, customer adds and archives). A refresh is ONE statement
+ * (one snapshot): it takes the snapshot, picks the customers whose change rows the book's previous
+ * snapshot could not see (pg_visible_in_snapshot against that snapshot, not an id order: a
+ * transaction that began earlier may commit later, and is still caught), and recomputes just
+ * those customers from the ledger in the same snapshot. So a posting committed
  * by any process before a request starts is in that request's figures, and the figures equal a
  * full computation at that snapshot. The book is rebuilt in full on a new day, when the client's
  * codes change (a code's type decides a figure), after MAX_AGE (change rows are pruned after a
@@ -42,7 +41,6 @@ type CustomerFigures = {
   active: boolean;
   /** Ledger entries dated up to the book's day. */
   entries: number;
-  lastPayment: string | null;
   /** Cents, in BOOK_AMOUNTS order. */
   amounts: number[];
 };
@@ -76,8 +74,13 @@ export function amountOfCents(value: bigint): string {
   return negative ? `-${text}` : text;
 }
 
-type FiguresRow = {
-  id: number | string;
+type BookRow = {
+  snapshot: string;
+  codes: string;
+  /** Comma-separated ids of the customers changed since the previous snapshot (a refresh). */
+  changed: string | null;
+  changes: number | string;
+  id: number | string | null;
   active: boolean;
   entries: number | string;
   charges: string;
@@ -85,71 +88,110 @@ type FiguresRow = {
   debits: string;
   credits: string;
   last_payment: string | null;
-};
+} & Omit<BandRow, "customer_id">;
 
-/** Each customer's figures as of `date` (all of the client's, or those listed), in the caller's snapshot. */
-async function customerFigures(
-  tx: Executor,
-  clientId: number,
-  date: string,
-  ids: readonly number[] | undefined,
-): Promise<Map<number, CustomerFigures>> {
+/** The customers whose change rows the snapshot `since` could not see (none for a build). */
+function changedSince(clientId: number, since: string | null): SQL {
+  if (since === null) return sql`select null::bigint as id where false`;
+  return sql`select distinct customer_id as id from customer_changes
+             where client_id = ${clientId}
+               and txid >= (pg_snapshot_xmin(${since}::pg_snapshot)::text)::bigint
+               and not pg_visible_in_snapshot((txid::text)::xid8, ${since}::pg_snapshot)`;
+}
+
+/** Changes with any write to the client's codes (a code's type decides which figure its entries add to). */
+function codesStamp(clientId: number): SQL {
+  return sql`(select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
+              from codes where client_id = ${clientId})`;
+}
+
+/**
+ * ONE statement, so one snapshot: the snapshot itself, the client's codes stamp, and the figures of
+ * every customer (a build) or of those changed since `since` (a refresh: the customers whose change
+ * rows that snapshot could not see, at most MAX_PARTIAL of them). Without a customer, one row.
+ */
+function bookStatement(clientId: number, date: string, since: string | null): SQL {
   const only = (column: string) =>
-    ids === undefined ? sql`` : sql`and ${sql.raw(column)} = any(${sqlArray(ids, "bigint")})`;
-  const [rows, ageing] = await Promise.all([
-    queryRows<FiguresRow>(
-      tx,
-      sql`
-      with later as (
-        select customer_id, count(*) as entries from transactions
-        where client_id = ${clientId} and service_date > ${date}::date ${only("customer_id")}
-        group by customer_id
-      ),
-      month as (
-        select t.customer_id,
-               sum(t.ledger_amount) filter (where k.code_type = 'charge') as charges,
-               sum(t.ledger_amount) filter (where k.code_type = 'payment') as payments,
-               sum(t.ledger_amount) filter (where k.code_type = 'debit') as debits,
-               sum(t.ledger_amount) filter (where k.code_type in ('adjust', 'percent_discount', 'flat_discount')) as credits
-        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
-        where t.client_id = ${clientId} and t.service_date >= ${monthStart(date)}::date
-          and t.service_date <= ${date}::date ${only("t.customer_id")}
-        group by t.customer_id
-      ),
-      paid as (
-        select customer_id, max(service_date)::text as last_payment from transactions
-        where client_id = ${clientId} and service_date <= ${date}::date ${only("customer_id")}
-          and code_id in (select id from codes where client_id = ${clientId} and code_type = 'payment')
-        group by customer_id
-      )
+    since === null ? sql`` : sql`and ${sql.raw(column)} in (select id from picked)`;
+  return sql`
+    with changed as (${changedSince(clientId, since)}),
+    head as (
+      select pg_current_snapshot()::text as snapshot, ${codesStamp(clientId)} as codes,
+             (select string_agg(id::text, ',') from changed) as changed,
+             (select count(*) from changed) as changes,
+             -- The client's last payment: one index probe per payment code.
+             (select max(last)::text from codes k cross join lateral (
+                select max(t.service_date) as last from transactions t
+                where t.client_id = ${clientId} and t.code_id = k.id and t.service_date <= ${date}::date) p
+              where k.client_id = ${clientId} and k.code_type = 'payment') as last_payment
+    ),
+    picked as (select id from changed where (select changes from head) <= ${MAX_PARTIAL}),
+    later as (
+      select customer_id, count(*) as entries from transactions
+      where client_id = ${clientId} and service_date > ${date}::date ${only("customer_id")}
+      group by customer_id
+    ),
+    month as (
+      select t.customer_id,
+             sum(t.ledger_amount) filter (where k.code_type = 'charge') as charges,
+             sum(t.ledger_amount) filter (where k.code_type = 'payment') as payments,
+             sum(t.ledger_amount) filter (where k.code_type = 'debit') as debits,
+             sum(t.ledger_amount) filter (where k.code_type in ('adjust', 'percent_discount', 'flat_discount')) as credits
+      from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+      where t.client_id = ${clientId} and t.service_date >= ${monthStart(date)}::date
+        and t.service_date <= ${date}::date ${only("t.customer_id")}
+      group by t.customer_id
+    ),
+    figures as (
       select c.id, not c.deleted as active, c.ledger_entries - coalesce(l.entries, 0) as entries,
              coalesce(m.charges, 0)::text as charges, coalesce(m.payments, 0)::text as payments,
-             coalesce(m.debits, 0)::text as debits, coalesce(m.credits, 0)::text as credits,
-             p.last_payment
+             coalesce(m.debits, 0)::text as debits, coalesce(m.credits, 0)::text as credits
       from customers c
       left join later l on l.customer_id = c.id
       left join month m on m.customer_id = c.id
-      left join paid p on p.customer_id = c.id
-      where c.client_id = ${clientId} ${only("c.id")}`,
+      where c.client_id = ${clientId} ${only("c.id")}
     ),
-    // The one ageing rule (the domain's ageBalance), balances as of the day from the ledger.
-    ageCustomerBalances(tx, clientId, date, ids, "ledger"),
-  ]);
-  const aged = new Map(ageing.map((row) => [row.customerId, row]));
-  const figures = new Map<number, CustomerFigures>();
-  for (const row of rows) {
-    const id = Number(row.id);
-    const age = aged.get(id);
-    if (!age) continue;
-    const amounts: Record<BookAmount, string> = { ...age, ...row };
-    figures.set(id, {
-      active: row.active,
-      entries: Number(row.entries),
-      lastPayment: row.last_payment,
-      amounts: BOOK_AMOUNTS.map((name) => cents(amounts[name])),
-    });
-  }
-  return figures;
+    -- The one ageing rule's inputs (balances as of the day from the ledger), aged below by ageBalance.
+    ageing as (${ageingBandsQuery(clientId, date, "ledger", only)})
+    select h.snapshot, h.codes, h.changed, h.changes, h.last_payment, f.*,
+           a.balance, a.band0, a.band30, a.band60, a.band90
+    from head h
+    left join figures f on true
+    left join ageing a on a.customer_id = f.id`;
+}
+
+/**
+ * One customer's figures. The ageing is the domain's ageBalance (first in, first out) on one debit
+ * per age band, in cents: for a positive balance B and band sums b0..b3, owed under 30 days is
+ * min(B, b0), under 60 days min(B, b0 + b1), and so on, the rest over 90; a credit balance is all
+ * current — the rule ageClientTotals sums in SQL, tested equal to ageBalance customer by customer.
+ * (ageBalance on decimal strings would take seconds for 50,000 customers.)
+ */
+function figuresOf(row: BookRow): CustomerFigures {
+  const balance = cents(row.balance);
+  const owed = (within: number) => (balance <= 0 ? balance : Math.min(balance, within));
+  const w30 = cents(row.band0);
+  const w60 = w30 + cents(row.band30);
+  const w90 = w60 + cents(row.band60);
+  const w120 = w90 + cents(row.band90);
+  const [u30, u60, u90, u120] = [owed(w30), owed(w60), owed(w90), owed(w120)];
+  const amounts: Record<BookAmount, number> = {
+    balance,
+    current: u30,
+    days30: u60 - u30,
+    days60: u90 - u60,
+    days90: u120 - u90,
+    over90: balance - u120,
+    charges: cents(row.charges),
+    payments: cents(row.payments),
+    debits: cents(row.debits),
+    credits: cents(row.credits),
+  };
+  return {
+    active: row.active,
+    entries: Number(row.entries),
+    amounts: BOOK_AMOUNTS.map((name) => amounts[name]),
+  };
 }
 
 function emptyTotals(): Record<BookAmount, bigint> {
@@ -165,15 +207,27 @@ function tally(book: ClientBook, figures: CustomerFigures, sign: 1 | -1): void {
   });
 }
 
-function latestPayment(customers: Map<number, CustomerFigures>): string | null {
-  let latest: string | null = null;
-  for (const figures of customers.values())
-    if (figures.lastPayment !== null && (latest === null || figures.lastPayment > latest))
-      latest = figures.lastPayment;
-  return latest;
+async function buildBook(db: Database, clientId: number, date: string): Promise<ClientBook> {
+  const rows = await queryRows<BookRow>(db, bookStatement(clientId, date, null));
+  const [head] = rows;
+  if (!head) throw new Error("the book statement answered no row");
+  const customers = new Map<number, CustomerFigures>();
+  for (const row of rows) if (row.id !== null) customers.set(Number(row.id), figuresOf(row));
+  const book: ClientBook = {
+    clientId,
+    date,
+    snapshot: head.snapshot,
+    codes: head.codes,
+    builtAt: Date.now(),
+    customers,
+    activeCustomers: 0,
+    entries: 0,
+    totals: emptyTotals(),
+    lastPayment: head.last_payment,
+  };
+  for (const figures of customers.values()) tally(book, figures, 1);
+  return book;
 }
-
-type Head = { snapshot: string; codes: string; changed: string | null };
 
 async function refreshBook(
   db: Database,
@@ -181,62 +235,41 @@ async function refreshBook(
   date: string,
   previous: ClientBook | undefined,
 ): Promise<ClientBook> {
-  return db.transaction(
-    async (tx) => {
-      const reuse = previous && previous.date === date && Date.now() - previous.builtAt < MAX_AGE_MS;
-      // The first statement takes the transaction's snapshot: everything below reads that state.
-      const [head] = await queryRows<Head>(
-        tx,
-        sql`select pg_current_snapshot()::text as snapshot,
-                   (select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
-                    from codes where client_id = ${clientId}) as codes,
-                   ${
-                     reuse
-                       ? sql`(select string_agg(distinct customer_id::text, ',') from customer_changes
-                              where client_id = ${clientId}
-                                and txid >= (pg_snapshot_xmin(${previous.snapshot}::pg_snapshot)::text)::bigint
-                                and not pg_visible_in_snapshot((txid::text)::xid8, ${previous.snapshot}::pg_snapshot))`
-                       : sql`null`
-                   } as changed`,
-      );
-      if (!head) throw new Error("no snapshot");
-      const changed = head.changed ? head.changed.split(",").map(Number) : [];
-      if (reuse && previous.codes === head.codes && changed.length <= MAX_PARTIAL) {
-        if (changed.length > 0) {
-          const fresh = await customerFigures(tx, clientId, date, changed);
-          // Applied only once every read succeeded: a failed refresh leaves the book as it was.
-          for (const id of changed) {
-            const before = previous.customers.get(id);
-            if (before) tally(previous, before, -1);
-            const after = fresh.get(id);
-            if (after) {
-              previous.customers.set(id, after);
-              tally(previous, after, 1);
-            } else previous.customers.delete(id);
-          }
-          previous.lastPayment = latestPayment(previous.customers);
-        }
-        previous.snapshot = head.snapshot;
-        return previous;
-      }
-      const customers = await customerFigures(tx, clientId, date, undefined);
-      const book: ClientBook = {
-        clientId,
-        date,
-        snapshot: head.snapshot,
-        codes: head.codes,
-        builtAt: Date.now(),
-        customers,
-        activeCustomers: 0,
-        entries: 0,
-        totals: emptyTotals(),
-        lastPayment: latestPayment(customers),
-      };
-      for (const figures of customers.values()) tally(book, figures, 1);
-      return book;
-    },
-    { isolationLevel: "repeatable read", accessMode: "read only" },
+  if (!previous || previous.date !== date || Date.now() - previous.builtAt >= MAX_AGE_MS)
+    return buildBook(db, clientId, date);
+  // A cheap look first (the figures statement takes milliseconds to plan): nothing changed since
+  // the book's snapshot, so the book holds at this newer snapshot as it is.
+  const [look] = await queryRows<{ snapshot: string; codes: string; changes: number | string }>(
+    db,
+    sql`select pg_current_snapshot()::text as snapshot, ${codesStamp(clientId)} as codes,
+               (select count(*) from (${changedSince(clientId, previous.snapshot)}) c) as changes`,
   );
+  if (look && look.codes === previous.codes && Number(look.changes) === 0) {
+    previous.snapshot = look.snapshot;
+    return previous;
+  }
+  const rows = await queryRows<BookRow>(db, bookStatement(clientId, date, previous.snapshot));
+  const [head] = rows;
+  if (!head) throw new Error("the book statement answered no row");
+  if (head.codes !== previous.codes || Number(head.changes) > MAX_PARTIAL)
+    return buildBook(db, clientId, date);
+  const changed = head.changed ? head.changed.split(",").map(Number) : [];
+  if (changed.length > 0) {
+    const fresh = new Map<number, CustomerFigures>();
+    for (const row of rows) if (row.id !== null) fresh.set(Number(row.id), figuresOf(row));
+    for (const id of changed) {
+      const before = previous.customers.get(id);
+      if (before) tally(previous, before, -1);
+      const after = fresh.get(id);
+      if (after) {
+        previous.customers.set(id, after);
+        tally(previous, after, 1);
+      } else previous.customers.delete(id);
+    }
+  }
+  previous.lastPayment = head.last_payment;
+  previous.snapshot = head.snapshot;
+  return previous;
 }
 
 type Slot = { book?: ClientBook; running?: Promise<ClientBook>; queued?: Promise<ClientBook> };
@@ -271,10 +304,6 @@ export function clientBook(db: Database, clientId: number, date: string): Promis
       const book = await refreshBook(db, clientId, date, slot.book);
       slot.book = book;
       return book;
-    } catch (error) {
-      // Nothing half-applied is kept: the next refresh rebuilds.
-      slot.book = undefined;
-      throw error;
     } finally {
       if (slot.running === refresh) slot.running = undefined;
     }

@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { ageBalance, type AgeingBuckets, type Debit } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 
-type BandRow = {
+export type BandRow = {
   customer_id: number | string;
   balance: string;
   band0: string;
@@ -40,16 +40,30 @@ async function ageingBands(
   customerIds: readonly number[] | undefined,
   scope: AgeingScope,
 ): Promise<BandRow[]> {
+  return queryRows<BandRow>(
+    db,
+    ageingBandsQuery(clientId, asOf, scope, (column) => idFilter(column, customerIds)),
+  );
+}
+
+/**
+ * The statement behind ageingBands, for the customers `only` picks (a condition on the named
+ * customer id column, empty for all): callers may embed it in a larger statement.
+ */
+export function ageingBandsQuery(
+  clientId: number,
+  asOf: string,
+  scope: AgeingScope,
+  only: (column: string) => SQL,
+): SQL {
   const from = daysBefore(asOf, 119);
   // "carried": entries dated after the day stay in the balance, their debits current.
   const upTo = scope === "ledger" ? sql`and t.service_date <= ${asOf}::date` : sql``;
-  return queryRows<BandRow>(
-    db,
-    sql`
+  return sql`
     with later as (
       select t.customer_id, sum(t.ledger_amount) as amount
       from transactions t
-      where t.client_id = ${clientId} and t.service_date > ${asOf}::date ${idFilter("t.customer_id", customerIds)}
+      where t.client_id = ${clientId} and t.service_date > ${asOf}::date ${only("t.customer_id")}
         and ${scope === "ledger" ? sql`true` : sql`false`}
       group by t.customer_id
     ),
@@ -61,7 +75,7 @@ async function ageingBands(
              sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 90) as band90
       from transactions t
       where t.client_id = ${clientId} and t.ledger_amount > 0
-        and t.service_date >= ${from}::date ${upTo} ${idFilter("t.customer_id", customerIds)}
+        and t.service_date >= ${from}::date ${upTo} ${only("t.customer_id")}
       group by t.customer_id
     )
     select c.id as customer_id,
@@ -71,9 +85,24 @@ async function ageingBands(
     from customers c
     left join later l on l.customer_id = c.id
     left join bands b on b.customer_id = c.id
-    where c.client_id = ${clientId} ${idFilter("c.id", customerIds)}
-    order by c.id`,
-  );
+    where c.client_id = ${clientId} ${only("c.id")}
+    order by c.id`;
+}
+
+/** One customer's ageing from its band sums, by the domain's ageBalance. */
+function ageBandRow(row: BandRow, asOf: string): CustomerAgeing {
+  // One debit per band, dated at the band's newest day: the same buckets as every debit apart.
+  const debits: Debit[] = [
+    { date: asOf, amount: row.band0 },
+    { date: daysBefore(asOf, 30), amount: row.band30 },
+    { date: daysBefore(asOf, 60), amount: row.band60 },
+    { date: daysBefore(asOf, 90), amount: row.band90 },
+  ];
+  return {
+    customerId: Number(row.customer_id),
+    balance: row.balance,
+    ...ageBalance(row.balance, debits, asOf),
+  };
 }
 
 /**
@@ -99,20 +128,7 @@ export async function ageCustomerBalances(
 ): Promise<CustomerAgeing[]> {
   if (customerIds !== undefined && customerIds.length === 0) return [];
   const rows = await ageingBands(db, clientId, asOf, customerIds, scope);
-  return rows.map((row) => {
-    // One debit per band, dated at the band's newest day: the same buckets as every debit apart.
-    const debits: Debit[] = [
-      { date: asOf, amount: row.band0 },
-      { date: daysBefore(asOf, 30), amount: row.band30 },
-      { date: daysBefore(asOf, 60), amount: row.band60 },
-      { date: daysBefore(asOf, 90), amount: row.band90 },
-    ];
-    return {
-      customerId: Number(row.customer_id),
-      balance: row.balance,
-      ...ageBalance(row.balance, debits, asOf),
-    };
-  });
+  return rows.map((row) => ageBandRow(row, asOf));
 }
 
 export type ClientAgeing = AgeingBuckets & { balance: string };
