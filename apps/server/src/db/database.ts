@@ -11,7 +11,7 @@ import pg from "pg";
 import { refreshStatistics } from "../modules/maintenance/refresh-statistics.js";
 import * as tables from "./tables.js";
 import { AUTH_NOTICE_CHANNEL, attachAuthCache } from "../modules/auth/auth-cache.js";
-import { attachPreparedRunner } from "./prepared-rows.js";
+import { attachPreparedRunner, type PreparedRunner } from "./prepared-rows.js";
 
 /** Dates, timestamps and intervals stay text, as drizzle reads them (prepared-rows.ts). */
 const TEXT_TYPE_IDS = new Set([1082, 1114, 1184, 1186]);
@@ -53,6 +53,45 @@ const MIGRATION_LOCK_KEY = 7_316_221_043;
 
 const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
+/** A parameter as an SQL literal for EXECUTE (PGlite's EXECUTE takes no bound parameters). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  throw new Error(`no SQL literal for a ${typeof value} parameter`);
+}
+
+/**
+ * PGlite runs one session: a hot read is PREPAREd there once and then EXECUTEd with its values
+ * written as literals, so its plan is kept as a named statement's is on PostgreSQL. A statement
+ * PREPARE refuses (a parameter whose type it cannot tell) runs as plain SQL.
+ */
+function pglitePreparedRunner(client: PGlite): PreparedRunner {
+  const prepared = new Map<string, boolean>();
+  return async (name, text, params) => {
+    let ready = prepared.get(name);
+    if (ready === undefined) {
+      ready = await client.exec(`PREPARE ${name} AS ${text}`).then(
+        () => true,
+        () => false,
+      );
+      if (prepared.size >= 1_000) {
+        await client.exec("DEALLOCATE ALL");
+        prepared.clear();
+      }
+      prepared.set(name, ready);
+    }
+    const result = ready
+      ? await client.query(`EXECUTE ${name}(${params.map(literal).join(", ")})`, [], {
+          parsers: pgliteTextParsers,
+        })
+      : await client.query(text, params, { parsers: pgliteTextParsers });
+    return result.rows;
+  };
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "pglite") {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
@@ -63,10 +102,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = drizzlePglite(client, { schema: tables });
     // One process owns a PGlite directory: its own commits are the only changes to notice.
     const authCache = attachAuthCache(db, async (onNotice) => client.listen(AUTH_NOTICE_CHANNEL, onNotice));
-    attachPreparedRunner(
-      db,
-      async (_name, text, params) => (await client.query(text, params, { parsers: pgliteTextParsers })).rows,
-    );
+    attachPreparedRunner(db, pglitePreparedRunner(client));
     return {
       db: db as unknown as Database,
       kind: "pglite",

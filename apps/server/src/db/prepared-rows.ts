@@ -49,16 +49,18 @@ const statements = new Map<string, Statement>();
 
 /**
  * A hot read kept built: `build` makes it once per key with placeholders (sql.placeholder), and each
- * call fills them with `values`. Where the handle has no runner (an open transaction) it is built
- * and run with the values.
+ * call fills them with `values`. Where the handle has no runner (an open transaction), or `named` is
+ * false, it runs unnamed. Each connection keeps its named statements until it closes, so only the
+ * common shapes of a read should be named, never one per arbitrary input.
  */
 export async function preparedStatementRows<T>(
   db: Executor,
   key: string,
   build: () => SQL,
   values: Record<string, unknown>,
+  named = true,
 ): Promise<T[]> {
-  const runner = runners.get(db);
+  const runner = named ? runners.get(db) : undefined;
   let statement = statements.get(key);
   if (!statement) {
     const { sql: text, params } = dialect.sqlToQuery(build());

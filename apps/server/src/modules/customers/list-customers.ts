@@ -241,6 +241,8 @@ export async function listCustomers(
       `customer_list ${shape}`,
       () => pageQuery(db, and(...filterConditions(tenant.clientId, filters, byPlaceholder)), order),
       values,
+      // A named statement per common shape only (see preparedStatementRows): one sort field.
+      ordering.terms.length <= 1,
     ),
     cachedCount(
       db,

@@ -109,7 +109,10 @@ export async function listTransactions(
     .offset(offset);
   const [rows, total] = await Promise.all([
     // A named prepared statement: planning this six-table join cost PostgreSQL more than running it.
-    page.prepare(preparedName("transaction_list", page.toSQL().sql)).execute(),
+    // Named for the common shapes only (one sort field), so a connection keeps a bounded number.
+    ordering.terms.length <= 1
+      ? page.prepare(preparedName("transaction_list", page.toSQL().sql)).execute()
+      : page,
     cachedCount(db, tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
       const [row] = await countTransactions(db, tenant, where, filters);
       return Number(row?.total ?? 0);
