@@ -16,6 +16,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { businessToday } from "../../clock.js";
+import { pruneCustomerChanges } from "../ledger/customer-changes.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { computeClientSummary } from "./client-summary.js";
 
@@ -223,6 +224,21 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
     );
     expect(await changesOf(testApp.db)).toBe(1);
     expect(await summaryOf(owner, clientId)).toEqual(await fullSummary(clientId));
+  });
+
+  it("prunes change rows older than a day and keeps the rest", async () => {
+    const clientId = fixture.b.clientId;
+    await testApp.db.execute(
+      sql`insert into customer_changes (client_id, txid, customer_id, changed_at)
+          values (${clientId}, 1, 999001, now() - interval '25 hours'), (${clientId}, 2, 999002, now() - interval '2 hours')`,
+    );
+    await pruneCustomerChanges(testApp.db);
+    const left = await queryRows<{ customer_id: string }>(
+      testApp.db,
+      sql`select customer_id::text as customer_id from customer_changes
+          where client_id = ${clientId} and customer_id in (999001, 999002)`,
+    );
+    expect(left.map((row) => row.customer_id)).toEqual(["999002"]);
   });
 
   // Concurrent transactions and a second process need a PostgreSQL server.
