@@ -101,7 +101,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     await client.waitReady;
     const db = drizzlePglite(client, { schema: tables });
     // One process owns a PGlite directory: its own commits are the only changes to notice.
-    const authCache = attachAuthCache(db, async (onNotice) => client.listen(AUTH_NOTICE_CHANNEL, onNotice));
+    const authCache = attachAuthCache(db, async (onNotice) => {
+      const stop = await client.listen(AUTH_NOTICE_CHANNEL, onNotice);
+      return { stop, sync: async () => void (await client.query("select 1")) };
+    });
     attachPreparedRunner(db, pglitePreparedRunner(client));
     return {
       db: db as unknown as Database,
@@ -131,11 +134,15 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     listener.on("end", onLost);
     await listener.connect();
     await listener.query(`LISTEN ${AUTH_NOTICE_CHANNEL}`);
-    return async () => {
-      listener.removeAllListeners("end");
-      listener.removeAllListeners("error");
-      listener.on("error", () => undefined);
-      await listener.end().catch(() => undefined);
+    return {
+      stop: async () => {
+        listener.removeAllListeners("end");
+        listener.removeAllListeners("error");
+        listener.on("error", () => undefined);
+        await listener.end().catch(() => undefined);
+      },
+      // PostgreSQL hands a listener the notices committed before a query ahead of its answer.
+      sync: async () => void (await listener.query("select 1")),
     };
   });
   attachPreparedRunner(

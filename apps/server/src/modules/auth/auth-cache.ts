@@ -6,17 +6,23 @@ import type { AccessTokenClaims } from "./access-token.js";
  * changed: triggers on users and revoked_tokens (migration 0015) send a notice on the channel
  * AUTH_NOTICE_CHANNEL when they commit, and every process listening (each API server, on its own
  * connection) drops what it kept. A user deactivated, demoted, moved to another client or whose
- * password changed in one process is refused in every other as soon as the notice arrives (within
- * milliseconds of the commit). While the listening connection is down nothing is kept: every
- * request reads the database, as before, until it listens again.
+ * password changed in one process is refused in every other at once: before answering from memory a
+ * request waits for one round trip on the listening connection that began after it arrived (PostgreSQL
+ * sends a listener every notice committed before a query ahead of that query's answer), so a change
+ * committed before the request is always seen. Requests arriving together share that round trip. While
+ * the listening connection is down nothing is kept: every request reads the database, as before.
  */
 export const AUTH_NOTICE_CHANNEL = "cyclebill_auth";
 
-/** Starts listening; calls onLost if the listening connection fails later. Resolves to "stop". */
+/**
+ * Starts listening; calls onLost if the listening connection fails later. Resolves to `stop`, and
+ * `sync`: one round trip on the listening connection, which answers only after every notice
+ * committed before it was sent has been handed to onNotice.
+ */
 export type AuthNoticeSource = (
   onNotice: (payload: string) => void,
   onLost: () => void,
-) => Promise<() => Promise<void>>;
+) => Promise<{ stop: () => Promise<void>; sync: () => Promise<void> }>;
 
 export type CachedUser = {
   id: number;
@@ -42,6 +48,10 @@ export class AuthCache {
   private state: State = "idle";
   private retryAfter = 0;
   private stopListening: (() => Promise<void>) | undefined;
+  private syncListener: (() => Promise<void>) | undefined;
+  /** The round trip in flight, and the one queued to start after it (for requests arriving meanwhile). */
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
   /** Bumped by every notice: a read begun before a notice is not kept. */
   private generation = 0;
   private readonly users = new Map<number, CachedUser>();
@@ -65,12 +75,39 @@ export class AuthCache {
     this.verified.set(token, claims);
   }
 
-  /** The user, when kept and the token is known not to be revoked. */
-  lookup(userId: number, tokenId: string): CachedUser | undefined {
+  /** The user, when kept and the token is known not to be revoked, as of every notice sent so far. */
+  async lookup(userId: number, tokenId: string): Promise<CachedUser | undefined> {
     this.listen();
-    if (this.state !== "listening") return undefined;
-    if (!this.liveTokens.has(tokenId)) return undefined;
+    if (this.state !== "listening" || !this.liveTokens.has(tokenId) || !this.users.has(userId))
+      return undefined;
+    try {
+      await this.caughtUp();
+    } catch {
+      return undefined;
+    }
+    if (this.state !== "listening" || !this.liveTokens.has(tokenId)) return undefined;
     return this.users.get(userId);
+  }
+
+  /** Resolves after a round trip on the listening connection that began after this call. */
+  private caughtUp(): Promise<void> {
+    if (!this.running) return this.startRoundTrip();
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.startRoundTrip();
+      });
+    return this.queued;
+  }
+
+  private startRoundTrip(): Promise<void> {
+    const sync = this.syncListener;
+    const trip = (sync ? sync() : Promise.reject(new Error("not listening"))).finally(() => {
+      if (this.running === trip) this.running = undefined;
+    });
+    this.running = trip;
+    return trip;
   }
 
   /** Where a read starts; pass it to keep() so a notice in between wins. */
@@ -99,6 +136,7 @@ export class AuthCache {
     const stop = this.stopListening;
     this.state = "closed";
     this.stopListening = undefined;
+    this.syncListener = undefined;
     this.clear();
     if (stop) await stop();
   }
@@ -118,6 +156,7 @@ export class AuthCache {
       if (this.state === "closed") return;
       const stop = this.stopListening;
       this.stopListening = undefined;
+      this.syncListener = undefined;
       this.state = "idle";
       this.retryAfter = Date.now() + RETRY_MS;
       this.clear();
@@ -127,13 +166,16 @@ export class AuthCache {
       (payload) => this.forget(payload),
       () => lost(),
     ).then(
-      (stop) => {
+      ({ stop, sync }) => {
         if (this.state !== "starting") {
           void stop().catch(() => undefined);
           return;
         }
         this.stopListening = stop;
+        this.syncListener = sync;
         this.state = "listening";
+        // A read begun before LISTEN took hold may have missed a notice: keep none of those.
+        this.generation += 1;
       },
       () => lost(),
     );

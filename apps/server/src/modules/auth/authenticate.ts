@@ -27,7 +27,7 @@ export async function authenticate(
   }
   // Kept in memory until the database notices a change to the user or a revocation (auth-cache.ts).
   let user: (CachedUser & { revoked: boolean }) | undefined;
-  const kept = cache?.lookup(claims.userId, claims.tokenId);
+  const kept = await cache?.lookup(claims.userId, claims.tokenId);
   if (kept) user = { ...kept, revoked: false };
   else {
     const mark = cache?.mark() ?? 0;
