@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { axeViolations, formatViolations } from "../support/axe.js";
-import { makePayClient, storeCard, usePaymentWorld } from "./payment-world.js";
+import { OTHER_TEST_CARDS, makePayClient, storeCard, usePaymentWorld } from "./payment-world.js";
 
 // Process CC Payments: customers with a card on file, a selection charged as a card run with a
 // progress bar, then each customer's result (approved and declined) and the totals.
@@ -20,10 +20,10 @@ describe("Process CC Payments", () => {
       { first: "Cy", rate: "13.00" },
     ];
     const made = [];
-    for (const { first, rate } of customers) {
+    for (const [index, { first, rate }] of customers.entries()) {
       const customer = await shop.customer(first, "Carded");
       await shop.charge(customer, rate);
-      await storeCard(admin, shop.client.id, customer.id);
+      await storeCard(admin, shop.client.id, customer.id, OTHER_TEST_CARDS[index]);
       made.push(customer);
     }
     const cardless = await shop.customer("Dee", "Cardless");
