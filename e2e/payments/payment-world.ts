@@ -148,6 +148,7 @@ export async function storeCard(
   clientId: number,
   customerId: number,
   card: string = TEST_CARD,
+  autoPay = false,
 ): Promise<void> {
   const result = await admin.request<{ approved: boolean; message_response: string }>(
     "POST",
@@ -164,6 +165,7 @@ export async function storeCard(
       recordPayment: true,
       savePaymentInfo: true,
       isClientInitiated: true,
+      autoPay,
     },
   );
   if (!result.approved) throw new Error(`Storing a card failed: ${result.message_response}`);
@@ -202,7 +204,11 @@ export async function payLinkFromStatementEmail(
 }
 
 /** Polls outside a test (set-up hooks cannot use expect.poll). */
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
