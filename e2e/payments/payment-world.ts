@@ -11,6 +11,11 @@ import { startServer, type RunningServer } from "../support/server.js";
 // provider admin who makes clients with and without a gateway key.
 
 export const TEST_CARD = "4111111111111111";
+/**
+ * Other test cards (Luhn-valid): the sandbox refuses the same card and amount within its duplicate
+ * window, as BluePay does, so customers stored one after another each get their own.
+ */
+export const OTHER_TEST_CARDS = ["5555555555554444", "6011111111111117", "4012888888881881"] as const;
 /** Two years ahead, so the card is valid on any date the tests run. */
 export const EXP_YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, "0");
 
@@ -138,7 +143,13 @@ export async function makePayClient(
 }
 
 /** Stores a card for a customer as staff do (recordPayment: $0.00 AUTH, only the token kept). */
-export async function storeCard(admin: ApiSession, clientId: number, customerId: number): Promise<void> {
+export async function storeCard(
+  admin: ApiSession,
+  clientId: number,
+  customerId: number,
+  card: string = TEST_CARD,
+  autoPay = false,
+): Promise<void> {
   const result = await admin.request<{ approved: boolean; message_response: string }>(
     "POST",
     "payments/make-payment/customer/",
@@ -146,7 +157,7 @@ export async function storeCard(admin: ApiSession, clientId: number, customerId:
       client_id: clientId,
       customer_id: customerId,
       paymentMethod: "cc",
-      ccNum: TEST_CARD,
+      ccNum: card,
       cvv: "123",
       expMonth: "12",
       expYear: EXP_YEAR,
@@ -154,6 +165,7 @@ export async function storeCard(admin: ApiSession, clientId: number, customerId:
       recordPayment: true,
       savePaymentInfo: true,
       isClientInitiated: true,
+      autoPay,
     },
   );
   if (!result.approved) throw new Error(`Storing a card failed: ${result.message_response}`);
@@ -192,7 +204,11 @@ export async function payLinkFromStatementEmail(
 }
 
 /** Polls outside a test (set-up hooks cannot use expect.poll). */
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

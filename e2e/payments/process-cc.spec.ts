@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { axeViolations, formatViolations } from "../support/axe.js";
-import { makePayClient, storeCard, usePaymentWorld } from "./payment-world.js";
+import { OTHER_TEST_CARDS, makePayClient, storeCard, usePaymentWorld, waitUntil } from "./payment-world.js";
 
 // Process CC Payments: customers with a card on file, a selection charged as a card run with a
 // progress bar, then each customer's result (approved and declined) and the totals.
@@ -20,10 +20,10 @@ describe("Process CC Payments", () => {
       { first: "Cy", rate: "13.00" },
     ];
     const made = [];
-    for (const { first, rate } of customers) {
+    for (const [index, { first, rate }] of customers.entries()) {
       const customer = await shop.customer(first, "Carded");
       await shop.charge(customer, rate);
-      await storeCard(admin, shop.client.id, customer.id);
+      await storeCard(admin, shop.client.id, customer.id, OTHER_TEST_CARDS[index]);
       made.push(customer);
     }
     const cardless = await shop.customer("Dee", "Cardless");
@@ -58,5 +58,38 @@ describe("Process CC Payments", () => {
       "12.00",
       "0.00",
     ]);
+  });
+
+  test("autopay charges the statement's amount due after a production run; Admin Processing shows the results", async () => {
+    const { admin } = world.current();
+    const cycle = 16;
+    const runDate = "2026-05-16";
+    const shop = await makePayClient(admin, "Autopay Client", { cycle });
+    const auto = await shop.customer("Otto", "Autopay");
+    await shop.charge(auto, "15.00");
+    await storeCard(admin, shop.client.id, auto.id, OTHER_TEST_CARDS[0], true);
+
+    const run = await admin.request<{ id: number }>("POST", `dailyproduction/cycle/${cycle}/`, {
+      run_date: runDate,
+      client_ids: [shop.client.id],
+    });
+    type Run = { status: string; clients: { autopay_job_id: number | null }[] };
+    await waitUntil(async () => {
+      const current = await admin.request<Run>("GET", `productionruns/${run.id}/`);
+      return current.status === "done" && current.clients[0]?.autopay_job_id != null;
+    }, "the run's autopay card run");
+
+    const page = await world.openPage();
+    await page.goto(`/AdminProcessingView?cycle=${cycle}&run_date=${runDate}&run=${run.id}`);
+    const part = page.getByRole("row").filter({ hasText: "Autopay Client" }).first();
+    await part.getByRole("button", { name: "Autopay results" }).click();
+    const dialog = page.getByRole("dialog", { name: "Autopay: Autopay Client" });
+    await dialog.getByTestId("card-run-totals").getByText("1 approved · $15.00").waitFor({ timeout: 30_000 });
+    const row = dialog
+      .getByRole("table", { name: "Payment results" })
+      .getByRole("row")
+      .filter({ hasText: "Otto" });
+    expect(await row.getAttribute("data-status")).toBe("approved");
+    expect(await shop.balance(auto)).toBe("0.00");
   });
 });

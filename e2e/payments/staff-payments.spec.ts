@@ -89,12 +89,18 @@ describe("staff payments", () => {
     expect(await shop.balance(sam)).toBe("0.00");
 
     const attempts = page.getByRole("table", { name: "Payment attempts" });
-    await attempts.getByRole("row").nth(3).waitFor();
+    // The list refetches after the approval: wait for the third attempt before reading the rows.
+    await attempts.getByRole("row").filter({ hasText: "$24.00" }).waitFor();
+    await attempts.locator('tbody tr[data-status="approved"]').nth(1).waitFor();
     const statuses = await attempts
       .locator("tbody tr")
       .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
     expect(statuses).toEqual(["approved", "declined", "approved"]);
-    await attempts.getByRole("row").filter({ hasText: "$24.00" }).getByText("declined").waitFor();
+    await attempts
+      .getByRole("row")
+      .filter({ hasText: "$24.00" })
+      .getByText("declined", { exact: true })
+      .waitFor();
     expect(formatViolations(await axeViolations(page))).toBe("");
 
     // Autopay can be switched on now that a method is stored.

@@ -25,6 +25,7 @@ import {
   useCustomerPaymentInfo,
   useDeleteStoredMethod,
   usePaymentAttempts,
+  useSettlePendingAttempts,
 } from "./payments-api";
 
 /** The staff payment form's address (spec: PaymentForm with customer_id, client_id, recordPayment). */
@@ -139,12 +140,32 @@ const SOURCE_LABELS: Record<PaymentAttempt["source"], string> = {
 function AttemptsTable({ clientId, customerId }: { clientId: number; customerId: number }) {
   const [page, setPage] = useState(1);
   const attempts = usePaymentAttempts(clientId, customerId, page);
+  const settle = useSettlePendingAttempts(clientId, customerId);
   const rows = attempts.data?.results ?? [];
+  const anyPending = rows.some((attempt) => attempt.status === "pending");
   return (
     <Stack gap="xs">
-      <Title order={2} size="h5">
-        Card and ACH attempts
-      </Title>
+      <Group justify="space-between">
+        <Title order={2} size="h5">
+          Card and ACH attempts
+        </Title>
+        {anyPending ? (
+          <Button size="xs" variant="default" loading={settle.isPending} onClick={() => settle.mutate()}>
+            Ask the gateway about pending attempts
+          </Button>
+        ) : null}
+      </Group>
+      {anyPending ? (
+        <Text size="sm" c="dimmed">
+          A pending attempt&apos;s answer was lost on the way back. Asking the gateway settles it by its order
+          number; it never charges again.
+        </Text>
+      ) : null}
+      {settle.isError ? (
+        <Alert color="red" title="The gateway could not be asked">
+          {describeApiError(settle.error)}
+        </Alert>
+      ) : null}
       {attempts.isError ? (
         <Alert color="red" title="The attempts could not be loaded">
           {describeApiError(attempts.error)}

@@ -174,3 +174,16 @@ export function useCardRun(clientId: number, runId: number | null, page = 1) {
     refetchInterval: (query) => (query.state.data && cardRunFinished(query.state.data) ? false : 1000),
   });
 }
+
+/** POST /api/payment-attempts/settle/: ask the gateway what became of pending attempts (never charges). */
+export function useSettlePendingAttempts(clientId: number, customerId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ settled: number; pending: number }>("/payment-attempts/settle/", {
+        method: "POST",
+        query: { client_id: clientId },
+      }),
+    onSuccess: () => invalidateCustomerPayments(queryClient, clientId, customerId),
+  });
+}
