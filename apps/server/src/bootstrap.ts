@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { seedDemo, type DemoLogin } from "./modules/demo/seed-demo.js";
+import { seedDemoPayments } from "./modules/demo/seed-demo-payments.js";
+import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
 import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
 
 /**
@@ -10,7 +12,8 @@ import { countUsers, createUser, findUserByEmail } from "./modules/users/create-
  */
 export async function bootstrapData(
   db: Database,
-  config: Pick<Config, "adminEmail" | "adminPassword" | "seedDemo">,
+  config: Pick<Config, "adminEmail" | "adminPassword" | "seedDemo"> &
+    Partial<Pick<Config, "bluepay" | "secretsKey">>,
   log: Pick<Logger, "info" | "warn">,
 ): Promise<DemoLogin[]> {
   const empty = (await countUsers(db)) === 0;
@@ -30,8 +33,23 @@ export async function bootstrapData(
     }
     return [];
   }
-  const logins = await seedDemo(db, { createAdmin: !configuredAdmin });
+  const logins = await seedDemo(db, { createAdmin: !configuredAdmin, secretsKey: config.secretsKey });
   log.info({ clients: 2 }, "seeded demo data");
+  if (config.bluepay && config.secretsKey) {
+    // Cards on file and a few payments through the gateway (npm start's sandbox); the demo works without them.
+    try {
+      const payments = await seedDemoPayments(
+        db,
+        paymentGatewayOf({ bluepay: config.bluepay, secretsKey: config.secretsKey }),
+      );
+      log.info(payments, "seeded demo payments");
+    } catch (error) {
+      log.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        "demo payments were not made",
+      );
+    }
+  }
   return logins;
 }
 

@@ -65,7 +65,7 @@ async function run(argv: string[]): Promise<number> {
           return 1;
         }
         const hasAdmin = (await countUsers(database.db)) > 0;
-        const logins = await seedDemo(database.db, { createAdmin: !hasAdmin });
+        const logins = await seedDemo(database.db, { createAdmin: !hasAdmin, secretsKey: config.secretsKey });
         console.log(formatDemoLogins(logins, config.publicUrl));
         return 0;
       }

@@ -22,6 +22,7 @@ import type { PostingInput } from "../transactions/post-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { createUser, type UserRow } from "../users/create-user.js";
 import { currentClock } from "../../clock.js";
+import { pointDemoClientsAtSandbox } from "./seed-demo-payments.js";
 
 export type DemoLogin = { role: string; email: string; password: string; client: string | null };
 
@@ -157,7 +158,13 @@ function centsBetween(random: () => number, min: number, max: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 }
 
-export type SeedDemoOptions = { createAdmin: boolean; now?: Date; customersPerClient?: number };
+export type SeedDemoOptions = {
+  createAdmin: boolean;
+  now?: Date;
+  customersPerClient?: number;
+  /** Seals the demo clients' gateway key (the sandbox's demo account); without it they take no cards. */
+  secretsKey?: string;
+};
 
 /**
  * Demo data for a first start: an admin (unless one is configured), two clients each with an
@@ -183,6 +190,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     logins.push({ role: "provider admin", email: "admin@cyclebill.example", password, client: null });
   }
 
+  const demoClientIds: number[] = [];
   for (const demo of demoClients) {
     const [client] = await db
       .insert(clients)
@@ -220,6 +228,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
       })
       .returning();
     if (!client) throw new Error("demo client was not created");
+    demoClientIds.push(client.id);
     const tenant = { clientId: client.id };
 
     let ownerTenant: TenantContext | null = null;
@@ -301,7 +310,8 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
           biPullFlag: pullFlag === "E" ? "E" : pullFlag === "M" ? "B" : "M",
           financeFlag: index % 10 === 3 ? "N" : "C",
           taxStatus: index % 6 === 5 ? "F" : "T",
-          autopayFlag: index % 8 === 2,
+          // Autopay charges a stored card: the demo's payments store one for every eighth customer and turn it on.
+          autopayFlag: false,
           openDate: isoDate(dayOfMonth(6, 1, now)),
         })
         .returning();
@@ -479,6 +489,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
       .where(eq(clients.id, client.id));
   }
   // Statistics for the data just written: PGlite has no autovacuum to gather them.
+  if (options.secretsKey) await pointDemoClientsAtSandbox(db, options.secretsKey, demoClientIds);
   await refreshStatistics(db);
   return logins;
 }

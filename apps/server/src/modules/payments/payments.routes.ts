@@ -9,12 +9,16 @@ import {
   recordIdParamsSchema,
   recordQuerySchema,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { listPaymentAttempts } from "./list-attempts.js";
 import { makePayment } from "./make-payment.js";
 import { paymentGatewayOf } from "./payment-gateway.js";
 import { customerPaymentInfo, deleteStoredMethod, publicPaymentInfo } from "./payment-info.js";
 import { admitPaymentLookup, paymentLookupFound } from "./payment-throttle.js";
+import { settlePendingAttempts } from "./settle-attempts.js";
+
+const settleSummarySchema = z.object({ settled: z.number().int(), pending: z.number().int() });
 
 const tags = ["Payments"];
 
@@ -101,5 +105,19 @@ export function registerPaymentRoutes(router: Router): void {
     query: paymentAttemptsQuerySchema,
     response: pageSchema(paymentAttemptSchema),
     handle: ({ query, tenant }) => listPaymentAttempts(db, tenant, query),
+  });
+
+  defineRoute(router, {
+    name: "settlePaymentAttempts",
+    method: "POST",
+    url: "/api/payment-attempts/settle/",
+    summary:
+      "Ask the gateway what became of the client's pending attempts (answers lost in transit), by their ORDER_ID; approved sales post then. Never charges again",
+    tags,
+    access: "tenant",
+    clientIdFrom: "query-or-body",
+    query: recordQuerySchema,
+    response: settleSummarySchema,
+    handle: ({ tenant }) => settlePendingAttempts(db, tenant.clientId, null, gateway()),
   });
 }

@@ -1,6 +1,7 @@
 import {
   CARD_NUMBER_MESSAGE,
   NO_STORED_METHOD_MESSAGE,
+  PAYMENT_PENDING_MESSAGE,
   STATEMENT_NOT_FOUND_MESSAGE,
   type PaymentAttempt,
   type PaymentInfo,
@@ -165,6 +166,34 @@ describe("the public pay-a-statement page", () => {
     const sales = fixture.sandbox
       .transactions()
       .filter((t) => t.transType === "SALE" && t.amount === "13.00");
+    expect(sales).toHaveLength(1);
+  });
+
+  it("a lost answer stays pending (409 on retry) until the gateway is asked for its ORDER_ID; then it posts once", async () => {
+    const { customerId, token } = await customerWithStatement(
+      fixture.testApp,
+      fixture.tenants.a.clientId,
+      "40.00",
+    );
+    fixture.sandbox.setFaults({ dropRate: 1 });
+    try {
+      const lost = await pay(cardPayment(token, "19.00"), "lost-answer-1");
+      expect(lost.status).toBe(200);
+      expect(lost.body).toMatchObject({ approved: false, status: "pending", account_balance: "40.00" });
+      const retry = await pay(cardPayment(token, "19.00"), "lost-answer-1");
+      expect(retry.status).toBe(409);
+      expect(retry.body).toEqual({ detail: PAYMENT_PENDING_MESSAGE });
+    } finally {
+      fixture.sandbox.setFaults({ dropRate: 0 });
+    }
+    const settled = await staffA().post("/api/payment-attempts/settle/");
+    expect(settled.body).toEqual({ settled: 1, pending: 0 });
+    const again = await pay(cardPayment(token, "19.00"), "lost-answer-1");
+    expect(again.body).toMatchObject({ approved: true, status: "approved", account_balance: "21.00" });
+    expect(paymentsOf(await entriesOf(customerId))).toHaveLength(1);
+    const sales = fixture.sandbox
+      .transactions()
+      .filter((t) => t.transType === "SALE" && t.amount === "19.00");
     expect(sales).toHaveLength(1);
   });
 

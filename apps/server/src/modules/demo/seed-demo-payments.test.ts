@@ -1,0 +1,70 @@
+import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { openTestDatabase } from "../../test-support/test-database.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
+import { loadBluepayCredentials } from "../payments/bluepay-credentials.js";
+import { seedDemo } from "./seed-demo.js";
+import { DEMO_GATEWAY_ACCOUNT, seedDemoPayments } from "./seed-demo-payments.js";
+
+// The demo's payments against the sandbox's demo account, as npm start runs them.
+
+const SECRETS_KEY = "demo-payments-test-key";
+let database: DatabaseHandle;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  sandbox = await startSandbox();
+  await seedDemo(database.db, {
+    createAdmin: true,
+    now: new Date("2026-11-21T12:00:00Z"),
+    customersPerClient: 24,
+    secretsKey: SECRETS_KEY,
+  });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await database?.close();
+});
+
+describe("demo payments", () => {
+  it("points the demo clients at the sandbox's demo account, stores cards with autopay, and posts a few payments", async () => {
+    const [client] = await queryRows<{ id: number }>(
+      database.db,
+      sql`select id from clients order by id limit 1`,
+    );
+    expect(await loadBluepayCredentials(database.db, SECRETS_KEY, Number(client?.id))).toEqual(
+      DEMO_GATEWAY_ACCOUNT,
+    );
+
+    const gateway = {
+      url: sandbox.bp20postUrl,
+      mode: "TEST" as const,
+      timeoutMs: 5_000,
+      secretsKey: SECRETS_KEY,
+    };
+    const summary = await seedDemoPayments(database.db, gateway);
+    expect(summary.storedCards).toBeGreaterThanOrEqual(4);
+    expect(summary.payments).toBeGreaterThanOrEqual(6);
+    expect(summary.declined).toBe(2);
+
+    const autopay = await queryRows<{ with_method: string; autopay: string }>(
+      database.db,
+      sql`select count(m.customer_id) as with_method, count(*) filter (where c.autopay_flag) as autopay
+          from customers c left join customer_payment_methods m on m.client_id = c.client_id and m.customer_id = c.id
+          where c.autopay_flag or m.customer_id is not null`,
+    );
+    expect(Number(autopay[0]?.with_method)).toBe(summary.storedCards);
+    expect(Number(autopay[0]?.autopay)).toBe(summary.storedCards);
+    const entries = await queryRows<{ count: string }>(
+      database.db,
+      sql`select count(*) as count from transactions where gateway_trans_id is not null`,
+    );
+    expect(Number(entries[0]?.count)).toBe(summary.payments);
+    expect(await ledgerMismatches(database.db)).toEqual([]);
+  });
+});
