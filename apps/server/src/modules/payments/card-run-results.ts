@@ -49,7 +49,10 @@ export async function getCardRun(
   const job = await getJobRun(db, tenant, id);
   if (job.kind !== CARD_RUN_JOB) throw notFound();
   const { limit, offset } = resolvePaging({ ...paging, limit: paging.limit ?? CARD_RUN_RESULTS_PAGE_SIZE });
-  const ofRun = sql`a.client_id = ${tenant.clientId} and a.card_run_id = ${id}`;
+  // Each customer's last attempt of the run: an earlier one the gateway never got is not the result.
+  const latest = sql`(select distinct on (customer_id) * from payment_attempts
+      where client_id = ${tenant.clientId} and card_run_id = ${id}
+      order by customer_id, id desc) a`;
   const [totals, rows, autopay] = await Promise.all([
     queryRows<Totals>(
       db,
@@ -58,15 +61,14 @@ export async function getCardRun(
                  count(*) filter (where a.status in ('declined', 'error', 'duplicate'))::int as declined_count,
                  count(*) filter (where a.status = 'pending')::int as pending_count,
                  count(*)::int as count
-          from payment_attempts a where ${ofRun}`,
+          from ${latest}`,
     ),
     queryRows<ResultRow>(
       db,
       sql`select a.customer_id, c.customer_no, a.name1, a.name2, a.amount::text as amount, a.status, a.message,
                  c.total_balance::text as total_balance
-          from payment_attempts a
+          from ${latest}
           join customers c on c.client_id = a.client_id and c.id = a.customer_id
-          where ${ofRun}
           order by c.customer_no, a.customer_id
           limit ${limit} offset ${offset}`,
     ),

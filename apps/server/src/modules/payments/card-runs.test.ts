@@ -20,8 +20,10 @@ import {
   codes,
   customerPaymentMethods,
   customers,
+  paymentAttempts,
   recurringCharges,
   transactions,
+  users,
 } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import {
@@ -34,7 +36,10 @@ import {
 import { postEntries } from "../ledger/post-entries.js";
 import { sealSecret } from "../secrets/secret-box.js";
 import { buildRequest, callGateway } from "./bluepay-client.js";
-import { NOTHING_DUE_MESSAGE } from "./run-card-run.js";
+import { paymentGatewayOf } from "./payment-gateway.js";
+import { NOTHING_DUE_MESSAGE, cardRunAttemptKey, runCardRunChunk } from "./run-card-run.js";
+import { NOT_CHARGED_MESSAGE } from "./settle-attempts.js";
+import { startBulkCardRun, type CardRunChunk } from "./start-card-run.js";
 
 // Process CC and autopay over HTTP, against the gateway sandbox in TEST mode (odd dollars approve,
 // even decline), with the job engine working in this process as `npm start` does on PGlite.
@@ -416,5 +421,56 @@ describe("autopay", () => {
       sql`select distinct source from payment_attempts where client_id = ${clientA} and card_run_id = ${autopayId}`,
     );
     expect(sources).toEqual([{ source: "autopay" }]);
+  });
+});
+
+describe("an attempt the gateway never got", () => {
+  it("is settled as not charged and the customer is charged under the run's next key", async () => {
+    const customerId = await addCustomer(51, "Retried", { balance: "13.00", card: true });
+    const [user] = await testApp.db.select().from(users).where(eq(users.clientId, clientA)).limit(1);
+    if (!user) throw new Error("no user");
+    const chunks: CardRunChunk[] = [];
+    const { job } = await startBulkCardRun(
+      testApp.db,
+      { clientId: clientA, user: { ...user, username: user.email, isAdmin: false, clientId: clientA } },
+      [customerId],
+      (_tx, queued) => {
+        chunks.push(...queued.map((chunk) => chunk.payload));
+        return Promise.resolve();
+      },
+    );
+    // What a worker killed after saving the attempt and before sending it leaves, once settled.
+    await testApp.db.insert(paymentAttempts).values({
+      clientId: clientA,
+      customerId,
+      idempotencyKey: cardRunAttemptKey(job.id, customerId),
+      kind: "sale",
+      source: "bulk",
+      method: "card",
+      usedStoredMethod: true,
+      amount: "13.00",
+      status: "error",
+      message: NOT_CHARGED_MESSAGE,
+      cardRunId: job.id,
+    });
+    const before = sandbox.transactions().length;
+    for (const chunk of chunks) await runCardRunChunk(testApp.db, paymentGatewayOf(testApp.config), chunk);
+
+    const run = cardRunSchema.parse((await staffA.get(`/api/card-runs/${job.id}/`)).body);
+    expect(run).toMatchObject({ job: { status: "succeeded", done: 1 }, approved_count: 1, count: 1 });
+    expect(run.paymentResults).toEqual([
+      expect.objectContaining({ customer_id: customerId, amount_response: "13.00", status: "approved" }),
+    ]);
+    const sales = sandbox.transactions().slice(before);
+    expect(sales.map((sale) => [sale.transType, sale.amount])).toEqual([["SALE", "13.00"]]);
+    const keys = await testApp.db
+      .select({ key: paymentAttempts.idempotencyKey, status: paymentAttempts.status })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.clientId, clientA), eq(paymentAttempts.cardRunId, job.id)))
+      .orderBy(paymentAttempts.id);
+    expect(keys).toEqual([
+      { key: `card-run:${job.id}:${customerId}`, status: "error" },
+      { key: `card-run:${job.id}:${customerId}:2`, status: "approved" },
+    ]);
   });
 });

@@ -34,20 +34,39 @@ const SETTLE_PAUSE_MS = 500;
 export const NOTHING_DUE_MESSAGE = "Nothing to charge: no balance due";
 export const ARCHIVED_MESSAGE = "Not charged: the customer is archived";
 
-/** The idempotency key of a customer's charge in a card run: one charge per run and customer, ever. */
-export function cardRunAttemptKey(runId: number, customerId: number): string {
-  return `card-run:${runId}:${customerId}`;
+/** Attempts a customer gets in one run when the gateway never got the earlier ones. */
+const MAX_ROUNDS = 3;
+
+/**
+ * The idempotency key of a customer's charge in a card run: card-run:{run}:{customer}, one charge
+ * per run and customer. Only when the gateway never got that attempt (it is known not charged) is
+ * the customer tried again, under the next round's key (…:2, …:3).
+ */
+export function cardRunAttemptKey(runId: number, customerId: number, round = 1): string {
+  return round === 1 ? `card-run:${runId}:${customerId}` : `card-run:${runId}:${customerId}:${round}`;
 }
 
 type Outcome = { status: PaymentAttemptStatus; amount: string };
+type Attempt = Outcome & { id: number; message: string; gatewayTransId: string };
 
-async function attemptOf(
-  db: Database,
-  clientId: number,
-  key: string,
-): Promise<(Outcome & { id: number }) | null> {
+/** An attempt that ended without reaching the gateway, or that the gateway says it never got. */
+function knownNotCharged(attempt: Pick<Attempt, "status" | "message" | "gatewayTransId">): boolean {
+  return (
+    attempt.status === "error" &&
+    attempt.gatewayTransId === "" &&
+    attempt.message.endsWith("nothing was charged.")
+  );
+}
+
+async function attemptOf(db: Database, clientId: number, key: string): Promise<Attempt | null> {
   const [row] = await db
-    .select({ id: paymentAttempts.id, status: paymentAttempts.status, amount: paymentAttempts.amount })
+    .select({
+      id: paymentAttempts.id,
+      status: paymentAttempts.status,
+      amount: paymentAttempts.amount,
+      message: paymentAttempts.message,
+      gatewayTransId: paymentAttempts.gatewayTransId,
+    })
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.idempotencyKey, key)));
   return row ?? null;
@@ -72,13 +91,14 @@ async function recordSkipped(
   item: CardRunItem,
   customer: CustomerToCharge,
   message: string,
+  key: string,
 ): Promise<void> {
   await db
     .insert(paymentAttempts)
     .values({
       clientId: chunk.clientId,
       customerId: item.customerId,
-      idempotencyKey: cardRunAttemptKey(chunk.runId, item.customerId),
+      idempotencyKey: key,
       kind: "sale",
       source: chunk.source,
       method: customer.method ?? "card",
@@ -94,14 +114,35 @@ async function recordSkipped(
     .onConflictDoNothing();
 }
 
-/** Charges one customer of the run once: its earlier attempt if it has one, else a new one. */
+/**
+ * Charges one customer of the run once: its earlier attempt if it has one (a replayed chunk), else a
+ * new one; an attempt known not charged is followed by the next round's.
+ */
 async function chargeCustomer(
   db: Database,
   gateway: PaymentGateway,
   chunk: CardRunChunk,
   item: CardRunItem,
 ): Promise<Outcome> {
-  const key = cardRunAttemptKey(chunk.runId, item.customerId);
+  for (let round = 1; ; round++) {
+    const outcome = await chargeRound(
+      db,
+      gateway,
+      chunk,
+      item,
+      cardRunAttemptKey(chunk.runId, item.customerId, round),
+    );
+    if (!knownNotCharged(outcome) || round >= MAX_ROUNDS) return outcome;
+  }
+}
+
+async function chargeRound(
+  db: Database,
+  gateway: PaymentGateway,
+  chunk: CardRunChunk,
+  item: CardRunItem,
+  key: string,
+): Promise<Attempt | (Outcome & { message: string; gatewayTransId: string })> {
   const earlier = await attemptOf(db, chunk.clientId, key);
   if (earlier) return earlier;
   const [customer] = await queryRows<CustomerToCharge>(
@@ -113,7 +154,7 @@ async function chargeCustomer(
         where c.client_id = ${chunk.clientId} and c.id = ${item.customerId}`,
   );
   // A customer removed since the run started has nothing left to charge.
-  if (!customer) return { status: "skipped", amount: "0.00" };
+  if (!customer) return { status: "skipped", amount: "0.00", message: "", gatewayTransId: "" };
   // Autopay charges the statement's amount due, but never more than is owed now.
   const amount = toAmount(item.amountDue ? minAmount(item.amountDue, customer.balance) : customer.balance);
   const skip = customer.deleted
@@ -124,8 +165,15 @@ async function chargeCustomer(
         ? NOTHING_DUE_MESSAGE
         : null;
   if (skip !== null) {
-    await recordSkipped(db, chunk, item, customer, skip);
-    return (await attemptOf(db, chunk.clientId, key)) ?? { status: "skipped", amount: "0.00" };
+    await recordSkipped(db, chunk, item, customer, skip, key);
+    return (
+      (await attemptOf(db, chunk.clientId, key)) ?? {
+        status: "skipped",
+        amount: "0.00",
+        message: skip,
+        gatewayTransId: "",
+      }
+    );
   }
   const result = await sendPaymentAttempt(
     db,
@@ -141,7 +189,12 @@ async function chargeCustomer(
     },
     gateway,
   );
-  return { status: result.status, amount: result.amount };
+  return {
+    status: result.status,
+    amount: result.amount,
+    message: result.message,
+    gatewayTransId: result.gatewayTransId,
+  };
 }
 
 /** What a refusal says (DRF's detail or first error), for the customer's result line. */
@@ -163,6 +216,7 @@ async function chargeOrSkip(
     return await chargeCustomer(db, gateway, chunk, item);
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    // Refused before anything was saved under this run's first key (see chargeRound).
     const key = cardRunAttemptKey(chunk.runId, item.customerId);
     const none = {
       balance: "0.00",
@@ -172,7 +226,7 @@ async function chargeOrSkip(
       deleted: false,
       method: null,
     };
-    await recordSkipped(db, chunk, item, none, refusalMessage(error));
+    await recordSkipped(db, chunk, item, none, refusalMessage(error), key);
     return (await attemptOf(db, chunk.clientId, key)) ?? { status: "skipped", amount: "0.00" };
   }
 }
@@ -227,16 +281,18 @@ export async function runCardRunChunk(
   if (!run || run.status !== "running" || (await chunkRecorded(db, chunk))) return;
   // No gateway configured or no key: the chunk fails (and is retried) rather than skip everyone.
   await gatewayAccess(db, gateway, chunk.clientId);
-  let outcomes = await mapLimited(chunk.items, CARD_RUN_CONCURRENCY, (item) =>
-    chargeOrSkip(db, gateway, chunk, item),
-  );
+  const chargeAll = () =>
+    mapLimited(chunk.items, CARD_RUN_CONCURRENCY, (item) => chargeOrSkip(db, gateway, chunk, item));
+  let outcomes = await chargeAll();
   for (
     let round = 0;
     round < SETTLE_ROUNDS && outcomes.some((outcome) => outcome.status === "pending");
     round++
   ) {
     if (round > 0) await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE_MS));
-    outcomes = await settleChunk(db, gateway, chunk);
+    await settleChunk(db, gateway, chunk);
+    // Settled attempts answer as they are now; one the gateway never got is followed by the next round's.
+    outcomes = await chargeAll();
   }
   const pending = outcomes.filter((outcome) => outcome.status === "pending").length;
   if (pending > 0)
@@ -264,9 +320,8 @@ export async function runCardRunChunk(
   );
 }
 
-/** Asks the gateway about the chunk's pending attempts, then reads every customer's outcome again. */
-async function settleChunk(db: Database, gateway: PaymentGateway, chunk: CardRunChunk): Promise<Outcome[]> {
-  const keys = chunk.items.map((item) => cardRunAttemptKey(chunk.runId, item.customerId));
+/** Asks the gateway about the chunk's pending attempts (by their ORDER_ID). */
+async function settleChunk(db: Database, gateway: PaymentGateway, chunk: CardRunChunk): Promise<void> {
   const pending = await queryRows<{ id: string | number }>(
     db,
     sql`select id from payment_attempts
@@ -283,12 +338,6 @@ async function settleChunk(db: Database, gateway: PaymentGateway, chunk: CardRun
       pending.map((row) => Number(row.id)),
       gateway,
     );
-  return Promise.all(
-    keys.map(
-      async (key) =>
-        (await attemptOf(db, chunk.clientId, key)) ?? { status: "pending" as const, amount: "0.00" },
-    ),
-  );
 }
 
 /** The run's result once its last chunk is recorded: counts and the total approved. */
