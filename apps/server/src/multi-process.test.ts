@@ -2,13 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import type { PaymentResult } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "./db/database.js";
 import { queryRows } from "./db/query-rows.js";
 import { clients, codes, customers, recurringCharges } from "./db/tables.js";
 import { signAccessToken } from "./modules/auth/access-token.js";
 import { ledgerMismatches } from "./modules/ledger/ledger-mismatches.js";
+import { sealSecret } from "./modules/secrets/secret-box.js";
 import { createUser } from "./modules/users/create-user.js";
+import { GATEWAY_ACCOUNT_A, cardPayment, customerWithStatement } from "./test-support/payment-fixture.js";
 import { startServerProcess, type ServerProcess } from "./test-support/server-process.js";
 import { httpClient, type ApiClient } from "./test-support/test-app.js";
 import { openTestDatabase } from "./test-support/test-database.js";
@@ -16,18 +20,21 @@ import { startWorkerProcess, waitFor, type WorkerProcess } from "./test-support/
 
 // Two API processes (WORKERS=0) and two worker processes on one PostgreSQL database, as a bureau
 // runs them behind a proxy: what one process records, the others obey — a login throttle, a
-// production run started on one API, worked by both workers and followed on the other API.
+// payment retried through the other process with the same idempotency key, and a production run
+// started on one API, worked by both workers and followed on the other API.
 
 const CUSTOMERS = 60;
 const CYCLE = 9;
 const RUN_DATE = "2025-04-09";
 const JWT_SECRET = "multi-process-test";
+const SECRETS_KEY = "multi-process-test";
 
 describe.runIf(process.env.TEST_DB === "postgres")(
   "two API processes and two workers on one database",
   () => {
     let database: DatabaseHandle;
     let dataDir = "";
+    let sandbox: Sandbox | undefined;
     const apis: ServerProcess[] = [];
     const workers: WorkerProcess[] = [];
 
@@ -37,7 +44,8 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
       const url = database.jobBackend.url;
       // Both APIs trust the test's loopback address as a proxy, so X-Forwarded-For names the caller.
-      const env = { TRUST_PROXY: "127.0.0.1" };
+      sandbox = await startSandbox({ accounts: [GATEWAY_ACCOUNT_A], demoAccount: false });
+      const env = { TRUST_PROXY: "127.0.0.1", BLUEPAY_URL: sandbox.bp20postUrl, BLUEPAY_MODE: "TEST" };
       apis.push(...(await Promise.all([1, 2].map(() => startServerProcess(url, { dataDir, env })))));
       for (let index = 0; index < 2; index++)
         workers.push(startWorkerProcess(url, { dataDir, expireSeconds: 30, chunkSize: 10 }));
@@ -48,6 +56,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         if (child.child.exitCode === null) child.child.kill("SIGTERM");
       await Promise.all([...apis, ...workers].map((child) => child.exited));
       await database?.close();
+      await sandbox?.close();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }, 60_000);
 
@@ -81,6 +90,56 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         headers: { "x-forwarded-for": "198.51.100.99" },
       });
       expect(elsewhere.status).toBe(200);
+    });
+
+    it("charges once for a payment sent through one API and retried through the other", async () => {
+      const { db } = database;
+      const [client] = await db
+        .insert(clients)
+        .values({
+          clientNo: 5252,
+          clientName: "Multi-process payments",
+          bluepayAccountId: GATEWAY_ACCOUNT_A.accountId,
+          bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, GATEWAY_ACCOUNT_A.secretKey),
+        })
+        .returning({ id: clients.id });
+      if (!client || !sandbox) throw new Error("client or sandbox missing");
+      const { customerId, token } = await customerWithStatement({ db }, client.id, "25.00");
+      const pay = (index: number, key: string, amount = "5.00") =>
+        api(index).request("POST", "/api/payments/make-payment/customer/", {
+          body: cardPayment(token, amount),
+          headers: { "idempotency-key": key, "x-forwarded-for": "198.51.100.40" },
+        });
+
+      // A retry (lost answer, double click) with the same key through the other process ...
+      const first = await pay(0, "multi-process-key-1");
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ approved: true, amount_response: "5.00" });
+      const retried = await pay(1, "multi-process-key-1");
+      expect(retried.status).toBe(200);
+      expect(retried.body).toEqual(first.body as PaymentResult);
+      // ... and one key sent to both at once (another amount: the gateway refuses a repeat sale of the
+      // same card and amount within seconds as DUPLICATE): one charge, never two; the later may get 409.
+      const together = await Promise.all([
+        pay(0, "multi-process-key-2", "7.00"),
+        pay(1, "multi-process-key-2", "7.00"),
+      ]);
+      const statuses = together.map((response) => response.status).sort();
+      expect([
+        [200, 200],
+        [200, 409],
+      ]).toContainEqual(statuses);
+
+      const sales = sandbox.transactions().filter((sale) => sale.transType === "SALE" && sale.status === "1");
+      expect(sales).toHaveLength(2);
+      const [posted] = await queryRows<{ payments: number; balance: string }>(
+        db,
+        sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
+                    and t.gateway_trans_id is not null) as payments, c.total_balance::text as balance
+            from customers c where c.client_id = ${client.id} and c.id = ${customerId}`,
+      );
+      expect(posted).toEqual({ payments: 2, balance: "13.00" });
+      expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
     });
 
     it(

@@ -61,7 +61,7 @@ let statementNo = 0;
  * token as the statement's link carries it.
  */
 export async function customerWithStatement(
-  testApp: TestApp,
+  testApp: Pick<TestApp, "db">,
   clientId: number,
   balance: string,
 ): Promise<{ customerId: number; token: string; statementId: number }> {
