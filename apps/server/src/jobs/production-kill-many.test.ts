@@ -3,19 +3,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
-import { clients, codes, customers, recurringCharges } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
+import { createProductionClient } from "../test-support/production-client.js";
+import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { openTestDatabase } from "../test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import { startJobs, type JobQueue } from "./index.js";
+import type { JobQueue } from "./index.js";
 
 // A 10,000-customer production run worked by three worker processes, one of them killed with
 // SIGKILL in the middle of the run: the others finish it, and no customer has two statements, two
@@ -41,19 +41,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       database = await openTestDatabase();
       if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
       databaseUrl = database.jobBackend.url;
-      jobs = await startJobs({
-        db: database.db,
-        backend: database.jobBackend,
-        settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
-        log: { info: () => undefined, warn: () => undefined, error: console.error },
-        work: false,
-        services: {
-          dataDir,
-          publicUrl: "http://billing.test",
-          mailer: { send: () => Promise.resolve() },
-          gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "queue-only" },
-        },
-      });
+      jobs = await startQueueOnlyJobs(database, dataDir);
     });
 
     afterAll(async () => {
@@ -66,61 +54,27 @@ describe.runIf(process.env.TEST_DB === "postgres")(
 
     it("finishes with the other workers, every customer done once", { timeout: 300_000 }, async () => {
       const { db } = database;
-      const [client] = await db
-        .insert(clients)
-        .values({
-          clientNo: 4545,
-          clientName: "Kill many test",
-          normalCycle: CYCLE,
-          dateLastBilling: "2025-04-11",
-          financeFlag: "1",
-          thirtyDayRateOrPercent: "rate",
-          dayCharge30Day: "5.00",
-        })
-        .returning();
-      if (!client) throw new Error("client not created");
+      const {
+        clientId,
+        codeId,
+        customerIds: ids,
+      } = await createProductionClient(db, {
+        clientNo: 4545,
+        cycle: CYCLE,
+        dateLastBilling: "2025-04-11",
+        customers: CUSTOMERS,
+        client: { financeFlag: "1", thirtyDayRateOrPercent: "rate", dayCharge30Day: "5.00" },
+      });
       const admin = await createUser(db, { email: "admin@kill-many.example", password: null, isAdmin: true });
-      const [code] = await db
-        .insert(codes)
-        .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
-        .returning({ id: codes.id });
-      if (!code) throw new Error("code not created");
-      const ids: number[] = [];
-      for (let start = 0; start < CUSTOMERS; start += 2_000) {
-        const rows = await db
-          .insert(customers)
-          .values(
-            Array.from({ length: Math.min(2_000, CUSTOMERS - start) }, (_, index) => ({
-              clientId: client.id,
-              customerNo: start + index + 1,
-              customerName: `Customer ${start + index + 1}`,
-            })),
-          )
-          .returning({ id: customers.id });
-        ids.push(...rows.map((row) => row.id));
-        await db.insert(recurringCharges).values(
-          rows.map((row) => ({
-            clientId: client.id,
-            customerId: row.id,
-            codeId: code.id,
-            description: "Monthly service",
-            rate: "20.00000",
-            quantity: "1",
-            amount: "20.00",
-            startMonth: 1,
-            endMonth: 12,
-          })),
-        );
-      }
       // A tenth owe 40.00 from 44 days before the run (the 30-day late-fee tier).
       const overdue = ids.filter((_, index) => index % 10 === 0);
       await db.transaction((tx) =>
         postEntries(
           tx,
-          { clientId: client.id },
+          { clientId },
           overdue.map((customerId) => ({
             customerId,
-            codeId: code.id,
+            codeId: codeId,
             codeType: "charge" as const,
             description: "Service",
             rate: "40.00",
@@ -148,13 +102,12 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       const victim = workers[0]!;
       await waitFor(
         `${KILL_AFTER_DONE} customers done`,
-        async () =>
-          ((await readJobRun(db, { clientId: client.id, runId: jobRunId }))?.done ?? 0) >= KILL_AFTER_DONE,
+        async () => ((await readJobRun(db, { clientId, runId: jobRunId }))?.done ?? 0) >= KILL_AFTER_DONE,
         victim,
       );
       victim.child.kill("SIGKILL");
       expect(await victim.exited).toEqual({ code: null, signal: "SIGKILL" });
-      const midway = (await readJobRun(db, { clientId: client.id, runId: jobRunId }))?.done ?? 0;
+      const midway = (await readJobRun(db, { clientId, runId: jobRunId }))?.done ?? 0;
       expect(midway).toBeLessThan(CUSTOMERS);
 
       await waitFor(
@@ -178,16 +131,16 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       }>(
         db,
         sql`select
-            (select count(*)::int from (select customer_id from transactions where client_id = ${client.id}
+            (select count(*)::int from (select customer_id from transactions where client_id = ${clientId}
                and transaction_type = 'recurring' group by customer_id having count(*) > 1) r) as recurring,
-            (select count(*)::int from (select customer_id from transactions where client_id = ${client.id}
+            (select count(*)::int from (select customer_id from transactions where client_id = ${clientId}
                and transaction_type = 'late_fee' group by customer_id having count(*) > 1) l) as late_fees,
-            (select count(*)::int from (select customer_id from statements where client_id = ${client.id}
+            (select count(*)::int from (select customer_id from statements where client_id = ${clientId}
                group by customer_id having count(*) > 1) s) as statements,
-            (select count(distinct customer_id)::int from statements where client_id = ${client.id}) as once`,
+            (select count(distinct customer_id)::int from statements where client_id = ${clientId}) as once`,
       );
       expect(twice).toEqual({ recurring: 0, late_fees: 0, statements: 0, once: CUSTOMERS });
-      expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
+      expect(await ledgerMismatches(db, { clientId })).toEqual([]);
     });
   },
 );

@@ -4,7 +4,6 @@ import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, codes, customers, jobRunChunks, recurringCharges } from "../db/tables.js";
@@ -14,9 +13,10 @@ import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
+import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { openTestDatabase } from "../test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import { startJobs, type JobQueue } from "./index.js";
+import type { JobQueue } from "./index.js";
 
 // A production run whose worker process is killed with SIGKILL in the middle of a chunk (after
 // earlier chunks posted and made statements): a second worker finishes it, and no customer has a
@@ -48,20 +48,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
     if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
     databaseUrl = database.jobBackend.url;
     // This process only queues (like an API started with WORKERS=0); the workers are children.
-    jobs = await startJobs({
-      db: database.db,
-      backend: database.jobBackend,
-      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
-      log: { info: () => undefined, warn: () => undefined, error: console.error },
-      work: false,
-      // This process only queues; the worker processes deliver.
-      services: {
-        dataDir,
-        publicUrl: "http://billing.test",
-        mailer: { send: () => Promise.resolve() },
-        gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "worker-kill-test" },
-      },
-    });
+    jobs = await startQueueOnlyJobs(database, dataDir);
   });
 
   afterAll(async () => {

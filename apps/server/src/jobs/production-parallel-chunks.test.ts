@@ -4,17 +4,18 @@ import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
-import { clients, codes, customers, jobRunChunks, recurringCharges } from "../db/tables.js";
+import { jobRunChunks } from "../db/tables.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
+import { createProductionClient } from "../test-support/production-client.js";
+import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { openTestDatabase } from "../test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import { startJobs, type JobQueue } from "./index.js";
+import type { JobQueue } from "./index.js";
 
 // One client's run is split in chunks that several workers take at once: while one worker's chunk
 // waits (here on a customer a test transaction holds), the other worker does the remaining chunks.
@@ -37,19 +38,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
     database = await openTestDatabase();
     if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
     databaseUrl = database.jobBackend.url;
-    jobs = await startJobs({
-      db: database.db,
-      backend: database.jobBackend,
-      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
-      log: { info: () => undefined, warn: () => undefined, error: console.error },
-      work: false,
-      services: {
-        dataDir,
-        publicUrl: "http://billing.test",
-        mailer: { send: () => Promise.resolve() },
-        gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "queue-only" },
-      },
-    });
+    jobs = await startQueueOnlyJobs(database, dataDir);
   });
 
   afterAll(async () => {
@@ -65,56 +54,20 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
     { timeout: 180_000 },
     async () => {
       const { db } = database;
-      const [client] = await db
-        .insert(clients)
-        .values({
-          clientNo: 4646,
-          clientName: "Parallel chunks",
-          normalCycle: CYCLE,
-          dateLastBilling: "2025-05-13",
-        })
-        .returning({ id: clients.id });
-      if (!client) throw new Error("client not created");
+      const { clientId, customerIds: ids } = await createProductionClient(db, {
+        clientNo: 4646,
+        cycle: CYCLE,
+        dateLastBilling: "2025-05-13",
+        customers: CUSTOMERS,
+      });
       const admin = await createUser(db, { email: "admin@parallel.example", password: null, isAdmin: true });
-      const [code] = await db
-        .insert(codes)
-        .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
-        .returning({ id: codes.id });
-      if (!code) throw new Error("code not created");
-      const ids = (
-        await db
-          .insert(customers)
-          .values(
-            Array.from({ length: CUSTOMERS }, (_, index) => ({
-              clientId: client.id,
-              customerNo: index + 1,
-              customerName: `Customer ${index + 1}`,
-            })),
-          )
-          .returning({ id: customers.id })
-      )
-        .map((row) => row.id)
-        .sort((a, b) => a - b);
-      await db.insert(recurringCharges).values(
-        ids.map((customerId) => ({
-          clientId: client.id,
-          customerId,
-          codeId: code.id,
-          description: "Monthly service",
-          rate: "20.00000",
-          quantity: "1",
-          amount: "20.00",
-          startMonth: 1,
-          endMonth: 12,
-        })),
-      );
 
       // Hold a customer of chunk 0 (the first one taken): its worker waits there.
       const locker = new pg.Client({ connectionString: databaseUrl });
       await locker.connect();
       await locker.query("begin");
       await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
-        client.id,
+        clientId,
         ids[2],
       ]);
 
@@ -134,7 +87,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
           await db
             .select({ chunkNo: jobRunChunks.chunkNo })
             .from(jobRunChunks)
-            .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, jobRunId)))
+            .where(and(eq(jobRunChunks.clientId, clientId), eq(jobRunChunks.runId, jobRunId)))
             .orderBy(asc(jobRunChunks.chunkNo))
         ).map((row) => row.chunkNo);
 
@@ -158,12 +111,12 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
       expect(await getProductionRun(db, run.id)).toMatchObject({ status: "done", done: CUSTOMERS });
       const numbers = await queryRows<{ statement_num: number }>(
         db,
-        sql`select statement_num from statements where client_id = ${client.id} order by statement_num`,
+        sql`select statement_num from statements where client_id = ${clientId} order by statement_num`,
       );
       expect(numbers.map((row) => row.statement_num)).toEqual(
         Array.from({ length: CUSTOMERS }, (_, index) => index + 1),
       );
-      expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
+      expect(await ledgerMismatches(db, { clientId })).toEqual([]);
     },
   );
 });

@@ -3,17 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, customers } from "../db/tables.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
+import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { openTestDatabase } from "../test-support/test-database.js";
 import { startTestSmtp, type TestSmtp } from "../test-support/test-smtp.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import { startJobs, type JobQueue } from "./index.js";
+import type { JobQueue } from "./index.js";
 
 // A run's statement emails whose worker process is killed with SIGKILL while the mail server
 // stalls on the sixth message (five were taken): a second worker finishes the emails and every
@@ -48,20 +48,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
     database = await openTestDatabase();
     if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
     databaseUrl = database.jobBackend.url;
-    jobs = await startJobs({
-      db: database.db,
-      backend: database.jobBackend,
-      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
-      log: { info: () => undefined, warn: () => undefined, error: console.error },
-      work: false,
-      // This process only queues; the worker processes deliver.
-      services: {
-        dataDir,
-        publicUrl: "http://billing.test",
-        mailer: { send: () => Promise.resolve() },
-        gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "worker-kill-test" },
-      },
-    });
+    jobs = await startQueueOnlyJobs(database, dataDir);
   });
 
   afterAll(async () => {

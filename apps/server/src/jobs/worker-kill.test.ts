@@ -4,16 +4,16 @@ import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
 import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
 import { createUser } from "../modules/users/create-user.js";
+import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { openTestDatabase } from "../test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import { startJobs, type JobQueue } from "./index.js";
+import type { JobQueue } from "./index.js";
 
 // A real worker process (src/worker.ts, as `npm run worker` runs it) is killed with SIGKILL while
 // it works on a chunk; a second worker must finish the run without doing any chunk twice.
@@ -42,20 +42,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
     if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
     databaseUrl = database.jobBackend.url;
     // This process only queues (like an API started with WORKERS=0); the workers are children.
-    jobs = await startJobs({
-      db: database.db,
-      backend: database.jobBackend,
-      settings: { ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x" }).jobs, maintenanceSeconds: 1 },
-      log: { info: () => undefined, warn: () => undefined, error: console.error },
-      work: false,
-      // This process only queues; the worker processes deliver.
-      services: {
-        dataDir,
-        publicUrl: "http://billing.test",
-        mailer: { send: () => Promise.resolve() },
-        gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "worker-kill-test" },
-      },
-    });
+    jobs = await startQueueOnlyJobs(database, dataDir);
   });
 
   afterAll(async () => {
