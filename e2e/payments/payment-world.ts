@@ -15,7 +15,12 @@ export const TEST_CARD = "4111111111111111";
  * Other test cards (Luhn-valid): the sandbox refuses the same card and amount within its duplicate
  * window, as BluePay does, so customers stored one after another each get their own.
  */
-export const OTHER_TEST_CARDS = ["5555555555554444", "6011111111111117", "4012888888881881"] as const;
+export const OTHER_TEST_CARDS = [
+  "5555555555554444",
+  "6011111111111117",
+  "4012888888881881",
+  "5105105105105100",
+] as const;
 /** Two years ahead, so the card is valid on any date the tests run. */
 export const EXP_YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, "0");
 
