@@ -7,13 +7,14 @@ import type { PaymentResult } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "./db/database.js";
 import { queryRows } from "./db/query-rows.js";
-import { clients, codes, customers, recurringCharges } from "./db/tables.js";
+import { clients } from "./db/tables.js";
 import { signAccessToken } from "./modules/auth/access-token.js";
 import { ledgerMismatches } from "./modules/ledger/ledger-mismatches.js";
 import { sealSecret } from "./modules/secrets/secret-box.js";
 import { createUser } from "./modules/users/create-user.js";
 import { GATEWAY_ACCOUNT_A, cardPayment, customerWithStatement } from "./test-support/payment-fixture.js";
 import { startServerProcess, type ServerProcess } from "./test-support/server-process.js";
+import { createProductionClient } from "./test-support/production-client.js";
 import { httpClient, type ApiClient } from "./test-support/test-app.js";
 import { openTestDatabase } from "./test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "./test-support/worker-process.js";
@@ -147,46 +148,12 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       { timeout: 180_000 },
       async () => {
         const { db } = database;
-        const [client] = await db
-          .insert(clients)
-          .values({
-            clientNo: 5151,
-            clientName: "Multi-process client",
-            normalCycle: CYCLE,
-            dateLastBilling: "2025-03-09",
-          })
-          .returning({ id: clients.id });
-        if (!client) throw new Error("client not created");
-        const [code] = await db
-          .insert(codes)
-          .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
-          .returning({ id: codes.id });
-        if (!code) throw new Error("code not created");
-        const customerIds = (
-          await db
-            .insert(customers)
-            .values(
-              Array.from({ length: CUSTOMERS }, (_, index) => ({
-                clientId: client.id,
-                customerNo: index + 1,
-                customerName: `Customer ${index + 1}`,
-              })),
-            )
-            .returning({ id: customers.id })
-        ).map((row) => row.id);
-        await db.insert(recurringCharges).values(
-          customerIds.map((customerId) => ({
-            clientId: client.id,
-            customerId,
-            codeId: code.id,
-            description: "Monthly service",
-            rate: "20.00000",
-            quantity: "1",
-            amount: "20.00",
-            startMonth: 1,
-            endMonth: 12,
-          })),
-        );
+        const { clientId } = await createProductionClient(db, {
+          clientNo: 5151,
+          cycle: CYCLE,
+          dateLastBilling: "2025-03-09",
+          customers: CUSTOMERS,
+        });
         const admin = await createUser(db, { email: "admin@multi.example", password: null, isAdmin: true });
         const token = await signAccessToken(JWT_SECRET, admin.id);
 
@@ -209,11 +176,11 @@ describe.runIf(process.env.TEST_DB === "postgres")(
           sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
                     and t.transaction_type = 'recurring') as recurring,
                  (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id) as statements
-            from customers c where c.client_id = ${client.id}`,
+            from customers c where c.client_id = ${clientId}`,
         );
         expect(counts).toHaveLength(CUSTOMERS);
         expect(counts.every((row) => row.recurring === 1 && row.statements === 1)).toBe(true);
-        expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
+        expect(await ledgerMismatches(db, { clientId })).toEqual([]);
       },
     );
   },
