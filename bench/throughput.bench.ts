@@ -51,12 +51,16 @@ async function startBenchServer(target: Target): Promise<RunningServer> {
       JWT_SECRET: SECRET,
       BILLING_SECRETS_KEY: "bench",
     },
-    nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [],
+    nodeArgs: [
+      ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+    ],
   });
 }
 
-function scenarios(firstCustomer: number, customers: number, paymentCode: number): Scenario[] {
-  const customer = (index: number) => firstCustomer + ((index * 7919) % customers);
+function scenarios(customerIds: number[], paymentCode: number): Scenario[] {
+  // Active customers only: the generator archives some, and an archived customer takes no posting.
+  const customer = (index: number) => customerIds[(index * 7919) % customerIds.length] ?? 0;
   return [
     { name: "customer list (15 rows)", path: () => "/api/customers/?limit=15" },
     { name: "transaction list (50 rows)", path: () => "/api/transactions/?limit=50" },
@@ -133,11 +137,13 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
   // Generate (once) with our own connection, then leave the database to the server process.
   const handle = await open();
   const client = await ensureBenchData(handle, target.label);
-  const [range] = await queryRows<{ first: number; payment: number }>(
+  const [codes] = await queryRows<{ payment: number }>(
     handle.db,
-    sql`select min(id) as first,
-               (select min(id) from codes where client_id = ${client.clientId} and code = 200) as payment
-        from customers where client_id = ${client.clientId}`,
+    sql`select min(id) as payment from codes where client_id = ${client.clientId} and code = 200`,
+  );
+  const active = await queryRows<{ id: number }>(
+    handle.db,
+    sql`select id from customers where client_id = ${client.clientId} and not deleted order by id`,
   );
   await handle.close();
   const token = await signAccessToken(SECRET, client.ownerUserId);
@@ -151,9 +157,10 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
           .map((value) => value.toFixed(2))
           .join(" ")})`,
     );
-    const chosen = scenarios(Number(range?.first), client.customers, Number(range?.payment)).filter(
-      (scenario) => !ONLY || scenario.name.includes(ONLY),
-    );
+    const chosen = scenarios(
+      active.map((row) => Number(row.id)),
+      Number(codes?.payment),
+    ).filter((scenario) => !ONLY || scenario.name.includes(ONLY));
     for (const scenario of chosen) {
       if (WARMUP_SECONDS > 0) await load(baseUrl, token, scenario, WARMUP_SECONDS);
       const serverBefore = server.pid ? processCpuMs(server.pid) : 0;
