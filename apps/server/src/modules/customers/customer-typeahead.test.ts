@@ -51,6 +51,11 @@ describe("GET /api/typeahead/customers/", () => {
     const literal = (await api.get("/api/typeahead/customers/", { query: "_widgets 100%" })).body as Matches;
     expect(literal.results.map((match) => match.customer_no)).toEqual([7777]);
     expect(((await api.get("/api/typeahead/customers/", { query: "zzz" })).body as Matches).count).toBe(0);
+    // Any letter case, any name column (the company here), one customer among many.
+    const company = (await api.get("/api/typeahead/customers/", { query: "aCmE" })).body as Matches;
+    expect(company.results.map((match) => match.customer_no)).toEqual([7777]);
+    const one = (await api.get("/api/typeahead/customers/", { query: "SMITH 129" })).body as Matches;
+    expect(one.results.map((match) => match.customer_no)).toEqual([2129]);
   });
 
   it("keeps other clients out", async () => {

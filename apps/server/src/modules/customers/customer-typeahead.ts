@@ -37,6 +37,13 @@ export async function findCustomerMatches(
           ilike(customers.companyName, pattern),
           sql`${customers.customerNo}::text like ${`${text.replace(/[\\%_]/g, "")}%`}`,
         );
+  // Every match above also contains the text in search_text (those columns, lower-cased, as ILIKE
+  // compares them), whose trigram index finds the few candidates; without it a rare name read
+  // every customer of the client in number order (about 270 ms for 50,000 under load).
+  const candidates =
+    text === "" || /[\\%_]/.test(text)
+      ? undefined
+      : sql`${customers.searchText} like ${likePattern(text.toLowerCase())}`;
   const rows = await db
     .select({
       id: customers.id,
@@ -47,7 +54,7 @@ export async function findCustomerMatches(
       company_name: customers.companyName,
     })
     .from(customers)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.deleted, false), matches))
+    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.deleted, false), candidates, matches))
     .orderBy(asc(customers.customerNo))
     .limit(TYPEAHEAD_LIMIT);
   return { count: rows.length, results: rows };
