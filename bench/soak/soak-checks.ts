@@ -60,7 +60,11 @@ type AttemptRow = {
 };
 
 /** Every attempt against the sandbox's book of the client's account, and the ledger's card payments. */
-async function gatewayMismatches(db: Database, clientId: number, book: SandboxTransaction[]): Promise<string[]> {
+async function gatewayMismatches(
+  db: Database,
+  clientId: number,
+  book: SandboxTransaction[],
+): Promise<string[]> {
   const problems: string[] = [];
   const attempts = await queryRows<AttemptRow>(
     db,
@@ -98,7 +102,9 @@ async function gatewayMismatches(db: Database, clientId: number, book: SandboxTr
       if (attempt.kind === "sale") {
         const posted = entries.filter((e) => !e.offset && e.gateway_trans_id === attempt.gateway_trans_id);
         if (posted.length !== 1 || posted[0]?.id !== attempt.transaction_id)
-          problems.push(`${label} posted ${posted.length} payment entries (attempt's entry ${attempt.transaction_id})`);
+          problems.push(
+            `${label} posted ${posted.length} payment entries (attempt's entry ${attempt.transaction_id})`,
+          );
       }
     }
   }
@@ -107,7 +113,9 @@ async function gatewayMismatches(db: Database, clientId: number, book: SandboxTr
   );
   for (const entry of entries.filter((e) => !e.offset))
     if (!approvedSales.has(entry.gateway_trans_id))
-      problems.push(`payment entry ${entry.id} carries TRANS_ID ${entry.gateway_trans_id} of no approved sale`);
+      problems.push(
+        `payment entry ${entry.id} carries TRANS_ID ${entry.gateway_trans_id} of no approved sale`,
+      );
   return problems;
 }
 

@@ -14,6 +14,8 @@ export type SequenceContext = {
   adminToken: string;
   key: string;
   faults: { apiKills: number; workerKills: number; lostAnswers: number };
+  /** Answers by operation and status, e.g. "charge 201": to see the operations really happen. */
+  answers: Map<string, number>;
 };
 
 type Entry = {
@@ -59,6 +61,8 @@ async function send(
     });
     const text = await response.text();
     const json = (response.headers.get("content-type") ?? "").includes("json") && text !== "";
+    const tally = `${method} ${path.replace(/\d+/g, ":id").split("?")[0]} ${response.status}`;
+    context.answers.set(tally, (context.answers.get(tally) ?? 0) + 1);
     return { status: response.status, body: json ? (JSON.parse(text) as unknown) : text };
   } catch {
     context.faults.lostAnswers += 1;
@@ -123,17 +127,26 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
   const key = `${context.key}-${n}`;
   switch (op.kind) {
     case "charge":
-      await send(context, op.api, "POST", "/api/transactions/", { body: posting(context, op, client.codes.charge) });
+      await send(context, op.api, "POST", "/api/transactions/", {
+        body: posting(context, op, client.codes.charge),
+      });
       return;
     case "payment":
-      await send(context, op.api, "POST", "/api/transactions/", { body: posting(context, op, client.codes.payment) });
+      await send(context, op.api, "POST", "/api/transactions/", {
+        body: posting(context, op, client.codes.payment),
+      });
       return;
     case "adjustment":
-      await send(context, op.api, "POST", "/api/transactions/", { body: posting(context, op, client.codes.adjust) });
+      await send(context, op.api, "POST", "/api/transactions/", {
+        body: posting(context, op, client.codes.adjust),
+      });
       return;
     case "edit":
     case "move": {
-      const target = choose((await entries(context)).filter((entry) => entry.editable && !entry.gateway_trans_id), op.pick);
+      const target = choose(
+        (await entries(context)).filter((entry) => entry.editable && !entry.gateway_trans_id),
+        op.pick,
+      );
       if (!target) return;
       const customer = op.kind === "move" ? customerOf(context, op.other) : target.customer;
       await send(context, op.api, "PUT", `/api/transactions/${target.id}/`, {
@@ -147,7 +160,10 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
       const all = await entries(context);
       const allowed = (entry: Entry) =>
         op.kind === "void" ? entry.voidable : op.kind === "reverse" ? entry.reversible : entry.editable;
-      const target = choose(all.filter((entry) => allowed(entry) && !entry.gateway_trans_id), op.pick);
+      const target = choose(
+        all.filter((entry) => allowed(entry) && !entry.gateway_trans_id),
+        op.pick,
+      );
       if (!target) return;
       const path =
         op.kind === "void"
@@ -155,13 +171,16 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
           : op.kind === "reverse"
             ? `/api/transactions/${target.id}/reversal/`
             : `/api/transactions/${target.id}/`;
-      await send(context, op.api, op.kind === "delete" ? "DELETE" : "POST", path, { body: op.kind === "delete" ? undefined : {} });
+      await send(context, op.api, op.kind === "delete" ? "DELETE" : "POST", path, {
+        body: op.kind === "delete" ? undefined : {},
+      });
       return;
     }
     case "refund": {
       // Taking back a card or ACH payment: the gateway refunds first, then the void or reversal posts.
       const payments = (await entries(context)).filter(
-        (entry) => entry.gateway_trans_id && (entry.voidable || entry.reversible) && entry.voids_transaction === null,
+        (entry) =>
+          entry.gateway_trans_id && (entry.voidable || entry.reversible) && entry.voids_transaction === null,
       );
       const target = choose(payments, op.pick);
       if (!target) return;
@@ -212,7 +231,10 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
         customer_id: customerOf(context, op.customer),
         ...method,
         // Distinct cents per operation: the sandbox answers the same card and amount within seconds as DUPLICATE.
-        amount: op.kind === "store-card" ? "0.00" : `${op.amount.split(".")[0]}.${String(n % 100).padStart(2, "0")}`,
+        amount:
+          op.kind === "store-card"
+            ? "0.00"
+            : `${op.amount.split(".")[0]}.${String(n % 100).padStart(2, "0")}`,
         firstName: "Sam",
         lastName: "Soak",
         recordPayment: op.kind === "store-card",
@@ -222,7 +244,8 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
     }
     case "card-run": {
       const stored = await send(context, op.api, "GET", "/api/customers/credit-card-customers/?limit=100");
-      const rows = stored.status === 200 ? (stored.body as { results?: { id: number }[] }).results ?? [] : [];
+      const rows =
+        stored.status === 200 ? ((stored.body as { results?: { id: number }[] }).results ?? []) : [];
       if (rows.length === 0) return;
       await send(context, op.api, "POST", "/api/customers/make-bulk-payments/", {
         body: { ids: rows.map((row) => row.id) },
@@ -232,11 +255,17 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
     case "production":
       // Admin-only; the same Idempotency-Key again answers the run already started.
       for (let attempt = 0; attempt < 4; attempt++) {
-        const answer = await send(context, op.api + attempt, "POST", `/api/dailyproduction/cycle/${client.cycle}/`, {
-          body: { run_date: client.runDate, client_ids: [client.clientId] },
-          headers: { "idempotency-key": key },
-          token: context.adminToken,
-        });
+        const answer = await send(
+          context,
+          op.api + attempt,
+          "POST",
+          `/api/dailyproduction/cycle/${client.cycle}/`,
+          {
+            body: { run_date: client.runDate, client_ids: [client.clientId] },
+            headers: { "idempotency-key": key },
+            token: context.adminToken,
+          },
+        );
         if (answer.status !== "lost" && answer.status < 500) return;
         await sleep(150);
       }

@@ -107,9 +107,7 @@ function amountOf(random: () => number): string {
 export function planSequence(seed: number, index: number): SequencePlan {
   const random = generator(sequenceSeed(seed, index));
   const customers = 3 + Math.floor(random() * 4);
-  const recurring = Array.from({ length: customers }, (_, customer) => customer).filter(
-    () => random() < 0.5,
-  );
+  const recurring = Array.from({ length: customers }, (_, customer) => customer).filter(() => random() < 0.5);
   const count = 10 + Math.floor(random() * 21);
   const operations: Operation[] = [];
   for (let n = 0; n < count; n++) {

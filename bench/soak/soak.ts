@@ -23,7 +23,8 @@ function option(name: string): string | undefined {
 const seed = Number(option("seed") ?? 1);
 const sequences = Number(option("sequences") ?? 10);
 const start = Number(option("start") ?? 0);
-const serverUrl = option("database-url") ?? process.env.SOAK_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+const serverUrl =
+  option("database-url") ?? process.env.SOAK_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
 const reuse = option("database-name");
 const databaseName = reuse ?? `soak_${process.pid}`;
 const DROP_RATE = 0.2;
@@ -39,20 +40,26 @@ async function adminQuery(text: string): Promise<void> {
 }
 
 async function main(): Promise<number> {
-  if (![seed, sequences, start].every(Number.isInteger)) throw new Error("--seed, --sequences and --start take whole numbers");
+  if (![seed, sequences, start].every(Number.isInteger))
+    throw new Error("--seed, --sequences and --start take whole numbers");
   const began = performance.now();
   if (!reuse) await adminQuery(`create database ${databaseName}`);
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
   const cluster = await startCluster(url.toString(), DROP_RATE);
   const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 3 });
+  const answers = new Map<string, number>();
   const totals = { operations: 0, apiKills: 0, workerKills: 0, lostAnswers: 0, dropped: 0, mismatches: 0 };
   try {
     console.log(
       `soak: seed ${seed}, sequences ${start}..${start + sequences - 1}, database ${databaseName}, ` +
         `processes up in ${cluster.startTimes.map((ms) => `${ms} ms`).join(", ")}`,
     );
-    const admin = await createUser(handle.db, { email: `soak-admin-${process.pid}-${Date.now()}@soak.example`, password: null, isAdmin: true });
+    const admin = await createUser(handle.db, {
+      email: `soak-admin-${process.pid}-${Date.now()}@soak.example`,
+      password: null,
+      isAdmin: true,
+    });
     const adminToken = await signAccessToken(SOAK_SECRET, admin.id);
     for (let index = start; index < start + sequences; index++) {
       const sequenceStarted = performance.now();
@@ -65,6 +72,7 @@ async function main(): Promise<number> {
         adminToken,
         key: `soak-${seed}-${index}-${client.clientId}`,
         faults: { apiKills: 0, workerKills: 0, lostAnswers: 0 },
+        answers,
       };
       for (const [n, operation] of plan.operations.entries()) await runOperation(context, operation, n);
       await cluster.settled();
@@ -85,7 +93,9 @@ async function main(): Promise<number> {
           `${problems.length} mismatches; ${Math.round(performance.now() - sequenceStarted)} ms`,
       );
       for (const problem of problems)
-        console.log(`  MISMATCH seed ${seed} sequence ${index}: ${problem}\n  replay: npm run soak -- --seed ${seed} --start ${index} --sequences 1`);
+        console.log(
+          `  MISMATCH seed ${seed} sequence ${index}: ${problem}\n  replay: npm run soak -- --seed ${seed} --start ${index} --sequences 1`,
+        );
     }
   } finally {
     await handle.close();
@@ -100,8 +110,14 @@ async function main(): Promise<number> {
       `(api kills ${totals.apiKills}, worker kills ${totals.workerKills}, dropped answers ${totals.dropped}; ` +
       `requests without an answer ${totals.lostAnswers})`,
   );
+  if (process.argv.includes("--answers"))
+    for (const [tally, count] of [...answers].sort()) console.log(`  answers ${tally}: ${count}`);
   console.log(`mismatches: ${totals.mismatches}`);
-  console.log(`elapsed: ${seconds.toFixed(1)} s (${((seconds * 1000) / Math.max(sequences, 1)).toFixed(0)} ms a sequence), load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `elapsed: ${seconds.toFixed(1)} s (${((seconds * 1000) / Math.max(sequences, 1)).toFixed(0)} ms a sequence), load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   return totals.mismatches === 0 ? 0 : 1;
 }
 
