@@ -134,10 +134,14 @@ async function doneTwice(db: Database, clientId: number): Promise<string[]> {
   return rows.map((row) => `customer ${row.customer_id} has ${row.n} ${row.what} entries for ${row.day}`);
 }
 
-export async function checkSequence(context: SequenceContext, db: Database): Promise<string[]> {
+export type SequenceCheck = { problems: string[]; attempts: number; approved: number; waitedMs: number };
+
+export async function checkSequence(context: SequenceContext, db: Database): Promise<SequenceCheck> {
+  const started = Date.now();
   const { clientId, accountId } = context.client;
   const problems = await waitForJobs(db, clientId);
   await settleAll(context, db);
+  const waitedMs = Date.now() - started;
   const ledger = await ledgerMismatches(db, { clientId });
   for (const m of ledger)
     problems.push(
@@ -146,5 +150,10 @@ export async function checkSequence(context: SequenceContext, db: Database): Pro
   const book = context.cluster.sandbox.transactions().filter((t) => t.accountId === accountId);
   problems.push(...(await gatewayMismatches(db, clientId, book)));
   problems.push(...(await doneTwice(db, clientId)));
-  return problems;
+  const [tally] = await queryRows<{ attempts: number; approved: number }>(
+    db,
+    sql`select count(*)::int as attempts, count(*) filter (where status = 'approved')::int as approved
+        from payment_attempts where client_id = ${clientId}`,
+  );
+  return { problems, attempts: tally?.attempts ?? 0, approved: tally?.approved ?? 0, waitedMs };
 }

@@ -143,7 +143,10 @@ export function planSequence(seed: number, index: number): SequencePlan {
     if (operation) {
       const jobs = operation.kind === "production" || operation.kind === "card-run";
       operation.kill = jobs && random() < 0.7 ? "worker" : random() < 0.7 ? "api" : "worker";
-      operation.killDelayMs = Math.floor(random() * 40);
+      // A worker killed for a job operation dies once the job is likely in hand (pg-boss polls
+      // every 0.5 s); an API dies while the request is in flight.
+      operation.killDelayMs =
+        jobs && operation.kill === "worker" ? 300 + Math.floor(random() * 900) : Math.floor(random() * 40);
     }
   }
   return {

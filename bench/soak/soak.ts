@@ -49,7 +49,15 @@ async function main(): Promise<number> {
   const cluster = await startCluster(url.toString(), DROP_RATE);
   const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 3 });
   const answers = new Map<string, number>();
-  const totals = { operations: 0, apiKills: 0, workerKills: 0, lostAnswers: 0, dropped: 0, mismatches: 0 };
+  const totals = {
+    operations: 0,
+    apiKills: 0,
+    workerKills: 0,
+    lostAnswers: 0,
+    dropped: 0,
+    mismatches: 0,
+    attempts: 0,
+  };
   try {
     console.log(
       `soak: seed ${seed}, sequences ${start}..${start + sequences - 1}, database ${databaseName}, ` +
@@ -76,7 +84,8 @@ async function main(): Promise<number> {
       };
       for (const [n, operation] of plan.operations.entries()) await runOperation(context, operation, n);
       await cluster.settled();
-      const problems = await checkSequence(context, handle.db);
+      const check = await checkSequence(context, handle.db);
+      const { problems } = check;
       const dropped = cluster.sandbox
         .transactions()
         .filter((t) => t.accountId === client.accountId && t.delivery === "dropped").length;
@@ -86,11 +95,14 @@ async function main(): Promise<number> {
       totals.lostAnswers += context.faults.lostAnswers;
       totals.dropped += dropped;
       totals.mismatches += problems.length;
+      totals.attempts += check.attempts;
       const kinds = plan.operations.some((op) => op.kind === "production") ? " +production" : "";
       console.log(
         `sequence ${index}: ${plan.operations.length} operations${kinds}, faults: ${context.faults.apiKills} api kills, ` +
           `${context.faults.workerKills} worker kills, ${dropped} dropped answers; ` +
-          `${problems.length} mismatches; ${Math.round(performance.now() - sequenceStarted)} ms`,
+          `${check.attempts} attempts checked (${check.approved} approved); ` +
+          `${problems.length} mismatches; ${Math.round(performance.now() - sequenceStarted)} ms ` +
+          `(${check.waitedMs} ms waiting for jobs and settling)`,
       );
       for (const problem of problems)
         console.log(
@@ -104,7 +116,9 @@ async function main(): Promise<number> {
   }
   const seconds = (performance.now() - began) / 1000;
   console.log(`sequences run: ${sequences}`);
-  console.log(`operations: ${totals.operations}`);
+  console.log(
+    `operations: ${totals.operations} (payment attempts checked against the sandbox: ${totals.attempts})`,
+  );
   console.log(
     `faults injected: ${totals.apiKills + totals.workerKills + totals.dropped} ` +
       `(api kills ${totals.apiKills}, worker kills ${totals.workerKills}, dropped answers ${totals.dropped}; ` +
