@@ -26,6 +26,8 @@ const start = Number(option("start") ?? 0);
 const serverUrl =
   option("database-url") ?? process.env.SOAK_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
 const reuse = option("database-name");
+/** Stop starting sequences after this long (for a timed run); unset: run them all. */
+const minutes = Number(option("minutes") ?? Infinity);
 const databaseName = reuse ?? `soak_${process.pid}`;
 const DROP_RATE = 0.2;
 
@@ -50,6 +52,7 @@ async function main(): Promise<number> {
   const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 3 });
   const answers = new Map<string, number>();
   const totals = {
+    sequences: 0,
     operations: 0,
     apiKills: 0,
     workerKills: 0,
@@ -70,6 +73,7 @@ async function main(): Promise<number> {
     });
     const adminToken = await signAccessToken(SOAK_SECRET, admin.id);
     for (let index = start; index < start + sequences; index++) {
+      if (performance.now() - began > minutes * 60_000) break;
       const sequenceStarted = performance.now();
       const plan = planSequence(seed, index);
       cluster.sandbox.setFaults({ dropRate: DROP_RATE, seed: plan.gatewaySeed });
@@ -89,6 +93,7 @@ async function main(): Promise<number> {
       const dropped = cluster.sandbox
         .transactions()
         .filter((t) => t.accountId === client.accountId && t.delivery === "dropped").length;
+      totals.sequences += 1;
       totals.operations += plan.operations.length;
       totals.apiKills += context.faults.apiKills;
       totals.workerKills += context.faults.workerKills;
@@ -115,7 +120,7 @@ async function main(): Promise<number> {
     if (!reuse) await adminQuery(`drop database if exists ${databaseName} with (force)`);
   }
   const seconds = (performance.now() - began) / 1000;
-  console.log(`sequences run: ${sequences}`);
+  console.log(`sequences run: ${totals.sequences}`);
   console.log(
     `operations: ${totals.operations} (payment attempts checked against the sandbox: ${totals.attempts})`,
   );
@@ -128,7 +133,7 @@ async function main(): Promise<number> {
     for (const [tally, count] of [...answers].sort()) console.log(`  answers ${tally}: ${count}`);
   console.log(`mismatches: ${totals.mismatches}`);
   console.log(
-    `elapsed: ${seconds.toFixed(1)} s (${((seconds * 1000) / Math.max(sequences, 1)).toFixed(0)} ms a sequence), load ${loadavg()
+    `elapsed: ${seconds.toFixed(1)} s (${((seconds * 1000) / Math.max(totals.sequences, 1)).toFixed(0)} ms a sequence), load ${loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
