@@ -86,7 +86,15 @@ async function main(): Promise<number> {
         faults: { apiKills: 0, workerKills: 0, lostAnswers: 0 },
         answers,
       };
-      for (const [n, operation] of plan.operations.entries()) await runOperation(context, operation, n);
+      for (const [n, operation] of plan.operations.entries()) {
+        const operationStarted = performance.now();
+        await runOperation(context, operation, n);
+        if (process.argv.includes("--trace"))
+          console.log(
+            `  ${n} ${operation.kind}${operation.kill ? ` (kill ${operation.kill})` : ""}: ` +
+              `${Math.round(performance.now() - operationStarted)} ms`,
+          );
+      }
       await cluster.settled();
       const check = await checkSequence(context, handle.db);
       const { problems } = check;
