@@ -4,6 +4,7 @@ import path from "node:path";
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { startServerProcess, type ServerProcess } from "../../apps/server/src/test-support/server-process.js";
 import { startWorkerProcess, type WorkerProcess } from "../../apps/server/src/test-support/worker-process.js";
+import { startDistApi, startDistWorker } from "./soak-spawn.js";
 
 // The processes a soak runs against: the gateway sandbox in this process (so its book can be read
 // after each sequence) with seeded dropped answers, two API processes (WORKERS=0) and two worker
@@ -29,7 +30,7 @@ export type Cluster = {
   close: () => Promise<void>;
 };
 
-export async function startCluster(databaseUrl: string, dropRate: number): Promise<Cluster> {
+export async function startCluster(databaseUrl: string, dropRate: number, dist: boolean): Promise<Cluster> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "cyclebill-soak-"));
   const sandbox = await startSandbox({ demoAccount: false, faults: { dropRate, seed: 1 } });
   const env = {
@@ -49,11 +50,17 @@ export async function startCluster(databaseUrl: string, dropRate: number): Promi
     startTimes.push(Date.now() - started);
     return result;
   };
-  const startApi = () => timed(() => startServerProcess(databaseUrl, { dataDir, env }));
+  const distEnv = { ...env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
+  const startApi = () =>
+    timed(() => (dist ? startDistApi(distEnv) : startServerProcess(databaseUrl, { dataDir, env })));
   // A worker is ready once it polls; waiting for its first log line would need one, so give it a
   // moment: the soak only needs it for jobs queued later, which the other worker covers meanwhile.
   const startWorker = () =>
-    timed(async () => startWorkerProcess(databaseUrl, { dataDir, expireSeconds: EXPIRE_SECONDS, env }));
+    timed(async () =>
+      dist
+        ? startDistWorker({ ...distEnv, JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS) })
+        : startWorkerProcess(databaseUrl, { dataDir, expireSeconds: EXPIRE_SECONDS, env }),
+    );
 
   // The first API migrates; the others start after it so they do not race the migration lock.
   const first = await startApi();

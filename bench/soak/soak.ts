@@ -48,7 +48,7 @@ async function main(): Promise<number> {
   if (!reuse) await adminQuery(`create database ${databaseName}`);
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
-  const cluster = await startCluster(url.toString(), DROP_RATE);
+  const cluster = await startCluster(url.toString(), DROP_RATE, process.argv.includes("--dist"));
   const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 3 });
   const answers = new Map<string, number>();
   const totals = {
