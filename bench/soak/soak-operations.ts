@@ -88,7 +88,8 @@ async function pay(context: SequenceContext, op: Operation, key: string, body: R
       body,
       headers: { "idempotency-key": key },
     });
-    if (answer.status === 200 || (typeof answer.status === "number" && answer.status < 409)) return;
+    // An answer (approved, declined, or a 400 for the input) ends it; lost, 409 or 5xx: send again.
+    if (answer.status !== "lost" && answer.status < 409) return;
     // 409: still pending (its answer was lost): ask the gateway, as the attempts screen's button does.
     if (answer.status === 409)
       await send(context, op.api, "POST", "/api/payment-attempts/settle/", { body: {} });
