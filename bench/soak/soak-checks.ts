@@ -1,0 +1,159 @@
+import { sql } from "drizzle-orm";
+import type { SandboxTransaction } from "@cyclebill/gateway-sandbox";
+import type { Database } from "../../apps/server/src/db/database.js";
+import { queryRows } from "../../apps/server/src/db/query-rows.js";
+import { ledgerMismatches } from "../../apps/server/src/modules/ledger/ledger-mismatches.js";
+import type { SequenceContext } from "./soak-operations.js";
+
+// After a sequence: its jobs finished, its pending attempts settled, then the books proven (the
+// doctor's ledgerMismatches), every payment attempt held against the sandbox's own book, and the
+// production run checked for anything done twice. Each disagreement is one line.
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits for the client's job runs (production, card runs, emails) to end; false after 120 s. */
+export async function waitForJobs(db: Database, clientId: number): Promise<string[]> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const runs = await queryRows<{ id: number; kind: string; status: string; error: string | null }>(
+      db,
+      sql`select id, kind, status, error from job_runs where client_id = ${clientId}`,
+    );
+    const open = runs.filter((run) => run.status === "queued" || run.status === "running");
+    if (open.length === 0)
+      return runs
+        .filter((run) => run.status === "failed")
+        .map((run) => `job run ${run.id} (${run.kind}) failed: ${run.error ?? ""}`);
+    if (Date.now() > deadline)
+      return open.map((run) => `job run ${run.id} (${run.kind}) still ${run.status} after 120 s`);
+    await sleep(150);
+  }
+}
+
+/** Settles pending attempts through the API until none is left (or 30 s pass). */
+export async function settleAll(context: SequenceContext, db: Database): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const [row] = await queryRows<{ pending: number }>(
+      db,
+      sql`select count(*)::int as pending from payment_attempts
+          where client_id = ${context.client.clientId} and status = 'pending'`,
+    );
+    if ((row?.pending ?? 0) === 0) return;
+    const base = await context.cluster.apiUrl(0);
+    await fetch(new URL("/api/payment-attempts/settle/", base), {
+      method: "POST",
+      headers: { authorization: `Bearer ${context.client.ownerToken}`, "content-type": "application/json" },
+      body: "{}",
+    }).catch(() => undefined);
+    await sleep(500);
+  }
+}
+
+type AttemptRow = {
+  id: number;
+  kind: string;
+  status: string;
+  amount: string;
+  gateway_trans_id: string;
+  transaction_id: number | null;
+};
+
+/** Every attempt against the sandbox's book of the client's account, and the ledger's card payments. */
+async function gatewayMismatches(
+  db: Database,
+  clientId: number,
+  book: SandboxTransaction[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  const attempts = await queryRows<AttemptRow>(
+    db,
+    sql`select id, kind, status, amount::text as amount, gateway_trans_id, transaction_id
+        from payment_attempts where client_id = ${clientId}`,
+  );
+  const entries = await queryRows<{ id: number; gateway_trans_id: string; offset: boolean }>(
+    db,
+    sql`select id, gateway_trans_id,
+               (voids_transaction_id is not null or reverses_transaction_id is not null) as "offset"
+        from transactions where client_id = ${clientId} and gateway_trans_id is not null`,
+  );
+  const approvedByOrder = new Map<string, SandboxTransaction[]>();
+  for (const transaction of book.filter((t) => t.status === "1")) {
+    const list = approvedByOrder.get(transaction.orderId) ?? [];
+    list.push(transaction);
+    approvedByOrder.set(transaction.orderId, list);
+  }
+  const attemptIds = new Set(attempts.map((attempt) => String(attempt.id)));
+  for (const [orderId, list] of approvedByOrder) {
+    if (list.length > 1) problems.push(`ORDER_ID ${orderId} approved ${list.length} times at the gateway`);
+    if (!attemptIds.has(orderId)) problems.push(`gateway approved ORDER_ID ${orderId}, which no attempt has`);
+  }
+  for (const attempt of attempts) {
+    const charged = approvedByOrder.get(String(attempt.id)) ?? [];
+    const label = `attempt ${attempt.id} (${attempt.kind}, ${attempt.status}, ${attempt.amount})`;
+    if (attempt.status === "pending") problems.push(`${label} still pending after settling`);
+    else if (attempt.status !== "approved" && charged.length > 0)
+      problems.push(`${label} but the gateway approved ${charged.map((t) => t.transId).join(", ")}`);
+    else if (attempt.status === "approved") {
+      const [sale] = charged;
+      if (!sale) problems.push(`${label} but the gateway has no approved transaction for it`);
+      else if (sale.amount !== attempt.amount)
+        problems.push(`${label} but the gateway charged ${sale.amount}`);
+      if (attempt.kind === "sale") {
+        const posted = entries.filter((e) => !e.offset && e.gateway_trans_id === attempt.gateway_trans_id);
+        if (posted.length !== 1 || posted[0]?.id !== attempt.transaction_id)
+          problems.push(
+            `${label} posted ${posted.length} payment entries (attempt's entry ${attempt.transaction_id})`,
+          );
+      }
+    }
+  }
+  const approvedSales = new Set(
+    attempts.filter((a) => a.kind === "sale" && a.status === "approved").map((a) => a.gateway_trans_id),
+  );
+  for (const entry of entries.filter((e) => !e.offset))
+    if (!approvedSales.has(entry.gateway_trans_id))
+      problems.push(
+        `payment entry ${entry.id} carries TRANS_ID ${entry.gateway_trans_id} of no approved sale`,
+      );
+  return problems;
+}
+
+/** Anything a production run may do once per customer and period, done twice. */
+async function doneTwice(db: Database, clientId: number): Promise<string[]> {
+  const rows = await queryRows<{ what: string; customer_id: number; day: string; n: number }>(
+    db,
+    sql`select 'statement' as what, customer_id, statement_date::text as day, count(*)::int as n
+          from statements where client_id = ${clientId} group by customer_id, statement_date having count(*) > 1
+        union all
+        select transaction_type, customer_id, service_date::text, count(*)::int
+          from transactions where client_id = ${clientId} and transaction_type in ('recurring', 'late_fee')
+           and voids_transaction_id is null and reverses_transaction_id is null
+          group by transaction_type, customer_id, service_date having count(*) > 1`,
+  );
+  return rows.map((row) => `customer ${row.customer_id} has ${row.n} ${row.what} entries for ${row.day}`);
+}
+
+export type SequenceCheck = { problems: string[]; attempts: number; approved: number; waitedMs: number };
+
+export async function checkSequence(context: SequenceContext, db: Database): Promise<SequenceCheck> {
+  const started = Date.now();
+  const { clientId, accountId } = context.client;
+  const problems = await waitForJobs(db, clientId);
+  await settleAll(context, db);
+  const waitedMs = Date.now() - started;
+  const ledger = await ledgerMismatches(db, { clientId });
+  for (const m of ledger)
+    problems.push(
+      `doctor: customer ${m.customerId} balance ${m.totalBalance} vs ledger ${m.ledgerSum}; entries ${m.ledgerEntries} vs ${m.entryCount}`,
+    );
+  const book = context.cluster.sandbox.transactions().filter((t) => t.accountId === accountId);
+  problems.push(...(await gatewayMismatches(db, clientId, book)));
+  problems.push(...(await doneTwice(db, clientId)));
+  const [tally] = await queryRows<{ attempts: number; approved: number }>(
+    db,
+    sql`select count(*)::int as attempts, count(*) filter (where status = 'approved')::int as approved
+        from payment_attempts where client_id = ${clientId}`,
+  );
+  return { problems, attempts: tally?.attempts ?? 0, approved: tally?.approved ?? 0, waitedMs };
+}
