@@ -76,9 +76,13 @@ console.log("\n=== unit and API tests (PGlite) ===");
 if (TEST_DATABASE_URL) {
   run("API tests (PostgreSQL)", "npx", ["vitest", "run", "--project", "server"], { TEST_DB: "postgres" });
   // The seeded fault simulation, short: a few sequences with kill -9 of an API and a worker, a production run and dropped gateway answers (seed 17 draws each).
-  run("soak (PostgreSQL, 3 sequences)", "npm", ["run", "soak", "--", "--seed", "17", "--sequences", "3"], {
-    SOAK_DATABASE_URL: TEST_DATABASE_URL,
-  });
+  // Its processes start from the built server (half the start-up of the sources).
+  run(
+    "soak (PostgreSQL, 3 sequences)",
+    "sh",
+    ["-c", "npx tsc -b apps/server apps/gateway-sandbox && npm run soak -- --seed 17 --sequences 3 --dist"],
+    { SOAK_DATABASE_URL: TEST_DATABASE_URL },
+  );
 } else {
   console.log("\nTEST_DATABASE_URL is not set: the API tests on PostgreSQL are skipped.");
 }
