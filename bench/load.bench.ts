@@ -82,7 +82,7 @@ const headers = (request: { caller: Caller; body?: string }, index: number): Rec
   return {
     ...(token ? { authorization: `Bearer ${token}` } : {}),
     ...(request.body ? { "content-type": "application/json" } : {}),
-    // A payer's own address (10.x.y.z from the request's index modulo the payers).
+    // Payers come from many addresses: each lookup its own (10.x.y.z from the request's index).
     ...(request.caller === "public"
       ? { "x-forwarded-for": `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` }
       : {}),
@@ -165,9 +165,12 @@ try {
   const backendMs = cpuSpent(backendsBefore, cpuByProcess(await backendPids()));
 
   const errors = printCalls(result);
+  // Shed requests never reached the server: they cost it nothing.
+  const shed = [...result.byCall.values()].reduce((sum, figures) => sum + figures.errors.shed, 0);
+  const answered = Math.max(1, result.completed - shed);
   console.log(
-    `  CPU per request: server ${(serverMs / result.completed).toFixed(2)} ms, PostgreSQL ` +
-      `${(backendMs / result.completed).toFixed(2)} ms (server ${((100 * serverMs) / 1000 / result.seconds).toFixed(0)}% ` +
+    `  CPU per answered request (${answered}): server ${(serverMs / answered).toFixed(2)} ms, PostgreSQL ` +
+      `${(backendMs / answered).toFixed(2)} ms (server ${((100 * serverMs) / 1000 / result.seconds).toFixed(0)}% ` +
       `of a core, PostgreSQL ${((100 * backendMs) / 1000 / result.seconds).toFixed(0)}%); load average ${load()}`,
   );
   const growth = printMemory(samples);
