@@ -25,7 +25,6 @@
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
 import { startServer } from "../e2e/support/server.js";
 import { SECRET, ensureBenchData, postgresBenchHandle } from "./bench-data.js";
@@ -33,7 +32,8 @@ import { callPicker, loadMix, type Caller } from "./load-mix.js";
 import { printCalls, printMemory, rssMb } from "./load-report.js";
 import { runSchedule } from "./load-schedule.js";
 import { ensureLoadTargets } from "./load-setup.js";
-import { cpuByProcess, cpuSpent, processCpuMs } from "./process-cpu.js";
+import { trackBackendCpu } from "./load-backend-cpu.js";
+import { processCpuMs } from "./process-cpu.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -100,14 +100,6 @@ const server = await startServer({
     TRUST_PROXY: "127.0.0.1",
   },
 });
-const database = new pg.Client({ connectionString: url.toString() });
-await database.connect();
-const backendPids = async () =>
-  (
-    await database.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
-    )
-  ).rows.map((row) => Number(row.pid));
 
 let failed = false;
 try {
@@ -143,7 +135,7 @@ try {
   }
   const samples = [{ seconds: 0, rssMb: rssMb(pid) }];
   const serverBefore = processCpuMs(pid);
-  const backendsBefore = cpuByProcess(await backendPids());
+  const backends = await trackBackendCpu(url.toString());
   const sampler = setInterval(
     () => samples.push({ seconds: samples.length * 10, rssMb: rssMb(pid) }),
     10_000,
@@ -162,7 +154,7 @@ try {
   clearInterval(sampler);
   samples.push({ seconds: Math.round(result.seconds), rssMb: rssMb(pid) });
   const serverMs = processCpuMs(pid) - serverBefore;
-  const backendMs = cpuSpent(backendsBefore, cpuByProcess(await backendPids()));
+  const backendMs = await backends.stop();
 
   const errors = printCalls(result);
   // Shed requests never reached the server: they cost it nothing.
@@ -185,7 +177,6 @@ try {
   }
   if (!failed) console.log("PASS: 0 errors, memory flat");
 } finally {
-  await database.end();
   if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, server.logs());
   await server.stop();
 }
