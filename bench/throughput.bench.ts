@@ -59,7 +59,7 @@ async function startBenchServer(target: Target): Promise<RunningServer> {
 }
 
 function scenarios(customerIds: number[], paymentCode: number): Scenario[] {
-  // Active customers only: the generator archives some, and an archived customer takes no posting.
+  // Customers that take postings: the generator archives some and marks others for deletion.
   const customer = (index: number) => customerIds[(index * 7919) % customerIds.length] ?? 0;
   return [
     { name: "customer list (15 rows)", path: () => "/api/customers/?limit=15" },
@@ -143,7 +143,8 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
   );
   const active = await queryRows<{ id: number }>(
     handle.db,
-    sql`select id from customers where client_id = ${client.clientId} and not deleted order by id`,
+    sql`select id from customers where client_id = ${client.clientId} and not deleted
+          and coalesce(delete_flag, '') not in ('D', 'S') order by id`,
   );
   await handle.close();
   const token = await signAccessToken(SECRET, client.ownerUserId);
