@@ -475,6 +475,10 @@ export const transactions = pgTable(
     index("transactions_client_created_id_idx").on(t.clientId, t.createdAt, t.id),
     index("transactions_client_service_date_id_idx").on(t.clientId, t.serviceDate, t.id),
     index("transactions_code_service_date_idx").on(t.clientId, t.codeId, t.serviceDate),
+    // The list sorted by amount or description: without them a page read and sorted every entry
+    // of the client (about 2 s for 1,000,000 under load, half the database time of the load mix).
+    index("transactions_client_amount_id_idx").on(t.clientId, t.amount, t.id),
+    index("transactions_client_description_id_idx").on(t.clientId, t.description, t.id),
     index("transactions_invoice_idx").on(t.clientId, t.invoiceId),
     // Partial indexes behind the self- and cross-references, so deleting a row never scans the ledger.
     index("transactions_voids_idx")

@@ -1,0 +1,2 @@
+CREATE INDEX "transactions_client_amount_id_idx" ON "transactions" USING btree ("client_id","amount","id");--> statement-breakpoint
+CREATE INDEX "transactions_client_description_id_idx" ON "transactions" USING btree ("client_id","description","id");
