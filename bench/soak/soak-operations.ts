@@ -16,6 +16,8 @@ export type SequenceContext = {
   faults: { apiKills: number; workerKills: number; lostAnswers: number };
   /** Answers by operation and status, e.g. "charge 201": to see the operations really happen. */
   answers: Map<string, number>;
+  /** Every 5xx answer of this sequence: a bug whatever the faults (a killed process answers nothing). */
+  serverErrors: string[];
 };
 
 type Entry = {
@@ -63,6 +65,7 @@ async function send(
     const json = (response.headers.get("content-type") ?? "").includes("json") && text !== "";
     const tally = `${method} ${path.replace(/\d+/g, ":id").split("?")[0]} ${response.status}`;
     context.answers.set(tally, (context.answers.get(tally) ?? 0) + 1);
+    if (response.status >= 500) context.serverErrors.push(`${tally}: ${text.slice(0, 200)}`);
     return { status: response.status, body: json ? (JSON.parse(text) as unknown) : text };
   } catch {
     context.faults.lostAnswers += 1;

@@ -60,6 +60,7 @@ async function main(): Promise<number> {
     dropped: 0,
     mismatches: 0,
     attempts: 0,
+    serverErrors: 0,
   };
   try {
     console.log(
@@ -85,6 +86,7 @@ async function main(): Promise<number> {
         key: `soak-${seed}-${index}-${client.clientId}`,
         faults: { apiKills: 0, workerKills: 0, lostAnswers: 0 },
         answers,
+        serverErrors: [],
       };
       for (const [n, operation] of plan.operations.entries()) {
         const operationStarted = performance.now();
@@ -97,7 +99,8 @@ async function main(): Promise<number> {
       }
       await cluster.settled();
       const check = await checkSequence(context, handle.db);
-      const { problems } = check;
+      const problems = [...check.problems, ...context.serverErrors.map((error) => `a 5xx answer: ${error}`)];
+      totals.serverErrors += context.serverErrors.length;
       const dropped = cluster.sandbox
         .transactions()
         .filter((t) => t.accountId === client.accountId && t.delivery === "dropped").length;
@@ -139,7 +142,8 @@ async function main(): Promise<number> {
   );
   if (process.argv.includes("--answers"))
     for (const [tally, count] of [...answers].sort()) console.log(`  answers ${tally}: ${count}`);
-  console.log(`mismatches: ${totals.mismatches}`);
+  console.log(`5xx answers: ${totals.serverErrors}`);
+  console.log(`mismatches: ${totals.mismatches} (5xx answers count as mismatches)`);
   console.log(
     `elapsed: ${seconds.toFixed(1)} s (${((seconds * 1000) / Math.max(totals.sequences, 1)).toFixed(0)} ms a sequence), load ${loadavg()
       .map((l) => l.toFixed(2))
