@@ -171,8 +171,10 @@ export function defineRoute<
         reply,
       };
       const result = await definition.handle(input);
-      // A write may change what the lists count (see list-counts.ts).
-      if (request.method !== "GET") forgetCounts(deps.db, tenant?.clientId);
+      // A staff write may change what the lists count (see list-counts.ts). Not a public call: most
+      // are reads sent as POST (a pay-link lookup forgot every client's counts), and a customer's own
+      // payment shows in staff's counts within the TTL, as another process's writes do.
+      if (request.method !== "GET" && definition.access !== "public") forgetCounts(deps.db, tenant?.clientId);
       if (reply.sent) return reply;
       if (successStatus === 204) return reply.code(204).send();
       return reply.code(successStatus).send(result);
