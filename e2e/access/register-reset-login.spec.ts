@@ -51,6 +51,8 @@ describe("register, reset the password by email, log in, log out", () => {
     // Forgot password: the server mails a reset link to the outbox.
     await page.goto("/");
     await page.getByRole("link", { name: "Forgot password?" }).click();
+    // The login page (it has an Email field too) stays on screen until the lazy page has loaded.
+    await page.getByRole("heading", { name: "Forgot Password" }).waitFor();
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send Password Reset" }).click();
     await text("Forgot password succeeded, check your email for a password reset link").waitFor();

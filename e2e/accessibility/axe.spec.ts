@@ -174,6 +174,10 @@ describe("accessibility", () => {
       await page.keyboard.press("Enter");
       const messages = page.getByRole("dialog").filter({ hasText: "Client message" });
       await messages.waitFor();
+      // The focus trap moves focus into the messages a moment after they open; Escape is heard there.
+      await expect
+        .poll(() => messages.evaluate((element) => element.contains(document.activeElement)))
+        .toBe(true);
       await page.keyboard.press("Escape");
       await messages.waitFor({ state: "hidden" });
       expect((await focused(page))?.name).toMatch(/^Notifications/);
