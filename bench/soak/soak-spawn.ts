@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
-import type { ServerProcess } from "../../apps/server/src/test-support/server-process.js";
+import { freePort, type ServerProcess } from "../../apps/server/src/test-support/server-process.js";
 import type { WorkerProcess } from "../../apps/server/src/test-support/worker-process.js";
 
 // The API and worker processes from the built dist/ entry points (`--dist`): they start in about
@@ -10,18 +9,6 @@ import type { WorkerProcess } from "../../apps/server/src/test-support/worker-pr
 // would soak old code, so the soak uses the sources unless asked.
 
 const serverDir = path.resolve(import.meta.dirname, "../../apps/server");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function spawnDist(entry: string, env: Record<string, string>): WorkerProcess {
   const child = spawn("node", [`dist/${entry}`], {

@@ -10,7 +10,7 @@ const serverDir = path.resolve(import.meta.dirname, "../..");
 
 export type ServerProcess = WorkerProcess & { baseUrl: string };
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
