@@ -1,18 +1,7 @@
+import { seededRandom } from "@cyclebill/gateway-sandbox";
 // The seeded generator: sequence i's plan depends only on (seed, i), so a failing sequence replays
 // with `--seed N --start i --sequences 1`. Operations name their targets by a random pick among
 // what exists when they run (read back through the API), never by ids known in advance.
-
-/** mulberry32, the sandbox's generator too: small, fast, the same sequence everywhere. */
-export function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A seed for sequence i of a run, mixed so neighbouring sequences share nothing. */
 export function sequenceSeed(seed: number, index: number): number {
@@ -105,7 +94,7 @@ function amountOf(random: () => number): string {
 
 /** The plan of sequence `index` of a run with `seed`. */
 export function planSequence(seed: number, index: number): SequencePlan {
-  const random = generator(sequenceSeed(seed, index));
+  const random = seededRandom(sequenceSeed(seed, index));
   const customers = 3 + Math.floor(random() * 4);
   const recurring = Array.from({ length: customers }, (_, customer) => customer).filter(() => random() < 0.5);
   const count = 10 + Math.floor(random() * 21);

@@ -21,7 +21,7 @@ export const NO_FAULTS: SandboxFaults = { latencyMs: 0, dropRate: 0, hangRate: 0
 const MAX_LATENCY_MS = 600_000;
 
 /** mulberry32: tiny, fast, and the same sequence everywhere for a seed. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -11,3 +11,4 @@ export type {
   SandboxTransType,
 } from "./sandbox-book.js";
 export type { SandboxFaults } from "./fault-plan.js";
+export { generator as seededRandom } from "./fault-plan.js";
