@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "./database.js";
 import { queryRows } from "./query-rows.js";
@@ -79,4 +79,26 @@ function rawStatement(text: string, params: unknown[]): SQL {
   return sql.join(
     parts.map((part, index) => (index % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)),
   );
+}
+
+/**
+ * A page's LIMIT or OFFSET written into the statement's text instead of bound as a parameter.
+ * PostgreSQL reuses one plan for a named statement only when that generic plan costs about what a
+ * plan for the given values does; with `LIMIT $n` it must assume a tenth of the rows, so it planned
+ * the statement again on every execution (for the transaction list 2 ms, against 0.4 ms to run it).
+ * The value is a checked integer, never text from a request. drizzle's limit() and offset() write
+ * any SQL object given to them inline; their types name only number and placeholder.
+ */
+export function inlineCount(value: number): Placeholder {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Not a row count: ${value}`);
+  return sql.raw(String(value)) as unknown as Placeholder;
+}
+
+/**
+ * Whether a page read with its LIMIT and OFFSET inlined should be a named statement: each
+ * connection keeps every name it has prepared, so only the first pages of usual sizes are named
+ * (others are planned each time, as any one-off query is).
+ */
+export function namesPage(paging: { limit: number; offset: number }): boolean {
+  return paging.limit <= 200 && paging.offset <= 10 * paging.limit;
 }

@@ -22,7 +22,7 @@ import {
   type ListQuery,
   type Page,
 } from "@cyclebill/domain";
-import { preparedStatementRows } from "../../db/prepared-rows.js";
+import { inlineCount, namesPage, preparedStatementRows } from "../../db/prepared-rows.js";
 import type { Database } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -141,7 +141,12 @@ type PageOrder = {
  * balance B and bands b0..b3, owed under 30 days is min(B, b0), under 60 days min(B, b0 + b1), and so
  * on, the rest over 90; a credit balance is all current.
  */
-function pageQuery(db: Database, where: SQL | undefined, order: PageOrder[]): SQL {
+function pageQuery(
+  db: Database,
+  where: SQL | undefined,
+  order: PageOrder[],
+  paging: { limit: number; offset: number },
+): SQL {
   const page = db
     .select()
     .from(customers)
@@ -150,8 +155,8 @@ function pageQuery(db: Database, where: SQL | undefined, order: PageOrder[]): SQ
       ...order.map(({ column, descending }) => (descending ? desc(column) : asc(column))),
       asc(customers.id),
     )
-    .limit(sql.placeholder("limit"))
-    .offset(sql.placeholder("offset"));
+    .limit(inlineCount(paging.limit))
+    .offset(inlineCount(paging.offset));
   // The same order over the page's own columns.
   const outerOrder = order.map(
     ({ column, descending }) => sql`p.${sql.identifier(column.name)} ${sql.raw(descending ? "desc" : "asc")}`,
@@ -221,13 +226,13 @@ export async function listCustomers(
     startDate: filters.startDate,
     endDate: filters.endDate,
     pattern: searchPattern(filters),
-    limit: paging.limit,
-    offset: paging.offset,
     asOf,
   };
-  // Statements differ only by which filters are given and the ordering: each is built once.
+  // Statements differ only by which filters are given, the ordering and the page: each is built once.
   const shape = JSON.stringify([
     ordering.terms,
+    paging.limit,
+    paging.offset,
     Boolean(filters.startDate),
     Boolean(filters.endDate),
     Boolean(values.pattern),
@@ -239,10 +244,10 @@ export async function listCustomers(
     preparedStatementRows<PageRow>(
       db,
       `customer_list ${shape}`,
-      () => pageQuery(db, and(...filterConditions(tenant.clientId, filters, byPlaceholder)), order),
+      () => pageQuery(db, and(...filterConditions(tenant.clientId, filters, byPlaceholder)), order, paging),
       values,
-      // A named statement per common shape only (see preparedStatementRows): one sort field.
-      ordering.terms.length <= 1,
+      // A named statement per common shape only (see preparedStatementRows): one sort field, first pages.
+      ordering.terms.length <= 1 && namesPage(paging),
     ),
     cachedCount(
       db,
