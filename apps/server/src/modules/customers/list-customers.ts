@@ -1,23 +1,10 @@
 import { cachedCount } from "../../db/list-counts.js";
+import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  gte,
-  isNotNull,
-  lte,
-  sql,
-  type SQL,
-  type SQLWrapper,
-} from "drizzle-orm";
-import {
-  addAmounts,
+  archiveState,
   parseOrdering,
   resolvePaging,
-  subtractAmounts,
+  toDeleteFlag,
   type CustomerListRow,
   type ListQuery,
   type Page,
@@ -27,7 +14,6 @@ import type { Database } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
-import { customerToApi, type CustomerRow } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
 export type CustomerListFilters = {
@@ -92,33 +78,81 @@ function searchPattern(filters: CustomerListFilters): string | undefined {
   return text ? `%${escapeLike(text)}%` : undefined;
 }
 
-/** A page row: the customer's columns (database names) and what the list shows beside them. */
-type PageRow = Record<string, unknown> & {
-  contract_total: string | null;
-  aged_balance: string;
-  aged_current: string;
-  aged_days30: string;
-  aged_days60: string;
-  aged_days90: string;
-  aged_over90: string;
-  last_charge_amount: string | null;
-  last_charge_date: string | null;
-  last_payment_amount: string | null;
-  last_payment_date: string | null;
-  last_credit_amount: string | null;
-  last_credit_date: string | null;
+/** A page row as the database answers it: the list's row but for the two figures set in listCustomers. */
+type PageRow = Omit<CustomerListRow, "id" | "client" | "client_id" | "delete_flag" | "archive_state"> & {
+  // bigint columns: the driver reads them as text.
+  id: number | string;
+  client: number | string;
+  client_id: number | string;
+  delete_flag: string | null;
+  archive_state: CustomerListRow["archive_state"] | null;
 };
 
-const customerColumns = Object.entries(getTableColumns(customers));
-
-/** A page row's customer columns as drizzle would have read them. */
-function customerRowOf(raw: PageRow): CustomerRow {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of customerColumns) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as CustomerRow;
+/**
+ * The customer's columns under the API's names (customerToApi's), in its order: the page's rows
+ * come from the database ready to send, with no copy per row. `balance` is the kept balance, or as
+ * of a past day the ledger's then; the ageing and the list's own columns follow.
+ */
+function apiColumns(balance: SQL): SQL {
+  const column = (name: string) => sql.raw(`p.${name}`);
+  const same = (name: string) => sql`${column(name)} as ${sql.identifier(name)}`;
+  return sql.join(
+    [
+      same("id"),
+      sql`p.client_id as client`,
+      ...["client_id", "customer_no", "customer_name", "first_name", "last_name", "company_name"].map(same),
+      ...[
+        "phone1",
+        "phone2",
+        "phone3",
+        "email",
+        "address1",
+        "address2",
+        "address3",
+        "city",
+        "state",
+        "zip",
+      ].map(same),
+      ...["address1", "address2", "address3", "city", "state", "zip"].map(
+        (name) => sql`${column(`property_${name}`)} as ${sql.identifier(`property_${name}`)}`,
+      ),
+      ...["pull_flag", "pull_explanation", "bi_pull_flag", "finance_flag", "autopay_flag", "tax_status"].map(
+        same,
+      ),
+      ...["message", "message_duration", "message_internal", "message_field"].map(same),
+      ...["bluepay_transaction_id", "bluepay_transaction_message", "delete_flag", "deleted"].map(same),
+      // Set from deleted and delete_flag by the domain's rule (listCustomers).
+      sql`null::text as archive_state`,
+      same("open_date"),
+      same("last_pay_date"),
+      sql`${balance} as total_balance`,
+      sql`${balance} as balance`,
+      ...["previous_balance", "mtd_charges", "mtd_payments", "mtd_cr_adj", "mtd_db_adj"].map(same),
+      sql`(u.u60 - u.u30)::numeric(14,2)::text as overdue_30_days`,
+      sql`(u.u90 - u.u60)::numeric(14,2)::text as overdue_60_days`,
+      sql`(u.u120 - u.u90)::numeric(14,2)::text as overdue_90_days`,
+      sql`(e.balance - u.u120)::numeric(14,2)::text as overdue_over_90_days`,
+      sql`u.u30::numeric(14,2)::text as current_balance`,
+      // toISOString's form: milliseconds, UTC.
+      sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`,
+      sql`p.mtd_charges as current_charges`,
+      // Sums of two-place amounts are exact: no rounding is involved.
+      sql`(p.mtd_payments + p.mtd_cr_adj)::numeric(14,2)::text as current_payments_credits`,
+      sql`coalesce(r.contract_total, '0.00') as contract_balance`,
+      sql`(p.previous_balance + p.mtd_charges + p.mtd_db_adj - p.mtd_payments - p.mtd_cr_adj)::numeric(14,2)::text
+            as adjusted_total_balance`,
+      sql`p.mtd_charges as "mtdCharges"`,
+      sql`p.mtd_cr_adj as "mtdCRAdjust"`,
+      sql`p.mtd_db_adj as "mtdDebitAdjust"`,
+      sql`e.last_charge_amount as "lastChargeAmount"`,
+      sql`e.last_charge_date as "lastChargeDate"`,
+      sql`e.last_payment_amount as "lastPaymentAmount"`,
+      sql`e.last_payment_date as "lastPaymentDate"`,
+      sql`e.last_credit_amount as "lastCreditAmount"`,
+      sql`e.last_credit_date as "lastCreditDate"`,
+    ],
+    sql`, `,
+  );
 }
 
 /** The latest entry of one code type (not voided): its amount or its service date. */
@@ -146,6 +180,7 @@ function pageQuery(
   where: SQL | undefined,
   order: PageOrder[],
   paging: { limit: number; offset: number },
+  asOfGiven: boolean,
 ): SQL {
   const page = db
     .select()
@@ -167,18 +202,12 @@ function pageQuery(
   const owed = (bands: SQL) =>
     sql`case when e.balance <= 0 then e.balance else least(e.balance, ${bands}) end`;
   return sql`
-    select p.*,
-           (select sum(r.amount)::text from recurring_charges r
-            where r.client_id = p.client_id and r.customer_id = p.id) as contract_total,
-           e.balance::text as aged_balance,
-           u.u30::numeric(14,2)::text as aged_current,
-           (u.u60 - u.u30)::numeric(14,2)::text as aged_days30,
-           (u.u90 - u.u60)::numeric(14,2)::text as aged_days60,
-           (u.u120 - u.u90)::numeric(14,2)::text as aged_days90,
-           (e.balance - u.u120)::numeric(14,2)::text as aged_over90,
-           e.last_charge_amount, e.last_charge_date, e.last_payment_amount, e.last_payment_date,
-           e.last_credit_amount, e.last_credit_date
+    select ${apiColumns(asOfGiven ? sql`e.balance::text` : sql`p.total_balance`)}
     from (${page}) p
+    cross join lateral (
+      select sum(r.amount)::text as contract_total from recurring_charges r
+      where r.client_id = p.client_id and r.customer_id = p.id
+    ) r
     cross join lateral (
       select p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}), 0) as balance,
              ${debit(sql`t.service_date <= ${asOf} and t.service_date > ${asOf} - 30`)} as b0,
@@ -238,13 +267,20 @@ export async function listCustomers(
     Boolean(values.pattern),
     Boolean(filters.includeOnlyArchived),
     Boolean(filters.includeOnlyPendingArchived),
+    Boolean(filters.as_of),
   ]);
-  const where = and(...filterConditions(tenant.clientId, filters));
   const [rows, total] = await Promise.all([
     preparedStatementRows<PageRow>(
       db,
       `customer_list ${shape}`,
-      () => pageQuery(db, and(...filterConditions(tenant.clientId, filters, byPlaceholder)), order, paging),
+      () =>
+        pageQuery(
+          db,
+          and(...filterConditions(tenant.clientId, filters, byPlaceholder)),
+          order,
+          paging,
+          Boolean(filters.as_of),
+        ),
       values,
       // A named statement per common shape only (see preparedStatementRows): one sort field, first pages.
       ordering.terms.length <= 1 && namesPage(paging),
@@ -254,42 +290,18 @@ export async function listCustomers(
       tenant.clientId,
       `customers ${JSON.stringify({ ...filters, as_of: undefined })}`,
       async () => {
+        const where = and(...filterConditions(tenant.clientId, filters));
         const [row] = await db.select({ total: count() }).from(customers).where(where);
         return row?.total ?? 0;
       },
     ),
   ]);
-  const results = rows.map((raw): CustomerListRow => {
-    const row = customerRowOf(raw);
-    const base = customerToApi(row);
-    // As of a past day the balance is the ledger's then; today it is the kept balance.
-    const balance = filters.as_of ? raw.aged_balance : base.total_balance;
-    return {
-      ...base,
-      total_balance: balance,
-      balance,
-      current_balance: raw.aged_current,
-      overdue_30_days: raw.aged_days30,
-      overdue_60_days: raw.aged_days60,
-      overdue_90_days: raw.aged_days90,
-      overdue_over_90_days: raw.aged_over90,
-      current_charges: row.mtdCharges,
-      current_payments_credits: addAmounts(row.mtdPayments, row.mtdCrAdj),
-      contract_balance: raw.contract_total ?? "0.00",
-      adjusted_total_balance: subtractAmounts(
-        addAmounts(addAmounts(row.previousBalance, row.mtdCharges), row.mtdDbAdj),
-        addAmounts(row.mtdPayments, row.mtdCrAdj),
-      ),
-      mtdCharges: row.mtdCharges,
-      mtdCRAdjust: row.mtdCrAdj,
-      mtdDebitAdjust: row.mtdDbAdj,
-      lastChargeAmount: raw.last_charge_amount,
-      lastChargeDate: raw.last_charge_date,
-      lastPaymentAmount: raw.last_payment_amount,
-      lastPaymentDate: raw.last_payment_date,
-      lastCreditAmount: raw.last_credit_amount,
-      lastCreditDate: raw.last_credit_date,
-    };
-  });
-  return { count: total, results };
+  for (const row of rows) {
+    row.id = Number(row.id);
+    row.client = Number(row.client);
+    row.client_id = Number(row.client_id);
+    row.archive_state = archiveState({ deleted: row.deleted, deleteFlag: row.delete_flag });
+    row.delete_flag = toDeleteFlag(row.delete_flag);
+  }
+  return { count: total, results: rows as CustomerListRow[] };
 }

@@ -1,0 +1,130 @@
+// The customer list reads its rows from the database already under the API's names, apart from
+// the record mapping (customerToApi) that GET /api/customers/{id}/ uses: both must say the same.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customerListRowSchema } from "@cyclebill/domain";
+import { codes } from "../../db/tables.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type ApiClient,
+  type TenantFixture,
+  type TestApp,
+} from "../../test-support/test-app.js";
+import { postTransaction } from "../transactions/post-transaction.js";
+import { businessToday } from "../../clock.js";
+
+let testApp: TestApp;
+let fixture: TenantFixture;
+let owner: ApiClient;
+let code: { charge: number; payment: number; credit: number };
+
+type Row = Record<string, unknown> & { id: number; customer_no: number };
+type Page = { count: number; results: Row[] };
+
+beforeAll(async () => {
+  testApp = await startTestApp();
+  fixture = await createTenantFixture(testApp);
+  owner = testApp.client(fixture.a.ownerToken);
+  const rows = await testApp.db
+    .insert(codes)
+    .values([
+      { clientId: fixture.a.clientId, code: 100, description: "Service", codeType: "charge" },
+      { clientId: fixture.a.clientId, code: 200, description: "Payment", codeType: "payment" },
+      { clientId: fixture.a.clientId, code: 300, description: "Credit", codeType: "adjust" },
+    ])
+    .returning();
+  code = { charge: rows[0]!.id, payment: rows[1]!.id, credit: rows[2]!.id };
+});
+afterAll(async () => testApp?.close());
+
+async function add(body: Record<string, unknown>): Promise<Row> {
+  const response = await owner.post("/api/customers/", body);
+  expect(response.status, response.text).toBe(201);
+  return response.body as Row;
+}
+
+function post(customerId: number, codeId: number, rate: string) {
+  return postTransaction(
+    testApp.db,
+    { clientId: fixture.a.clientId },
+    { customerId, codeId, description: "entry", rate },
+  );
+}
+
+async function listRow(customer: Row, query: Record<string, string> = {}): Promise<Row> {
+  const page = (await owner.get("/api/customers/", { query: String(customer.customer_no), ...query }))
+    .body as Page;
+  const row = page.results.find((candidate) => candidate.id === customer.id);
+  expect(row).toBeDefined();
+  return row!;
+}
+
+/** The ageing the list works out from the ledger (the record keeps the last statement's). */
+const AGEING = [
+  "current_balance",
+  "overdue_30_days",
+  "overdue_60_days",
+  "overdue_90_days",
+  "overdue_over_90_days",
+];
+
+describe("a customer list row", () => {
+  it("says what the customer's record says, field by field, with the list's own columns", async () => {
+    const customer = await add({
+      first_name: "Rowena",
+      last_name: "Fields",
+      company_name: "Fields & Sons",
+      phone1: "(217)-555-0111",
+      email: "rowena@example.com",
+      address1: "1 Main St",
+      city: "Springfield",
+      state: "IL",
+      zip: "62701",
+      property_address1: "2 Side St",
+      property_city: "Shelbyville",
+      message: "Thank you",
+    });
+    await post(customer.id, code.charge, "100.00");
+    await post(customer.id, code.payment, "30.00");
+    await post(customer.id, code.credit, "5.50");
+    const marked = await owner.post(`/api/customers/${customer.id}/delete-flag/`, { delete_flag: "S" });
+    expect(marked.status, marked.text).toBe(200);
+
+    const record = (await owner.get(`/api/customers/${customer.id}/`)).body as Row;
+    const row = await listRow(customer);
+    // Exactly the shared response type's fields, nothing more.
+    expect(customerListRowSchema.strict().safeParse(row).error).toBeUndefined();
+    for (const [field, value] of Object.entries(record)) {
+      if (!AGEING.includes(field)) expect([field, row[field]]).toEqual([field, value]);
+    }
+    expect(row).toMatchObject({
+      delete_flag: "S",
+      archive_state: "delete-when-zero-keep-billing",
+      balance: "64.50",
+      total_balance: "64.50",
+      current_balance: "64.50",
+      overdue_30_days: "0.00",
+      current_charges: "100.00",
+      current_payments_credits: "35.50",
+      adjusted_total_balance: "64.50",
+      contract_balance: "0.00",
+      mtdCharges: "100.00",
+      mtdCRAdjust: "5.50",
+      lastChargeAmount: "100.00",
+      lastChargeDate: businessToday(),
+      lastPaymentAmount: "30.00",
+      lastCreditAmount: "5.50",
+    });
+  });
+
+  it("gives the balance as of a past day from the ledger", async () => {
+    const customer = await add({ first_name: "Past", last_name: "Balance" });
+    await post(customer.id, code.charge, "40.00");
+    expect(await listRow(customer, { as_of: "2000-01-31" })).toMatchObject({
+      balance: "0.00",
+      total_balance: "0.00",
+      current_balance: "0.00",
+    });
+    expect(await listRow(customer)).toMatchObject({ balance: "40.00", current_balance: "40.00" });
+  });
+});
