@@ -21,6 +21,11 @@ export function attachPreparedRunner(db: object, runner: PreparedRunner): void {
   runners.set(db, runner);
 }
 
+/** Whether this is a database handle (an open transaction is not): only a handle runs kept statements. */
+export function hasPreparedRunner(db: object): boolean {
+  return runners.has(db);
+}
+
 /** A statement's name: the prefix and its text hashed (drizzle's prepare() on a hot read takes it). */
 export function preparedName(prefix: string, text: string): string {
   let name = names.get(text);

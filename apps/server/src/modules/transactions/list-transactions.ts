@@ -11,7 +11,7 @@ import {
 } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database } from "../../db/database.js";
-import { inlineCount, namesPage, preparedName } from "../../db/prepared-rows.js";
+import { hasPreparedRunner, inlineCount, namesPage, preparedName } from "../../db/prepared-rows.js";
 import { codes, customers, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
@@ -191,7 +191,7 @@ export async function listTransactions(
   const paging = resolvePaging(query);
   const [rows, total] = await Promise.all([
     // Named for the common shapes only, so a connection keeps a bounded number of statements.
-    ordering.terms.length <= 1 && namesPage(paging)
+    ordering.terms.length <= 1 && namesPage(paging) && hasPreparedRunner(db)
       ? preparedPage(db, tenant, filters, ordering.terms, paging).execute(placeholderValues(tenant, filters))
       : pageSelect(db, tenant, filters, ordering.terms, paging, byValue),
     cachedCount(db, tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {

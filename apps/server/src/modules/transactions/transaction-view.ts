@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
   isEditable,
@@ -9,6 +9,7 @@ import {
   type TransactionRecord,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
+import { hasPreparedRunner, inlineCount } from "../../db/prepared-rows.js";
 import { codes, customers, invoices, transactions, unitsOfMeasure } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
@@ -126,15 +127,29 @@ export function transactionToApi(view: TransactionView): TransactionRecord {
 }
 export type TransactionOutput = TransactionRecord;
 
+function selectOne(db: Executor, clientId: number | SQLWrapper, id: number | SQLWrapper) {
+  return selectTransactions(db, and(eq(transactions.clientId, clientId), eq(transactions.id, id))).limit(
+    inlineCount(1),
+  );
+}
+
+/** Per database handle, one entry by id as a named statement (planning the join cost more than running it). */
+const preparedFinds = new WeakMap<object, ReturnType<ReturnType<typeof selectOne>["prepare"]>>();
+
 export async function findTransaction(
   db: Executor,
   tenant: TenantContext,
   id: number,
 ): Promise<TransactionView> {
-  const [row] = await selectTransactions(
-    db,
-    and(eq(transactions.clientId, tenant.clientId), eq(transactions.id, id)),
-  ).limit(1);
+  // An open transaction runs it as it is: a statement prepared on the handle would run outside it.
+  let prepared = hasPreparedRunner(db) ? preparedFinds.get(db) : undefined;
+  if (hasPreparedRunner(db) && !prepared) {
+    prepared = selectOne(db, sql.placeholder("clientId"), sql.placeholder("id")).prepare("transaction_find");
+    preparedFinds.set(db, prepared);
+  }
+  const [row] = prepared
+    ? await prepared.execute({ clientId: tenant.clientId, id })
+    : await selectOne(db, tenant.clientId, id);
   if (!row) throw notFound();
   return row;
 }
