@@ -70,7 +70,8 @@ function literal(value: unknown): string {
  */
 function pglitePreparedRunner(client: PGlite): PreparedRunner {
   const prepared = new Map<string, boolean>();
-  return async (name, text, params) => {
+  return async (name, text, params, arrays) => {
+    const options = { parsers: pgliteTextParsers, ...(arrays ? { rowMode: "array" as const } : {}) };
     let ready = prepared.get(name);
     if (ready === undefined) {
       ready = await client.exec(`PREPARE ${name} AS ${text}`).then(
@@ -84,10 +85,8 @@ function pglitePreparedRunner(client: PGlite): PreparedRunner {
       prepared.set(name, ready);
     }
     const result = ready
-      ? await client.query(`EXECUTE ${name}(${params.map(literal).join(", ")})`, [], {
-          parsers: pgliteTextParsers,
-        })
-      : await client.query(text, params, { parsers: pgliteTextParsers });
+      ? await client.query(`EXECUTE ${name}(${params.map(literal).join(", ")})`, [], options)
+      : await client.query(text, params, options);
     return result.rows;
   };
 }
@@ -147,7 +146,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   });
   attachPreparedRunner(
     db,
-    async (name, text, values) => (await pool.query({ name, text, values, types: rawTextTypes })).rows,
+    async (name, text, values, arrays) =>
+      (await pool.query({ name, text, values, types: rawTextTypes, ...(arrays ? { rowMode: "array" } : {}) }))
+        .rows,
   );
   return {
     db: db as unknown as Database,

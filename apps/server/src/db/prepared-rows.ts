@@ -9,7 +9,13 @@ import { queryRows } from "./query-rows.js";
  * each pooled connection parses and plans a hot read once instead of on every request; the name is
  * the statement's text hashed (a list's filters and ordering give different texts).
  */
-export type PreparedRunner = (name: string, text: string, params: unknown[]) => Promise<unknown[]>;
+export type PreparedRunner = (
+  name: string,
+  text: string,
+  params: unknown[],
+  /** Each row as an array of its columns in order, instead of an object by column name. */
+  arrays?: boolean,
+) => Promise<unknown[]>;
 
 const runners = new WeakMap<object, PreparedRunner>();
 const dialect = new PgDialect();
@@ -66,6 +72,35 @@ export async function preparedStatementRows<T>(
   named = true,
 ): Promise<T[]> {
   const runner = named ? runners.get(db) : undefined;
+  const statement = keptStatement(key, build);
+  const params = fillPlaceholders(statement.params, values);
+  if (runner) return (await runner(statement.name, statement.text, params)) as T[];
+  return queryRows<T>(db, rawStatement(statement.text, params));
+}
+
+/**
+ * preparedStatementRows with each row as an array of its columns in order, as drizzle reads a
+ * select (so a drizzle select's columns, whose names repeat across joined tables, can be read by
+ * position). Only on a database handle (see hasPreparedRunner).
+ */
+export async function preparedStatementArrays(
+  db: Executor,
+  key: string,
+  build: () => SQL,
+  values: Record<string, unknown>,
+): Promise<unknown[][]> {
+  const runner = runners.get(db);
+  if (!runner) throw new Error("preparedStatementArrays needs a database handle, not a transaction");
+  const statement = keptStatement(key, build);
+  return (await runner(
+    statement.name,
+    statement.text,
+    fillPlaceholders(statement.params, values),
+    true,
+  )) as unknown[][];
+}
+
+function keptStatement(key: string, build: () => SQL): Statement {
   let statement = statements.get(key);
   if (!statement) {
     const { sql: text, params } = dialect.sqlToQuery(build());
@@ -73,9 +108,7 @@ export async function preparedStatementRows<T>(
     statement = { name: preparedName(key.split(" ")[0] ?? "statement", text), text, params };
     statements.set(key, statement);
   }
-  const params = fillPlaceholders(statement.params, values);
-  if (runner) return (await runner(statement.name, statement.text, params)) as T[];
-  return queryRows<T>(db, rawStatement(statement.text, params));
+  return statement;
 }
 
 /** The statement's text with its parameters, as one drizzle SQL (to run it without naming it). */

@@ -11,11 +11,22 @@ import {
 } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database } from "../../db/database.js";
-import { hasPreparedRunner, inlineCount, namesPage, preparedName } from "../../db/prepared-rows.js";
+import {
+  hasPreparedRunner,
+  inlineCount,
+  namesPage,
+  preparedStatementArrays,
+} from "../../db/prepared-rows.js";
 import { codes, customers, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
-import { selectTransactions, transactionToApi, type TransactionOutput } from "./transaction-view.js";
+import {
+  selectTransactions,
+  transactionToApi,
+  viewFromColumns,
+  type TransactionOutput,
+  type TransactionView,
+} from "./transaction-view.js";
 
 const flag = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
@@ -137,25 +148,18 @@ function pageSelect(
     .offset(inlineCount(paging.offset));
 }
 
-type PreparedPage = ReturnType<ReturnType<typeof pageSelect>["prepare"]>;
-
-/** Per database handle, the page statements built so far, by shape (see listTransactions). */
-const preparedPages = new WeakMap<object, Map<string, PreparedPage>>();
-const MAX_PREPARED_PAGES = 500;
-
 /**
- * A common page (one sort field, a first page) as a named prepared statement built once per
- * shape: which filters are given, the ordering and the page. Planning the six-table join cost
- * PostgreSQL more than running it, and building the statement cost the server a quarter of the
- * request.
+ * A common page (one sort field, a first page) as a kept statement built once per shape: which
+ * filters are given, the ordering and the page. Planning the six-table join cost the database
+ * more than running it, and building the statement cost the server a quarter of the request.
  */
-function preparedPage(
+async function keptPage(
   db: Database,
   tenant: TenantContext,
   filters: TransactionFilters,
   terms: OrderingTerm[],
   paging: { limit: number; offset: number },
-): PreparedPage {
+): Promise<TransactionView[]> {
   const values = placeholderValues(tenant, filters);
   const shape = JSON.stringify([
     terms,
@@ -163,16 +167,13 @@ function preparedPage(
     Object.keys(values).filter((key) => values[key] !== undefined),
     filters.historical === false,
   ]);
-  let byShape = preparedPages.get(db);
-  if (!byShape) preparedPages.set(db, (byShape = new Map()));
-  let prepared = byShape.get(shape);
-  if (!prepared) {
-    const page = pageSelect(db, tenant, filters, terms, paging, byPlaceholder);
-    prepared = page.prepare(preparedName("transaction_list", page.toSQL().sql));
-    if (byShape.size >= MAX_PREPARED_PAGES) byShape.clear();
-    byShape.set(shape, prepared);
-  }
-  return prepared;
+  const rows = await preparedStatementArrays(
+    db,
+    `transaction_list ${shape}`,
+    () => pageSelect(db, tenant, filters, terms, paging, byPlaceholder).getSQL(),
+    values,
+  );
+  return rows.map(viewFromColumns);
 }
 
 export async function listTransactions(
@@ -192,7 +193,7 @@ export async function listTransactions(
   const [rows, total] = await Promise.all([
     // Named for the common shapes only, so a connection keeps a bounded number of statements.
     ordering.terms.length <= 1 && namesPage(paging) && hasPreparedRunner(db)
-      ? preparedPage(db, tenant, filters, ordering.terms, paging).execute(placeholderValues(tenant, filters))
+      ? keptPage(db, tenant, filters, ordering.terms, paging)
       : pageSelect(db, tenant, filters, ordering.terms, paging, byValue),
     cachedCount(db, tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
       const [row] = await countTransactions(db, tenant, transactionConditions(tenant, filters), filters);

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, Column, eq, is, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
   isEditable,
@@ -9,7 +9,7 @@ import {
   type TransactionRecord,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
-import { hasPreparedRunner, inlineCount } from "../../db/prepared-rows.js";
+import { hasPreparedRunner, inlineCount, preparedStatementArrays } from "../../db/prepared-rows.js";
 import { codes, customers, invoices, transactions, unitsOfMeasure } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
@@ -133,22 +133,37 @@ function selectOne(db: Executor, clientId: number | SQLWrapper, id: number | SQL
   );
 }
 
-/** Per database handle, one entry by id as a named statement (planning the join cost more than running it). */
-const preparedFinds = new WeakMap<object, ReturnType<ReturnType<typeof selectOne>["prepare"]>>();
+const selectionKeys = Object.keys(transactionSelection);
+const selectionDecoders = Object.values(transactionSelection).map((field) =>
+  is(field, Column) ? (value: unknown) => field.mapFromDriverValue(value) : (value: unknown) => value,
+);
+
+/** A row of selectTransactions read as an array of its columns (preparedStatementArrays), mapped as drizzle maps it. */
+export function viewFromColumns(columns: unknown[]): TransactionView {
+  const view: Record<string, unknown> = {};
+  for (let index = 0; index < selectionKeys.length; index += 1) {
+    const value = columns[index];
+    view[selectionKeys[index]!] = value === null ? null : selectionDecoders[index]!(value);
+  }
+  return view as TransactionView;
+}
 
 export async function findTransaction(
   db: Executor,
   tenant: TenantContext,
   id: number,
 ): Promise<TransactionView> {
-  // An open transaction runs it as it is: a statement prepared on the handle would run outside it.
-  let prepared = hasPreparedRunner(db) ? preparedFinds.get(db) : undefined;
-  if (hasPreparedRunner(db) && !prepared) {
-    prepared = selectOne(db, sql.placeholder("clientId"), sql.placeholder("id")).prepare("transaction_find");
-    preparedFinds.set(db, prepared);
-  }
-  const [row] = prepared
-    ? await prepared.execute({ clientId: tenant.clientId, id })
+  // On the handle, a kept statement (planning the join cost more than running it); an open
+  // transaction runs it as it is.
+  const [row] = hasPreparedRunner(db)
+    ? (
+        await preparedStatementArrays(
+          db,
+          "transaction_find",
+          () => selectOne(db, sql.placeholder("clientId"), sql.placeholder("id")).getSQL(),
+          { clientId: tenant.clientId, id },
+        )
+      ).map(viewFromColumns)
     : await selectOne(db, tenant.clientId, id);
   if (!row) throw notFound();
   return row;
