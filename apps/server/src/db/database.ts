@@ -99,10 +99,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema: tables });
-    // One process owns a PGlite directory: its own commits are the only changes to notice.
+    // One process owns a PGlite directory: its own commits are the only changes to notice. Its
+    // one session gets a commit's notices with the commit's answer, and PGlite hands them to the
+    // listener (queued microtasks) before the commit's promise resolves: there is nothing to wait
+    // for, and a round trip would queue behind every query in flight.
     const authCache = attachAuthCache(db, async (onNotice) => {
       const stop = await client.listen(AUTH_NOTICE_CHANNEL, onNotice);
-      return { stop, sync: async () => void (await client.query("select 1")) };
+      return { stop, sync: () => Promise.resolve() };
     });
     attachPreparedRunner(db, pglitePreparedRunner(client));
     return {
