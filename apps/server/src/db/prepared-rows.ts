@@ -128,8 +128,10 @@ function rawStatement(text: string, params: unknown[]): SQL {
  * any SQL object given to them inline; their types name only number and placeholder.
  */
 export function inlineCount(value: number): Placeholder {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Not a row count: ${value}`);
-  return sql.raw(String(value)) as unknown as Placeholder;
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`Not a row count: ${value}`);
+  // A page number far past the end (page=999999999999999&limit=5000) makes an offset beyond 2^53:
+  // no table holds that many rows, so the page is the same empty one.
+  return sql.raw(String(Math.min(value, Number.MAX_SAFE_INTEGER))) as unknown as Placeholder;
 }
 
 /**

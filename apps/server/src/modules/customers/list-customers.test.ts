@@ -127,4 +127,11 @@ describe("a customer list row", () => {
     });
     expect(await listRow(customer)).toMatchObject({ balance: "40.00", current_balance: "40.00" });
   });
+
+  it("answers a page far past the end with no rows, whatever its offset comes to", async () => {
+    const response = await owner.get("/api/customers/", { page: "999999999999999", limit: "5000" });
+    expect(response.status, response.text).toBe(200);
+    expect((response.body as Page).results).toEqual([]);
+    expect((response.body as Page).count).toBeGreaterThan(0);
+  });
 });
