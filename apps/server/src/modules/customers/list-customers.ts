@@ -2,6 +2,7 @@ import { cachedCount } from "../../db/list-counts.js";
 import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
   archiveState,
+  customerListRowSchema,
   parseOrdering,
   resolvePaging,
   toDeleteFlag,
@@ -89,68 +90,48 @@ type PageRow = Omit<CustomerListRow, "id" | "client" | "client_id" | "delete_fla
 };
 
 /**
- * The customer's columns under the API's names (customerToApi's), in its order: the page's rows
- * come from the database ready to send, with no copy per row. `balance` is the kept balance, or as
- * of a past day the ledger's then; the ageing and the list's own columns follow.
+ * The list row's fields (the shared schema's, in its order) from the page's columns: a field named
+ * as its column reads it; these are worked out. `balance` is the kept balance, or as of a past day
+ * the ledger's then; the ageing is as of the day.
  */
+function computedColumns(balance: SQL): Partial<Record<keyof CustomerListRow, SQL>> {
+  return {
+    client: sql`p.client_id`,
+    // Set from deleted and delete_flag by the domain's rule (listCustomers).
+    archive_state: sql`null::text`,
+    total_balance: balance,
+    balance,
+    overdue_30_days: sql`(u.u60 - u.u30)::numeric(14,2)::text`,
+    overdue_60_days: sql`(u.u90 - u.u60)::numeric(14,2)::text`,
+    overdue_90_days: sql`(u.u120 - u.u90)::numeric(14,2)::text`,
+    overdue_over_90_days: sql`(e.balance - u.u120)::numeric(14,2)::text`,
+    current_balance: sql`u.u30::numeric(14,2)::text`,
+    // toISOString's form: milliseconds, UTC.
+    created_at: sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    current_charges: sql`p.mtd_charges`,
+    // Sums of two-place amounts are exact: no rounding is involved.
+    current_payments_credits: sql`(p.mtd_payments + p.mtd_cr_adj)::numeric(14,2)::text`,
+    contract_balance: sql`coalesce(r.contract_total, '0.00')`,
+    adjusted_total_balance: sql`(p.previous_balance + p.mtd_charges + p.mtd_db_adj - p.mtd_payments - p.mtd_cr_adj)::numeric(14,2)::text`,
+    mtdCharges: sql`p.mtd_charges`,
+    mtdCRAdjust: sql`p.mtd_cr_adj`,
+    mtdDebitAdjust: sql`p.mtd_db_adj`,
+    lastChargeAmount: sql`e.last_charge_amount`,
+    lastChargeDate: sql`e.last_charge_date`,
+    lastPaymentAmount: sql`e.last_payment_amount`,
+    lastPaymentDate: sql`e.last_payment_date`,
+    lastCreditAmount: sql`e.last_credit_amount`,
+    lastCreditDate: sql`e.last_credit_date`,
+  };
+}
+
+/** The page's rows under the API's names, ready to send: no copy per row. */
 function apiColumns(balance: SQL): SQL {
-  const column = (name: string) => sql.raw(`p.${name}`);
-  const same = (name: string) => sql`${column(name)} as ${sql.identifier(name)}`;
+  const computed = computedColumns(balance);
   return sql.join(
-    [
-      same("id"),
-      sql`p.client_id as client`,
-      ...["client_id", "customer_no", "customer_name", "first_name", "last_name", "company_name"].map(same),
-      ...[
-        "phone1",
-        "phone2",
-        "phone3",
-        "email",
-        "address1",
-        "address2",
-        "address3",
-        "city",
-        "state",
-        "zip",
-      ].map(same),
-      ...["address1", "address2", "address3", "city", "state", "zip"].map(
-        (name) => sql`${column(`property_${name}`)} as ${sql.identifier(`property_${name}`)}`,
-      ),
-      ...["pull_flag", "pull_explanation", "bi_pull_flag", "finance_flag", "autopay_flag", "tax_status"].map(
-        same,
-      ),
-      ...["message", "message_duration", "message_internal", "message_field"].map(same),
-      ...["bluepay_transaction_id", "bluepay_transaction_message", "delete_flag", "deleted"].map(same),
-      // Set from deleted and delete_flag by the domain's rule (listCustomers).
-      sql`null::text as archive_state`,
-      same("open_date"),
-      same("last_pay_date"),
-      sql`${balance} as total_balance`,
-      sql`${balance} as balance`,
-      ...["previous_balance", "mtd_charges", "mtd_payments", "mtd_cr_adj", "mtd_db_adj"].map(same),
-      sql`(u.u60 - u.u30)::numeric(14,2)::text as overdue_30_days`,
-      sql`(u.u90 - u.u60)::numeric(14,2)::text as overdue_60_days`,
-      sql`(u.u120 - u.u90)::numeric(14,2)::text as overdue_90_days`,
-      sql`(e.balance - u.u120)::numeric(14,2)::text as overdue_over_90_days`,
-      sql`u.u30::numeric(14,2)::text as current_balance`,
-      // toISOString's form: milliseconds, UTC.
-      sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`,
-      sql`p.mtd_charges as current_charges`,
-      // Sums of two-place amounts are exact: no rounding is involved.
-      sql`(p.mtd_payments + p.mtd_cr_adj)::numeric(14,2)::text as current_payments_credits`,
-      sql`coalesce(r.contract_total, '0.00') as contract_balance`,
-      sql`(p.previous_balance + p.mtd_charges + p.mtd_db_adj - p.mtd_payments - p.mtd_cr_adj)::numeric(14,2)::text
-            as adjusted_total_balance`,
-      sql`p.mtd_charges as "mtdCharges"`,
-      sql`p.mtd_cr_adj as "mtdCRAdjust"`,
-      sql`p.mtd_db_adj as "mtdDebitAdjust"`,
-      sql`e.last_charge_amount as "lastChargeAmount"`,
-      sql`e.last_charge_date as "lastChargeDate"`,
-      sql`e.last_payment_amount as "lastPaymentAmount"`,
-      sql`e.last_payment_date as "lastPaymentDate"`,
-      sql`e.last_credit_amount as "lastCreditAmount"`,
-      sql`e.last_credit_date as "lastCreditDate"`,
-    ],
+    (Object.keys(customerListRowSchema.shape) as (keyof CustomerListRow)[]).map(
+      (name) => sql`${computed[name] ?? sql.raw(`p.${name}`)} as ${sql.identifier(name)}`,
+    ),
     sql`, `,
   );
 }
