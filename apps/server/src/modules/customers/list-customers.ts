@@ -16,6 +16,7 @@ import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
+import { clientCounts } from "../summary/client-counts.js";
 
 export type CustomerListFilters = {
   query?: string;
@@ -211,6 +212,31 @@ function pageQuery(
     order by ${sql.join([...outerOrder, sql`p.id asc`], sql`, `)}`;
 }
 
+/**
+ * How many customers the filters select: with no filter but archived or not, from the client's kept
+ * counts (client-counts.ts), exact at a snapshot after the request began; else counted, and the count
+ * kept a moment (list-counts.ts).
+ */
+async function countCustomers(db: Database, clientId: number, filters: CustomerListFilters): Promise<number> {
+  const { query, startDate, endDate, includeOnlyArchived, includeOnlyPendingArchived } = filters;
+  if (!searchPattern({ query }) && !startDate && !endDate && !includeOnlyPendingArchived) {
+    const counts = await clientCounts(db, clientId);
+    return includeOnlyArchived ? counts.customers.size - counts.activeCustomers : counts.activeCustomers;
+  }
+  return cachedCount(
+    db,
+    clientId,
+    `customers ${JSON.stringify({ ...filters, as_of: undefined })}`,
+    async () => {
+      const [row] = await db
+        .select({ total: count() })
+        .from(customers)
+        .where(and(...filterConditions(clientId, filters)));
+      return row?.total ?? 0;
+    },
+  );
+}
+
 /** The Manage Customers list: filtered, sorted and paged in the database; ledger columns for the page. */
 export async function listCustomers(
   db: Database,
@@ -266,16 +292,7 @@ export async function listCustomers(
       // A named statement per common shape only (see preparedStatementRows): one sort field, first pages.
       ordering.terms.length <= 1 && namesPage(paging),
     ),
-    cachedCount(
-      db,
-      tenant.clientId,
-      `customers ${JSON.stringify({ ...filters, as_of: undefined })}`,
-      async () => {
-        const where = and(...filterConditions(tenant.clientId, filters));
-        const [row] = await db.select({ total: count() }).from(customers).where(where);
-        return row?.total ?? 0;
-      },
-    ),
+    countCustomers(db, tenant.clientId, filters),
   ]);
   for (const row of rows) {
     row.id = Number(row.id);

@@ -1,7 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { monthStart } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { refreshSlots, sharedRefresh } from "../../db/shared-refresh.js";
 import { ageingBandsQuery, type BandRow } from "./customer-ageing.queries.js";
 
 /**
@@ -21,6 +22,8 @@ import { ageingBandsQuery, type BandRow } from "./customer-ageing.queries.js";
  */
 const MAX_AGE_MS = 6 * 60 * 60 * 1000;
 const MAX_PARTIAL = 2_000;
+/** Books kept per process; the least recently used goes first. */
+const MAX_CLIENTS = 256;
 
 /** Amounts kept per customer, in cents, in this order. */
 export const BOOK_AMOUNTS = [
@@ -91,7 +94,7 @@ type BookRow = {
 } & Omit<BandRow, "customer_id">;
 
 /** The customers whose change rows the snapshot `since` could not see (none for a build). */
-function changedSince(clientId: number, since: string | null): SQL {
+export function changedSince(clientId: number | SQLWrapper, since: string | SQLWrapper | null): SQL {
   if (since === null) return sql`select null::bigint as id where false`;
   return sql`select distinct customer_id as id from customer_changes
              where client_id = ${clientId}
@@ -272,45 +275,12 @@ async function refreshBook(
   return previous;
 }
 
-type Slot = { book?: ClientBook; running?: Promise<ClientBook>; queued?: Promise<ClientBook> };
-const slots = new WeakMap<object, Map<number, Slot>>();
-
-function slotOf(db: object, clientId: number): Slot {
-  let byClient = slots.get(db);
-  if (!byClient) {
-    byClient = new Map();
-    slots.set(db, byClient);
-  }
-  let slot = byClient.get(clientId);
-  if (!slot) {
-    slot = {};
-    byClient.set(clientId, slot);
-  }
-  return slot;
-}
+const books = refreshSlots<ClientBook>(MAX_CLIENTS);
 
 /**
  * The client's book as of `date`, refreshed after this call began: one refresh at a time per
  * client; callers arriving while one runs share the next one (which starts after they arrived).
  */
 export function clientBook(db: Database, clientId: number, date: string): Promise<ClientBook> {
-  const slot = slotOf(db, clientId);
-  if (slot.queued) return slot.queued;
-  const before = slot.running;
-  const run = async (): Promise<ClientBook> => {
-    if (slot.queued === refresh) slot.queued = undefined;
-    slot.running = refresh;
-    try {
-      const book = await refreshBook(db, clientId, date, slot.book);
-      slot.book = book;
-      return book;
-    } finally {
-      if (slot.running === refresh) slot.running = undefined;
-    }
-  };
-  // Starts once the running refresh (if any) is over, never inside this call.
-  const refresh: Promise<ClientBook> = (before ? before.catch(() => undefined) : Promise.resolve()).then(run);
-  if (before) slot.queued = refresh;
-  else slot.running = refresh;
-  return refresh;
+  return sharedRefresh(books, db, clientId, (previous) => refreshBook(db, clientId, date, previous));
 }

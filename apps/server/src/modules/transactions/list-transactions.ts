@@ -20,6 +20,7 @@ import {
 import { codes, customers, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
+import { clientCounts } from "../summary/client-counts.js";
 import {
   selectTransactions,
   transactionToApi,
@@ -195,10 +196,14 @@ export async function listTransactions(
     ordering.terms.length <= 1 && namesPage(paging) && hasPreparedRunner(db)
       ? keptPage(db, tenant, filters, ordering.terms, paging)
       : pageSelect(db, tenant, filters, ordering.terms, paging, byValue),
-    cachedCount(db, tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
-      const [row] = await countTransactions(db, tenant, transactionConditions(tenant, filters), filters);
-      return Number(row?.total ?? 0);
-    }),
+    // The whole ledger's length is the customers' tallies, kept per process and exact at a snapshot
+    // after the request began (client-counts.ts); a filtered count is kept a moment (list-counts.ts).
+    isWholeLedger(filters)
+      ? clientCounts(db, tenant.clientId).then((counts) => counts.entries)
+      : cachedCount(db, tenant.clientId, `transactions ${JSON.stringify(filters)}`, async () => {
+          const [row] = await countTransactions(db, tenant, transactionConditions(tenant, filters), filters);
+          return Number(row?.total ?? 0);
+        }),
   ]);
   return { count: total, results: rows.map(transactionToApi) };
 }
@@ -252,18 +257,7 @@ const splitColumns = {
 };
 
 /** The codes join is needed only to filter by code type; without it the count reads one index. */
-async function countTransactions(
-  db: Database,
-  tenant: TenantContext,
-  where: SQL,
-  filters: TransactionFilters,
-) {
-  // The whole ledger's count is the customers' tallies' sum (the split sums are not needed here).
-  if (isWholeLedger(filters))
-    return db
-      .select({ total: sql<number>`coalesce(sum(${customers.ledgerEntries}), 0)::int` })
-      .from(customers)
-      .where(eq(customers.clientId, tenant.clientId));
+function countTransactions(db: Database, tenant: TenantContext, where: SQL, filters: TransactionFilters) {
   const base = db.select({ total: count() }).from(transactions);
   return filters.code__code_type
     ? base
