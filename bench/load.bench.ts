@@ -89,8 +89,11 @@ const headers = (request: { caller: Caller; body?: string }, index: number): Rec
   };
 };
 
+// BENCH_CPU_PROF=<directory>: the server's CPU profile (a .cpuprofile written when it stops).
+const profile = process.env.BENCH_CPU_PROF;
 const server = await startServer({
   startupTimeoutMs: 600_000,
+  nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [],
   env: {
     DATABASE_URL: url.toString(),
     WORKERS: "0",
