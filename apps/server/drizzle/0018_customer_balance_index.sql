@@ -1,0 +1,1 @@
+CREATE INDEX "customers_client_balance_id_idx" ON "customers" USING btree ("client_id","total_balance","id");
