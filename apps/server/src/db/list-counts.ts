@@ -1,9 +1,9 @@
 /**
  * The `count` of a filtered list page, kept for a moment per client and filter (the unfiltered
- * counts, customers and the whole ledger, are kept exactly: modules/summary/client-counts.ts). Counting a large client's
- * customers or ledger on every page read cost more than the page itself (50 ms for 50,000
- * customers, against well under 1 ms for the 15 rows), which capped the lists at about 70
- * requests a second. A count is reused for at most LIST_COUNT_TTL_MS, and every write request this
+ * counts, customers and the whole ledger, are kept exactly: modules/summary/client-counts.ts).
+ * Counting a large client's customers or ledger on every page read cost more than the page itself
+ * (50 ms for 50,000 customers, against well under 1 ms for the 15 rows), which capped the lists at
+ * about 70 requests a second. A count is reused for at most LIST_COUNT_TTL_MS, and every write request this
  * process answers for a client forgets that client's counts at once, so a user who adds a customer
  * sees the new count. Writes made by another process (a worker's production run, another API
  * process) show in the count within the TTL; the rows themselves are always read fresh.
