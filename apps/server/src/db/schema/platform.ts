@@ -122,6 +122,11 @@ export const clients = pgTable(
     numberPulledBills: integer("number_pulled_bills").notNull().default(0),
     numberMailedBills: integer("number_mailed_bills").notNull().default(0),
     numberBillOverflows: integer("number_bill_overflows").notNull().default(0),
+    /** Closed periods: the client's books are closed through this date (its last issued statements'
+     * date); nothing posts with a service date on or before it. Null: nothing closed yet. */
+    booksClosedThrough: date("books_closed_through"),
+    /** BluePay seal hash type for this client's account (TPS_HASH_TYPE); null means HMAC_SHA512. */
+    gatewayHashType: varchar("gateway_hash_type", { length: 12 }),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
