@@ -4,6 +4,7 @@ import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
+import { assertOpenPeriod } from "./closed-period.js";
 import { lockCustomers, type LockedCustomer } from "./lock-customers.js";
 import { postingRefusal, refusalError, type RefusalReason } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
@@ -77,6 +78,8 @@ export async function postEntries(
     tenant.clientId,
     entries.map((entry) => entry.customerId),
   );
+  // A closed period refuses the whole posting, whatever the policy: nothing is written.
+  await assertOpenPeriod(tx, tenant.clientId, entries);
   const refused: PostEntriesResult["refused"] = [];
   const accepted: { index: number; entry: NewLedgerEntry; amount: string; signed: string }[] = [];
   entries.forEach((entry, index) => {
