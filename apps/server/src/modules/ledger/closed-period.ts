@@ -158,6 +158,7 @@ export async function getClosedPeriod(db: Executor, clientId: number): Promise<C
     reason: string;
     production_run_id: number | string | null;
     user_name: string | null;
+    username: string | null;
     created_at: Date | string;
   }>(
     db,
@@ -178,7 +179,7 @@ export async function getClosedPeriod(db: Executor, clientId: number): Promise<C
       closed_through_after: row.after,
       reason: row.reason,
       production_run_id: row.production_run_id === null ? null : Number(row.production_run_id),
-      user: row.user_name ?? (row as { username?: string | null }).username ?? null,
+      user: row.user_name ?? row.username,
       created_at: new Date(row.created_at).toISOString(),
     })),
   };
