@@ -1,6 +1,7 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import {
   closedPeriodMessage,
+  firstOpenDate,
   inClosedPeriod,
   usDate,
   type ClosedPeriod,
@@ -47,7 +48,44 @@ async function closedBeforeRun(tx: Executor, clientId: number, productionRunId: 
   return row ? row.before : undefined;
 }
 
-export type DatedEntry = { serviceDate: string; productionRunId?: number | null };
+export type DatedEntry = {
+  serviceDate: string;
+  productionRunId?: number | null;
+  /**
+   * Dated by the clock, not by the user (a payment received, autopay, a void or reversal, an entry
+   * left to default to today): on a day the books are already closed through (a run's day) it takes
+   * the first open day instead of being refused, as a bank posts after its cut-off.
+   */
+  datedToday?: boolean;
+};
+
+/**
+ * The entries' service dates in the open period: refuses (400, naming the closed date) when a date
+ * the user chose lies in the client's closed period; a date of the clock moves to the first open
+ * day. The caller holds the customers' locks. An entry of the run that is closing the books is held
+ * to the date before that run.
+ */
+export async function openPeriodDates(
+  tx: Executor,
+  clientId: number,
+  entries: readonly DatedEntry[],
+): Promise<string[]> {
+  const dates = entries.map((entry) => entry.serviceDate);
+  if (entries.length === 0) return dates;
+  const closed = await booksClosedThrough(tx, clientId);
+  if (closed === null) return dates;
+  const firstOpen = firstOpenDate(closed) ?? closed;
+  for (const [index, entry] of entries.entries())
+    if (entry.datedToday && entry.productionRunId == null && inClosedPeriod(entry.serviceDate, closed))
+      dates[index] = firstOpen;
+  await assertOpenPeriod(
+    tx,
+    clientId,
+    entries.map((entry, index) => ({ ...entry, serviceDate: dates[index] as string })),
+    closed,
+  );
+  return dates;
+}
 
 /**
  * Refuses (400, naming the closed date) when any of the dates lies in the client's closed period.
@@ -58,9 +96,10 @@ export async function assertOpenPeriod(
   tx: Executor,
   clientId: number,
   entries: readonly DatedEntry[],
+  known?: string | null,
 ): Promise<void> {
   if (entries.length === 0) return;
-  const closed = await booksClosedThrough(tx, clientId);
+  const closed = known === undefined ? await booksClosedThrough(tx, clientId) : known;
   if (closed === null) return;
   const bounds = new Map<number, string | null>();
   for (const entry of entries) {
@@ -108,7 +147,7 @@ export async function closeBooksForRun(
     action: "run",
     closedThroughBefore: before,
     closedThroughAfter: after,
-    reason: `Statements of ${input.runDate}`,
+    reason: `Statements of ${usDate(input.runDate)}`,
     productionRunId: input.productionRunId,
     userId: input.userId,
   });

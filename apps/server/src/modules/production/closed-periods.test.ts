@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import { closedPeriodSchema, productionRunSchema, type ProductionRun } from "@cyclebill/domain";
+import { addDays, closedPeriodSchema, productionRunSchema, type ProductionRun } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, customers, invoices, recurringCharges, transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
@@ -311,7 +311,6 @@ describe("run dates (issue 28 point 9)", () => {
     ).toBe(400);
     const [client] = await testApp.db.select().from(clients).where(eq(clients.id, clientId));
     expect(client?.dateLastBilling).toBe("2025-12-05");
-    void businessToday;
   });
 });
 
@@ -397,3 +396,45 @@ async function runCycle2(cycle: number, runDate: string, body: Record<string, un
     60_000,
   );
 }
+
+describe("on a run's day (books closed through today)", () => {
+  it("dates what the clock dates (a payment, a defaulted date) on the first open day, and refuses a chosen date", async () => {
+    const today = businessToday();
+    const [client] = await testApp.db
+      .insert(clients)
+      .values({
+        clientNo: 7003,
+        clientName: "Run today",
+        normalCycle: 20,
+        dateLastBilling: addDays(today, -30),
+      })
+      .returning({ id: clients.id });
+    const id = client!.id;
+    const [code] = await testApp.db
+      .insert(codes)
+      .values({ clientId: id, code: 200, description: "Payment", codeType: "payment" })
+      .returning({ id: codes.id });
+    const [customer] = await testApp.db
+      .insert(customers)
+      .values({ clientId: id, customerNo: 1, customerName: "Payer" })
+      .returning({ id: customers.id });
+    expect((await runCycle2(20, today)).status).toBe("done");
+    const chosen = await admin.request("POST", "/api/transactions/", {
+      query: { client_id: id },
+      body: { customer: customer!.id, code: code!.id, rate: "5", serviceDate: today },
+    });
+    expect(chosen.status).toBe(400);
+    // Before: any payment on a run's day was refused, autopay's included.
+    const defaulted = await admin.request("POST", "/api/transactions/", {
+      query: { client_id: id },
+      body: { customer: customer!.id, code: code!.id, rate: "5" },
+    });
+    expect(defaulted.status, JSON.stringify(defaulted.body)).toBe(201);
+    const dates = await testApp.db
+      .select({ serviceDate: transactions.serviceDate })
+      .from(transactions)
+      .where(eq(transactions.clientId, id));
+    expect(dates.map((row) => row.serviceDate)).toEqual([addDays(today, 1)]);
+    expect(await ledgerMismatches(testApp.db)).toEqual([]);
+  });
+});
