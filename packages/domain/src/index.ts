@@ -38,6 +38,8 @@ export * from "./tax/taxable-charges.js";
 export * from "./production/statement-decision.js";
 export * from "./production/client-eligibility.js";
 export * from "./production/billing-period.js";
+export * from "./production/run-date.js";
+export * from "./ledger/closed-period.js";
 export * from "./records/production-records.js";
 export * from "./delivery/pool-rules.js";
 export * from "./records/pool-records.js";

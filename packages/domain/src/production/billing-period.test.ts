@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   billingPeriod,
   cycleDatesInPeriod,
+  recurringDescription,
   recurringDueInPeriod,
   recurringQuantity,
   startsNewFiscalYear,
@@ -16,8 +17,12 @@ describe("billingPeriod", () => {
       days: 28,
     });
   });
-  it("starts at the client's start date, else the run's month, when it never billed", () => {
-    expect(billingPeriod(null, "2025-01-10", "2025-03-05")?.start).toBe("2025-01-10");
+  it("bills a first run one cycle (issue 28 point 4), from the start date only as a catch-up", () => {
+    // Failed before: the period ran from the start date, a catch-up of every month since.
+    expect(billingPeriod(null, "2024-01-10", "2025-03-05")?.start).toBe("2025-02-06");
+    expect(billingPeriod(null, "2025-02-20", "2025-03-05")?.start).toBe("2025-02-20");
+    expect(billingPeriod(null, "2024-01-10", "2025-03-05", { catchUp: true })?.start).toBe("2024-01-10");
+    expect(billingPeriod(null, "2025-01-10", "2025-03-31")?.start).toBe("2025-03-01");
     expect(billingPeriod(null, null, "2025-03-05")).toEqual({
       start: "2025-03-01",
       end: "2025-03-05",
@@ -37,11 +42,22 @@ describe("recurring charges due in a period", () => {
       { serviceMonth: "2025-03", serviceDate: "2025-03-01", occurrences: 1 },
     ]);
   });
-  it("bills arrears for the month before, on its last day", () => {
+  it("bills arrears for the month before, dated the run date in the open period (issue 28 point 2)", () => {
     const period = billingPeriod("2025-02-05", null, "2025-03-05")!;
-    expect(recurringDueInPeriod({ ...monthly, arrears: true }, period)).toEqual([
-      { serviceMonth: "2025-02", serviceDate: "2025-02-28", occurrences: 1 },
+    const [due] = recurringDueInPeriod({ ...monthly, arrears: true }, period);
+    // Failed before: dated 2025-02-28, a month the February run had statemented.
+    expect(due).toEqual({ serviceMonth: "2025-02", serviceDate: "2025-03-05", occurrences: 1 });
+    expect(recurringDescription("Lawn care", due!)).toBe("Lawn care — February 2025");
+    expect(recurringDescription("x".repeat(60), due!)).toHaveLength(60);
+  });
+  it("never bills before the charge and its customer existed (issue 28 point 4)", () => {
+    const period = billingPeriod("2024-12-15", null, "2025-03-15")!;
+    expect(recurringDueInPeriod(monthly, period, "2025-02-20")).toEqual([
+      { serviceMonth: "2025-03", serviceDate: "2025-03-01", occurrences: 1 },
     ]);
+    expect(recurringDueInPeriod({ ...monthly, arrears: true }, period, "2025-03-10")).toEqual([]);
+    // A run dated before the charge was entered still bills its own cycle.
+    expect(recurringDueInPeriod(monthly, period, "2025-06-01")).toHaveLength(1);
   });
   it("catches up every month of a longer period, and skips months out of season or off the interval", () => {
     const period = billingPeriod("2024-12-15", null, "2025-03-15")!;

@@ -176,6 +176,8 @@ export const productionClientQuerySchema = listQuerySchema.extend({ run_date: ca
 export const startProductionRunSchema = z.object({
   run_date: calendarDate().optional(),
   client_ids: z.array(z.number().int().positive()).min(1).optional(),
+  /** A client's first run bills one cycle; true bills every cycle since its start date (at most 12 months). */
+  catch_up: z.boolean().optional(),
 });
 export type StartProductionRun = z.output<typeof startProductionRunSchema>;
 export const productionRunListQuerySchema = listQuerySchema.extend({

@@ -258,6 +258,8 @@ export const recurringCharges = pgTable(
     /** false = Advance, true = Arrears. */
     arrears: boolean("arrears").notNull().default(false),
     lastBilledOn: date("last_billed_on"),
+    /** The first day it may bill (null: the day it was created); never before the customer's open date. */
+    startDate: date("start_date"),
     createdAt: createdAtColumn(),
   },
   (t) => [

@@ -328,3 +328,34 @@ export const productionRuns = pgTable(
     index("production_runs_cycle_run_idx").on(t.cycleRunId),
   ],
 );
+
+export const closedPeriodActions = ["run", "reopen", "close"] as const;
+
+/**
+ * Every change of a client's books_closed_through: a run's statements closing the books ("run"),
+ * an admin reopening them or closing them again, with who, when and why. A run's row keeps the
+ * value before it, so undoing the run can put it back.
+ */
+export const closedPeriodEvents = pgTable(
+  "closed_period_events",
+  {
+    clientId: refColumn("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    id: idColumn(),
+    action: varchar("action", { length: 8, enum: closedPeriodActions }).notNull(),
+    closedThroughBefore: date("closed_through_before"),
+    closedThroughAfter: date("closed_through_after"),
+    reason: text("reason").notNull().default(""),
+    productionRunId: refColumn("production_run_id"),
+    userId: refColumn("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    index("closed_period_events_client_idx").on(t.clientId, t.createdAt),
+    uniqueIndex("closed_period_events_run_key")
+      .on(t.clientId, t.productionRunId)
+      .where(sql`action = 'run'`),
+  ],
+);

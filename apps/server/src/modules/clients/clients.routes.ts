@@ -1,4 +1,7 @@
 import {
+  closedPeriodSchema,
+  closePeriodSchema,
+  reopenPeriodSchema,
   clientCreateSchema,
   clientUpdateSchema,
   listQuerySchema,
@@ -6,6 +9,7 @@ import {
 } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
+import { closePeriod, getClosedPeriod, reopenPeriod } from "../ledger/closed-period.js";
 import { getClient, listClients } from "./list-clients.js";
 import { createClient, deleteClient, updateClient } from "./manage-clients.js";
 
@@ -81,5 +85,45 @@ export function registerClientRoutes(router: Router): void {
     params: recordIdParamsSchema,
     successStatus: 204,
     handle: ({ params, auth }) => deleteClient(db, auth, params.id),
+  });
+
+  defineRoute(router, {
+    name: "getClosedPeriod",
+    method: "GET",
+    url: "/api/clients/:id/closed-period/",
+    summary: "The client's books closed-through date and its history: runs closing, reopens, closes (admins)",
+    tags: ["Clients"],
+    access: "admin",
+    params: recordIdParamsSchema,
+    response: closedPeriodSchema,
+    handle: ({ params }) => getClosedPeriod(db, params.id),
+  });
+
+  defineRoute(router, {
+    name: "reopenClosedPeriod",
+    method: "POST",
+    url: "/api/clients/:id/closed-period/reopen/",
+    summary:
+      "Reopen the client's closed period with a reason (admins); closed_through: the date it stays closed through (default: before the last close; null: all open)",
+    tags: ["Clients"],
+    access: "admin",
+    params: recordIdParamsSchema,
+    body: reopenPeriodSchema,
+    response: closedPeriodSchema,
+    handle: ({ params, body, auth }) => reopenPeriod(db, auth.user, params.id, body),
+  });
+
+  defineRoute(router, {
+    name: "closeClosedPeriod",
+    method: "POST",
+    url: "/api/clients/:id/closed-period/close/",
+    summary:
+      "Close the client's books again (admins): through closed_through, default the date closed before the last reopen",
+    tags: ["Clients"],
+    access: "admin",
+    params: recordIdParamsSchema,
+    body: closePeriodSchema,
+    response: closedPeriodSchema,
+    handle: ({ params, body, auth }) => closePeriod(db, auth.user, params.id, body),
   });
 }

@@ -344,6 +344,8 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         quantity: "1",
         startMonth: 1,
         endMonth: 12,
+        // Entered when the customer opened: a charge never bills before it existed.
+        createdAt: dayOfMonth(6, 1, now),
       };
       if (index % 3 === 1)
         recurringRows.push({
@@ -482,11 +484,13 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     await resetMonthToDate(db, client.id, dayOfMonth(0, 1, now));
     // Customers written here outside the ledger (added, archived): every client book rereads them.
     await recordAllCustomerChanges(db, client.id);
-    // Billed through last month's end (the demo's statement runs): the next run's period starts after it.
+    // Billed through last month's end (the demo's statement runs): the next run's period starts after
+    // it, and the books are closed through it (a statemented period takes no postings).
     await db
       .update(clients)
       .set({
         dateLastBilling: isoDate(dayOfMonth(0, 0, now)),
+        booksClosedThrough: isoDate(dayOfMonth(0, 0, now)),
         dateFirstBilling: isoDate(dayOfMonth(3, 0, now)),
       })
       .where(eq(clients.id, client.id));

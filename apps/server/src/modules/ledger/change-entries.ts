@@ -4,6 +4,7 @@ import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { notFound } from "../../http/errors.js";
 import { applyCustomerFigures, type FiguresChange } from "./apply-customer-figures.js";
+import { assertOpenPeriod } from "./closed-period.js";
 import { lockCustomers } from "./lock-customers.js";
 import { assertPostable } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
@@ -62,6 +63,11 @@ export async function changeEntries(
         order by t.id for update of t`,
   );
   if (current.length !== new Set(ids).size) throw notFound();
+  // Neither the old date nor the new one may lie in a closed period.
+  await assertOpenPeriod(tx, tenant.clientId, [
+    ...current.map((row) => ({ serviceDate: row.service_date })),
+    ...rewrites.map((rewrite) => ({ serviceDate: rewrite.serviceDate })),
+  ]);
 
   const priced = rewrites.map((rewrite) => {
     const amount = multiplyRateByQuantity(rewrite.rate, rewrite.quantity);

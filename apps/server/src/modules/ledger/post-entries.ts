@@ -4,6 +4,7 @@ import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
+import { openPeriodDates } from "./closed-period.js";
 import { lockCustomers, type LockedCustomer } from "./lock-customers.js";
 import { postingRefusal, refusalError, type RefusalReason } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
@@ -31,6 +32,11 @@ export type NewLedgerEntry = {
   gatewayTransId?: string | null;
   /** Entry time; now when absent (demo data and imports back-date it). */
   createdAt?: Date;
+  /**
+   * The service date is today's by the clock (a payment, a void, a defaulted date): on a day the
+   * books are closed through, it moves to the first open day instead of being refused.
+   */
+  datedToday?: boolean;
   /** A void or a reversal: the entry's amount, with the opposite effect of the entry it offsets. */
   offsets?: { kind: "void" | "reversal"; entryId: number; amount: string; ledgerAmount: string };
 };
@@ -67,15 +73,25 @@ function refusalOf(customer: LockedCustomer | undefined, entry: NewLedgerEntry):
 export async function postEntries(
   tx: Executor,
   tenant: { clientId: number },
-  entries: readonly NewLedgerEntry[],
+  requested: readonly NewLedgerEntry[],
   policy: RefusalPolicy = "refuse",
 ): Promise<PostEntriesResult> {
-  const empty: PostEntriesResult = { ids: entries.map(() => null), refused: [], archived: [], total: "0.00" };
-  if (entries.length === 0) return empty;
+  const empty: PostEntriesResult = {
+    ids: requested.map(() => null),
+    refused: [],
+    archived: [],
+    total: "0.00",
+  };
+  if (requested.length === 0) return empty;
   const locked = await lockCustomers(
     tx,
     tenant.clientId,
-    entries.map((entry) => entry.customerId),
+    requested.map((entry) => entry.customerId),
+  );
+  // A closed period refuses the whole posting, whatever the policy: nothing is written.
+  const openDates = await openPeriodDates(tx, tenant.clientId, requested);
+  const entries = requested.map((entry, index) =>
+    entry.serviceDate === openDates[index] ? entry : { ...entry, serviceDate: openDates[index] as string },
   );
   const refused: PostEntriesResult["refused"] = [];
   const accepted: { index: number; entry: NewLedgerEntry; amount: string; signed: string }[] = [];

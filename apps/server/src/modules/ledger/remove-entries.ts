@@ -3,6 +3,7 @@ import type { CodeType } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
+import { assertOpenPeriod } from "./closed-period.js";
 import { lockCustomers } from "./lock-customers.js";
 import { sqlArray } from "./sql-arrays.js";
 
@@ -35,6 +36,17 @@ export async function removeEntries(
     tx,
     tenant.clientId,
     owners.map((row) => Number(row.customer_id)),
+  );
+  // An entry dated in a closed period stays (undoing a run restores the date before it first).
+  const dated = await queryRows<{ service_date: string }>(
+    tx,
+    sql`select distinct service_date::text as service_date from transactions
+        where client_id = ${tenant.clientId} and id = any(${sqlArray(ids, "bigint")})`,
+  );
+  await assertOpenPeriod(
+    tx,
+    tenant.clientId,
+    dated.map((row) => ({ serviceDate: row.service_date })),
   );
   const removed = await queryRows<RemovedRow>(
     tx,

@@ -71,7 +71,7 @@ function nextCard(): string {
 async function addCustomer(
   no: number,
   name: string,
-  options: { balance?: string; card?: boolean; autopay?: boolean } = {},
+  options: { balance?: string; card?: boolean; autopay?: boolean; serviceDate?: string } = {},
 ): Promise<number> {
   const [row] = await testApp.db
     .insert(customers)
@@ -96,7 +96,7 @@ async function addCustomer(
           description: "Service",
           rate: options.balance ?? "0",
           quantity: "1",
-          serviceDate: "2025-02-20",
+          serviceDate: options.serviceDate ?? "2025-02-20",
         },
       ]),
     );
@@ -426,7 +426,12 @@ describe("autopay", () => {
 
 describe("an attempt the gateway never got", () => {
   it("is settled as not charged and the customer is charged under the run's next key", async () => {
-    const customerId = await addCustomer(51, "Retried", { balance: "13.00", card: true });
+    // After the run of RUN_DATE: the books are closed through it (issue 28's closed periods).
+    const customerId = await addCustomer(51, "Retried", {
+      balance: "13.00",
+      card: true,
+      serviceDate: "2025-03-10",
+    });
     const [user] = await testApp.db.select().from(users).where(eq(users.clientId, clientA)).limit(1);
     if (!user) throw new Error("no user");
     const chunks: CardRunChunk[] = [];

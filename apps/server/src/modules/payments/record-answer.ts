@@ -117,6 +117,7 @@ export async function recordAnswer(
             rate: attempt.amount,
             quantity: "1",
             serviceDate: businessToday(),
+            datedToday: true,
             createdByUserId: attempt.createdByUserId,
             sourceKey: `payment-attempt:${attempt.id}`,
             gatewayTransId: answer.transId,

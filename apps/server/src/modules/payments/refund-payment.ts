@@ -52,6 +52,7 @@ export async function postRefundOffset(tx: Executor, attempt: AttemptRow): Promi
       quantity: entry.quantity,
       rate: entry.rate,
       serviceDate: businessToday(),
+      datedToday: true,
       unitOfMeasureId: entry.unitOfMeasureId,
       transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
       createdByUserId: attempt.createdByUserId,

@@ -6,6 +6,7 @@ import {
   ledgerAmount,
   multiplyRateByQuantity,
   NO_STATEMENT_REASONS,
+  recurringDescription,
   recurringDueInPeriod,
   recurringQuantity,
   refusesPosting,
@@ -35,6 +36,8 @@ export const LATE_FEE_CODE = -1;
 
 export type RecurringPosting = {
   charge: RecurringInput;
+  /** The posted description: the charge's, naming the month it covers when dated outside it. */
+  description: string;
   serviceDate: string;
   quantity: string;
   amount: string;
@@ -91,11 +94,13 @@ export async function planCustomers(
           arrears: charge.arrears,
         },
         input.period,
+        charge.billFrom,
       );
       for (const billing of due) {
         const quantity = recurringQuantity(charge.quantity, billing.occurrences);
         postings.push({
           charge,
+          description: recurringDescription(charge.description, billing),
           serviceDate: billing.serviceDate,
           quantity,
           amount: multiplyRateByQuantity(charge.rate, quantity),

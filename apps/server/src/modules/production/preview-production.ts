@@ -171,7 +171,7 @@ export async function previewCustomer(
       ...plan.recurring.map((posting) => ({
         kind: "recurring" as const,
         code: posting.charge.code,
-        description: posting.charge.description,
+        description: posting.description,
         service_date: posting.serviceDate,
         rate: posting.charge.rate,
         quantity: posting.quantity,

@@ -72,7 +72,7 @@ export async function renderPreviewStatementPdf(
     serviceDate: posting.serviceDate,
     code: posting.charge.code,
     codeType: posting.charge.codeType as CodeType,
-    description: posting.charge.description,
+    description: posting.description,
     quantity: posting.quantity,
     rate: posting.charge.rate,
     ledgerAmount: ledgerAmount(posting.charge.codeType as CodeType, posting.amount),

@@ -112,6 +112,8 @@ export type RecurringInput = {
   endMonth: number;
   frequency: string;
   arrears: boolean;
+  /** The later of the charge's start (its start date, or the day it was entered) and the customer's open date. */
+  billFrom: string;
 };
 
 export type ClientCustomerInputs = {
@@ -162,11 +164,13 @@ export async function readCustomerInputs(
     end_month: number;
     frequency: string;
     arrears: boolean;
+    bill_from: string;
   }>(
     db,
     sql`select r.id, r.customer_id, r.code_id, k.code, k.code_type, r.description, k.description as code_description,
                r.rate::text as rate, r.quantity::text as quantity, r.unit_of_measure_id, r.start_month, r.end_month,
-               r.frequency, r.arrears
+               r.frequency, r.arrears,
+               greatest(coalesce(r.start_date, r.created_at::date), c.open_date)::text as bill_from
         from recurring_charges r
         join customers c on c.client_id = r.client_id and c.id = r.customer_id and not c.deleted
         join codes k on k.client_id = r.client_id and k.id = r.code_id
@@ -191,6 +195,7 @@ export async function readCustomerInputs(
       endMonth: row.end_month,
       frequency: row.frequency,
       arrears: row.arrears,
+      billFrom: row.bill_from,
     });
     recurring.set(customerId, list);
   }

@@ -120,6 +120,7 @@ export function registerProductionRoutes(router: Router): void {
           cycle: params.n,
           runDate: body.run_date ?? businessToday(),
           clientIds: body.client_ids,
+          catchUp: body.catch_up ?? false,
           idempotencyKey: typeof key === "string" && key !== "" ? key.slice(0, 200) : undefined,
           chunkSize: config.jobs.chunkSize,
         },

@@ -105,7 +105,8 @@ beforeAll(async () => {
     .select({ id: codes.id })
     .from(codes)
     .where(and(eq(codes.clientId, clientC), eq(codes.code, 100)));
-  const mail = await addCustomer(clientA, 11, "mail-30", { pullFlag: "A" });
+  // Open since 2024, so its charges bill February in arrears (a charge never bills before its customer).
+  const mail = await addCustomer(clientA, 11, "mail-30", { pullFlag: "A", openDate: "2024-01-01" });
   const email = await addCustomer(clientA, 12, "email-60", { pullFlag: "E", email: "e@example.com" });
   const both = await addCustomer(clientA, 13, "both-90", {
     pullFlag: "M",
@@ -156,6 +157,7 @@ beforeAll(async () => {
     amount: "25.00",
     startMonth: 1,
     endMonth: 12,
+    createdAt: new Date("2024-01-01T12:00:00Z"),
   }));
   await testApp.db.insert(recurringCharges).values([
     ...charges,
@@ -318,8 +320,8 @@ describe("production run", () => {
       {
         kind: "recurring",
         code: 100,
-        description: "Visits",
-        service_date: "2025-02-28",
+        description: "Visits — February 2025",
+        service_date: RUN_DATE,
         rate: "7.50000",
         quantity: "2",
         amount: "15.00",

@@ -5,6 +5,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { clients, customers, productionRuns } from "../../db/tables.js";
 import { finishJobRun, planJobRun, type JobRunKey } from "../jobs/job-runs.js";
 import { carryChunks, chunkResults, runChunk, type ChunkResult } from "../jobs/record-chunk.js";
+import { closeBooksForRun } from "../ledger/closed-period.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { addFigures, figuresOf, planCustomers } from "./plan-production.js";
 import type { ProductionClientRow } from "./production-inputs.js";
@@ -176,6 +177,15 @@ async function planClientRun(
       step: PRODUCING,
     });
     if (!planned) return;
+    // The statements this part issues close the client's books through the run date, before any
+    // statement exists: see closed-period.ts for why no posting can slip in.
+    const run = await readRun(tx, key.clientId, productionRunId);
+    await closeBooksForRun(tx, {
+      clientId: key.clientId,
+      productionRunId,
+      runDate: run.runDate,
+      userId: run.startedByUserId,
+    });
     if (resumeFrom !== undefined) await carryChunks(tx, { clientId: key.clientId, runId: resumeFrom }, key);
     await tx
       .update(productionRuns)

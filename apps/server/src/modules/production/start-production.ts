@@ -2,9 +2,11 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import {
   billingPeriod,
   clientSkipReason,
+  runDateRefusal,
   type ClientSkipReason,
   type ProductionRun,
 } from "@cyclebill/domain";
+import { businessToday } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { cycleRuns, productionRuns } from "../../db/tables.js";
 import type { AuthUser } from "../../http/auth-context.js";
@@ -20,6 +22,8 @@ export type StartProductionInput = {
   clientIds?: number[];
   idempotencyKey?: string;
   chunkSize: number;
+  /** Bill a first run from the client's start date instead of one cycle. */
+  catchUp?: boolean;
 };
 
 /**
@@ -59,6 +63,22 @@ export async function startProductionRun(
         throw fieldError("client_ids", `Not clients of cycle ${input.cycle}: ${stray.join(", ")}.`);
     }
     const asked = input.clientIds ? new Set(input.clientIds) : null;
+    // A real date, at most the look-ahead past today, not before a billed client's last billing.
+    const billable = cycleClients.filter(
+      (client) =>
+        (!asked || asked.has(client.id)) &&
+        clientSkipReason({
+          statusCode: client.statusCode,
+          inactiveFlag: client.inactiveFlag,
+          alreadyRun: false,
+        }) === null,
+    );
+    const refusal = runDateRefusal(
+      input.runDate,
+      businessToday(),
+      billable.map((client) => client.dateLastBilling),
+    );
+    if (refusal) throw fieldError("run_date", refusal);
     const alreadyRun = await clientsAlreadyRun(tx, input.cycle, input.runDate);
     const failed = await failedParts(tx, input.cycle, input.runDate);
     const retried: { clientId: number; part: FailedPart }[] = [];
@@ -71,7 +91,9 @@ export async function startProductionRun(
         retried.push({ clientId: client.id, part: failedPart });
         continue;
       }
-      const period = billingPeriod(client.dateLastBilling, client.clientStartDate, input.runDate);
+      const period = billingPeriod(client.dateLastBilling, client.clientStartDate, input.runDate, {
+        catchUp: input.catchUp,
+      });
       const reason = clientSkipReason({
         statusCode: client.statusCode,
         inactiveFlag: client.inactiveFlag,

@@ -44,7 +44,8 @@ export const untimed: PhaseTimer = (_phase, work) => work();
 /**
  * Writes a chunk's plans (the caller holds the client row shared, then the customers, locked): posts
  * the recurring charges and late fees through the ledger writer, then makes the statements set-based —
- * numbers drawn under the client's statement-number lock, invoices carried and marked processed, entries billed, next
+ * numbers drawn under the client's statement-number lock, closed invoices carried and marked processed (open
+ * ones stay open; their entries are billed as ledger lines), entries billed, next
  * period started — and resets the one-month flags (pull T/N to A, group skip to standard).
  */
 export async function writeChunk(
@@ -83,7 +84,7 @@ async function postChunk(
         customerId: plan.customer.id,
         codeId: posting.charge.codeId,
         codeType: posting.charge.codeType as NewLedgerEntry["codeType"],
-        description: posting.charge.description,
+        description: posting.description,
         rate: toRate(posting.charge.rate),
         quantity: toQuantity(posting.quantity),
         serviceDate: posting.serviceDate,
@@ -265,7 +266,7 @@ async function makeStatements(
           )}
         ) as s(customer_id, statement_id)
         where i.client_id = ${clientId} and i.customer_id = any(${sqlArray(ids, "bigint")})
-          and i.customer_id = s.customer_id and i.invoice_status in ('open', 'closed')
+          and i.customer_id = s.customer_id and i.invoice_status = 'closed'
         returning i.id`,
   );
   await billEntriesOnStatements(

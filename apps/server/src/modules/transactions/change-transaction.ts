@@ -57,6 +57,8 @@ export async function createTransaction(
       rate: input.rate,
       quantity: input.quantity,
       serviceDate: input.serviceDate ?? businessToday(),
+      // Left to default to today: on a run's day it takes the first open day.
+      datedToday: input.serviceDate === undefined,
       unitOfMeasureId: input.unitofmeasure,
       transactionType: input.transaction_type,
       createdByUserId: tenant.user.id,
@@ -198,6 +200,7 @@ async function postOffset(
       quantity: entry.quantity,
       rate: entry.rate,
       serviceDate: businessToday(),
+      datedToday: true,
       unitOfMeasureId: entry.unitOfMeasureId,
       transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
       createdByUserId: tenant.user.id,

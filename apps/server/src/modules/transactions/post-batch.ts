@@ -116,6 +116,7 @@ export async function postBatch(
           rate: price.rate,
           quantity: price.quantity,
           serviceDate,
+          datedToday: input.service_date === undefined,
           unitOfMeasureId: input.unitofmeasure,
           transactionType: input.transaction_type,
           createdByUserId: tenant.user.id,

@@ -23,6 +23,8 @@ export type PostingInput = {
   quantity?: string;
   /** YYYY-MM-DD; today when absent. */
   serviceDate?: string;
+  /** The date is the clock's, not the user's: in a closed period it moves to the first open day. */
+  datedToday?: boolean;
   unitOfMeasureId?: number | null;
   transactionType?: (typeof transactionTypes)[number];
   createdByUserId?: number | null;
@@ -104,6 +106,7 @@ export async function postTransaction(
         rate,
         quantity,
         serviceDate,
+        datedToday: input.datedToday ?? input.serviceDate === undefined,
         unitOfMeasureId: input.unitOfMeasureId ?? 1,
         transactionType: input.transactionType ?? "user_or_scanner",
         storedAmountFlag,

@@ -12,6 +12,7 @@ import { validateForm, type FieldErrors } from "../auth/form-validation";
 import { useUser } from "../auth/user-context";
 import { PageHeader } from "../shell/PageHeader";
 import { BooksCheck } from "./BooksCheck";
+import { ClosedPeriodPanel } from "./ClosedPeriodPanel";
 import { ClientMessageTab } from "./ClientMessageTab";
 import { ClientOverviewTab } from "./ClientOverviewTab";
 import { ClientRatesTab } from "./ClientRatesTab";
@@ -220,6 +221,7 @@ function ClientEditorForm({
             <Stack gap="md">
               <ClientStatusTab form={form} record={record} />
               {canEdit ? <BooksCheck clientId={record.id} /> : null}
+              {isAdmin ? <ClosedPeriodPanel clientId={record.id} /> : null}
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="rates">

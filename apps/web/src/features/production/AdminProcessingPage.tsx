@@ -3,6 +3,7 @@ import {
   Alert,
   Anchor,
   Button,
+  Checkbox,
   Group,
   Modal,
   Select,
@@ -54,6 +55,7 @@ function AdminProcessing() {
   const runId = Number(params.get("run") ?? "") || null;
   const [clientId, setClientId] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [catchUp, setCatchUp] = useState(false);
   const cycles = useProductionCycles();
   const preview = useCyclePreview(cycle, runDate);
   const run = useProductionRun(runId);
@@ -81,12 +83,13 @@ function AdminProcessing() {
   const openConfirmation = () => {
     if (!preview.data) return;
     setConfirmed({ clients: billing.map((client) => client.client_name), totals: preview.data.totals });
+    setCatchUp(false);
     setConfirming(true);
   };
 
   const confirmRun = () => {
     start.mutate(
-      { cycle, runDate },
+      { cycle, runDate, catchUp },
       {
         onSuccess: (started) => {
           setConfirming(false);
@@ -165,6 +168,15 @@ function AdminProcessing() {
               </Text>
             </>
           ) : null}
+          <Text size="sm" c="dimmed">
+            The statements close each client&apos;s books through {runDate}: nothing dated on or before it can
+            be posted afterwards unless a provider admin reopens the period.
+          </Text>
+          <Checkbox
+            label="Catch up first runs: bill a client's first run from its start date (at most 12 months) instead of one cycle"
+            checked={catchUp}
+            onChange={(event) => setCatchUp(event.currentTarget.checked)}
+          />
           {start.isError ? <Alert color="red">{describeApiError(start.error)}</Alert> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>

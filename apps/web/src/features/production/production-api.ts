@@ -97,10 +97,14 @@ export function useProductionRuns(limit: number) {
 export function useStartRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { cycle: number; runDate: string; clientIds?: number[] }) =>
+    mutationFn: (input: { cycle: number; runDate: string; clientIds?: number[]; catchUp?: boolean }) =>
       apiFetch<ProductionRun>(`/dailyproduction/cycle/${input.cycle}/`, {
         method: "POST",
-        body: { run_date: input.runDate, ...(input.clientIds ? { client_ids: input.clientIds } : {}) },
+        body: {
+          run_date: input.runDate,
+          ...(input.clientIds ? { client_ids: input.clientIds } : {}),
+          ...(input.catchUp ? { catch_up: true } : {}),
+        },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production"] }),
   });
