@@ -1,8 +1,10 @@
 import { eq, max } from "drizzle-orm";
 import {
-  CLIENT_RATE_FIELDS,
   DOUBLE_BILLING_MESSAGE,
   cycleChangeCausesDoubleBilling,
+  isProviderOnlyClientField,
+  providerOnlyClientChanges,
+  providerOnlyClientMessage,
   type ClientUpdate,
   type clientCreateSchema,
 } from "@cyclebill/domain";
@@ -20,7 +22,6 @@ type ClientCreate = z.output<typeof clientCreateSchema>;
 type ClientFields = Partial<ClientCreate> & Partial<ClientUpdate>;
 
 const WRITE_ONLY = new Set(["bluepay_secret_key", "clear_blue_pay_key"]);
-const RATE_FIELDS = new Set<string>(CLIENT_RATE_FIELDS);
 // Kept by the production run, never by the editor.
 const SYSTEM_FIELDS = new Set([
   "id",
@@ -35,16 +36,17 @@ const SYSTEM_FIELDS = new Set([
   "updated_at",
 ]);
 
-/** Table values from the editor's fields; rates only when the writer is an admin. */
+/** Table values from the editor's fields; the provider-only ones only when the writer is an admin. */
 function toValues(input: ClientFields, secretsKey: string, isAdmin: boolean): Partial<ClientRow> {
   const values: Record<string, unknown> = {};
   for (const [apiName, value] of Object.entries(input)) {
     if (WRITE_ONLY.has(apiName) || SYSTEM_FIELDS.has(apiName) || value === undefined) continue;
-    // Rates and the client number are the provider's to set.
-    if ((RATE_FIELDS.has(apiName) || apiName === "client_no") && !isAdmin) continue;
+    // Refused before this when changed; an unchanged value sent back is simply not written.
+    if (isProviderOnlyClientField(apiName) && !isAdmin) continue;
     const key = clientColumnKeyByApiName.get(apiName);
     if (key) values[key] = value;
   }
+  if (!isAdmin) return values as Partial<ClientRow>;
   if (input.clear_blue_pay_key) values.bluepaySecretKeyEncrypted = null;
   if (input.bluepay_secret_key)
     values.bluepaySecretKeyEncrypted = sealSecret(secretsKey, input.bluepay_secret_key);
@@ -84,8 +86,9 @@ export async function createClient(
 }
 
 /**
- * The client editor's save: admins edit any client and its rates; owners edit their own client
- * except the rates (kept as stored); staff only read.
+ * The client editor's save: admins edit any client and every field; owners edit their own client
+ * except the provider-only fields (a change to one is refused with 403 naming it; the stored value
+ * sent back is fine); staff only read.
  */
 export async function updateClient(
   db: Database,
@@ -103,6 +106,10 @@ export async function updateClient(
     .transaction(async (tx) => {
       const [current] = await tx.select().from(clients).where(eq(clients.id, id)).for("update").limit(1);
       if (!current) throw notFound();
+      if (!user.isAdmin) {
+        const refused = providerOnlyClientChanges(input, clientToApi(current));
+        if (refused.length > 0) throw forbidden(providerOnlyClientMessage(refused));
+      }
       if (
         cycleChangeCausesDoubleBilling({
           currentCycle: current.normalCycle,
