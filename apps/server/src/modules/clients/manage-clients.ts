@@ -13,8 +13,9 @@ import type { Database } from "../../db/database.js";
 import { pgErrorCode } from "../../db/pg-errors.js";
 import { clients } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
-import { fieldError, forbidden, notFound } from "../../http/errors.js";
+import { HttpError, fieldError, forbidden, notFound } from "../../http/errors.js";
 import { sealSecret } from "../secrets/secret-box.js";
+import { readClientHoldings } from "./client-holdings.js";
 import { clientColumnKeyByApiName, clientToApi, type ClientOutput, type ClientRow } from "./client-output.js";
 import { businessToday } from "../../clock.js";
 
@@ -131,9 +132,23 @@ export async function updateClient(
     .catch(duplicateNumber);
 }
 
-/** Deleting a client removes everything it owns; its users stay, attached to no client. */
+/**
+ * Deleting a client removes everything it owns; its users stay, attached to no client. A client
+ * holding books (any ledger entry, statement or payment) is refused with 409 naming them: it is
+ * made inactive instead. The client row is locked first, so nothing posts between the count and
+ * the delete (every insert of a tenant row takes a key-share lock on it).
+ */
 export async function deleteClient(db: Database, auth: AuthContext, id: number): Promise<void> {
   if (!auth.user.isAdmin) throw forbidden("Only the provider's admins delete clients.");
-  const deleted = await db.delete(clients).where(eq(clients.id, id)).returning({ id: clients.id });
-  if (deleted.length === 0) throw notFound();
+  await db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ id: clients.id })
+      .from(clients)
+      .where(eq(clients.id, id))
+      .for("update");
+    if (!locked) throw notFound();
+    const holdings = await readClientHoldings(tx, id);
+    if (holdings?.refusal) throw new HttpError(409, { detail: holdings.refusal });
+    await tx.delete(clients).where(eq(clients.id, id));
+  });
 }
