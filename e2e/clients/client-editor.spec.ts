@@ -286,6 +286,8 @@ describe("clients and the client editor", () => {
     await confirm.waitFor({ state: "detached" });
     expect(await names()).toEqual(["Yankee Water"]);
     await page.getByRole("button", { name: "Delete Yankee Water" }).click();
+    // An empty client deletes once its name is typed (client-safety.spec.ts shows the refusal).
+    await confirm.getByLabel("Type the client's name to confirm").fill("Yankee Water");
     await confirm.getByRole("button", { name: "Delete client" }).click();
     await table.getByText("No clients match").waitFor();
 

@@ -18,6 +18,8 @@ export * from "./ageing/age-balance.js";
 export * from "./reference/us-states.js";
 export * from "./clients/client-rules.js";
 export * from "./clients/client-schemas.js";
+export * from "./clients/client-permissions.js";
+export * from "./clients/client-deletion.js";
 export * from "./groups/group-positions.js";
 export * from "./reporting/fiscal-periods.js";
 export * from "./reporting/account-reports.js";

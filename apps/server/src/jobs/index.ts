@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { pgErrorCode } from "../db/pg-errors.js";
 import type PgBoss from "pg-boss";
 import { z } from "zod";
@@ -100,6 +101,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
                   log,
                   insert,
                   services: options.services,
+                  renewLease: () => renewJobLease(db, job.name, job.id),
                 })
               : Promise.resolve(),
           );
@@ -139,6 +141,7 @@ async function runJob<Id extends string, S extends z.ZodType>(
     log: JobLog;
     insert: (jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
     services: JobServices;
+    renewLease: () => Promise<void>;
   },
 ): Promise<void> {
   const parsed = definition.payload.safeParse(data);
@@ -148,6 +151,7 @@ async function runJob<Id extends string, S extends z.ZodType>(
   await definition.handle(parsed.data, {
     db: deps.db,
     log: deps.log,
+    renewLease: deps.renewLease,
     enqueue: async (executor, jobs) => {
       const inserts = jobs.map((job) => ({
         name: definition.id,
@@ -170,6 +174,17 @@ async function runJob<Id extends string, S extends z.ZodType>(
     },
     services: deps.services,
   });
+}
+
+/**
+ * Restarts an active job's expiry clock. pg-boss 10 has no heartbeat: its maintenance fails (and
+ * retries) a job whose started_on + expire_in has passed, so moving started_on forward is the
+ * lease renewal. Only an active job of this name and id is touched (a retry has a new state).
+ */
+export async function renewJobLease(db: Database, name: string, id: string): Promise<void> {
+  await db.execute(
+    sql`update pgboss.job set started_on = now() where name = ${name} and id = ${id}::uuid and state = 'active'`,
+  );
 }
 
 /**

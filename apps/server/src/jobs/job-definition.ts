@@ -37,6 +37,11 @@ export type JobServices = DeliveryServices & { mailer: Mailer; gateway: PaymentG
 export type JobContext<P> = {
   db: Database;
   log: JobLog;
+  /**
+   * Renews this job's lease: pg-boss (10.x has no heartbeat) takes a job still active past its
+   * expiry as dead and retries it; a long job that calls this as it makes progress is not cut.
+   */
+  renewLease: () => Promise<void>;
   enqueue: EnqueueInTransaction<P>;
   enqueueJobs: EnqueueOtherJobs;
   services: JobServices;

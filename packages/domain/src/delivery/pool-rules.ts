@@ -46,6 +46,8 @@ export function poolZipName(name: string): string {
 export const POOL_BUILDING_MESSAGE = "This pool is still building; download it when it is ready.";
 export const POOL_FAILED_MESSAGE =
   "This pool failed to build; its error is shown with it on Admin Processing.";
+export const NOTHING_TO_REBUILD_MESSAGE =
+  "Every pool of this run is ready or building: there is no failed or deleted pool to rebuild.";
 
 /** Pay links carry the client and the statement's unguessable pay code: `12-3f9a…`. */
 export function statementPayToken(clientId: number, payCode: string): string {

@@ -10,6 +10,7 @@ import {
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { closePeriod, getClosedPeriod, reopenPeriod } from "../ledger/closed-period.js";
+import { getClientHoldings } from "./client-holdings.js";
 import { getClient, listClients } from "./list-clients.js";
 import { createClient, deleteClient, updateClient } from "./manage-clients.js";
 
@@ -79,7 +80,8 @@ export function registerClientRoutes(router: Router): void {
     name: "deleteClient",
     method: "DELETE",
     url: "/api/clients/:id/",
-    summary: "Delete a client and everything it owns (admins)",
+    summary:
+      "Delete a client and everything it owns (admins); 409 naming what it holds when it has any ledger entry, statement or payment (make it inactive instead)",
     tags: ["Clients"],
     access: "admin",
     params: recordIdParamsSchema,
@@ -125,5 +127,25 @@ export function registerClientRoutes(router: Router): void {
     body: closePeriodSchema,
     response: closedPeriodSchema,
     handle: ({ params, body, auth }) => closePeriod(db, auth.user, params.id, body),
+  });
+
+  defineRoute(router, {
+    name: "getClientHoldings",
+    method: "GET",
+    url: "/api/clients/:id/holdings/",
+    summary:
+      "What a client holds (admins): customers, ledger entries, statements, payments; whether it may be deleted and, if not, why",
+    tags: ["Clients"],
+    access: "admin",
+    params: recordIdParamsSchema,
+    response: z.object({
+      customers: z.number().int(),
+      ledger_entries: z.number().int(),
+      statements: z.number().int(),
+      payments: z.number().int(),
+      deletable: z.boolean(),
+      refusal: z.string().nullable(),
+    }),
+    handle: ({ params, auth }) => getClientHoldings(db, auth, params.id),
   });
 }

@@ -142,15 +142,27 @@ describe("the client editor's save", () => {
     });
   });
 
-  it("keeps rates as stored when an owner saves, and refuses staff", async () => {
+  it("refuses an owner's change to the rates and the number, and refuses staff", async () => {
+    // Every field is walked in client-field-permissions.test.ts.
     const owner = testApp.client(fixture.b.ownerToken);
     const before = await editorBody(fixture.b.clientId);
-    const saved = await owner.put(`/api/clients/${fixture.b.clientId}/`, {
+    const refused = await owner.put(`/api/clients/${fixture.b.clientId}/`, {
       ...before,
       info_message: "Owner was here",
       client_no: 424242,
       mailed_bill_rate: "99.99",
       number_pulled_bills: 5,
+    });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: {
+        detail:
+          "Only the provider's administrators can change these fields: client_no, mailed_bill_rate, number_pulled_bills.",
+      },
+    });
+    const saved = await owner.put(`/api/clients/${fixture.b.clientId}/`, {
+      ...before,
+      info_message: "Owner was here",
     });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({

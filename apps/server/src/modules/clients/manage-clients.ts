@@ -1,8 +1,10 @@
 import { eq, max } from "drizzle-orm";
 import {
-  CLIENT_RATE_FIELDS,
   DOUBLE_BILLING_MESSAGE,
   cycleChangeCausesDoubleBilling,
+  isProviderOnlyClientField,
+  providerOnlyClientChanges,
+  providerOnlyClientMessage,
   type ClientUpdate,
   type clientCreateSchema,
 } from "@cyclebill/domain";
@@ -11,8 +13,9 @@ import type { Database } from "../../db/database.js";
 import { pgErrorCode } from "../../db/pg-errors.js";
 import { clients } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
-import { fieldError, forbidden, notFound } from "../../http/errors.js";
+import { HttpError, fieldError, forbidden, notFound } from "../../http/errors.js";
 import { sealSecret } from "../secrets/secret-box.js";
+import { readClientHoldings } from "./client-holdings.js";
 import { clientColumnKeyByApiName, clientToApi, type ClientOutput, type ClientRow } from "./client-output.js";
 import { businessToday } from "../../clock.js";
 
@@ -20,7 +23,6 @@ type ClientCreate = z.output<typeof clientCreateSchema>;
 type ClientFields = Partial<ClientCreate> & Partial<ClientUpdate>;
 
 const WRITE_ONLY = new Set(["bluepay_secret_key", "clear_blue_pay_key"]);
-const RATE_FIELDS = new Set<string>(CLIENT_RATE_FIELDS);
 // Kept by the production run, never by the editor.
 const SYSTEM_FIELDS = new Set([
   "id",
@@ -35,16 +37,17 @@ const SYSTEM_FIELDS = new Set([
   "updated_at",
 ]);
 
-/** Table values from the editor's fields; rates only when the writer is an admin. */
+/** Table values from the editor's fields; the provider-only ones only when the writer is an admin. */
 function toValues(input: ClientFields, secretsKey: string, isAdmin: boolean): Partial<ClientRow> {
   const values: Record<string, unknown> = {};
   for (const [apiName, value] of Object.entries(input)) {
     if (WRITE_ONLY.has(apiName) || SYSTEM_FIELDS.has(apiName) || value === undefined) continue;
-    // Rates and the client number are the provider's to set.
-    if ((RATE_FIELDS.has(apiName) || apiName === "client_no") && !isAdmin) continue;
+    // Refused before this when changed; an unchanged value sent back is simply not written.
+    if (isProviderOnlyClientField(apiName) && !isAdmin) continue;
     const key = clientColumnKeyByApiName.get(apiName);
     if (key) values[key] = value;
   }
+  if (!isAdmin) return values as Partial<ClientRow>;
   if (input.clear_blue_pay_key) values.bluepaySecretKeyEncrypted = null;
   if (input.bluepay_secret_key)
     values.bluepaySecretKeyEncrypted = sealSecret(secretsKey, input.bluepay_secret_key);
@@ -84,8 +87,9 @@ export async function createClient(
 }
 
 /**
- * The client editor's save: admins edit any client and its rates; owners edit their own client
- * except the rates (kept as stored); staff only read.
+ * The client editor's save: admins edit any client and every field; owners edit their own client
+ * except the provider-only fields (a change to one is refused with 403 naming it; the stored value
+ * sent back is fine); staff only read.
  */
 export async function updateClient(
   db: Database,
@@ -103,6 +107,10 @@ export async function updateClient(
     .transaction(async (tx) => {
       const [current] = await tx.select().from(clients).where(eq(clients.id, id)).for("update").limit(1);
       if (!current) throw notFound();
+      if (!user.isAdmin) {
+        const refused = providerOnlyClientChanges(input, clientToApi(current));
+        if (refused.length > 0) throw forbidden(providerOnlyClientMessage(refused));
+      }
       if (
         cycleChangeCausesDoubleBilling({
           currentCycle: current.normalCycle,
@@ -124,9 +132,23 @@ export async function updateClient(
     .catch(duplicateNumber);
 }
 
-/** Deleting a client removes everything it owns; its users stay, attached to no client. */
+/**
+ * Deleting a client removes everything it owns; its users stay, attached to no client. A client
+ * holding books (any ledger entry, statement or payment) is refused with 409 naming them: it is
+ * made inactive instead. The client row is locked first, so nothing posts between the count and
+ * the delete (every insert of a tenant row takes a key-share lock on it).
+ */
 export async function deleteClient(db: Database, auth: AuthContext, id: number): Promise<void> {
   if (!auth.user.isAdmin) throw forbidden("Only the provider's admins delete clients.");
-  const deleted = await db.delete(clients).where(eq(clients.id, id)).returning({ id: clients.id });
-  if (deleted.length === 0) throw notFound();
+  await db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ id: clients.id })
+      .from(clients)
+      .where(eq(clients.id, id))
+      .for("update");
+    if (!locked) throw notFound();
+    const holdings = await readClientHoldings(tx, id);
+    if (holdings?.refusal) throw new HttpError(409, { detail: holdings.refusal });
+    await tx.delete(clients).where(eq(clients.id, id));
+  });
 }

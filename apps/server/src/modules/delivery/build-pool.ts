@@ -167,7 +167,13 @@ async function write(out: WriteStream, text: string): Promise<void> {
  * the client's overflow bills. A build the worker died in starts over (the files are rebuilt; no
  * money moves here). A pool deleted while it builds stops and leaves nothing behind.
  */
-export async function buildPool(db: Database, services: DeliveryServices, poolId: number): Promise<void> {
+export async function buildPool(
+  db: Database,
+  services: DeliveryServices,
+  poolId: number,
+  /** Called after each batch: the job's lease runs from the last progress, not from its start. */
+  renewLease: () => Promise<void> = async () => undefined,
+): Promise<void> {
   const pool = await readPool(db, poolId);
   if (!pool || pool.state !== "building") return;
   const clientId = Number(pool.client_id);
@@ -227,6 +233,7 @@ export async function buildPool(db: Database, services: DeliveryServices, poolId
             where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
       );
       if (still.length === 0) throw new PoolGone();
+      await renewLease();
     }
     await next;
     manifest.end();

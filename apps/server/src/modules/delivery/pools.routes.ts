@@ -1,12 +1,19 @@
-import { poolListQuerySchema, poolNameParamsSchema, poolPageSchema, poolSchema } from "@cyclebill/domain";
+import {
+  poolListQuerySchema,
+  poolNameParamsSchema,
+  poolPageSchema,
+  poolSchema,
+  recordIdParamsSchema,
+} from "@cyclebill/domain";
 import { defineRoute, type Router } from "../../http/router.js";
 import { deletePool, getPool, listPools, openPoolDownload } from "./pools.js";
+import { rebuildRunPools } from "./rebuild-pools.js";
 
 const tags = ["Pools"];
 
 /** Print pools of production runs: list, one, the zip download, delete. Admins only. */
 export function registerPoolRoutes(router: Router): void {
-  const { db, config } = router.deps;
+  const { db, config, jobs } = router.deps;
 
   defineRoute(router, {
     name: "listPools",
@@ -67,5 +74,22 @@ export function registerPoolRoutes(router: Router): void {
         .header("cache-control", "no-store")
         .send(download.stream);
     },
+  });
+
+  defineRoute(router, {
+    name: "rebuildRunPools",
+    method: "POST",
+    url: "/api/productionruns/:id/rebuild_pools/",
+    summary:
+      "Rebuild the run's failed and deleted pools from its statements (202 with the pools queued to build); 409 when every pool is ready or building",
+    tags,
+    access: "admin",
+    params: recordIdParamsSchema,
+    response: poolPageSchema,
+    successStatus: 202,
+    handle: ({ params }) =>
+      rebuildRunPools(db, params.id, async (tx, queued) => {
+        for (const job of queued) await jobs.enqueue(job.name, job.payload, { executor: tx });
+      }),
   });
 }

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import type { BulkAddInvoicesInput, Page } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
-import { clients, customers, transactions } from "../../db/tables.js";
+import { customers, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { badRequest } from "../../http/errors.js";
+import { lockCustomers } from "../ledger/lock-customers.js";
 import { attachTransactions, createInvoice } from "./create-invoice.js";
 import { invoiceOutputs, type InvoiceOutput } from "./invoice-output.js";
 import { today } from "./manage-invoices.js";
@@ -21,9 +22,6 @@ export async function bulkAddInvoices(
   const invoiceDate = input.invoice_date ?? today();
   const requested = input.customer_ids ? [...new Set(input.customer_ids)] : undefined;
   const ids = await db.transaction(async (tx) => {
-    // Client row first, as createInvoice and createStatement take it, so the locks below
-    // are always taken in the same order and two runs cannot deadlock.
-    await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, tenant.clientId)).for("update");
     if (requested && requested.length > 0) {
       const found = await tx
         .select({ id: customers.id })
@@ -46,6 +44,15 @@ export async function bulkAddInvoices(
       eq(transactions.voided, false),
     ];
     if (requested) conditions.push(inArray(transactions.customerId, requested));
+    // Customers first, in id order (the order postings and createInvoice use), then their entries.
+    const candidates = await tx
+      .selectDistinct({ customerId: transactions.customerId })
+      .from(transactions)
+      .where(and(...conditions));
+    const customerIds = candidates.map((row) => row.customerId);
+    if (customerIds.length === 0) return [];
+    await lockCustomers(tx, tenant.clientId, customerIds);
+    conditions.push(inArray(transactions.customerId, customerIds));
     // Locked, so a concurrent attach cannot put one of them on another invoice meanwhile.
     const entries = await tx
       .select({ id: transactions.id, customerId: transactions.customerId })

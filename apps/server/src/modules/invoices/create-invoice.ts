@@ -1,10 +1,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { TRANSACTIONS_NOT_ATTACHABLE_MESSAGE, invoiceActionRefusal } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
-import { clients, customers, invoices, transactions } from "../../db/tables.js";
+import { invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { attachEntriesToInvoice } from "../ledger/entry-links.js";
+import { lockCustomers } from "../ledger/lock-customers.js";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -15,9 +16,15 @@ export type CreateInvoiceInput = {
   createdByUserId?: number | null;
 };
 
+/** The advisory-lock namespace of invoice numbering (pg_advisory_xact_lock's first key). */
+const INVOICE_NUMBERS_LOCK = 0x49_4e_56; // "INV"
+
 /**
- * Opens a new invoice for one customer. Numbers run per client; the client row is locked
- * while the next number is taken so that two concurrent creates never collide.
+ * Opens a new invoice for one customer. Numbers run per client. The customer row is locked
+ * first (customers, then invoices: the order postings use), then a per-client advisory lock
+ * is held while the next number is taken, so two creates never collide. It used to be the
+ * client row FOR UPDATE, which conflicts with the key-share lock a posting's customer_changes
+ * insert takes on it: a posting and an invoice deadlocked (a 500).
  */
 export async function createInvoice(
   db: Executor,
@@ -25,13 +32,9 @@ export async function createInvoice(
   input: CreateInvoiceInput,
 ): Promise<InvoiceRow> {
   return db.transaction(async (tx) => {
-    await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, tenant.clientId)).for("update");
-    const [customer] = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, input.customerId)))
-      .limit(1);
+    const customer = (await lockCustomers(tx, tenant.clientId, [input.customerId])).get(input.customerId);
     if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
+    await lockInvoiceNumbers(tx, tenant.clientId);
     const invoiceNum = await nextInvoiceNum(tx, tenant.clientId);
     const [row] = await tx
       .insert(invoices)
@@ -48,7 +51,15 @@ export async function createInvoice(
   });
 }
 
-/** Call with the client row locked. Numbering starts at 1. */
+/**
+ * Holds, until the transaction ends, the right to draw the client's next invoice number. Take it
+ * after the customer rows, so no one waits for a customer while holding it; postings never take it.
+ */
+async function lockInvoiceNumbers(tx: Executor, clientId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${INVOICE_NUMBERS_LOCK}::int, ${clientId}::int)`);
+}
+
+/** Call holding the invoice-number lock. Numbering starts at 1. */
 async function nextInvoiceNum(db: Executor, clientId: number): Promise<number> {
   const [last] = await db
     .select({ max: sql<number | null>`max(${invoices.invoiceNum})` })

@@ -19,7 +19,6 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { describeApiError } from "../../api/api-client";
 import { DEFAULT_PAGE_SIZE, nextSort, orderingParam, type SortState } from "../../lib/paging";
-import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { EditDeleteButtons } from "../shell/EditDeleteButtons";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
@@ -27,6 +26,7 @@ import { RefreshIcon } from "../shell/icons";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { AddClientDialog } from "./AddClientDialog";
+import { DeleteClientDialog } from "./DeleteClientDialog";
 import { AdminOnly } from "./ClientRequired";
 import { useClientList, useDeleteClient } from "./client-api";
 import { CLIENT_ID_PARAM, useClientContext } from "../../shared/client-context";
@@ -221,18 +221,17 @@ function ClientList() {
         }}
       />
 
-      <ConfirmDeleteDialog
-        opened={deleting !== null}
-        title="Delete client"
-        confirmLabel="Delete client"
+      <DeleteClientDialog
+        client={deleting}
         loading={remove.isPending}
+        error={remove.error}
         onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
-      >
-        Delete <strong>{deleting?.client_name}</strong> (client {deleting?.client_no})? Its customers, codes,
-        groups and transactions are deleted with it, and its users can no longer log in to it. This cannot be
-        undone.
-      </ConfirmDeleteDialog>
+        onCancel={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+        onOpenClient={(client) => void navigate(withClient(`/clients/${String(client.id)}`))}
+      />
     </>
   );
 }

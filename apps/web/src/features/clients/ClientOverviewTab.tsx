@@ -128,7 +128,7 @@ export function ClientOverviewTab({ form, hasBluePayKey }: { form: ClientForm; h
           ) : (
             <Text size="xs" c="dimmed">
               {keyReadOnly
-                ? "Only owners and administrators change the key."
+                ? "Only the provider's administrators change the gateway account."
                 : "Needed to take card and ACH payments."}
             </Text>
           )}

@@ -82,9 +82,11 @@ const LATE_FEE_TIERS: LateFeeTier[] = [
 ];
 
 export function ClientStatusTab({ form, record }: { form: ClientForm; record: ClientRecord }) {
+  // Non-admins see the provider's decisions read-only; say why.
+  const byProvider = (what: string) => (form.access.isAdmin ? undefined : `${what} set by the provider.`);
   return (
     <Stack gap="md">
-      <ClientSection title="Status" cols={3}>
+      <ClientSection title="Status" cols={3} description={byProvider("Status and inactive flag are")}>
         <Select label="Status" data={STATUS_OPTIONS} allowDeselect={false} {...form.select("status_code")} />
         <Select
           label="Inactive flag"
@@ -168,7 +170,11 @@ export function ClientStatusTab({ form, record }: { form: ClientForm; record: Cl
         </Stack>
       </Paper>
 
-      <ClientSection title="Production" cols={4}>
+      <ClientSection
+        title="Production"
+        cols={4}
+        description={byProvider("Bill criteria, fulfilment and process type are")}
+      >
         <Select
           label="Bill criteria"
           data={CRITERIA_OPTIONS}

@@ -1,5 +1,5 @@
 import type { Page } from "@cyclebill/domain";
-import type { ClientCreateInput, ClientUpdate } from "@cyclebill/domain";
+import type { ClientCreateInput, ClientHoldings, ClientUpdate } from "@cyclebill/domain";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import type { ClientRecord } from "./client-record";
@@ -78,10 +78,23 @@ export function useCreateClient() {
   });
 }
 
+/** What a client holds, for the delete dialog (admins): loaded fresh each time it opens. */
+export function useClientHoldings(clientId: number | null) {
+  return useQuery({
+    queryKey: ["clients", "holdings", clientId],
+    queryFn: ({ signal }) => apiFetch<ClientHoldings>(`/clients/${String(clientId)}/holdings/`, { signal }),
+    enabled: clientId !== null,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
 export function useDeleteClient() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (clientId: number) => apiFetch<void>(`/clients/${String(clientId)}/`, { method: "DELETE" }),
+    // A 409 (it holds books after all) is shown in the dialog.
+    mutationFn: (clientId: number) =>
+      apiFetch<void>(`/clients/${String(clientId)}/`, { method: "DELETE", handles: [409] }),
     onSuccess: (_result, clientId) => {
       queryClient.removeQueries({ queryKey: ["clients", "detail", clientId] });
       void queryClient.invalidateQueries({ queryKey: ["clients", "list"] });

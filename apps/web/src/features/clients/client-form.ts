@@ -1,4 +1,4 @@
-import { CLIENT_RATE_FIELDS, type ClientUpdateInput } from "@cyclebill/domain";
+import { CLIENT_RATE_FIELDS, isProviderOnlyClientField, type ClientUpdateInput } from "@cyclebill/domain";
 import { useState, type ChangeEvent } from "react";
 import type { FieldErrors } from "../auth/form-validation";
 import type { ClientEditableField, ClientFormValues, ClientRecord } from "./client-record";
@@ -80,7 +80,7 @@ export type ClientFormAccess = {
   canEdit: boolean;
   /** Rates: admins only. */
   canEditRates: boolean;
-  /** Admins see the client number as editable and the bulk pull fields. */
+  /** Admins edit the provider-only fields (number, status, cycle, production, gateway) and see the bulk pull fields. */
   isAdmin: boolean;
 };
 
@@ -128,7 +128,8 @@ export function useClientForm(record: ClientRecord, access: ClientFormAccess): C
   const isReadOnly = (field: ClientEditableField | "bluepay_secret_key") => {
     if (!access.canEdit) return true;
     if (isRateField(field)) return !access.canEditRates;
-    if (field === "client_no") return !access.isAdmin;
+    // The server refuses a non-admin's change to these (one list in the domain package).
+    if (isProviderOnlyClientField(field)) return !access.isAdmin;
     return false;
   };
 

@@ -1,13 +1,26 @@
-import { Anchor, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Button, Stack, Table, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { LoadingRows } from "../shell/LoadingRows";
-import { useProductionRuns } from "./production-api";
+import { useProductionRuns, useRebuildPools } from "./production-api";
 import { RunStatusBadge } from "./RunProgress";
 
 /** The last runs, newest first; choosing one shows its figures above. */
 export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
   const runs = useProductionRuns(20);
+  const rebuild = useRebuildPools();
   const rows = runs.data?.results ?? [];
+  // A failed or deleted pool is drawn again from the run's statements.
+  const rebuildPools = (runId: number) =>
+    rebuild.mutate(runId, {
+      onSuccess: (page) =>
+        notifications.show({
+          color: "teal",
+          message: `Rebuilding ${page.results.map((pool) => pool.pool_name).join(", ")}.`,
+        }),
+      onError: (error) => notifications.show({ color: "red", message: describeApiError(error) }),
+    });
   return (
     <Stack gap="xs">
       <Title order={2} size="h4">
@@ -25,10 +38,11 @@ export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
               <Table.Th ta="right">Statements</Table.Th>
               <Table.Th ta="right">Recurring</Table.Th>
               <Table.Th ta="right">Late fees</Table.Th>
+              <Table.Th>Pools</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {runs.isPending ? <LoadingRows columns={8} /> : null}
+            {runs.isPending ? <LoadingRows columns={9} /> : null}
             {rows.map((run) => {
               const s = run.figures.statements;
               return (
@@ -49,6 +63,18 @@ export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
                   <Table.Td ta="right">{s.mail + s.email + s.both + s.pulled}</Table.Td>
                   <Table.Td ta="right">{formatAmount(run.figures.recurring.total)}</Table.Td>
                   <Table.Td ta="right">{formatAmount(run.figures.late_fees.total)}</Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      disabled={run.status !== "done"}
+                      loading={rebuild.isPending && rebuild.variables === run.id}
+                      aria-label={`Rebuild pools of run ${String(run.id)}`}
+                      onClick={() => rebuildPools(run.id)}
+                    >
+                      Rebuild pools
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               );
             })}

@@ -129,3 +129,16 @@ export function useDeletePool() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production", "pools"] }),
   });
 }
+
+/** Rebuilds a run's failed and deleted pools from its statements; a 409 (nothing to rebuild) is shown by the caller. */
+export function useRebuildPools() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: number) =>
+      apiFetch<Page<PoolRecord>>(`/productionruns/${String(runId)}/rebuild_pools/`, {
+        method: "POST",
+        handles: [409],
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production", "pools"] }),
+  });
+}

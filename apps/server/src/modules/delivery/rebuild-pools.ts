@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { NOTHING_TO_REBUILD_MESSAGE, type Page, type PoolRecord } from "@cyclebill/domain";
+import type { Database } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
+import { HttpError, notFound } from "../../http/errors.js";
+import { createRunDeliveries } from "./create-pools.js";
+import { POOL_BUILD_JOB, type DeliveryJob, type EnqueueDeliveryJobs } from "./delivery-jobs.js";
+import { getPool } from "./pools.js";
+
+/**
+ * Rebuilds the print pools of a production run (admins) from its statements: a failed pool goes
+ * back to building, and a deleted one is made again from the run's statements that are in no pool
+ * (the same rule that made it, whose unique key leaves the other pools alone). Only the clients'
+ * parts that are done; one transaction queues the builds. 409 when there is nothing to rebuild.
+ */
+export async function rebuildRunPools(
+  db: Database,
+  cycleRunId: number,
+  enqueue: EnqueueDeliveryJobs,
+): Promise<Page<PoolRecord>> {
+  const poolIds = await db.transaction(async (tx) => {
+    const [run] = await queryRows<{ id: string | number }>(
+      tx,
+      sql`select id from cycle_runs where id = ${cycleRunId} for update`,
+    );
+    if (!run) throw notFound();
+    const parts = await queryRows<{ client_id: string | number; id: string | number }>(
+      tx,
+      sql`select client_id, id from production_runs
+          where cycle_run_id = ${cycleRunId} and status = 'done' order by client_id, id`,
+    );
+    const jobs: DeliveryJob[] = [];
+    for (const part of parts) {
+      const clientId = Number(part.client_id);
+      const productionRunId = Number(part.id);
+      const failed = await queryRows<{ id: string | number }>(
+        tx,
+        sql`update pools set state = 'building', done = 0, pages_count = 0, error = null, finished_at = null,
+                             builder = null
+            where client_id = ${clientId} and production_run_id = ${productionRunId} and state = 'failed'
+            returning id`,
+      );
+      for (const pool of failed) jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: Number(pool.id) } });
+      const remade = await createRunDeliveries(tx, { clientId, productionRunId });
+      jobs.push(...remade);
+    }
+    const builds = jobs.filter((job) => job.name === POOL_BUILD_JOB);
+    if (builds.length === 0) throw new HttpError(409, { detail: NOTHING_TO_REBUILD_MESSAGE });
+    await enqueue(tx, jobs);
+    return builds.map((job) => (job.payload as { poolId: number }).poolId);
+  });
+  const results = await Promise.all(poolIds.map((id) => getPool(db, String(id))));
+  return { count: results.length, results };
+}
