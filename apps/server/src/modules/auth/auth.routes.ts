@@ -49,7 +49,7 @@ export function registerAuthRoutes(router: Router): void {
     access: "public",
     body: loginSchema,
     response: z.object({ token: z.string() }),
-    handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip),
+    handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip, request.log),
   });
 
   defineRoute(router, {
