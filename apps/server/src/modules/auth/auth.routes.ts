@@ -8,6 +8,7 @@ import {
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { describeCurrentUser } from "./current-user.js";
+import { listLoginAlerts, loginAlertSchema } from "./login-alerts.js";
 import { logIn } from "./log-in.js";
 import { logOut } from "./log-out.js";
 import { requestPasswordReset, resetPassword } from "./password-reset.js";
@@ -50,6 +51,18 @@ export function registerAuthRoutes(router: Router): void {
     body: loginSchema,
     response: z.object({ token: z.string() }),
     handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip, request.log),
+  });
+
+  defineRoute(router, {
+    name: "listLoginAlerts",
+    method: "GET",
+    url: "/api/login-alerts/",
+    summary:
+      "Every account whose sign-in is under attack, the provider's admins included: more failed logins in the last hour than the throttle's account limit (admins only)",
+    tags,
+    access: "admin",
+    response: z.object({ count: z.number().int(), results: z.array(loginAlertSchema) }),
+    handle: () => listLoginAlerts(db, undefined),
   });
 
   defineRoute(router, {

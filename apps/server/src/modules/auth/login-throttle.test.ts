@@ -1,6 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import { startTestApp, type ApiResponse, type TestApp } from "../../test-support/test-app.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type ApiResponse,
+  type TestApp,
+} from "../../test-support/test-app.js";
 import { createUser } from "../users/create-user.js";
 
 let testApp: TestApp;
@@ -125,6 +130,76 @@ describe("login throttling", () => {
     moveClock(61);
     for (let attempt = 0; attempt < 10; attempt += 1)
       expect((await logIn("provider-admin@example.com", "nope", "127.0.6.1")).status).toBe(400);
+  });
+});
+
+describe("accounts under attack, as admins see them", () => {
+  it("shows the client's owner a line for its attacked user, the provider's admin every account, the admin's own included", async () => {
+    const fixture = await createTenantFixture(testApp);
+    const target = await createUser(testApp.db, {
+      email: "attacked-staff@example.com",
+      password: "attacked right pass",
+      firstName: "Ada",
+      lastName: "Attacked",
+      isClientStaff: true,
+      clientId: fixture.a.clientId,
+    });
+    await createUser(testApp.db, {
+      email: "attacked-admin@example.com",
+      password: "admin pass 2",
+      isAdmin: true,
+    });
+    const owner = testApp.client(fixture.a.ownerToken);
+    expect((await owner.get("/api/users/login-alerts/")).body).toEqual({ count: 0, results: [] });
+
+    // 30 failures are the limit; the 31st puts the brake on and the account on the list.
+    for (let address = 1; address <= 4; address += 1)
+      for (let attempt = 0; attempt < (address === 4 ? 1 : 10); attempt += 1) {
+        await logIn("attacked-staff@example.com", "nope", `198.19.0.${address}`);
+        await logIn("attacked-admin@example.com", "nope", `198.19.1.${address}`);
+      }
+    const alert = {
+      user_id: target.id,
+      email: "attacked-staff@example.com",
+      name: "Ada Attacked",
+      role: "staff",
+      client: fixture.a.clientId,
+      failed_logins: 31,
+      addresses: 4,
+    };
+    const seen = await owner.get("/api/users/login-alerts/");
+    expect(seen).toMatchObject({ status: 200, body: { count: 1, results: [alert] } });
+    // Only the client's owners and the provider's admins: not staff, not another client.
+    expect((await testApp.client(fixture.a.staffToken).get("/api/users/login-alerts/")).status).toBe(403);
+    expect((await testApp.client(fixture.b.ownerToken).get("/api/users/login-alerts/")).body).toEqual({
+      count: 0,
+      results: [],
+    });
+    expect(
+      (
+        await testApp
+          .client(fixture.b.ownerToken)
+          .get("/api/users/login-alerts/", { client_id: fixture.a.clientId })
+      ).status,
+    ).toBe(404);
+    expect((await owner.get("/api/login-alerts/")).status).toBe(403);
+
+    const everyAccount = await testApp.client(fixture.adminToken).get("/api/login-alerts/");
+    expect(everyAccount.status).toBe(200);
+    expect((everyAccount.body as { results: unknown[] }).results).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining(alert),
+        expect.objectContaining({
+          email: "attacked-admin@example.com",
+          role: "admin",
+          client: null,
+          failed_logins: 31,
+        }),
+      ]),
+    );
+    // An hour on, the attack has passed.
+    moveClock(61);
+    expect((await owner.get("/api/users/login-alerts/")).body).toEqual({ count: 0, results: [] });
   });
 });
 

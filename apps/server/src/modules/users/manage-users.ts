@@ -7,6 +7,7 @@ import { users } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
 import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
+import { listLoginAlerts } from "../auth/login-alerts.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail } from "./create-user.js";
 import { answerTakenEmail, mayRevealClash } from "./taken-email.js";
@@ -26,6 +27,12 @@ export async function listClientUsers(
 ) {
   assertCanManage(tenant);
   return listTenantRecords(db, tenant, usersResource, query);
+}
+
+/** The client's users under a sign-in attack now, for the User Management tab. */
+export async function listClientLoginAlerts(db: Database, tenant: TenantContext) {
+  assertCanManage(tenant);
+  return listLoginAlerts(db, tenant.clientId);
 }
 
 export async function getClientUser(db: Database, tenant: TenantContext, id: number): Promise<UserOutput> {
