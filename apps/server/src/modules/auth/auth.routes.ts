@@ -92,13 +92,14 @@ export function registerAuthRoutes(router: Router): void {
     name: "registerUser",
     method: "POST",
     url: "/api/register/",
-    summary: "Register a user (attached to no client until the provider attaches it)",
+    summary:
+      "Register a user (attached to no client until the provider attaches it). The same answer whether or not the email already has an account (its owner is emailed instead); 429 past 10 registrations an hour from one address",
     tags,
     access: "public",
     body: registrationSchema,
-    response: z.object(userNames),
+    response: z.object(userNames).omit({ id: true }),
     successStatus: 201,
-    handle: ({ body }) => registerUser(db, mailer, config.publicUrl, body),
+    handle: ({ body, request }) => registerUser(db, mailer, config.publicUrl, body, request.ip),
   });
 
   defineRoute(router, {
@@ -118,11 +119,12 @@ export function registerAuthRoutes(router: Router): void {
     name: "resetPassword",
     method: "POST",
     url: "/api/reset-password/",
-    summary: "Set a new password with the emailed single-use token",
+    summary:
+      "Set a new password with the emailed single-use token (checked before the password is hashed); 429 past 20 attempts an hour from one address",
     tags,
     access: "public",
     body: resetPasswordSchema,
     response: successSchema,
-    handle: ({ body }) => resetPassword(db, body),
+    handle: ({ body, request }) => resetPassword(db, body, request.ip),
   });
 }
