@@ -122,10 +122,11 @@ describe("navigation guard and login", () => {
     await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
 
     // A token the server no longer accepts (401) ends the session and returns to login.
-    await page.evaluate(() => localStorage.setItem("cyclebill.token", "expired.or.revoked"));
+    // Not remembered: the token lives in session storage.
+    await page.evaluate(() => sessionStorage.setItem("cyclebill.token", "expired.or.revoked"));
     await page.goto("/codes?client_id=1");
     await loginHeading().waitFor();
     expect(new URL(page.url()).searchParams.get("redirect")).toBe("/codes?client_id=1");
-    expect(await page.evaluate(() => localStorage.getItem("cyclebill.token"))).toBeNull();
+    expect(await page.evaluate(() => sessionStorage.getItem("cyclebill.token"))).toBeNull();
   });
 });

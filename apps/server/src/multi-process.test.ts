@@ -93,6 +93,23 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       expect(elsewhere.status).toBe(200);
     });
 
+    it("holds the registration limit of one address across API processes", async () => {
+      const register = (index: number, n: number) =>
+        api(index).request("POST", "/api/register/", {
+          body: {
+            firstName: "Multi",
+            lastName: `Reg ${n}`,
+            email: `multi-reg-${n}@multi.example`,
+            password: "multi sturdy pass",
+            confirmPassword: "multi sturdy pass",
+          },
+          headers: { "x-forwarded-for": "198.51.100.77" },
+        });
+      // Ten, alternating between the two processes, are taken; the eleventh is refused on either.
+      for (let n = 0; n < 10; n++) expect((await register(n % 2, n)).status).toBe(201);
+      for (const index of [0, 1]) expect((await register(index, 10 + index)).status).toBe(429);
+    });
+
     it("charges once for a payment sent through one API and retried through the other", async () => {
       const { db } = database;
       const [client] = await db

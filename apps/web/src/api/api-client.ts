@@ -44,9 +44,10 @@ export class ApiError extends Error {
   }
 }
 
+/** The session's token: session storage (this tab, until the browser closes) or, remembered, local storage. */
 export function readToken(): string | null {
   try {
-    return localStorage.getItem(TOKEN_STORAGE_KEY);
+    return sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? localStorage.getItem(TOKEN_STORAGE_KEY);
   } catch {
     // Storage can be unavailable (privacy modes, sandboxed frames); treat as logged out.
     return null;

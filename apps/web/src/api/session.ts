@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from "react";
 import { TOKEN_STORAGE_KEY, readToken } from "./api-client";
 
-// The session is the token in localStorage. Components subscribe to it, so storing or clearing the
+// The session is the token in session storage, or in local storage when the user ticked remember me
+// (the spec: unticked, it is gone when the browser closes). Components subscribe to it, so storing or clearing the
 // token (login, logout, a 401 anywhere) re-renders the guard and the menu at once.
 
 const listeners = new Set<() => void>();
@@ -23,9 +24,11 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-export function storeToken(token: string): void {
+export function storeToken(token: string, rememberMe: boolean): void {
   try {
-    localStorage.setItem(TOKEN_STORAGE_KEY, token);
+    // One place only, so an older remembered token never outlives this login.
+    (rememberMe ? sessionStorage : localStorage).removeItem(TOKEN_STORAGE_KEY);
+    (rememberMe ? localStorage : sessionStorage).setItem(TOKEN_STORAGE_KEY, token);
   } catch (error) {
     console.warn("Could not store the session token", error);
   }

@@ -8,6 +8,7 @@ import {
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { describeCurrentUser } from "./current-user.js";
+import { listLoginAlerts, loginAlertSchema } from "./login-alerts.js";
 import { logIn } from "./log-in.js";
 import { logOut } from "./log-out.js";
 import { requestPasswordReset, resetPassword } from "./password-reset.js";
@@ -49,7 +50,19 @@ export function registerAuthRoutes(router: Router): void {
     access: "public",
     body: loginSchema,
     response: z.object({ token: z.string() }),
-    handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip),
+    handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip, request.log),
+  });
+
+  defineRoute(router, {
+    name: "listLoginAlerts",
+    method: "GET",
+    url: "/api/login-alerts/",
+    summary:
+      "Every account whose sign-in is under attack, the provider's admins included: more failed logins in the last hour than the throttle's account limit (admins only)",
+    tags,
+    access: "admin",
+    response: z.object({ count: z.number().int(), results: z.array(loginAlertSchema) }),
+    handle: () => listLoginAlerts(db, undefined),
   });
 
   defineRoute(router, {
@@ -79,13 +92,14 @@ export function registerAuthRoutes(router: Router): void {
     name: "registerUser",
     method: "POST",
     url: "/api/register/",
-    summary: "Register a user (attached to no client until the provider attaches it)",
+    summary:
+      "Register a user (attached to no client until the provider attaches it). The same answer whether or not the email already has an account (its owner is emailed instead); 429 past 10 registrations an hour from one address",
     tags,
     access: "public",
     body: registrationSchema,
-    response: z.object(userNames),
+    response: z.object(userNames).omit({ id: true }),
     successStatus: 201,
-    handle: ({ body }) => registerUser(db, mailer, config.publicUrl, body),
+    handle: ({ body, request }) => registerUser(db, mailer, config.publicUrl, body, request.ip),
   });
 
   defineRoute(router, {
@@ -105,11 +119,12 @@ export function registerAuthRoutes(router: Router): void {
     name: "resetPassword",
     method: "POST",
     url: "/api/reset-password/",
-    summary: "Set a new password with the emailed single-use token",
+    summary:
+      "Set a new password with the emailed single-use token (checked before the password is hashed); 429 past 20 attempts an hour from one address",
     tags,
     access: "public",
     body: resetPasswordSchema,
     response: successSchema,
-    handle: ({ body }) => resetPassword(db, body),
+    handle: ({ body, request }) => resetPassword(db, body, request.ip),
   });
 }

@@ -10,7 +10,7 @@ import {
   REMEMBERED_TOKEN_LIFETIME_SECONDS,
   signAccessToken,
 } from "./access-token.js";
-import { admitLoginAttempt, loginFailed, loginSucceeded } from "./login-throttle.js";
+import { admitLoginAttempt, loginFailed, loginSucceeded, type ThrottleLog } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
@@ -26,10 +26,11 @@ export async function logIn(
   jwtSecret: string,
   input: z.output<typeof loginSchema>,
   address: string,
+  log?: ThrottleLog,
 ): Promise<{ token: string }> {
   const account = input.username.trim().toLowerCase();
   // Counted before the password is checked, so parallel guesses cannot all slip past the limit.
-  await admitLoginAttempt(db, account, address);
+  await admitLoginAttempt(db, account, address, log);
   const [user] = await db
     .select()
     .from(users)

@@ -1,6 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import { startTestApp, type ApiResponse, type TestApp } from "../../test-support/test-app.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type ApiResponse,
+  type TestApp,
+} from "../../test-support/test-app.js";
 import { createUser } from "../users/create-user.js";
 
 let testApp: TestApp;
@@ -90,17 +95,111 @@ describe("login throttling", () => {
     expect((await logIn("sprayed-50@example.com", "password1", "192.0.2.21")).status).toBe(400);
   });
 
-  it("holds an account to 100 failures an hour across addresses", async () => {
-    await createUser(testApp.db, { email: "popular@example.com", password: "popular right pass" });
-    for (let address = 0; address < 10; address += 1)
-      for (let attempt = 0; attempt < 10; attempt += 1)
-        expect((await logIn("popular@example.com", "nope", `198.18.0.${address}`)).status).toBe(400);
-    expect(await logIn("popular@example.com", "popular right pass", "198.18.1.1")).toMatchObject({
-      status: 429,
-      body: { detail: "Too many failed login attempts. Try again in 60 minutes." },
+  it("cannot lock the provider admin out: 12 guessing addresses, then the right password from a 13th signs in", async () => {
+    await createUser(testApp.db, {
+      email: "provider-admin@example.com",
+      password: "provider right pass",
+      isAdmin: true,
     });
+    const statuses: number[][] = [];
+    for (let address = 1; address <= 12; address += 1) {
+      const fromAddress: number[] = [];
+      for (let attempt = 0; attempt < 10; attempt += 1)
+        fromAddress.push(
+          (await logIn("provider-admin@example.com", `nope ${attempt}`, `127.0.6.${address}`)).status,
+        );
+      statuses.push(fromAddress);
+    }
+    // 30 failures put the brake on: the first three addresses had their 10 checks, later ones 3 each.
+    expect(
+      statuses
+        .slice(0, 3)
+        .flat()
+        .every((status) => status === 400),
+    ).toBe(true);
+    for (const fromAddress of statuses.slice(3))
+      expect(fromAddress).toEqual([400, 400, 400, 429, 429, 429, 429, 429, 429, 429]);
+    // A guessing address stays slowed even with the right password ...
+    expect((await logIn("provider-admin@example.com", "provider right pass", "127.0.6.12")).status).toBe(429);
+    // ... while the admin, from an address that is not guessing, signs in at once.
+    expect((await logIn("provider-admin@example.com", "provider right pass", "127.0.6.13")).status).toBe(200);
+    // So does a user who mistyped once from home.
+    expect((await logIn("provider-admin@example.com", "provider typo", "127.0.6.14")).status).toBe(400);
+    expect((await logIn("provider-admin@example.com", "provider right pass", "127.0.6.14")).status).toBe(200);
+    // An hour later the brake is off: a fresh window of 10 checks per address.
     moveClock(61);
-    expect((await logIn("popular@example.com", "popular right pass", "198.18.1.1")).status).toBe(200);
+    for (let attempt = 0; attempt < 10; attempt += 1)
+      expect((await logIn("provider-admin@example.com", "nope", "127.0.6.1")).status).toBe(400);
+  });
+});
+
+describe("accounts under attack, as admins see them", () => {
+  it("shows the client's owner a line for its attacked user, the provider's admin every account, the admin's own included", async () => {
+    const fixture = await createTenantFixture(testApp);
+    const target = await createUser(testApp.db, {
+      email: "attacked-staff@example.com",
+      password: "attacked right pass",
+      firstName: "Ada",
+      lastName: "Attacked",
+      isClientStaff: true,
+      clientId: fixture.a.clientId,
+    });
+    await createUser(testApp.db, {
+      email: "attacked-admin@example.com",
+      password: "admin pass 2",
+      isAdmin: true,
+    });
+    const owner = testApp.client(fixture.a.ownerToken);
+    expect((await owner.get("/api/users/login-alerts/")).body).toEqual({ count: 0, results: [] });
+
+    // 30 failures are the limit; the 31st puts the brake on and the account on the list.
+    for (let address = 1; address <= 4; address += 1)
+      for (let attempt = 0; attempt < (address === 4 ? 1 : 10); attempt += 1) {
+        await logIn("attacked-staff@example.com", "nope", `198.19.0.${address}`);
+        await logIn("attacked-admin@example.com", "nope", `198.19.1.${address}`);
+      }
+    const alert = {
+      user_id: target.id,
+      email: "attacked-staff@example.com",
+      name: "Ada Attacked",
+      role: "staff",
+      client: fixture.a.clientId,
+      failed_logins: 31,
+      addresses: 4,
+    };
+    const seen = await owner.get("/api/users/login-alerts/");
+    expect(seen).toMatchObject({ status: 200, body: { count: 1, results: [alert] } });
+    // Only the client's owners and the provider's admins: not staff, not another client.
+    expect((await testApp.client(fixture.a.staffToken).get("/api/users/login-alerts/")).status).toBe(403);
+    expect((await testApp.client(fixture.b.ownerToken).get("/api/users/login-alerts/")).body).toEqual({
+      count: 0,
+      results: [],
+    });
+    expect(
+      (
+        await testApp
+          .client(fixture.b.ownerToken)
+          .get("/api/users/login-alerts/", { client_id: fixture.a.clientId })
+      ).status,
+    ).toBe(404);
+    expect((await owner.get("/api/login-alerts/")).status).toBe(403);
+
+    const everyAccount = await testApp.client(fixture.adminToken).get("/api/login-alerts/");
+    expect(everyAccount.status).toBe(200);
+    expect((everyAccount.body as { results: unknown[] }).results).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining(alert),
+        expect.objectContaining({
+          email: "attacked-admin@example.com",
+          role: "admin",
+          client: null,
+          failed_logins: 31,
+        }),
+      ]),
+    );
+    // An hour on, the attack has passed.
+    moveClock(61);
+    expect((await owner.get("/api/users/login-alerts/")).body).toEqual({ count: 0, results: [] });
   });
 });
 

@@ -18,12 +18,18 @@ export const PAIR_WINDOW_MINUTES = 15;
 export const ADDRESS_LIMIT = 50;
 export const ADDRESS_WINDOW_MINUTES = 15;
 /**
- * Failed checks per account across addresses: slower and larger than the pair lock, so one
- * address (at most 40 checks an hour) can never lock an account, the provider admin included,
- * for those who log in from elsewhere; many addresses together are still held to 100 an hour.
+ * Failed checks per account across addresses in an hour past which the account is under attack:
+ * the attack is logged and shown to admins, and the brake goes on. The brake never locks the
+ * account: it only cuts the pair allowance of addresses that have themselves failed on it, so the
+ * owner (or the provider admin) signs in at once from an address that is not guessing.
  */
-export const ACCOUNT_LIMIT = 100;
+export const ACCOUNT_LIMIT = 30;
 export const ACCOUNT_WINDOW_MINUTES = 60;
+/** Checks per account and address in the pair window while the account is under attack (a typo or two). */
+export const UNDER_ATTACK_PAIR_LIMIT = 3;
+
+/** Where an attack is reported: the request's logger (pino), or nothing in tools and tests. */
+export type ThrottleLog = { warn: (details: object, message: string) => void };
 
 type Limit = { key: RateKey; limit: number; windowMs: number };
 
@@ -50,12 +56,29 @@ function tooMany(counted: Counted, windowMs: number): HttpError {
  * Counts this login attempt before its password is checked, and refuses it with 429 when it is
  * over a limit. Narrowest first, and a refused attempt is not counted further: an address
  * hammering one account fills only its own pair, not the account's or the address's count.
+ * Past the account's limit an address that has already tried this account in its pair window
+ * gets only a few checks; a fresh address still gets its check, so the right password works.
  */
-export async function admitLoginAttempt(db: Executor, account: string, address: string): Promise<void> {
-  for (const { key, limit, windowMs } of limits(account, address)) {
-    const counted = await countAttempt(db, key, windowMs);
-    if (counted.attempts > limit) throw tooMany(counted, windowMs);
-  }
+export async function admitLoginAttempt(
+  db: Executor,
+  account: string,
+  address: string,
+  log?: ThrottleLog,
+): Promise<void> {
+  const [pairLimit, addressLimit, accountLimit] = limits(account, address) as [Limit, Limit, Limit];
+  const pair = await countAttempt(db, pairLimit.key, pairLimit.windowMs);
+  if (pair.attempts > PAIR_LIMIT) throw tooMany(pair, pairLimit.windowMs);
+  const byAddress = await countAttempt(db, addressLimit.key, addressLimit.windowMs);
+  if (byAddress.attempts > ADDRESS_LIMIT) throw tooMany(byAddress, addressLimit.windowMs);
+  const byAccount = await countAttempt(db, accountLimit.key, accountLimit.windowMs);
+  if (byAccount.attempts <= ACCOUNT_LIMIT) return;
+  // Logged once per window, when the count first passes the limit (one upsert hands out each number once).
+  if (byAccount.attempts === ACCOUNT_LIMIT + 1)
+    log?.warn(
+      { account, attempts: byAccount.attempts, since: byAccount.windowStarted.toISOString() },
+      `login: account under attack, more than ${ACCOUNT_LIMIT} failed sign-ins within ${ACCOUNT_WINDOW_MINUTES} minutes; addresses that failed on it are slowed`,
+    );
+  if (pair.attempts > UNDER_ATTACK_PAIR_LIMIT) throw tooMany(pair, pairLimit.windowMs);
 }
 
 /** A right password: the pair starts afresh, and the wider counts forget this attempt. */

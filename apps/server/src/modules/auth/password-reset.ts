@@ -14,6 +14,7 @@ import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail, type UserRow } from "../users/create-user.js";
 import { assertAcceptablePassword } from "./common-passwords.js";
 import { hashPassword } from "./passwords.js";
+import { admitPasswordReset } from "./public-door-limits.js";
 import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
 
@@ -94,32 +95,45 @@ export async function requestPasswordReset(
   return { success: true };
 }
 
-/** Sets a new password with a single-use, unexpired token, and ends every existing session. */
+/** The live token's row and user for this email, or undefined (wrong, used, expired or another user's). */
+function findLiveToken(tx: Executor, input: z.output<typeof resetPasswordSchema>, lock: boolean) {
+  const query = tx
+    .select({ tokenId: passwordResetTokens.id, userId: users.id })
+    .from(passwordResetTokens)
+    .innerJoin(users, eq(users.id, passwordResetTokens.userId))
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, hashToken(input.token)),
+        isNull(passwordResetTokens.usedAt),
+        // Measured by the clock that set the expiry, not the database server's.
+        gt(passwordResetTokens.expiresAt, currentClock().now()),
+        sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}`,
+        eq(users.isActive, true),
+      ),
+    )
+    .limit(1);
+  return (lock ? query.for("update") : query).then(([found]) => found);
+}
+
+/**
+ * Sets a new password with a single-use, unexpired token, and ends every existing session.
+ * Each address is held to a few attempts an hour, and the token is checked before the password is
+ * hashed, so bogus requests cost one indexed lookup, not a hash.
+ */
 export async function resetPassword(
   db: Database,
   input: z.output<typeof resetPasswordSchema>,
+  address: string,
 ): Promise<{ success: true }> {
+  await admitPasswordReset(db, address);
   if (input.password !== input.password_confirmation)
     throw fieldError("password_confirmation", PASSWORD_MISMATCH_MESSAGE);
   assertAcceptablePassword("password", input.password);
+  if (!(await findLiveToken(db, input, false))) throw fieldError("token", RESET_TOKEN_INVALID_MESSAGE);
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ tokenId: passwordResetTokens.id, userId: users.id })
-      .from(passwordResetTokens)
-      .innerJoin(users, eq(users.id, passwordResetTokens.userId))
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
-          isNull(passwordResetTokens.usedAt),
-          // Measured by the clock that set the expiry, not the database server's.
-          gt(passwordResetTokens.expiresAt, currentClock().now()),
-          sql`lower(${users.email}) = ${input.email.trim().toLowerCase()}`,
-          eq(users.isActive, true),
-        ),
-      )
-      .for("update")
-      .limit(1);
+    // Checked again under the row lock: a parallel request may have spent the token meanwhile.
+    const found = await findLiveToken(tx, input, true);
     if (!found) throw fieldError("token", RESET_TOKEN_INVALID_MESSAGE);
     // Every outstanding link of this user is spent, not only the one used.
     await tx

@@ -5,7 +5,7 @@ import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, routes, unitsOfMeasure } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
-import { fieldError } from "../../http/errors.js";
+import { fieldError, notFound } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
@@ -67,6 +67,10 @@ export async function postBatch(
       .limit(1);
     if (!unit) throw fieldError("unitofmeasure", "Invalid unit of measure - object does not exist.");
   }
+  await assertOwnCustomers(db, tenant, [
+    ...(input.customers ?? []),
+    ...(input.customer_amounts ?? []).map((entry) => entry.customer),
+  ]);
   const defaultPrice = priceOf(input.amount, input.quantity);
   // Rows the screen priced one by one; everyone else takes the batch's amount and quantity.
   const prices = new Map(
@@ -142,6 +146,22 @@ export async function postBatch(
       }),
     };
   });
+}
+
+/**
+ * Every customer the batch names must be one of the client's (archived ones included: the ledger
+ * writer refuses those with a reason). Another client's id, or no customer's, answers 404 as a
+ * foreign id does everywhere else, and nothing is posted.
+ */
+async function assertOwnCustomers(db: Database, tenant: TenantContext, named: number[]): Promise<void> {
+  const distinct = [...new Set(named)];
+  if (distinct.length === 0) return;
+  const [found] = await queryRows<{ count: number | string }>(
+    db,
+    sql`select count(*) as count from customers
+        where client_id = ${tenant.clientId} and id = any(${sqlArray(distinct, "bigint")})`,
+  );
+  if (Number(found?.count) !== distinct.length) throw notFound();
 }
 
 /** Rate and quantity of a batch row, normalised. */

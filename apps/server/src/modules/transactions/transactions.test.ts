@@ -425,15 +425,44 @@ describe("group and bulk batches", () => {
       transaction_type: "bulk",
     });
     expect(bulk.body).toMatchObject({ count: 2, total: "2.00" });
-    // A list longer than PostgreSQL's 65,535 parameters: ids of no customer of this client are ignored.
-    const unknown = Array.from({ length: 70_000 }, (_, index) => 10_000_000 + index);
+    // A list longer than PostgreSQL's 65,535 parameters goes as one array; a customer named twice posts once.
     const large = await staff.post("/api/transactionsroutes/", {
-      customers: [customerIds[3], ...unknown],
+      customers: [customerIds[3], ...Array.from({ length: 70_000 }, () => customerIds[4])],
       code: code.credit,
       amount: "1",
       transaction_type: "bulk",
     });
-    expect(large.body).toMatchObject({ count: 1, total: "1.00" });
+    expect(large.body).toMatchObject({ count: 2, total: "2.00" });
+  });
+
+  it("answers 404 to a batch naming another client's customer or no customer, and posts nothing", async () => {
+    const [foreign] = await testApp.db
+      .insert(customers)
+      .values({ clientId: fixture.b.clientId, customerNo: 9301, customerName: "Other client's customer" })
+      .returning({ id: customers.id });
+    const before = await balanceOf(customerIds[3]!);
+    const batch = (named: Record<string, unknown>) =>
+      staff.post("/api/transactionsroutes/", {
+        code: code.credit,
+        amount: "1",
+        transaction_type: "bulk",
+        ...named,
+      });
+    const notFound = { status: 404, body: { detail: "Not found." } };
+    expect(await batch({ customers: [customerIds[3], foreign!.id] })).toMatchObject(notFound);
+    expect(await batch({ customers: [customerIds[3], 10_000_000] })).toMatchObject(notFound);
+    expect(
+      await batch({
+        customers: [customerIds[3]],
+        customer_amounts: [{ customer: foreign!.id, amount: "5" }],
+      }),
+    ).toMatchObject(notFound);
+    expect(await balanceOf(customerIds[3]!)).toBe(before);
+    const [untouched] = await testApp.db
+      .select({ balance: customers.totalBalance })
+      .from(customers)
+      .where(eq(customers.id, foreign!.id));
+    expect(Number(untouched?.balance)).toBe(0);
   });
 
   it("names every customer a group batch leaves out, archived ones included, with the reason", async () => {

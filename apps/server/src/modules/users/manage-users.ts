@@ -7,9 +7,10 @@ import { users } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
 import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
+import { listLoginAlerts } from "../auth/login-alerts.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail } from "./create-user.js";
-import { answerTakenEmail, mayRevealClash } from "./taken-email.js";
+import { answerTakenEmail, EMAIL_REFUSED_MESSAGE, mayRevealClash } from "./taken-email.js";
 import { getTenantRecord, listTenantRecords } from "../tenancy/tenant-records.js";
 import { canManageUsers, USERS_FORBIDDEN_DETAIL, usersResource, type UserOutput } from "./users.resource.js";
 
@@ -28,23 +29,35 @@ export async function listClientUsers(
   return listTenantRecords(db, tenant, usersResource, query);
 }
 
+/** The client's users under a sign-in attack now, for the User Management tab. */
+export async function listClientLoginAlerts(db: Database, tenant: TenantContext) {
+  assertCanManage(tenant);
+  return listLoginAlerts(db, tenant.clientId);
+}
+
 export async function getClientUser(db: Database, tenant: TenantContext, id: number): Promise<UserOutput> {
   assertCanManage(tenant);
   return getTenantRecord(db, tenant, usersResource, id);
 }
 
-async function assertEmailFree(db: Database, email: string, exceptUserId: number | null): Promise<void> {
+/**
+ * Refuses an email another user has. Only a clash the caller may know of (its own client's user,
+ * or any for a provider admin) gets the spec's duplicate-key message; an email of another client's
+ * user or of the provider's admin gets the plain refusal, which names no account.
+ */
+async function assertEmailFree(
+  db: Database,
+  tenant: TenantContext,
+  email: string,
+  exceptUserId: number,
+): Promise<void> {
   const [clash] = await db
-    .select({ id: users.id })
+    .select({ id: users.id, clientId: users.clientId })
     .from(users)
-    .where(
-      and(
-        sql`lower(${users.email}) = ${email.toLowerCase()}`,
-        exceptUserId === null ? undefined : ne(users.id, exceptUserId),
-      ),
-    )
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, ne(users.id, exceptUserId)))
     .limit(1);
-  if (clash) throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
+  if (!clash) return;
+  throw fieldError("email", mayRevealClash(tenant, clash) ? DUPLICATE_EMAIL_MESSAGE : EMAIL_REFUSED_MESSAGE);
 }
 
 function duplicateAsFieldError(error: unknown): never {
@@ -111,7 +124,7 @@ export async function updateClientUser(
   if (id === tenant.user.id && (input.isStaff || !input.is_active)) {
     throw nonFieldError("You cannot make yourself staff or inactive; ask another owner.");
   }
-  await assertEmailFree(db, input.email, id);
+  await assertEmailFree(db, tenant, input.email, id);
   const [row] = await db
     .update(users)
     .set(usersResource.toValues(input))

@@ -9,6 +9,9 @@ import type { Mailer } from "../mail/mailer.js";
 import type { UserRow } from "./create-user.js";
 import { usersResource, type UserOutput } from "./users.resource.js";
 
+/** An owner's edit to an email they may not learn is taken: says nothing of whose it is. */
+export const EMAIL_REFUSED_MESSAGE = "This email address cannot be given to this user. Choose another one.";
+
 /**
  * Whether a clash on this email may be answered with "duplicate": only when the existing user is
  * the caller's own client's (they can list those anyway) or the caller is a provider admin. An

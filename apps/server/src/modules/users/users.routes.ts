@@ -5,10 +5,12 @@ import {
   addClientUser,
   deleteClientUser,
   getClientUser,
+  listClientLoginAlerts,
   listClientUsers,
   updateClientUser,
 } from "./manage-users.js";
 import { userOutputSchema } from "./users.resource.js";
+import { loginAlertSchema } from "../auth/login-alerts.js";
 
 const tags = ["Users"];
 
@@ -25,6 +27,19 @@ export function registerUserRoutes(router: Router): void {
     query: listQuerySchema,
     response: z.object({ count: z.number().int(), results: z.array(userOutputSchema) }),
     handle: async ({ query, tenant }) => listClientUsers(db, tenant, query),
+  });
+
+  defineRoute(router, {
+    name: "listUserLoginAlerts",
+    method: "GET",
+    url: "/api/users/login-alerts/",
+    summary:
+      "The client's users whose sign-in is under attack: more failed logins in the last hour than the throttle's account limit (owners and admins only)",
+    tags,
+    access: "tenant",
+    query: recordQuerySchema,
+    response: z.object({ count: z.number().int(), results: z.array(loginAlertSchema) }),
+    handle: async ({ tenant }) => listClientLoginAlerts(db, tenant),
   });
 
   defineRoute(router, {

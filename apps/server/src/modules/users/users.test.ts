@@ -221,4 +221,59 @@ describe("/api/users/", () => {
     expect(byAdmin.status).toBe(400);
     expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
+
+  it("refuses an owner's edit to another client's or the provider admin's email alike, naming no account", async () => {
+    await createUser(testApp.db, {
+      email: "held.by.b@example.com",
+      password: "b's sturdy pass",
+      clientId: fixture.b.clientId,
+    });
+    await createUser(testApp.db, {
+      email: "provider.boss@example.com",
+      password: "boss pass 1",
+      isAdmin: true,
+    });
+    const owner = testApp.client(fixture.a.ownerToken);
+    const mine = (
+      await owner.post("/api/users/", {
+        firstName: "Eda",
+        lastName: "Edit",
+        email: "eda@example.com",
+        isStaff: true,
+      })
+    ).body as User;
+    const colleague = (
+      await owner.post("/api/users/", {
+        firstName: "Col",
+        lastName: "League",
+        email: "col@example.com",
+        isStaff: true,
+      })
+    ).body as User;
+    const editTo = (email: string) =>
+      owner.put(`/api/users/${mine.id}/`, { firstName: "Eda", lastName: "Edit", email, isStaff: true });
+
+    const refused = {
+      status: 400,
+      body: { email: ["This email address cannot be given to this user. Choose another one."] },
+    };
+    expect(await editTo("held.by.b@example.com")).toMatchObject(refused);
+    expect(await editTo("Provider.Boss@example.com")).toMatchObject(refused);
+    // A clash within the owner's own client leaks nothing: the spec's duplicate-key message stays.
+    const own = await editTo("col@example.com");
+    expect(own.status).toBe(400);
+    expect((own.body as { email: string[] }).email[0]).toContain("duplicate key");
+    expect(colleague.email).toBe("col@example.com");
+    // Nothing changed.
+    expect((await owner.get(`/api/users/${mine.id}/`)).body).toMatchObject({ email: "eda@example.com" });
+    // The provider's admin sees every client: told plainly.
+    const byAdmin = await testApp
+      .client(fixture.adminToken)
+      .put(
+        `/api/users/${mine.id}/`,
+        { firstName: "Eda", lastName: "Edit", email: "held.by.b@example.com", isStaff: true },
+        { client_id: fixture.a.clientId },
+      );
+    expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
+  });
 });

@@ -54,7 +54,7 @@ export function LoginPage() {
       });
       // Drop anything cached for a previous user before the new one's data loads.
       queryClient.removeQueries();
-      storeToken(newToken);
+      storeToken(newToken, input.remember_me ?? false);
       try {
         await queryClient.fetchQuery({
           queryKey: meQueryKey(newToken),

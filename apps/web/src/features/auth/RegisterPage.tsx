@@ -18,8 +18,8 @@ import { ApiError, allMessages, apiFetch, describeApiError } from "../../api/api
 import { validateForm, type FieldErrors } from "./form-validation";
 
 type RegistrationField = keyof RegistrationInput;
+// The same answer whether or not the email already had an account (its owner is emailed instead).
 type RegisteredUser = {
-  id: number;
   username: string;
   email: string;
   firstName: string;

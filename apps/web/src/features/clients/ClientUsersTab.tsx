@@ -18,6 +18,7 @@ import { useState, type FormEvent } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { formatIsoDate } from "../../lib/format";
 import { validateForm, type FieldErrors } from "../auth/form-validation";
+import { LoginAlerts } from "../auth/LoginAlerts";
 import { useUser } from "../auth/user-context";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { fieldErrorsFromBody } from "../../api/field-errors";
@@ -54,6 +55,7 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
         </div>
         <Button onClick={() => setEditing({ mode: "add" })}>Add User</Button>
       </Group>
+      <LoginAlerts clientId={clientId} />
 
       {users.isPending ? (
         <Skeleton h={120} />

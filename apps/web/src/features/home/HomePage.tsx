@@ -17,6 +17,7 @@ import { Link } from "react-router";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { displayName } from "../auth/current-user";
+import { LoginAlerts } from "../auth/LoginAlerts";
 import { useUser } from "../auth/user-context";
 import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
@@ -34,6 +35,8 @@ export function HomePage() {
         </Title>
         {clientId !== null && clientName ? <Text c="dimmed">{clientName}</Text> : null}
       </div>
+      {/* Every attacked account, the provider's admins included: admins see it first thing. */}
+      {isAdmin ? <LoginAlerts clientId={null} /> : null}
       {clientId === null ? (
         isAdmin ? (
           <ChooseClientPrompt />
