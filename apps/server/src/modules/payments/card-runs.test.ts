@@ -445,7 +445,7 @@ describe("two customers paying with one card", () => {
     const sales = sandbox
       .transactions()
       .slice(before)
-      .sort((a, b) => a.orderId.localeCompare(b.orderId));
+      .sort((a, b) => a.amount.localeCompare(b.amount));
     expect(
       sales.map((t) => [t.amount, t.status, t.storedIndicator, t.storedType, t.duplicateOverride]),
     ).toEqual([
