@@ -203,7 +203,7 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
                   </Badge>
                   {attempt.needs_checking ? (
                     <Badge ml="xs" color="red" variant="light" data-testid="needs-checking">
-                      needs checking at the gateway
+                      needs checking
                     </Badge>
                   ) : null}
                 </Table.Td>
