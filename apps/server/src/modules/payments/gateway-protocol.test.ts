@@ -3,7 +3,7 @@ import { NEEDS_CHECKING_MESSAGE, type PaymentAttempt, type TransactionRecord } f
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import { clients, customers } from "../../db/tables.js";
+import { clients, customers, paymentAttempts } from "../../db/tables.js";
 import {
   MASTERCARD,
   VISA,
@@ -18,6 +18,8 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { sealSecret } from "../secrets/secret-box.js";
+import { paymentGatewayOf } from "./payment-gateway.js";
+import { settleDueAttempts } from "./settle-attempts.js";
 
 // The payment API over HTTP against a sandbox whose accounts take one seal hash each, as BluePay
 // accounts do: seals, lost answers settled only by a definite query answer, and card-on-file, ACH
@@ -222,6 +224,41 @@ describe("only a definite answer settles a lost charge", () => {
     const [refund] = await attemptsOf(customerId);
     expect(refund).toMatchObject({ kind: "refund", status: "approved" });
     expect(ordered(refund?.id)).toMatchObject([{ transType: "REFUND", status: "1" }]);
+  });
+});
+
+describe("asking again with backoff", () => {
+  it("the settle job asks about a pending attempt only when its next check is due, later each time", async () => {
+    const { customerId, token } = await customerWithStatement(testApp, tenants.a.clientId, "80.00");
+    sandbox.setFaults({ dropRate: 1 });
+    await pay(cardPayment(token, "41.00"));
+    sandbox.setFaults({ dropRate: 0, stqFault: "unknown-shape" });
+    const gateway = paymentGatewayOf(testApp.config);
+    const start = Date.now();
+    const at = (ms: number) => () => new Date(start + ms);
+    const [attempt] = await attemptsOf(customerId);
+    const row = async () => {
+      const [found] = await testApp.db
+        .select({ checks: paymentAttempts.gatewayChecks, next: paymentAttempts.nextCheckAt })
+        .from(paymentAttempts)
+        .where(eq(paymentAttempts.id, attempt?.id ?? 0));
+      return { checks: found?.checks, inMs: (found?.next?.getTime() ?? 0) - start };
+    };
+    const before = (await row()).checks ?? 0;
+    await settleDueAttempts(testApp.db, gateway, at(120_000));
+    const first = await row();
+    expect(first.checks).toBe(before + 1);
+    // Not due yet: nothing asked, nothing changed.
+    await settleDueAttempts(testApp.db, gateway, at(121_000));
+    expect(await row()).toEqual(first);
+    await settleDueAttempts(testApp.db, gateway, at(first.inMs + 1));
+    const second = await row();
+    expect(second.checks).toBe(before + 2);
+    expect(second.inMs - (first.inMs + 1)).toBeGreaterThan(first.inMs - 120_000);
+    expect(ordered(attempt?.id)).toHaveLength(1);
+    sandbox.setFaults({ stqFault: "none" });
+    await settleDueAttempts(testApp.db, gateway, at(second.inMs + 1));
+    expect((await attemptsOf(customerId))[0]).toMatchObject({ status: "approved" });
   });
 });
 
