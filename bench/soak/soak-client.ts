@@ -32,7 +32,8 @@ export async function createSoakClient(
   // 12 digits, unique in this run (the sandbox keeps every account it was given).
   const accountId = `9${String(runTag % 1_000_000).padStart(6, "0")}${String(made).padStart(5, "0")}`;
   const secretKey = `SOAKSECRET${accountId}ABCDEFGHIJ`;
-  sandbox.addAccount({ accountId, secretKey });
+  // Set to HMAC_SHA512 only, as current BluePay accounts are: a seal of another type is refused.
+  sandbox.addAccount({ accountId, secretKey, hashType: "HMAC_SHA512" });
   const cycle = 1 + (plan.index % 28);
   const day = String(cycle).padStart(2, "0");
   const [client] = await db

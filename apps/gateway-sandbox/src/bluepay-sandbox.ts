@@ -1,8 +1,15 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createFaultPlan, type FaultDecision, type SandboxFaults } from "./fault-plan.js";
-import { DEMO_ACCOUNT } from "./sandbox-accounts.js";
+import {
+  STQ_FAULTS,
+  createFaultPlan,
+  type FaultDecision,
+  type SandboxFaults,
+  type StqFault,
+} from "./fault-plan.js";
+import { DEMO_ACCOUNT, LEGACY_DEMO_ACCOUNT } from "./sandbox-accounts.js";
+import { isHashType } from "./sandbox-seal.js";
 import {
   createSandboxBook,
   type SandboxAccount,
@@ -27,7 +34,7 @@ export type SandboxOptions = {
   host?: string;
   /** Accounts (ACCOUNT_ID and secret key) it accepts, besides DEMO_ACCOUNT. */
   accounts?: readonly SandboxAccount[];
-  /** Accept DEMO_ACCOUNT too (default true). */
+  /** Accept DEMO_ACCOUNT (HMAC_SHA512) and LEGACY_DEMO_ACCOUNT (MD5) too (default true). */
   demoAccount?: boolean;
   /** How long an approved SALE/AUTH blocks the same account, amount and card as DUPLICATE. */
   duplicateWindowMs?: number;
@@ -98,6 +105,24 @@ function sendJson(response: ServerResponse, status: number, value: unknown) {
   send(response, status, JSON.stringify(value), "application/json");
 }
 
+// What a query answers under each stq fault (null: held, never answered).
+const STQ_FAULT_ANSWERS: Record<StqFault, { status: number; body: string; type: string } | null> = {
+  none: { status: 200, body: "", type: "text/plain" },
+  html: {
+    status: 200,
+    body: "<html><head><title>Maintenance</title></head><body>Back soon.</body></html>",
+    type: "text/html; charset=utf-8",
+  },
+  "bad-gateway": { status: 502, body: "502 Bad Gateway", type: "text/plain; charset=utf-8" },
+  "unknown-shape": { status: 200, body: "result=ok&rows=0", type: "text/plain; charset=utf-8" },
+  "server-error": {
+    status: 500,
+    body: "MESSAGE=No%20transactions%20found",
+    type: "text/plain; charset=utf-8",
+  },
+  hang: null,
+};
+
 const DELIVERY: Record<FaultDecision, SandboxDelivery> = { answer: "sent", drop: "dropped", hang: "held" };
 const FAULT_KEYS = ["latencyMs", "dropRate", "hangRate", "seed"] as const;
 
@@ -110,13 +135,22 @@ function faultChanges(value: unknown): Partial<SandboxFaults> {
     if (typeof given !== "number") throw new Error(`${key} must be a number`);
     changes[key] = given;
   }
+  const stqFault: unknown = (value as Record<string, unknown>).stqFault;
+  if (stqFault !== undefined) {
+    if (typeof stqFault !== "string" || !(STQ_FAULTS as readonly string[]).includes(stqFault))
+      throw new Error(`stqFault must be one of ${STQ_FAULTS.join(", ")}`);
+    changes.stqFault = stqFault as StqFault;
+  }
   return changes;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => new Date());
   const book = createSandboxBook({
-    accounts: [...(options.demoAccount === false ? [] : [DEMO_ACCOUNT]), ...(options.accounts ?? [])],
+    accounts: [
+      ...(options.demoAccount === false ? [] : [DEMO_ACCOUNT, LEGACY_DEMO_ACCOUNT]),
+      ...(options.accounts ?? []),
+    ],
     duplicateWindowMs: options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS,
     now,
     firstTransId: options.firstTransId,
@@ -151,6 +185,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (decision === "drop") return request.socket.destroy();
     // Held: never answered; the client gives up, or close() ends the connection.
     if (decision === "hang") return;
+    const { stqFault } = plan.current();
+    if (path === STQ_PATH && stqFault !== "none") {
+      const faulty = STQ_FAULT_ANSWERS[stqFault];
+      if (faulty === null) return;
+      return send(response, faulty.status, faulty.body, faulty.type);
+    }
     send(response, answer.httpStatus, answer.body);
   }
 
@@ -164,10 +204,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       try {
         const value: unknown = JSON.parse(body ?? "");
         if (path === "/sandbox/faults") return sendJson(response, 200, plan.set(faultChanges(value)));
-        const { accountId, secretKey } = (value ?? {}) as Record<string, unknown>;
+        const { accountId, secretKey, hashType } = (value ?? {}) as Record<string, unknown>;
         if (typeof accountId !== "string" || typeof secretKey !== "string")
           throw new Error("send {accountId, secretKey} as strings");
-        book.addAccount({ accountId, secretKey });
+        if (hashType !== undefined && (typeof hashType !== "string" || !isHashType(hashType)))
+          throw new Error("hashType must be HMAC_SHA512, HMAC_SHA256, SHA512, SHA256 or MD5");
+        book.addAccount({ accountId, secretKey, ...(hashType ? { hashType } : {}) });
         return send(response, 204, "");
       } catch (error) {
         return sendJson(response, 400, { error: error instanceof Error ? error.message : String(error) });

@@ -3,6 +3,13 @@
 // A fault never stops the work: the transaction is recorded first, then its answer is late,
 // dropped (connection destroyed without a byte) or held (never sent; the client times out).
 
+/**
+ * How stq answers, besides its own answer: an HTML error page (HTTP 200), a proxy's "502 Bad
+ * Gateway", a form answer of a shape BluePay never documented, an HTTP 500, or no answer at all.
+ */
+export const STQ_FAULTS = ["none", "html", "bad-gateway", "unknown-shape", "server-error", "hang"] as const;
+export type StqFault = (typeof STQ_FAULTS)[number];
+
 export type SandboxFaults = {
   /** Wait this long before answering (or dropping) each gateway call. */
   latencyMs: number;
@@ -12,11 +19,13 @@ export type SandboxFaults = {
   hangRate: number;
   /** Seed of the generator; setting it (again) restarts the sequence. */
   seed: number;
+  /** Every stq call answers this way (the query itself is still run). */
+  stqFault: StqFault;
 };
 
 export type FaultDecision = "answer" | "drop" | "hang";
 
-export const NO_FAULTS: SandboxFaults = { latencyMs: 0, dropRate: 0, hangRate: 0, seed: 1 };
+export const NO_FAULTS: SandboxFaults = { latencyMs: 0, dropRate: 0, hangRate: 0, seed: 1, stqFault: "none" };
 
 const MAX_LATENCY_MS = 600_000;
 
@@ -43,6 +52,8 @@ export function validFaults(faults: SandboxFaults): SandboxFaults {
   if (!Number.isInteger(faults.latencyMs) || faults.latencyMs < 0 || faults.latencyMs > MAX_LATENCY_MS)
     throw new Error(`latencyMs must be a whole number from 0 to ${MAX_LATENCY_MS}`);
   if (!Number.isInteger(faults.seed)) throw new Error("seed must be a whole number");
+  if (!(STQ_FAULTS as readonly string[]).includes(faults.stqFault))
+    throw new Error(`stqFault must be one of ${STQ_FAULTS.join(", ")}`);
   return faults;
 }
 

@@ -4,6 +4,7 @@ export * from "./sandbox-accounts.js";
 export * from "./sandbox-options.js";
 export { SEAL_FIELDS } from "./sandbox-book.js";
 export { QUERY_SEAL_FIELDS } from "./sandbox-query.js";
+export { HASH_TYPES, type HashType } from "./sandbox-seal.js";
 export type {
   SandboxAccount,
   SandboxDelivery,

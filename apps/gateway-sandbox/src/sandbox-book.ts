@@ -13,13 +13,15 @@ import {
 } from "./card-checks.js";
 import { encodeAnswer, refusalAnswer, refuse, type ProtocolAnswer } from "./protocol-answer.js";
 import { QUERY_SEAL_FIELDS, queryAnswer } from "./sandbox-query.js";
+import { UNSET_ACCOUNT_HASH_TYPE, checkSeal, type HashType } from "./sandbox-seal.js";
 
 // The sandbox's book of transactions and the bp20post / stq rules it answers by, without HTTP.
 // Answers follow BluePay: name=value pairs; STATUS 1 approved, 0 declined, E error (HTTP 400);
 // duplicate scrubbing answers STATUS=1, MESSAGE=DUPLICATE with the original transaction's fields.
 // Refused requests (STATUS=E) are answered, never recorded.
 
-export type SandboxAccount = { accountId: string; secretKey: string };
+/** hashType: the one seal hash the account takes (its "Hash Type in APIs"); unset takes any. */
+export type SandboxAccount = { accountId: string; secretKey: string; hashType?: HashType };
 export type SandboxTransType = "SALE" | "AUTH" | "REFUND" | "VOID";
 /** What became of the answer: sent, dropped (connection destroyed) or held (never answered). */
 export type SandboxDelivery = "sent" | "dropped" | "held";
@@ -52,6 +54,16 @@ export type SandboxTransaction = {
   /** Refunded so far (SALE only). */
   refunded: string;
   delivery: SandboxDelivery;
+  /** The seal's hash type (TPS_HASH_TYPE, or the account's when absent). */
+  hashType: string;
+  /** Card-on-file fields as sent ("" when absent): F/S, C/M, the network transaction id. */
+  storedIndicator: string;
+  storedType: string;
+  storedId: string;
+  /** ACH entry class as sent ("" when absent: BluePay then takes PPD). */
+  docType: string;
+  customerIp: string;
+  duplicateOverride: boolean;
 };
 
 export type BookOptions = {
@@ -70,8 +82,11 @@ export type SandboxBook = {
   addAccount: (account: SandboxAccount) => void;
 };
 
-/** The bp20post seal: md5 of the secret key and these fields' values in this order ("" if absent). */
+/** The bp20post seal without TPS_DEF: these fields' values in this order ("" if absent). */
 export const SEAL_FIELDS = ["ACCOUNT_ID", "TRANS_TYPE", "AMOUNT", "MASTER_ID", "NAME1", "PAYMENT_ACCOUNT"];
+/** What a TPS_DEF for bp20post must name (the sandbox's rule): the account, the money and its source. */
+const REQUIRED_SEAL_FIELDS = ["ACCOUNT_ID", "TRANS_TYPE", "AMOUNT", "MASTER_ID", "PAYMENT_ACCOUNT"];
+const DOC_TYPES = ["PPD", "CCD", "WEB", "TEL", "ARC"];
 
 // In TEST mode the first character of ADDR1 / ADDR2, when it is a valid code, is the AVS / CVV2 result.
 const AVS_CODES = "ABCDEFGIMNPQRSWUXYZ12345678";
@@ -92,7 +107,7 @@ function sourceFrom(earlier: SandboxTransaction): PaymentSource {
 }
 
 export function createSandboxBook(options: BookOptions): SandboxBook {
-  const accounts = new Map(options.accounts.map((account) => [account.accountId, account.secretKey]));
+  const accounts = new Map(options.accounts.map((account) => [account.accountId, account]));
   const records = new Map<string, SandboxTransaction>();
   for (const transaction of options.transactions ?? []) records.set(transaction.transId, { ...transaction });
   // A new key each run: fingerprints only need to match within a run (duplicate scrubbing).
@@ -107,16 +122,16 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
 
   const read = (fields: ReadonlyMap<string, string>) => (name: string) => (fields.get(name) ?? "").trim();
 
-  function authenticate(fields: ReadonlyMap<string, string>, sealFields: readonly string[]): string {
-    const field = read(fields);
-    const accountId = field("ACCOUNT_ID");
+  function authenticate(
+    fields: ReadonlyMap<string, string>,
+    defaultFields: readonly string[],
+    requiredFields: readonly string[],
+  ): { accountId: string; hashType: HashType } {
+    const accountId = read(fields)("ACCOUNT_ID");
     if (accountId === "") refuse("Missing ACCOUNT_ID");
-    const secretKey = accounts.get(accountId);
-    if (secretKey === undefined) refuse("Invalid ACCOUNT_ID");
-    // The seal covers the values as sent, untrimmed.
-    const expected = md5Hex(secretKey + sealFields.map((name) => fields.get(name) ?? "").join(""));
-    if (field("TAMPER_PROOF_SEAL").toLowerCase() !== expected) refuse("Invalid TAMPER_PROOF_SEAL");
-    return accountId;
+    const account = accounts.get(accountId);
+    if (account === undefined) refuse("Invalid ACCOUNT_ID");
+    return { accountId, hashType: checkSeal(fields, account, { defaultFields, requiredFields }) };
   }
 
   function masterOf(accountId: string, masterId: string): SandboxTransaction {
@@ -164,7 +179,7 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
       SandboxTransaction,
       "accountId" | "transType" | "amount" | "status" | "message" | "masterId"
     > &
-      PaymentSource,
+      PaymentSource & { storedId?: string },
     delivery: SandboxDelivery,
   ): SandboxTransaction {
     const transId = String(nextId);
@@ -184,6 +199,13 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
       voided: false,
       refunded: "0.00",
       delivery,
+      hashType: field("TPS_HASH_TYPE").toUpperCase() || hashTypeOf(field("ACCOUNT_ID")),
+      storedIndicator: field("STORED_INDICATOR"),
+      storedType: field("STORED_TYPE"),
+      storedId: entry.storedId ?? field("STORED_ID"),
+      docType: field("DOC_TYPE"),
+      customerIp: field("CUSTOMER_IP"),
+      duplicateOverride: field("DUPLICATE_OVERRIDE") === "1",
     };
     records.set(transId, transaction);
     return transaction;
@@ -203,8 +225,29 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
         ["CARD_TYPE", transaction.cardType],
         ["TRANS_TYPE", transaction.transType],
         ["REBID", ""],
+        ...(transaction.storedId ? ([["STORED_ID", transaction.storedId]] as const) : []),
       ]),
     };
+  }
+
+  function hashTypeOf(accountId: string): string {
+    return accounts.get(accountId)?.hashType ?? UNSET_ACCOUNT_HASH_TYPE;
+  }
+
+  /**
+   * Card-on-file fields: STORED_INDICATOR F (first) or S (subsequent, with the STORED_ID the first
+   * answer gave), STORED_TYPE C or M. An approved first use answers a new network transaction id
+   * (the sandbox's own "TESTID..." form); a later one answers the id it was sent.
+   */
+  function storedIdOf(field: (name: string) => string, paymentType: string): string {
+    const indicator = field("STORED_INDICATOR");
+    const type = field("STORED_TYPE");
+    if (indicator === "" && type === "" && field("STORED_ID") === "") return "";
+    if (paymentType !== "CREDIT") refuse("STORED_INDICATOR is for cards");
+    if (indicator !== "F" && indicator !== "S") refuse("Invalid STORED_INDICATOR");
+    if (type !== "C" && type !== "M") refuse("Invalid STORED_TYPE");
+    if (indicator === "S") return field("STORED_ID");
+    return `TESTID${String(nextId).slice(-9)}`;
   }
 
   function findDuplicate(accountId: string, transType: string, amount: string, fingerprint: string) {
@@ -231,6 +274,9 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
     const cents = parseAmountCents(field("AMOUNT")) ?? refuse("Invalid AMOUNT");
     if (cents === 0n && transType === "SALE") refuse("Invalid AMOUNT");
     const source = sourceOf(field, accountId);
+    const storedId = storedIdOf(field, source.paymentType);
+    if (source.paymentType === "ACH" && field("DOC_TYPE") !== "" && !DOC_TYPES.includes(field("DOC_TYPE")))
+      refuse("Invalid DOC_TYPE");
     const amount = formatCents(cents);
     if (field("DUPLICATE_OVERRIDE") !== "1") {
       const original = findDuplicate(accountId, transType, amount, source.fingerprint);
@@ -244,7 +290,9 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
           ? (["1", transType === "SALE" ? "Approved Sale" : "Approved Auth"] as const)
           : (["0", "Declined"] as const);
     const entry = { accountId, transType, amount, status, message, masterId: field("MASTER_ID"), ...source };
-    return answerFor(record(field, entry, delivery));
+    return answerFor(
+      record(field, { ...entry, storedId: status === "1" ? storedId : field("STORED_ID") }, delivery),
+    );
   }
 
   function refund(field: (name: string) => string, accountId: string, delivery: SandboxDelivery) {
@@ -288,7 +336,7 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
   function post(fields: ReadonlyMap<string, string>, delivery: SandboxDelivery): ProtocolAnswer {
     try {
       const field = read(fields);
-      const accountId = authenticate(fields, SEAL_FIELDS);
+      const { accountId } = authenticate(fields, SEAL_FIELDS, REQUIRED_SEAL_FIELDS);
       const mode = field("MODE") || "TEST";
       if (mode === "LIVE") refuse("MODE LIVE is not accepted by this sandbox; send MODE=TEST");
       if (mode !== "TEST") refuse("Invalid MODE");
@@ -306,7 +354,8 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
     post,
     query: (fields) => {
       try {
-        return queryAnswer(fields, authenticate(fields, QUERY_SEAL_FIELDS), [...records.values()]);
+        const { accountId } = authenticate(fields, QUERY_SEAL_FIELDS, QUERY_SEAL_FIELDS);
+        return queryAnswer(fields, accountId, [...records.values()]);
       } catch (error) {
         return refusalAnswer(error);
       }
@@ -315,7 +364,7 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
     addAccount: (account) => {
       if (account.accountId.trim() === "" || account.secretKey === "")
         throw new Error("accountId and secretKey are required");
-      accounts.set(account.accountId.trim(), account.secretKey);
+      accounts.set(account.accountId.trim(), { ...account, accountId: account.accountId.trim() });
     },
   };
 }

@@ -104,7 +104,7 @@ describe("the /sandbox/ control surface", () => {
       method: "POST",
       body: JSON.stringify({ latencyMs: 10, seed: 9 }),
     });
-    expect(await set.json()).toEqual({ latencyMs: 10, dropRate: 0, hangRate: 0, seed: 9 });
+    expect(await set.json()).toEqual({ latencyMs: 10, dropRate: 0, hangRate: 0, seed: 9, stqFault: "none" });
     const bad = await fetch(`${sandbox.url}/sandbox/faults`, { method: "POST", body: '{"dropRate":"all"}' });
     expect([bad.status, await bad.json()]).toEqual([400, { error: "dropRate must be a number" }]);
     expect((await fetch(`${sandbox.url}/nowhere`)).status).toBe(404);

@@ -46,6 +46,8 @@ export * from "./records/production-records.js";
 export * from "./delivery/pool-rules.js";
 export * from "./records/pool-records.js";
 export * from "./payments/gateway-answer.js";
+export * from "./payments/gateway-hash-types.js";
+export * from "./payments/lost-answers.js";
 export * from "./payments/payment-page-message.js";
 export * from "./payments/payment-schemas.js";
 export * from "./records/payment-records.js";

@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import type { Sandbox } from "../bluepay-sandbox.js";
 import { DEMO_ACCOUNT } from "../sandbox-accounts.js";
 
-// Speaks to a sandbox the way a merchant would, sealing with its own md5 (not the sandbox's code).
+// Speaks to a sandbox the way a merchant would, sealing with its own code (not the sandbox's):
+// HMAC_SHA512 named in TPS_HASH_TYPE, as BluePay's SDKs do, unless told another type.
 
 export type Answer = { httpStatus: number; fields: Map<string, string> };
 
@@ -11,9 +12,36 @@ export const EXPIRE = "1299";
 /** A fixed clock (June 2030), so nothing depends on the day the tests run. */
 export const JUNE_2030 = Date.UTC(2030, 5, 15, 12, 0, 0);
 
-export function seal(secretKey: string, fields: Record<string, string>, names: readonly string[]): string {
-  const text = secretKey + names.map((name) => fields[name] ?? "").join("");
-  return createHash("md5").update(text).digest("hex");
+export type TestHashType = "HMAC_SHA512" | "HMAC_SHA256" | "SHA512" | "SHA256" | "MD5";
+
+export function seal(
+  secretKey: string,
+  fields: Record<string, string>,
+  names: readonly string[],
+  hashType: TestHashType = "MD5",
+): string {
+  const message = names.map((name) => fields[name] ?? "").join("");
+  const digest = {
+    HMAC_SHA512: "sha512",
+    HMAC_SHA256: "sha256",
+    SHA512: "sha512",
+    SHA256: "sha256",
+    MD5: "md5",
+  }[hashType];
+  if (hashType.startsWith("HMAC_")) return createHmac(digest, secretKey).update(message).digest("hex");
+  return createHash(digest)
+    .update(secretKey + message)
+    .digest("hex");
+}
+
+function sealed(
+  fields: Record<string, string>,
+  secretKey: string,
+  names: readonly string[],
+): Record<string, string> {
+  const hashType = (fields.TPS_HASH_TYPE ?? "HMAC_SHA512") as TestHashType;
+  const withType = { TPS_HASH_TYPE: hashType, ...fields };
+  return { ...withType, TAMPER_PROOF_SEAL: seal(secretKey, withType, names, hashType) };
 }
 
 const TRANSACTION_SEAL = ["ACCOUNT_ID", "TRANS_TYPE", "AMOUNT", "MASTER_ID", "NAME1", "PAYMENT_ACCOUNT"];
@@ -36,9 +64,7 @@ export function transaction(
   secretKey: string | null = DEMO_ACCOUNT.secretKey,
 ): Promise<Answer> {
   const all = { ACCOUNT_ID: DEMO_ACCOUNT.accountId, MODE: "TEST", ...fields };
-  const sealed =
-    secretKey === null ? all : { ...all, TAMPER_PROOF_SEAL: seal(secretKey, all, TRANSACTION_SEAL) };
-  return postForm(sandbox.bp20postUrl, sealed);
+  return postForm(sandbox.bp20postUrl, secretKey === null ? all : sealed(all, secretKey, TRANSACTION_SEAL));
 }
 
 /** A card SALE on the demo account. */
@@ -78,9 +104,8 @@ export function query(
     REPORT_END_DATE: "2030-06-16",
     ...filters,
   };
-  const sealed = {
-    ...fields,
-    TAMPER_PROOF_SEAL: seal(secretKey, fields, ["ACCOUNT_ID", "REPORT_START_DATE", "REPORT_END_DATE"]),
-  };
-  return postForm(sandbox.stqUrl, sealed);
+  return postForm(
+    sandbox.stqUrl,
+    sealed(fields, secretKey, ["ACCOUNT_ID", "REPORT_START_DATE", "REPORT_END_DATE"]),
+  );
 }

@@ -17,6 +17,7 @@ import { failPool } from "../modules/delivery/build-pool.js";
 import { REFRESH_STATISTICS_CRON } from "../modules/maintenance/refresh-statistics.js";
 import { refreshStatisticsJob } from "./refresh-statistics.job.js";
 import { PRUNE_CUSTOMER_CHANGES_CRON, pruneCustomerChangesJob } from "./prune-customer-changes.job.js";
+import { SETTLE_PAYMENTS_CRON, settlePaymentsJob } from "./settle-payments.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
@@ -28,6 +29,7 @@ export const jobDefinitions = [
   poolBuildJob,
   statementEmailJob,
   cardRunJob,
+  settlePaymentsJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -86,6 +88,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
   if (options.work && settings.workers > 0) {
     await boss.schedule(refreshStatisticsJob.id, REFRESH_STATISTICS_CRON, {});
     await boss.schedule(pruneCustomerChangesJob.id, PRUNE_CUSTOMER_CHANGES_CRON, {});
+    await boss.schedule(settlePaymentsJob.id, SETTLE_PAYMENTS_CRON, {});
   }
 
   if (options.work && settings.workers > 0) {

@@ -9,6 +9,7 @@ import {
 import { integerParam } from "../api/list-query.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { amountSchema } from "../money/money-schemas.js";
+import { GATEWAY_HASH_TYPES } from "../payments/gateway-hash-types.js";
 import { rateSchema } from "../money/money-schemas.js";
 import { US_STATE_CODES } from "../reference/us-states.js";
 import {
@@ -128,6 +129,8 @@ export const clientRateFields = {
   number_pulled_bills: count.default(0),
   number_mailed_bills: count.default(0),
   number_bill_overflows: count.default(0),
+  /** The seal hash the client's BluePay account expects (TPS_HASH_TYPE); null is HMAC_SHA512. */
+  gateway_hash_type: z.enum(GATEWAY_HASH_TYPES).nullable().default(null),
 };
 export const CLIENT_RATE_FIELDS = Object.keys(clientRateFields) as (keyof typeof clientRateFields)[];
 

@@ -36,7 +36,9 @@ describe("bp20post answers", () => {
       mask: "xxxxxxxxxxxx4242",
       cardType: "VISA",
       transType: "SALE",
+      storedId: "",
     });
+    expect(readGatewayAnswer(`${APPROVED_SALE}&STORED_ID=TESTID526957756`)?.storedId).toBe("TESTID526957756");
   });
 
   it("reads a decline, leaving absent fields empty", () => {
@@ -71,6 +73,7 @@ describe("bp20post answers", () => {
 describe("single-transaction query (stq) answers", () => {
   it("reads the transaction found from its lower-case fields", () => {
     const answer = readGatewayQueryAnswer(
+      200,
       "id=100000000007&status=1&trans_type=SALE&payment_type=CREDIT&amount=3.00&order_id=pay-1&message=Approved%20Sale&payment_account=xxxxxxxxxxxx1111&card_type=VISA",
     );
     expect(answer).toEqual({
@@ -86,10 +89,24 @@ describe("single-transaction query (stq) answers", () => {
   });
 
   it("tells a refused query from one that matched nothing", () => {
-    expect(readGatewayQueryAnswer("STATUS=E&MESSAGE=Invalid%20TAMPER_PROOF_SEAL")).toEqual({
-      kind: "error",
-      message: "Invalid TAMPER_PROOF_SEAL",
+    expect(readGatewayQueryAnswer(400, "STATUS=E&MESSAGE=Invalid%20TAMPER_PROOF_SEAL")).toEqual({
+      kind: "unclear",
+      detail: "HTTP 400: Invalid TAMPER_PROOF_SEAL",
     });
-    expect(readGatewayQueryAnswer("MESSAGE=No%20transactions%20found")).toEqual({ kind: "not-found" });
+    expect(readGatewayQueryAnswer(200, "MESSAGE=No%20transactions%20found")).toEqual({ kind: "not-found" });
+  });
+
+  it("settles nothing on anything but a record or the explicit empty result", () => {
+    const unclear = { kind: "unclear", detail: expect.any(String) };
+    // An HTML error page, a proxy's error, a 5xx with a well-formed body, an unknown shape, empty.
+    expect(readGatewayQueryAnswer(200, "<html><body>Service Unavailable</body></html>")).toEqual(unclear);
+    expect(readGatewayQueryAnswer(502, "Bad Gateway")).toEqual(unclear);
+    expect(readGatewayQueryAnswer(503, "MESSAGE=No%20transactions%20found")).toEqual(unclear);
+    expect(readGatewayQueryAnswer(200, "result=none")).toEqual(unclear);
+    expect(readGatewayQueryAnswer(200, "")).toEqual(unclear);
+    expect(readGatewayQueryAnswer(200, "STATUS=E&MESSAGE=Try%20later")).toEqual(unclear);
+    // A record must carry its id and a known status.
+    expect(readGatewayQueryAnswer(200, "id=100000000007&amount=3.00")).toEqual(unclear);
+    expect(readGatewayQueryAnswer(200, "MESSAGE=No%20transactions%20found&id=")).toEqual(unclear);
   });
 });

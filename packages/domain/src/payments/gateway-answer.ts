@@ -19,6 +19,8 @@ export type GatewayAnswer = {
   mask: string;
   cardType: string;
   transType: string;
+  /** STORED_ID: the network transaction id of a card-on-file charge ("" when none). */
+  storedId: string;
 };
 
 const DUPLICATE_MESSAGE = "DUPLICATE";
@@ -77,6 +79,7 @@ export function readGatewayAnswer(body: string): GatewayAnswer | null {
     mask: field("PAYMENT_ACCOUNT_MASK"),
     cardType: field("CARD_TYPE"),
     transType: field("TRANS_TYPE"),
+    storedId: field("STORED_ID"),
   };
 }
 
@@ -101,18 +104,31 @@ export type GatewayQueryTransaction = {
 export type GatewayQueryAnswer =
   | { kind: "found"; transaction: GatewayQueryTransaction }
   | { kind: "not-found" }
-  | { kind: "error"; message: string };
+  /** Not an answer to rely on: an error, a page from something in between, a shape we do not know. */
+  | { kind: "unclear"; detail: string };
+
+// BluePay documents stq's found record but no "no match" answer: this one is the sandbox's (its
+// README says so). Only this exact answer counts as "nothing matched"; anything else is unclear.
+const NO_MATCH_MESSAGE = /^no transactions? found\.?$/i;
+const QUERY_STATUSES = new Set(["1", "0", "E"]);
 
 /**
- * Reads an stq answer: lower-case field names (id, status, trans_type, ...) for the transaction
- * found; STATUS=E with a MESSAGE for a refused query; neither means nothing matched.
+ * Reads an stq answer. Definitive only when HTTP 200 carries either a record (lower-case fields, at
+ * least id and a known status) or the explicit empty result (MESSAGE "No transactions found" and no
+ * other field). Everything else (STATUS=E, an HTML page, a 5xx, an unknown shape) is "unclear":
+ * it says nothing about whether the charge happened.
  */
-export function readGatewayQueryAnswer(body: string): GatewayQueryAnswer {
+export function readGatewayQueryAnswer(httpStatus: number, body: string): GatewayQueryAnswer {
   const fields = parseFormEncoded(body);
   const field = (name: string) => fields.get(name) ?? "";
-  const id = field("id");
+  const unclear = (detail: string): GatewayQueryAnswer => ({ kind: "unclear", detail });
+  if (httpStatus !== 200)
+    return unclear(`HTTP ${httpStatus}${field("MESSAGE") ? `: ${field("MESSAGE")}` : ""}`);
+  const id = field("id").trim();
+  const rawStatus = field("status").trim();
   if (id !== "") {
-    const rawStatus = field("status");
+    if (!/^\d{1,20}$/.test(id) || !QUERY_STATUSES.has(rawStatus))
+      return unclear("a record without a transaction id and status");
     const message = field("message");
     return {
       kind: "found",
@@ -134,6 +150,7 @@ export function readGatewayQueryAnswer(body: string): GatewayQueryAnswer {
       },
     };
   }
-  if (field("STATUS") === "E") return { kind: "error", message: field("MESSAGE") };
-  return { kind: "not-found" };
+  if (fields.size === 1 && NO_MATCH_MESSAGE.test(field("MESSAGE").trim())) return { kind: "not-found" };
+  if (field("STATUS") === "E") return unclear(`refused: ${field("MESSAGE")}`);
+  return unclear("not an stq answer");
 }

@@ -148,5 +148,7 @@ export const paymentAttemptSchema = z.object({
   card_run_id: z.number().int().nullable(),
   created: timestampString,
   settled_at: timestampString.nullable(),
+  /** Pending past NEEDS_CHECKING_AFTER_MS: staff should look the attempt up at the gateway. */
+  needs_checking: z.boolean(),
 });
 export type PaymentAttempt = z.infer<typeof paymentAttemptSchema>;

@@ -3,6 +3,7 @@ import {
   boolean,
   foreignKey,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -76,6 +77,12 @@ export const paymentAttempts = pgTable(
     /** The card run (its job run id) a bulk or autopay attempt belongs to. */
     cardRunId: refColumn("card_run_id"),
     createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** STORED_ID the gateway answered: the network transaction id of a card-on-file charge. */
+    storedId: varchar("stored_id", { length: 64 }).notNull().default(""),
+    /** Queries about a lost answer that told nothing definite, and when to ask again (backoff). */
+    gatewayChecks: integer("gateway_checks").notNull().default(0),
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
+    /** Set from the app's clock when saved (the query window about a lost answer is built from it). */
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
     settledAt: timestamp("settled_at", { withTimezone: true }),
@@ -122,6 +129,8 @@ export const customerPaymentMethods = pgTable(
     cardType: varchar("card_type", { length: 12 }).notNull().default(""),
     /** MMYY for cards, "" for ACH. */
     expiry: varchar("expiry", { length: 4 }).notNull().default(""),
+    /** The network transaction id the first card-on-file answer gave: STORED_ID of later charges. */
+    storedId: varchar("stored_id", { length: 64 }).notNull().default(""),
     attemptId: refColumn("attempt_id"),
     storedAt: createdAtColumn(),
   },

@@ -66,5 +66,10 @@ describe("demo payments", () => {
     );
     expect(Number(entries[0]?.count)).toBe(summary.payments);
     expect(await ledgerMismatches(database.db)).toEqual([]);
+    // The demo's legacy client seals with MD5, the others with HMAC_SHA512; the sandbox took both.
+    const approvedBy = (hashType: string) =>
+      sandbox.transactions().filter((t) => t.hashType === hashType && t.status === "1").length;
+    expect(approvedBy("HMAC_SHA512")).toBeGreaterThan(0);
+    expect(approvedBy("MD5")).toBeGreaterThan(0);
   });
 });

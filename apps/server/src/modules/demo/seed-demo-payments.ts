@@ -10,19 +10,31 @@ import { sendPaymentAttempt, type SendPaymentInput } from "../payments/send-atte
 // runs the sandbox and points BLUEPAY_URL at it), some customers have a card on file with autopay,
 // and a few paid by card or ACH (one was declined), all through sendPaymentAttempt and the gateway.
 
-/** The sandbox's DEMO_ACCOUNT (apps/gateway-sandbox): documented, neither secret nor real. */
+/** The sandbox's DEMO_ACCOUNT (apps/gateway-sandbox): documented, neither secret nor real; HMAC_SHA512. */
 export const DEMO_GATEWAY_ACCOUNT = {
   accountId: "100200300400",
   secretKey: "CYCLEBILLSANDBOXDEMOSECRETKEY001",
-};
+  hashType: "HMAC_SHA512",
+} as const;
 
-/** Gives the demo clients the sandbox's demo account, the secret key sealed as any client's is. */
+/** The sandbox's LEGACY_DEMO_ACCOUNT, set to MD5 seals: the demo's legacy-account client. */
+export const LEGACY_DEMO_GATEWAY_ACCOUNT = {
+  accountId: "100200300401",
+  secretKey: "CYCLEBILLSANDBOXLEGACYMD5KEY0001",
+  hashType: "MD5",
+} as const;
+
+/**
+ * Gives the demo clients the sandbox's demo account (HMAC_SHA512, the clients' default), and the
+ * last of several the legacy MD5 account with gateway_hash_type MD5; keys sealed as any client's are.
+ */
 export async function pointDemoClientsAtSandbox(
   db: Database,
   secretsKey: string,
   clientIds: readonly number[],
 ): Promise<void> {
   if (clientIds.length === 0) return;
+  const legacy = clientIds.length > 1 ? clientIds.at(-1) : undefined;
   await db
     .update(clients)
     .set({
@@ -30,6 +42,15 @@ export async function pointDemoClientsAtSandbox(
       bluepaySecretKeyEncrypted: sealSecret(secretsKey, DEMO_GATEWAY_ACCOUNT.secretKey),
     })
     .where(inArray(clients.id, [...clientIds]));
+  if (legacy !== undefined)
+    await db
+      .update(clients)
+      .set({
+        bluepayAccountId: LEGACY_DEMO_GATEWAY_ACCOUNT.accountId,
+        bluepaySecretKeyEncrypted: sealSecret(secretsKey, LEGACY_DEMO_GATEWAY_ACCOUNT.secretKey),
+        gatewayHashType: LEGACY_DEMO_GATEWAY_ACCOUNT.hashType,
+      })
+      .where(eq(clients.id, legacy));
 }
 
 /** A distinct Luhn-valid test card on the 411111 test range (the sandbox scrubs repeats of one card). */
@@ -51,7 +72,12 @@ export async function seedDemoPayments(db: Database, gateway: PaymentGateway): P
   const demoClients = await db
     .select({ id: clients.id })
     .from(clients)
-    .where(eq(clients.bluepayAccountId, DEMO_GATEWAY_ACCOUNT.accountId))
+    .where(
+      inArray(clients.bluepayAccountId, [
+        DEMO_GATEWAY_ACCOUNT.accountId,
+        LEGACY_DEMO_GATEWAY_ACCOUNT.accountId,
+      ]),
+    )
     .orderBy(asc(clients.id));
   const clientIds = demoClients.map((client) => client.id);
   let serial = 0;

@@ -6,7 +6,7 @@ import {
   queryGateway,
   queryUrlOf,
   redactFields,
-  reportRangeAround,
+  queryWindowOf,
   type BluepayCredentials,
   type BluepayRequest,
   type GatewayCallResult,
@@ -21,7 +21,7 @@ const CLIENT: BluepayCredentials = {
 const CARD = { kind: "card", number: "4111111111111111", expire: "1299", cvv2: "123" } as const;
 /** The sandbox's clock: fixed, so the tests pass on any date. */
 const JUNE_2030 = Date.UTC(2030, 5, 15, 12, 0, 0);
-const RANGE = reportRangeAround(new Date(JUNE_2030));
+const RANGE = queryWindowOf(new Date(JUNE_2030), new Date(JUNE_2030));
 const TIMEOUT = { timeoutMs: 10_000 };
 
 const running: Sandbox[] = [];
@@ -74,6 +74,7 @@ describe("charging through the adapter", () => {
       mask: "xxxxxxxxxxxx1111",
       cardType: "VISA",
       transType: "SALE",
+      storedId: "",
     });
     expect(await sale(sandbox, "12.50")).toMatchObject({
       status: "declined",
@@ -260,20 +261,23 @@ describe("when the answer is lost", () => {
     expect(
       await queryGateway(sandbox.bp20postUrl, wrongKey, { ...query, orderId: "pay-79" }, TIMEOUT),
     ).toEqual({
-      kind: "error",
-      message: "Invalid TAMPER_PROOF_SEAL",
+      kind: "unclear",
+      detail: "HTTP 400: Invalid TAMPER_PROOF_SEAL",
     });
   });
 });
 
 describe("what the adapter exposes", () => {
-  it("finds stq beside bp20post and spans the day before to the day after", () => {
+  it("finds stq beside bp20post and spans the day before the attempt to the day after it or now", () => {
     expect(queryUrlOf("https://secure.bluepay.com/interfaces/bp20post")).toBe(
       "https://secure.bluepay.com/interfaces/stq",
     );
-    expect(reportRangeAround(new Date(Date.UTC(2031, 0, 1, 0, 30)))).toEqual({
+    const attempt = new Date(Date.UTC(2031, 0, 1, 0, 30));
+    expect(queryWindowOf(attempt, attempt)).toEqual({ from: "2030-12-31", to: "2031-01-02" });
+    // Asked a week later: the window reaches today too.
+    expect(queryWindowOf(attempt, new Date(Date.UTC(2031, 0, 8, 23, 0)))).toEqual({
       from: "2030-12-31",
-      to: "2031-01-02",
+      to: "2031-01-09",
     });
   });
 
@@ -309,5 +313,89 @@ describe("what the adapter exposes", () => {
       reason: "timeout",
     });
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("seals as the account expects", () => {
+  const HMAC_ACCOUNT = { accountId: "100000000043", secretKey: "HMACACCOUNT43SECRETKEY0123456789" };
+  const MD5_ACCOUNT = { accountId: "100000000044", secretKey: "MD5ACCOUNT44SECRETKEY0123456789A" };
+
+  it("sends TPS_HASH_TYPE and TPS_DEF with every request, HMAC_SHA512 unless the client names another", async () => {
+    const sandbox = await sandboxWith({
+      accounts: [
+        { ...HMAC_ACCOUNT, hashType: "HMAC_SHA512" },
+        { ...MD5_ACCOUNT, hashType: "MD5" },
+      ],
+    });
+    const fields = buildRequest(HMAC_ACCOUNT, {
+      transType: "SALE",
+      mode: "TEST",
+      amount: "3.00",
+      account: CARD,
+    });
+    expect(fields).toMatchObject({
+      TPS_HASH_TYPE: "HMAC_SHA512",
+      TPS_DEF: "ACCOUNT_ID TRANS_TYPE AMOUNT MASTER_ID NAME1 PAYMENT_ACCOUNT",
+    });
+    expect(fields.TAMPER_PROOF_SEAL).toMatch(/^[0-9a-f]{128}$/);
+    // An HMAC_SHA512 account: charged, refunded and queried.
+    const charged = await pay(
+      sandbox,
+      { amount: "3.00", account: CARD, orderId: "hmac-1" },
+      HMAC_ACCOUNT,
+    ).then(transIdOf);
+    const refunded = await pay(
+      sandbox,
+      { transType: "REFUND", masterId: charged, amount: "1.00", orderId: "hmac-2" },
+      HMAC_ACCOUNT,
+    );
+    expect(refunded).toMatchObject({ status: "approved" });
+    const found = await queryGateway(
+      sandbox.bp20postUrl,
+      HMAC_ACCOUNT,
+      { mode: "TEST", orderId: "hmac-2", ...RANGE },
+      TIMEOUT,
+    );
+    expect(found).toMatchObject({ kind: "found", transaction: { transType: "REFUND", amount: "1.00" } });
+    // An MD5-only account works when the client is set so, and refuses the default.
+    const md5 = { ...MD5_ACCOUNT, hashType: "MD5" } as const;
+    expect(await pay(sandbox, { amount: "5.00", account: CARD }, md5)).toMatchObject({ status: "approved" });
+    expect(await pay(sandbox, { amount: "7.00", account: CARD }, MD5_ACCOUNT)).toMatchObject({
+      status: "error",
+    });
+    expect(sandbox.transactions().map((t) => [t.accountId, t.hashType])).toEqual([
+      [HMAC_ACCOUNT.accountId, "HMAC_SHA512"],
+      [HMAC_ACCOUNT.accountId, "HMAC_SHA512"],
+      [MD5_ACCOUNT.accountId, "MD5"],
+    ]);
+  });
+
+  it("marks card-on-file charges, the ACH class and the payer's address", () => {
+    const first = buildRequest(CLIENT, {
+      transType: "AUTH",
+      mode: "TEST",
+      amount: "0.00",
+      account: CARD,
+      stored: { indicator: "F", type: "C" },
+      customerIp: "203.0.113.7",
+    });
+    expect(first).toMatchObject({ STORED_INDICATOR: "F", STORED_TYPE: "C", CUSTOMER_IP: "203.0.113.7" });
+    expect(first).not.toHaveProperty("STORED_ID");
+    const later = buildRequest(CLIENT, {
+      transType: "SALE",
+      mode: "TEST",
+      amount: "9.00",
+      masterId: "100000000001",
+      stored: { indicator: "S", type: "M", id: "TESTID1" },
+    });
+    expect(later).toMatchObject({ STORED_INDICATOR: "S", STORED_TYPE: "M", STORED_ID: "TESTID1" });
+    const ach = buildRequest(CLIENT, {
+      transType: "SALE",
+      mode: "TEST",
+      amount: "9.00",
+      account: { kind: "ach", accountType: "C", routing: "123123123", account: "1234567" },
+      docType: "WEB",
+    });
+    expect(ach).toMatchObject({ DOC_TYPE: "WEB", PAYMENT_TYPE: "ACH" });
   });
 });

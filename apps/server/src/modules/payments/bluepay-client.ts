@@ -1,19 +1,22 @@
 import {
+  DEFAULT_GATEWAY_HASH_TYPE,
   isValidDecimalString,
   readGatewayAnswer,
   readGatewayQueryAnswer,
   toAmount,
   type GatewayAnswer,
+  type GatewayHashType,
   type GatewayQueryAnswer,
 } from "@cyclebill/domain";
-import { QUERY_SEAL_FIELDS, SEAL_FIELDS, sealOf } from "./gateway-seal.js";
+import { QUERY_SEAL_FIELDS, SEAL_FIELDS, sealFields } from "./gateway-seal.js";
 
 // The BluePay 2.0 adapter: builds a sealed bp20post request, sends it as a form-encoded POST and
 // types the answer. A call that ends without a readable answer is its own outcome, "no-answer":
 // the charge may or may not have happened, so the caller asks the gateway (queryGateway, by the
 // ORDER_ID it sent) instead of charging again. Nothing here logs; redactFields is for callers that do.
 
-export type BluepayCredentials = { accountId: string; secretKey: string };
+/** hashType: the seal the account expects (TPS_HASH_TYPE); HMAC_SHA512 when not given. */
+export type BluepayCredentials = { accountId: string; secretKey: string; hashType?: GatewayHashType };
 export type BluepayMode = "TEST" | "LIVE";
 export type BluepayTransType = "SALE" | "AUTH" | "REFUND" | "VOID";
 
@@ -44,6 +47,15 @@ export type BluepayRequest = {
   invoiceId?: string;
   /** Turns BluePay's duplicate scrubbing off for this request (a deliberate second identical charge). */
   duplicateOverride?: boolean;
+  /**
+   * A card-on-file charge: F the first (the card is being stored), S a later one with the network
+   * transaction id the first answer gave; C customer-initiated, M merchant-initiated.
+   */
+  stored?: { indicator: "F" | "S"; type: "C" | "M"; id?: string };
+  /** ACH entry class: WEB (authorised on a web page), PPD (staff, consumer), CCD (a company's account). */
+  docType?: "WEB" | "PPD" | "CCD";
+  /** The payer's address, for the gateway's fraud screening (public page charges). */
+  customerIp?: string;
 };
 
 /** The form fields of one request, TAMPER_PROOF_SEAL included. */
@@ -104,12 +116,25 @@ export function buildRequest(credentials: BluepayCredentials, request: BluepayRe
     ...(request.orderId ? { ORDER_ID: request.orderId } : {}),
     ...(request.invoiceId ? { INVOICE_ID: request.invoiceId } : {}),
     ...(request.duplicateOverride ? { DUPLICATE_OVERRIDE: "1" } : {}),
+    ...(request.stored
+      ? {
+          STORED_INDICATOR: request.stored.indicator,
+          STORED_TYPE: request.stored.type,
+          ...(request.stored.id ? { STORED_ID: request.stored.id } : {}),
+        }
+      : {}),
+    ...(request.docType ? { DOC_TYPE: request.docType } : {}),
+    ...(request.customerIp ? { CUSTOMER_IP: request.customerIp } : {}),
   };
   for (const [key, name] of Object.entries(CUSTOMER_FIELDS)) {
     const value = request.customer?.[key as keyof BluepayCustomer]?.trim();
     if (value) fields[name] = value;
   }
-  return { ...fields, TAMPER_PROOF_SEAL: sealOf(credentials.secretKey, fields, SEAL_FIELDS) };
+  return sealFields(credentials.secretKey, hashTypeOf(credentials), fields, SEAL_FIELDS);
+}
+
+function hashTypeOf(credentials: BluepayCredentials): GatewayHashType {
+  return credentials.hashType ?? DEFAULT_GATEWAY_HASH_TYPE;
 }
 
 /** The fields with the account masked and the CVV and seal gone: the only form fit for a log. */
@@ -193,11 +218,16 @@ export function queryUrlOf(bp20postUrl: string): string {
   return new URL("stq", bp20postUrl).toString();
 }
 
-/** Report dates (YYYY-MM-DD, UTC) from the day before to the day after: a call near midnight is still found. */
-export function reportRangeAround(moment: Date): { from: string; to: string } {
+/**
+ * Report dates (YYYY-MM-DD, UTC) for asking about an attempt made at `attempt`, asked at `now`
+ * (both from the app's clock): from the day before the attempt to the day after the later of the
+ * two, so a call near midnight, or one the gateway dated a little later, is still in the window.
+ */
+export function queryWindowOf(attempt: Date, now: Date): { from: string; to: string } {
   const day = 86_400_000;
   const at = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { from: at(moment.getTime() - day), to: at(moment.getTime() + day) };
+  const last = Math.max(attempt.getTime(), now.getTime());
+  return { from: at(attempt.getTime() - day), to: at(last + day) };
 }
 
 export type GatewayQuery = { mode: BluepayMode; orderId: string; from: string; to: string };
@@ -220,8 +250,8 @@ export async function queryGateway(
     order_id: query.orderId,
     EXCLUDE_ERRORS: "1",
   };
-  const sealed = { ...fields, TAMPER_PROOF_SEAL: sealOf(credentials.secretKey, fields, QUERY_SEAL_FIELDS) };
+  const sealed = sealFields(credentials.secretKey, hashTypeOf(credentials), fields, QUERY_SEAL_FIELDS);
   const sent = await postForm(queryUrlOf(bp20postUrl), sealed, options);
   if ("status" in sent) return sent;
-  return readGatewayQueryAnswer(sent.body);
+  return readGatewayQueryAnswer(sent.httpStatus, sent.body);
 }

@@ -71,7 +71,13 @@ function nextCard(): string {
 async function addCustomer(
   no: number,
   name: string,
-  options: { balance?: string; card?: boolean; autopay?: boolean; serviceDate?: string } = {},
+  options: {
+    balance?: string;
+    card?: boolean;
+    autopay?: boolean;
+    serviceDate?: string;
+    cardNumber?: string;
+  } = {},
 ): Promise<number> {
   const [row] = await testApp.db
     .insert(customers)
@@ -108,7 +114,9 @@ async function addCustomer(
         transType: "AUTH",
         mode: "TEST",
         amount: "0.00",
-        account: { kind: "card", number: nextCard(), expire: "1299" },
+        account: { kind: "card", number: options.cardNumber ?? nextCard(), expire: "1299" },
+        // A card shared with another customer is stored again on purpose.
+        duplicateOverride: options.cardNumber !== undefined,
       }),
       { timeoutMs: 5_000 },
     );
@@ -421,6 +429,36 @@ describe("autopay", () => {
       sql`select distinct source from payment_attempts where client_id = ${clientA} and card_run_id = ${autopayId}`,
     );
     expect(sources).toEqual([{ source: "autopay" }]);
+    // Merchant-initiated charges of a card on file.
+    const charged = sandbox.transactions().filter((t) => t.transType === "SALE" && t.amount === "31.00");
+    expect(charged.map((t) => [t.storedIndicator, t.storedType, t.duplicateOverride])).toEqual([
+      ["S", "M", false],
+    ]);
+  });
+});
+
+describe("two customers paying with one card", () => {
+  it("overrides duplicate scrubbing only for another customer's same card and amount, marking the charges merchant-initiated", async () => {
+    const shared = nextCard();
+    const first = await addCustomer(61, "Parent", { balance: "17.00", card: true, cardNumber: shared });
+    const second = await addCustomer(62, "Child", { balance: "17.00", card: true, cardNumber: shared });
+    const alone = await addCustomer(63, "Alone", { balance: "19.00", card: true });
+    const before = sandbox.transactions().length;
+    const started = await staffA.post("/api/customers/make-bulk-payments/", { ids: [first, second, alone] });
+    expect(started.status).toBe(202);
+    const run = await waitForCardRun(staffA, cardRunStartedSchema.parse(started.body).job.id);
+    expect(run).toMatchObject({ approved_count: 3, approved_total: "53.00" });
+    const sales = sandbox
+      .transactions()
+      .slice(before)
+      .sort((a, b) => a.amount.localeCompare(b.amount));
+    expect(
+      sales.map((t) => [t.amount, t.status, t.storedIndicator, t.storedType, t.duplicateOverride]),
+    ).toEqual([
+      ["17.00", "1", "S", "M", true],
+      ["17.00", "1", "S", "M", true],
+      ["19.00", "1", "S", "M", false],
+    ]);
   });
 });
 

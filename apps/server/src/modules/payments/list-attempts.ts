@@ -1,11 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
+  NEEDS_CHECKING_AFTER_MS,
+  NEEDS_CHECKING_MESSAGE,
   resolvePaging,
   type Page,
   type PaymentAttempt,
   type PaymentAttemptStatus,
   type PaymentAttemptsQuery,
 } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -30,6 +33,7 @@ type AttemptListRow = {
   card_run_id: string | number | null;
   created: string;
   settled: string | null;
+  needs_checking: boolean;
 };
 
 const iso = (column: string) =>
@@ -58,7 +62,7 @@ function toApi(row: AttemptListRow): PaymentAttempt {
     method: row.method,
     amount: row.amount,
     status: row.status,
-    message: row.message,
+    message: row.needs_checking ? NEEDS_CHECKING_MESSAGE : row.message,
     gateway_trans_id: row.gateway_trans_id,
     mask: row.mask,
     card_type: row.card_type,
@@ -66,6 +70,7 @@ function toApi(row: AttemptListRow): PaymentAttempt {
     card_run_id: nullableId(row.card_run_id),
     created: row.created,
     settled_at: row.settled,
+    needs_checking: row.needs_checking,
   };
 }
 
@@ -83,12 +88,14 @@ export async function listPaymentAttempts(
   if (query.card_run_id !== undefined) filters.push(sql`a.card_run_id = ${query.card_run_id}`);
   const where = sql.join(filters, sql` and `);
   const { limit, offset } = resolvePaging(query);
+  const checkBefore = new Date(currentClock().now().getTime() - NEEDS_CHECKING_AFTER_MS).toISOString();
   const [rows, [total]] = await Promise.all([
     queryRows<AttemptListRow>(
       db,
       sql`select a.id, a.client_id, a.customer_id, c.customer_no, c.customer_name, a.kind, a.source, a.method,
                  a.amount::text as amount, a.status, a.message, a.gateway_trans_id, a.mask, a.card_type,
-                 a.transaction_id, a.card_run_id, ${iso("a.created_at")} as created, ${iso("a.settled_at")} as settled
+                 a.transaction_id, a.card_run_id, ${iso("a.created_at")} as created, ${iso("a.settled_at")} as settled,
+                 (a.status = 'pending' and a.created_at < ${checkBefore}::timestamptz) as needs_checking
           from payment_attempts a
           join customers c on c.client_id = a.client_id and c.id = a.customer_id
           where ${where} order by ${order} limit ${limit} offset ${offset}`,

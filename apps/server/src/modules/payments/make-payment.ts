@@ -146,6 +146,7 @@ export async function makePayment(
       autopay: payer.source === "staff" && body.autoPay,
       statementId: payer.statementId,
       createdByUserId: payer.userId,
+      customerIp: payer.source === "page" ? request.address : undefined,
     },
     gateway,
   );

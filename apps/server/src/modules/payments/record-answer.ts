@@ -19,6 +19,8 @@ export type AttemptAnswer = {
   mask: string;
   cardType: string;
   authCode: string;
+  /** STORED_ID: the network transaction id of a card-on-file charge ("" or absent when none). */
+  storedId?: string;
 };
 
 /** How an attempt ended when the gateway never got it (or never charged): nothing was moved. */
@@ -58,6 +60,7 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
     mask: answer.mask || attempt.mask,
     cardType: attempt.method === "card" ? answer.cardType || attempt.cardType : "",
     expiry: attempt.method === "card" ? attempt.expiry : "",
+    storedId: attempt.method === "card" ? (answer.storedId ?? "").slice(0, 64) : "",
     attemptId: attempt.id,
     storedAt: new Date(),
   };
@@ -145,6 +148,7 @@ export async function recordAnswer(
               mask: answer.mask || attempt.mask,
               cardType: answer.cardType || attempt.cardType,
               authCode: answer.authCode.slice(0, 16),
+              storedId: (answer.storedId ?? "").slice(0, 64),
             }
           : {}),
         transactionId,

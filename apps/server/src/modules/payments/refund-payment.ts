@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { PAYMENT_PENDING_MESSAGE, isReversible, isVoidable, offsettingLedgerAmount } from "@cyclebill/domain";
-import { businessToday } from "../../clock.js";
+import { businessToday, currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { paymentAttempts, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -136,6 +136,8 @@ export async function refundGatewayPayment(
       name2: payment?.name2 ?? "",
       refundsTransactionId: id,
       createdByUserId: tenant.user.id,
+      // The app's clock, as the query about a lost answer will be (not the database's now()).
+      createdAt: currentClock().now(),
     })
     .onConflictDoNothing()
     .returning();

@@ -16,6 +16,7 @@ import { runChunk, type ChunkResult } from "../jobs/record-chunk.js";
 import { HttpError } from "../../http/errors.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import { sendPaymentAttempt } from "./send-attempt.js";
+import { sharesCardAndAmount } from "./shared-card.js";
 import { settlePendingAttempts } from "./settle-attempts.js";
 import { CARD_RUN_STEP, type CardRunChunk, type CardRunItem } from "./start-card-run.js";
 
@@ -186,6 +187,11 @@ async function chargeRound(
       idempotencyKey: key,
       cardRunId: chunk.runId,
       account: { kind: "stored" },
+      // Only a first round: a later round is a retry of this customer's charge, never overridden.
+      duplicateOverride:
+        key === cardRunAttemptKey(chunk.runId, item.customerId) &&
+        customer.method === "card" &&
+        (await sharesCardAndAmount(db, chunk.clientId, item.customerId, chunk.runId, amount)),
     },
     gateway,
   );

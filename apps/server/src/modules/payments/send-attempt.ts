@@ -1,10 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import {
+  NEEDS_CHECKING_MESSAGE,
   NO_STORED_METHOD_MESSAGE,
+  needsCheckingAtGateway,
   toAmount,
   type PaymentAttemptStatus,
   type PaymentResult,
 } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { customerPaymentMethods, customers, paymentAttempts } from "../../db/tables.js";
 import { HttpError, nonFieldError, notFound } from "../../http/errors.js";
@@ -13,6 +16,7 @@ import {
   callGateway,
   type BluepayCustomer,
   type BluepayPaymentAccount,
+  type BluepayRequest,
 } from "./bluepay-client.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
@@ -48,6 +52,10 @@ export type SendPaymentInput = {
   autopay?: boolean;
   statementId?: number | null;
   createdByUserId?: number | null;
+  /** The payer's address (public page charges): CUSTOMER_IP, for the gateway's fraud screening. */
+  customerIp?: string;
+  /** Let an identical recent charge through (a card run: another customer shares this card and amount). */
+  duplicateOverride?: boolean;
 };
 
 export type PaymentOutcome = {
@@ -87,7 +95,12 @@ async function outcomeOf(db: Database, attempt: AttemptRow, replayed: boolean): 
     attemptId: attempt.id,
     status: attempt.status,
     approved: attempt.status === "approved",
-    message: attempt.status === "pending" ? PENDING_ANSWER_MESSAGE : attempt.message,
+    message:
+      attempt.status !== "pending"
+        ? attempt.message
+        : needsCheckingAtGateway(attempt.status, attempt.createdAt, currentClock().now())
+          ? NEEDS_CHECKING_MESSAGE
+          : PENDING_ANSWER_MESSAGE,
     name1: attempt.name1,
     name2: attempt.name2,
     amount: toAmount(attempt.amount),
@@ -133,6 +146,45 @@ async function replay(
 }
 
 /**
+ * What the gateway is told about how a charge is made: a card kept on file is marked as such (F
+ * when it is being stored, S with the first answer's STORED_ID after), customer-initiated from the
+ * pay page and staff entry, merchant-initiated from card runs and autopay; ACH names its entry
+ * class (CCD for a company's account, WEB from the public page, PPD from staff); public-page
+ * charges carry the payer's address.
+ */
+function chargeMarks(
+  input: SendPaymentInput,
+  method: "card" | "ach",
+  storedId: string,
+  companyName: string,
+): Pick<BluepayRequest, "stored" | "docType" | "customerIp" | "duplicateOverride"> {
+  const type = input.source === "page" || input.source === "staff" ? "C" : "M";
+  const storing = input.kind === "auth" || (input.saveMethod ?? false);
+  const stored: BluepayRequest["stored"] =
+    method !== "card"
+      ? undefined
+      : input.account.kind === "stored"
+        ? { indicator: "S", type, ...(storedId ? { id: storedId } : {}) }
+        : storing
+          ? { indicator: "F", type }
+          : undefined;
+  const docType =
+    method !== "ach"
+      ? undefined
+      : companyName.trim() !== ""
+        ? "CCD"
+        : input.source === "page"
+          ? "WEB"
+          : "PPD";
+  return {
+    ...(stored ? { stored } : {}),
+    ...(docType ? { docType } : {}),
+    ...(input.source === "page" && input.customerIp ? { customerIp: input.customerIp } : {}),
+    ...(input.duplicateOverride ? { duplicateOverride: true } : {}),
+  };
+}
+
+/**
  * Sends one payment attempt and records how it ended. Refusals before anything is saved (unknown
  * customer: 404; no gateway, no client key, no stored method: 400) throw. Approved, declined,
  * error, duplicate and still-pending attempts all come back as an outcome.
@@ -146,7 +198,12 @@ export async function sendPaymentAttempt(
   if (earlier) return replay(db, earlier, input, gateway);
 
   const [customer] = await db
-    .select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName })
+    .select({
+      id: customers.id,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      companyName: customers.companyName,
+    })
     .from(customers)
     .where(
       and(
@@ -162,6 +219,7 @@ export async function sendPaymentAttempt(
   let method: "card" | "ach" = input.account.kind === "ach" ? "ach" : "card";
   let storedMask = "";
   let storedCardType = "";
+  let storedId = "";
   if (input.account.kind === "stored") {
     const [stored] = await db
       .select()
@@ -177,6 +235,7 @@ export async function sendPaymentAttempt(
     method = stored.kind;
     storedMask = stored.mask;
     storedCardType = stored.cardType;
+    storedId = stored.storedId;
   }
   const amount = input.kind === "auth" ? "0.00" : toAmount(input.amount);
   const name1 = (input.billing?.name1 ?? customer.firstName).trim().slice(0, 80);
@@ -205,6 +264,8 @@ export async function sendPaymentAttempt(
       autopay: input.autopay ?? false,
       cardRunId: input.cardRunId ?? null,
       createdByUserId: input.createdByUserId ?? null,
+      // The app's clock, as the query about a lost answer will be (not the database's now()).
+      createdAt: currentClock().now(),
     })
     .onConflictDoNothing()
     .returning();
@@ -225,6 +286,7 @@ export async function sendPaymentAttempt(
     masterId: masterId || undefined,
     customer: { ...input.billing, name1, name2 },
     orderId: String(inserted.id),
+    ...chargeMarks(input, method, storedId, customer.companyName),
   });
   const answer = await callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
   if (answer.status !== "no-answer") await recordAnswer(db, input.clientId, inserted.id, answer);

@@ -1,8 +1,8 @@
-import { Alert, Stack, Table, Text, TextInput } from "@mantine/core";
-import { multiplyRateByQuantity, sumAmounts } from "@cyclebill/domain";
+import { Alert, Select, Stack, Table, Text, TextInput } from "@mantine/core";
+import { GATEWAY_HASH_TYPES, multiplyRateByQuantity, sumAmounts } from "@cyclebill/domain";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { ClientSection } from "./ClientSection";
-import type { ClientForm } from "./client-form";
+import { selectOptions, type ClientForm } from "./client-form";
 import type { ClientEditableField, ClientRecord } from "./client-record";
 
 const BILL_RATES: { field: ClientEditableField; label: string }[] = [
@@ -35,6 +35,11 @@ const USAGE: { count: ClientEditableField; rate: ClientEditableField; label: str
     label: "Overflow bills (more than one page)",
   },
 ];
+
+// "" (unset) seals as BluePay's SDKs do; the others are for accounts still set to an older hash.
+const HASH_TYPE_OPTIONS = selectOptions(["", ...GATEWAY_HASH_TYPES], (type) =>
+  type === "" ? "HMAC_SHA512 (default)" : type,
+);
 
 function wholeOrZero(value: string): string {
   return /^\d+$/.test(value.trim()) ? value.trim() : "0";
@@ -124,6 +129,19 @@ export function ClientRatesTab({ form, record }: { form: ClientForm; record: Cli
         {VOLUME_COUNTS.map(({ field, label }) => (
           <TextInput key={field} label={label} inputMode="numeric" {...form.text(field)} />
         ))}
+      </ClientSection>
+      <ClientSection
+        title="Payment gateway"
+        description="The seal hash the client's BluePay account expects (its “Hash Type in APIs” setting)."
+        cols={4}
+      >
+        <Select
+          label="Seal hash type"
+          data={HASH_TYPE_OPTIONS}
+          allowDeselect={false}
+          data-testid="gateway-hash-type"
+          {...form.select("gateway_hash_type")}
+        />
       </ClientSection>
       <CycleUsage form={form} record={record} />
     </Stack>

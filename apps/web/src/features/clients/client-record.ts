@@ -90,6 +90,9 @@ export const CLIENT_OPTIONAL_DECIMAL_FIELDS = [
   "day_charge_90_day",
 ] as const;
 
+/** Choices that may be unset (null; "" in the form). */
+export const CLIENT_OPTIONAL_CHOICE_FIELDS = ["gateway_hash_type"] as const;
+
 /** ISO dates (YYYY-MM-DD) that may be empty. */
 export const CLIENT_DATE_FIELDS = ["client_start_date", "permission_to_ref_date"] as const;
 
@@ -98,16 +101,23 @@ export type ClientIntegerField = (typeof CLIENT_INTEGER_FIELDS)[number];
 export type ClientDecimalField = (typeof CLIENT_DECIMAL_FIELDS)[number];
 export type ClientOptionalDecimalField = (typeof CLIENT_OPTIONAL_DECIMAL_FIELDS)[number];
 export type ClientDateField = (typeof CLIENT_DATE_FIELDS)[number];
+export type ClientOptionalChoiceField = (typeof CLIENT_OPTIONAL_CHOICE_FIELDS)[number];
 
 /** Every field the editor sends back (PUT, full body). */
 export type ClientEditableField =
-  ClientTextField | ClientIntegerField | ClientDecimalField | ClientOptionalDecimalField | ClientDateField;
+  | ClientTextField
+  | ClientIntegerField
+  | ClientDecimalField
+  | ClientOptionalDecimalField
+  | ClientDateField
+  | ClientOptionalChoiceField;
 
 export type ClientRecord = { id: number; has_blue_pay_key: boolean } & Record<ClientTextField, string> &
   Record<ClientIntegerField, number> &
   Record<ClientDecimalField, string> &
   Record<ClientOptionalDecimalField, string | null> &
-  Record<ClientDateField, string | null> & {
+  Record<ClientDateField, string | null> &
+  Record<ClientOptionalChoiceField, string | null> & {
     // Kept by the production run; shown, never sent.
     cycle_ran: boolean;
     days_in_last_cycle: number;
@@ -132,6 +142,7 @@ export function toFormValues(record: ClientRecord): ClientFormValues {
   for (const field of CLIENT_DECIMAL_FIELDS) values[field] = record[field] ?? "";
   for (const field of CLIENT_OPTIONAL_DECIMAL_FIELDS) values[field] = record[field] ?? "";
   for (const field of CLIENT_DATE_FIELDS) values[field] = record[field] ?? "";
+  for (const field of CLIENT_OPTIONAL_CHOICE_FIELDS) values[field] = record[field] ?? "";
   return {
     ...(values as Record<ClientEditableField, string>),
     bluepay_secret_key: "",
@@ -154,6 +165,8 @@ export function toUpdateBody(values: ClientFormValues): Record<keyof ClientUpdat
     body[field] = text === "" ? null : text;
   }
   for (const field of CLIENT_DATE_FIELDS) body[field] = values[field].trim() === "" ? null : values[field];
+  for (const field of CLIENT_OPTIONAL_CHOICE_FIELDS)
+    body[field] = values[field] === "" ? null : values[field];
   const secret = values.bluepay_secret_key.trim();
   if (secret !== "") body.bluepay_secret_key = secret;
   if (values.clear_blue_pay_key && secret === "") body.clear_blue_pay_key = true;

@@ -201,6 +201,11 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
                   <Badge color={STATUS_COLORS[attempt.status]} variant="light">
                     {attempt.status}
                   </Badge>
+                  {attempt.needs_checking ? (
+                    <Badge ml="xs" color="red" variant="light" data-testid="needs-checking">
+                      needs checking
+                    </Badge>
+                  ) : null}
                 </Table.Td>
                 <Table.Td>{attempt.message}</Table.Td>
                 <Table.Td>
