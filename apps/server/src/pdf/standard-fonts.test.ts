@@ -50,7 +50,8 @@ describe("standard fonts parsed once", () => {
     expect(text).toContain("Dana Whitfield");
     expect(text).toContain("$162.50");
     expect(text).toBe(await pdfText(theirs));
-    const embedded = (pdf: Buffer) => [...pdf.toString("latin1").matchAll(/\/BaseFont \/([\w-]+)/g)].map((m) => m[1]).sort();
+    const embedded = (pdf: Buffer) =>
+      [...pdf.toString("latin1").matchAll(/\/BaseFont \/([\w-]+)/g)].map((m) => m[1]).sort();
     expect(embedded(ours)).toEqual(embedded(theirs));
   });
 
