@@ -2,9 +2,11 @@
 // customers with a stored card and a balance (odd dollars approve, even decline in TEST mode) are
 // selected and charged, chunk after chunk in this process as one job worker runs them; each approved
 // charge posts its payment through the ledger writer. Prints customers/s on PGlite and PostgreSQL.
-// Usage: npm run bench:cards [-- --pglite-only | --postgres-only]
-// Size: 10,000 customers (BENCH_CARD_CUSTOMERS overrides); BENCH_CARD_LANES chunks at once (default
-// 1, one worker process; several workers take chunks side by side on PostgreSQL).
+// Usage: npm run bench:cards [-- --pglite-only | --postgres-only] [-- --latency-ms 300]
+// --latency-ms: the sandbox answers each call that late, as a real gateway does (target with 300:
+// ≥ 100 customers/s). Size: 10,000 customers (BENCH_CARD_CUSTOMERS overrides); BENCH_CARD_LANES
+// chunks at once (default: as many as one worker process's card-run queue takes), with at most
+// CARD_RUN_CONCURRENCY (default 32) charges in flight across them.
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
@@ -17,13 +19,17 @@ import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-misma
 import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
 import { buildRequest, callGateway } from "../apps/server/src/modules/payments/bluepay-client.js";
 import type { PaymentGateway } from "../apps/server/src/modules/payments/payment-gateway.js";
-import { runCardRunChunk } from "../apps/server/src/modules/payments/run-card-run.js";
+import { CARD_RUN_CONCURRENCY, runCardRunChunk } from "../apps/server/src/modules/payments/run-card-run.js";
+import { cardRunJob } from "../apps/server/src/jobs/card-run.job.js";
 import { startBulkCardRun, type CardRunChunk } from "../apps/server/src/modules/payments/start-card-run.js";
 import { sealSecret } from "../apps/server/src/modules/secrets/secret-box.js";
 import { createUser } from "../apps/server/src/modules/users/create-user.js";
 
 const CUSTOMERS = Number(process.env.BENCH_CARD_CUSTOMERS ?? 10_000);
-const LANES = Number(process.env.BENCH_CARD_LANES ?? 1);
+const { concurrency } = cardRunJob.queue;
+const LANES = Number(process.env.BENCH_CARD_LANES ?? (typeof concurrency === "number" ? concurrency : 1));
+const latencyAt = process.argv.indexOf("--latency-ms");
+const LATENCY_MS = latencyAt >= 0 ? Number(process.argv[latencyAt + 1]) : 0;
 const SECRETS_KEY = "card-run-bench";
 const ACCOUNT = { accountId: "100000009999", secretKey: "CARDRUNBENCHSECRETKEY00000000001" };
 
@@ -88,13 +94,19 @@ async function generate(handle: DatabaseHandle, sandbox: Sandbox) {
 }
 
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
-  const sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false, duplicateWindowMs: 0 });
+  const sandbox = await startSandbox({
+    accounts: [ACCOUNT],
+    demoAccount: false,
+    duplicateWindowMs: 0,
+    faults: { latencyMs: LATENCY_MS },
+  });
   try {
     const generating = performance.now();
     const { clientId, ids } = await generate(handle, sandbox);
     console.log(
       `${label}: ${CUSTOMERS} customers with a stored card generated in ` +
-        `${((performance.now() - generating) / 1000).toFixed(1)} s; ${LANES} chunk(s) at once`,
+        `${((performance.now() - generating) / 1000).toFixed(1)} s; ${LANES} chunk(s) at once, ` +
+        `at most ${CARD_RUN_CONCURRENCY} charges in flight; sandbox latency ${LATENCY_MS} ms`,
     );
     const owner = await createUser(handle.db, {
       email: "bench-owner@example.test",
@@ -114,9 +126,26 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
       queue.push(...chunks.map((chunk) => chunk.payload));
       return Promise.resolve();
     });
-    const lane = async () => {
+    // A chunk left with an attempt the gateway never answered is retried later, as its job is
+    // (it settles that attempt then and never charges twice); the retries are counted.
+    let retries = 0;
+    let waiting = 0;
+    const lane = async (): Promise<void> => {
       for (let chunk = queue.shift(); chunk; chunk = queue.shift())
-        await runCardRunChunk(handle.db, gateway, chunk);
+        try {
+          await runCardRunChunk(handle.db, gateway, chunk);
+        } catch (error) {
+          if (retries >= 50) throw error;
+          retries += 1;
+          waiting += 1;
+          await new Promise((resolve) => setTimeout(resolve, 5_000));
+          waiting -= 1;
+          queue.push(chunk);
+        }
+      if (waiting > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return lane();
+      }
     };
     await Promise.all(Array.from({ length: LANES }, lane));
     const seconds = (performance.now() - started) / 1000;
@@ -134,7 +163,7 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
     const [one, five, fifteen] = loadavg();
     console.log(
       `  run: ${finished?.status}, ${finished?.done}/${finished?.total} customers, ${seconds.toFixed(1)} s, ` +
-        `${Math.round(CUSTOMERS / seconds)} customers/s (load average ${one?.toFixed(2)} ${five?.toFixed(2)} ${fifteen?.toFixed(2)})`,
+        `${Math.round(CUSTOMERS / seconds)} customers/s, ${retries} chunk retries (load average ${one?.toFixed(2)} ${five?.toFixed(2)} ${fifteen?.toFixed(2)})`,
     );
     console.log(
       `  ${tally?.approved} approved (${tally?.total} posted), ${tally?.declined} declined; ` +

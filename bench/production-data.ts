@@ -9,8 +9,11 @@ import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
 export const CYCLE = 15;
 export const RUN_DATE = "2026-11-15";
 
-/** The client, its customers and charges, set-based; the overdue third posted through the ledger writer. */
-export async function generateProductionClient(handle: DatabaseHandle, customers: number) {
+/**
+ * The client, its customers and charges, set-based; the overdue third posted through the ledger
+ * writer. `emailShare` of the customers (spread evenly) take their statements by email.
+ */
+export async function generateProductionClient(handle: DatabaseHandle, customers: number, emailShare = 0) {
   await handle.migrate();
   const [client] = await queryRows<{ id: number }>(
     handle.db,
@@ -27,8 +30,10 @@ export async function generateProductionClient(handle: DatabaseHandle, customers
   );
   const codeId = Number(code?.id);
   await handle.db.execute(sql`
-    insert into customers (client_id, customer_no, customer_name, address1, city, state, zip)
-    select ${clientId}::bigint, g, 'Customer ' || g, g || ' Main St', 'Austin', 'TX', '73301'
+    insert into customers (client_id, customer_no, customer_name, address1, city, state, zip, email, pull_flag)
+    select ${clientId}::bigint, g, 'Customer ' || g, g || ' Main St', 'Austin', 'TX', '73301',
+           case when g % 100 < ${Math.round(emailShare * 100)}::int then 'customer' || g || '@bench.example' else '' end,
+           case when g % 100 < ${Math.round(emailShare * 100)}::int then 'E' else 'A' end
     from generate_series(1, ${customers}::int) as g`);
   await handle.db.execute(sql`
     insert into recurring_charges (client_id, customer_id, code_id, description, rate, quantity, amount,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { runCardRunChunk } from "../modules/payments/run-card-run.js";
-import { CARD_RUN_JOB } from "../modules/payments/start-card-run.js";
+import { CARD_RUN_CONCURRENCY, runCardRunChunk } from "../modules/payments/run-card-run.js";
+import { CARD_RUN_CHUNK_SIZE, CARD_RUN_JOB } from "../modules/payments/start-card-run.js";
 import { defineJob } from "./job-definition.js";
 
 const id = z.number().int().positive();
@@ -30,9 +30,17 @@ export const cardRunJob = defineJob({
   id: CARD_RUN_JOB,
   payload: cardRunPayload,
   // 25 customers take a few seconds; a gateway that holds every call runs into its time-out
-  // (30 s each, 4 at once), so a chunk gets 5 minutes before it counts as dead. Retries settle the
-  // attempts whose answers were lost (they never charge again); growing delays (2 s, 4 s, ... about
-  // 8 minutes in all) outlast the time after which the gateway's "not found" is final.
-  queue: { retryLimit: 8, retryDelaySeconds: 2, retryBackoff: true, expireInSeconds: 300 },
+  // (30 s each), so a chunk gets 5 minutes before it counts as dead. Retries settle the attempts
+  // whose answers were lost (they never charge again); growing delays (2 s, 4 s, ... about 8
+  // minutes in all) outlast the time after which the gateway's "not found" is final. Enough chunks
+  // run at once to keep CARD_RUN_CONCURRENCY charges in flight, plus one so a chunk's last waits
+  // overlap the next chunk's first.
+  queue: {
+    retryLimit: 8,
+    retryDelaySeconds: 2,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    concurrency: Math.ceil(CARD_RUN_CONCURRENCY / CARD_RUN_CHUNK_SIZE) + 1,
+  },
   handle: (payload, { db, services }) => runCardRunChunk(db, services.gateway, payload),
 });

@@ -95,7 +95,8 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     const workOptions = { batchSize: 1, pollingIntervalSeconds: settings.pollSeconds };
     for (let loop = 0; loop < settings.workers; loop += 1) {
       for (const definition of jobDefinitions) {
-        const loops = definition.queue.concurrency === "cores" ? availableParallelism() : 1;
+        const { concurrency } = definition.queue;
+        const loops = concurrency === "cores" ? availableParallelism() : (concurrency ?? 1);
         for (let copy = 0; copy < loops; copy += 1)
           await boss.work(definition.id, workOptions, ([job]) =>
             job

@@ -15,8 +15,11 @@ export type QueueSettings = {
   expireInSeconds: number;
   /** Retry delays double each time (e.g. a mail server that refuses for a while). */
   retryBackoff?: boolean;
-  /** Jobs of this queue one process works on at once, per worker loop: "cores" for CPU work done in threads. */
-  concurrency?: "cores";
+  /**
+   * Jobs of this queue one process works on at once, per worker loop: "cores" for CPU work done in
+   * threads, a number for jobs that mostly wait (a card run's chunks wait on the gateway).
+   */
+  concurrency?: "cores" | number;
 };
 
 /** More jobs of the same definition, inserted in the caller's transaction (e.g. a plan's chunks). */

@@ -3,14 +3,10 @@ import type { StatementDocument } from "../modules/statements/statement-page.pdf
 
 /** Messages to a PDF worker thread: plain data only (documents carry decimal strings and dates). */
 export type PdfWorkerRequest =
-  | { id: number; kind: "open"; file: string; title: string; cover?: PoolCover }
-  | { id: number; kind: "append"; documents: StatementDocument[] }
-  | { id: number; kind: "close" }
+  | { id: number; kind: "batch"; title: string; cover?: PoolCover; documents: StatementDocument[] }
   | { id: number; kind: "render"; documents: StatementDocument[] };
 
 export type PdfWorkerReply =
-  | { id: number; kind: "opened" }
-  | { id: number; kind: "appended"; pages: number[] }
-  | { id: number; kind: "closed"; bytes: number }
+  | { id: number; kind: "batched"; file: Uint8Array; pages: number[] }
   | { id: number; kind: "rendered"; files: Uint8Array[]; pages: number[] }
   | { id: number; kind: "error"; message: string };

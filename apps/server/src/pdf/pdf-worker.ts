@@ -32,8 +32,8 @@ await import(${JSON.stringify(target)});`;
 }
 
 /**
- * One PDF worker thread, owned by one job while it runs: it renders statements off the main
- * thread (so the API and the job queue stay responsive) while the job reads the next batch.
+ * One PDF worker thread. It holds the event loop only while it has work, so an idle pool never
+ * keeps a process (a CLI, a test) from exiting.
  */
 export class PdfWorker {
   private readonly worker: Worker;
@@ -44,10 +44,11 @@ export class PdfWorker {
   constructor() {
     const entry = workerEntry();
     this.worker = new Worker(entry.url, { execArgv: entry.execArgv });
+    this.worker.unref();
     this.worker.on("message", (reply: PdfWorkerReply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
-      this.pending.delete(reply.id);
+      this.settled(reply.id);
       if (reply.kind === "error") waiting.reject(new Error(reply.message));
       else waiting.resolve(reply);
     });
@@ -58,8 +59,22 @@ export class PdfWorker {
     };
     this.worker.on("error", fail);
     this.worker.on("exit", (code) => {
-      if (this.pending.size > 0) fail(new Error(`the PDF worker stopped (exit code ${code})`));
+      fail(new Error(`the PDF worker stopped (exit code ${code})`));
     });
+  }
+
+  /** Requests sent and not yet answered. */
+  get busy(): number {
+    return this.pending.size;
+  }
+
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  private settled(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
   }
 
   private call<K extends PdfWorkerReply["kind"]>(
@@ -76,23 +91,22 @@ export class PdfWorker {
             : reject(new Error(`the PDF worker answered ${reply.kind} to ${request.kind}`)),
         reject,
       });
+      if (this.pending.size === 1) this.worker.ref();
       this.worker.postMessage({ ...request, id });
     });
   }
 
-  /** Starts one merged PDF written to `file` as statements are appended, after a cover sheet if given. */
-  async open(file: string, title: string, cover?: PoolCover): Promise<void> {
-    await this.call({ kind: "open", file, title, cover }, "opened");
-  }
-
-  /** Appends statements to the open PDF, each from a new page; returns each one's page count. */
-  async append(documents: StatementDocument[]): Promise<number[]> {
-    return (await this.call({ kind: "append", documents }, "appended")).pages;
-  }
-
-  /** Finishes the open PDF; returns its size in bytes. */
-  async close(): Promise<number> {
-    return (await this.call({ kind: "close" }, "closed")).bytes;
+  /** Statements drawn into one PDF, each from a new page (after a cover sheet if given). */
+  async batch(
+    title: string,
+    documents: StatementDocument[],
+    cover?: PoolCover,
+  ): Promise<{ file: Buffer; pages: number[] }> {
+    const reply = await this.call({ kind: "batch", title, documents, cover }, "batched");
+    return {
+      file: Buffer.from(reply.file.buffer, reply.file.byteOffset, reply.file.byteLength),
+      pages: reply.pages,
+    };
   }
 
   /** Each statement as its own PDF, with its page count. */

@@ -10,17 +10,20 @@ import {
 } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { PdfWorker } from "../../pdf/pdf-worker.js";
+import { MergedPdf } from "../../pdf/merged-pdf.js";
+import { pdfPool } from "../../pdf/pdf-pool.js";
 import { csvCell } from "../customers/customers-export.js";
 import { loadBillClient } from "../invoices/bill-layout.pdf.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { loadStatementDocuments, type LoadedStatement } from "../statements/load-statement-documents.js";
 import type { DeliveryServices } from "./delivery-jobs.js";
 import type { PoolCover } from "./pool-cover.pdf.js";
-import { ensurePoolDir, poolFiles, removePoolFiles, removeWorkFiles, zipPool } from "./pool-files.js";
+import { ensurePoolDir, poolFiles, removePoolFiles, removeWorkFiles, openPoolZip } from "./pool-files.js";
 
-/** Statements drawn per message to the PDF thread: enough to spread the messaging cost. */
+/** Statements drawn per message to a PDF thread: enough to spread the messaging cost. */
 const BATCH = 200;
+/** Batches read or drawn ahead per PDF thread: every thread stays busy, memory stays flat. */
+const AHEAD_PER_THREAD = 2;
 
 export const MANIFEST_COLUMNS = [
   "sequence",
@@ -161,11 +164,13 @@ async function write(out: WriteStream, text: string): Promise<void> {
 }
 
 /**
- * Builds one pool: its statements drawn in delivery order into one merged PDF by a worker thread
- * (the next batch is read while the thread draws this one), a manifest CSV beside it, both zipped
- * as `{pool_name}.zip`; then, in one transaction, each statement's page count, the pool ready and
- * the client's overflow bills. A build the worker died in starts over (the files are rebuilt; no
- * money moves here). A pool deleted while it builds stops and leaves nothing behind.
+ * Builds one pool: its statements drawn in delivery order by the PDF threads, a batch at a time on
+ * whichever thread is free (while the next batches are read), each batch's pages appended in order
+ * to one merged PDF that streams into the zip as `{pool_name}.pdf`, a manifest CSV beside it; then,
+ * in one transaction, each statement's page count, the pool ready and the client's overflow bills.
+ * No document is held whole: memory stays flat whatever the pool's size. A build the worker died
+ * in starts over (the files are rebuilt; no money moves here). A pool deleted while it builds
+ * stops and leaves nothing behind.
  */
 export async function buildPool(
   db: Database,
@@ -190,35 +195,52 @@ export async function buildPool(
   const ids = await orderedStatementIds(db, clientId, poolId);
   const client = await loadBillClient(db, clientId);
   const { cover, client: coverClient } = await coverOf(db, clientId, pool);
-  const worker = new PdfWorker();
+  const threads = pdfPool();
   const manifest = createWriteStream(files.manifestPart);
+  const zip = openPoolZip(files, name);
+  const merged = new MergedPdf(zip.pdf, name);
   const pagesOf: number[] = [];
   const coverPages = cover ? 1 : 0;
   let overflows = 0;
+  let ahead: Promise<unknown>[] = [];
   try {
     await write(manifest, MANIFEST_COLUMNS.join(",") + "\r\n");
-    await worker.open(files.pdfPart, name, cover);
-    const load = (start: number) =>
-      start < ids.length
-        ? loadStatementDocuments(db, clientId, ids.slice(start, start + BATCH), {
-            client,
-            publicUrl: services.publicUrl,
-          })
-        : Promise.resolve([]);
-    // The next batch is read while the thread draws this one; a failed read is thrown where it is
-    // awaited (the handler below only keeps it from counting as unhandled meanwhile).
-    const prefetch = (start: number) => {
-      const promise = load(start);
-      promise.catch(() => undefined);
-      return promise;
+    await merged.start();
+    // Reads go one after another (one connection's worth); drawing goes to the threads. A failed
+    // read or drawing is thrown where it is awaited (the handler only keeps it from counting as
+    // unhandled meanwhile).
+    let reads: Promise<unknown> = Promise.resolve();
+    const launch = (start: number) => {
+      const loaded = reads.then(() =>
+        loadStatementDocuments(db, clientId, ids.slice(start, start + BATCH), {
+          client,
+          publicUrl: services.publicUrl,
+        }),
+      );
+      reads = loaded.catch(() => undefined);
+      const drawn = loaded.then(async (batch) => ({
+        batch,
+        drawn: await threads.batch(
+          name,
+          batch.map((statement) => statement.document),
+          start === 0 ? cover : undefined,
+        ),
+      }));
+      drawn.catch(() => undefined);
+      return drawn;
     };
-    let next = prefetch(0);
-    for (let start = 0; start < ids.length; start += BATCH) {
-      const batch = await next;
-      next = prefetch(start + BATCH);
-      const pages = await worker.append(batch.map((statement) => statement.document));
+    // A pool without statements still gets its (cover) page.
+    const starts: number[] = [];
+    for (let start = 0; start < Math.max(ids.length, 1); start += BATCH) starts.push(start);
+    const window = starts.slice(0, AHEAD_PER_THREAD * threads.size).map(launch);
+    ahead = window;
+    for (const [position, start] of starts.entries()) {
+      const { batch, drawn } = await (window.shift() as ReturnType<typeof launch>);
+      const following = starts[position + AHEAD_PER_THREAD * threads.size];
+      if (following !== undefined) window.push(launch(following));
+      await merged.append(drawn.file);
       for (const [index, statement] of batch.entries()) {
-        const count = pages[index] ?? 1;
+        const count = drawn.pages[index] ?? 1;
         pagesOf.push(count);
         if (isOverflowBill(count)) overflows += 1;
         await write(
@@ -235,11 +257,10 @@ export async function buildPool(
       if (still.length === 0) throw new PoolGone();
       await renewLease();
     }
-    await next;
     manifest.end();
     await once(manifest, "finish");
-    await worker.close();
-    const bytes = await zipPool(files, name);
+    await merged.finish();
+    const bytes = await zip.finish();
     await db.transaction(async (tx) => {
       const ready = await queryRows<{ id: string | number }>(
         tx,
@@ -260,7 +281,10 @@ export async function buildPool(
         );
     });
   } catch (error) {
+    // Reads and drawings still under way finish first: nothing touches the pool after this.
+    await Promise.allSettled(ahead);
     manifest.destroy();
+    zip.abort();
     removeWorkFiles(files);
     if (error instanceof PoolGone) {
       // Deleted while it built: nothing may stay behind (a superseded build leaves the zip alone).
@@ -271,8 +295,6 @@ export async function buildPool(
       sql`update pools set error = ${error instanceof Error ? error.message : String(error)} where id = ${poolId}`,
     );
     throw error;
-  } finally {
-    await worker.destroy();
   }
 }
 

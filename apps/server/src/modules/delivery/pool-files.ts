@@ -47,14 +47,24 @@ export function removeWorkFiles(files: PoolFiles): void {
   for (const file of [files.pdfPart, files.manifestPart, files.zipPart]) rmSync(file, { force: true });
 }
 
+/** A pool's zip being written: its merged PDF streams in as it is drawn, the manifest follows. */
+export type PoolZip = {
+  /** Appends bytes to the zip's PDF (stored: its pages are already compressed). */
+  pdf: (bytes: Uint8Array) => Promise<void>;
+  /** Adds the manifest (deflated) from its work file and renames the zip into place; returns its size. */
+  finish: () => Promise<number>;
+  /** Stops writing (the work files are removed by removeWorkFiles). */
+  abort: () => void;
+};
+
 /**
- * Zips the pool's merged PDF (stored: its pages are already compressed) and its manifest
- * (deflated), streaming both from disk, then renames the zip into place: a download never sees a
- * half-written zip. Returns the zip's size.
+ * Starts the pool's zip: the PDF is never written to a file of its own, and a download never sees
+ * a half-written zip (it is renamed into place when finished).
  */
-export async function zipPool(files: PoolFiles, name: string): Promise<number> {
+export function openPoolZip(files: PoolFiles, name: string): PoolZip {
   const out = createWriteStream(files.zipPart);
   let failure: Error | null = null;
+  out.on("error", (error) => (failure = error));
   const pending: Uint8Array[] = [];
   const zip = new Zip((error, data) => {
     if (error) failure = error;
@@ -67,23 +77,34 @@ export async function zipPool(files: PoolFiles, name: string): Promise<number> {
     }
     if (failure) throw failure;
   };
-  const addFile = async (entry: ZipPassThrough | ZipDeflate, source: string) => {
-    zip.add(entry);
-    for await (const chunk of createReadStream(source, { highWaterMark: 1 << 20 })) {
-      entry.push(chunk as Buffer);
+  const pdf = new ZipPassThrough(`${name}.pdf`);
+  zip.add(pdf);
+  return {
+    pdf: async (bytes) => {
+      pdf.push(bytes);
       await drain();
-    }
-    entry.push(new Uint8Array(0), true);
-    await drain();
+    },
+    finish: async () => {
+      pdf.push(new Uint8Array(0), true);
+      await drain();
+      const manifest = new ZipDeflate(`${name}-manifest.csv`, { level: 6 });
+      zip.add(manifest);
+      for await (const chunk of createReadStream(files.manifestPart, { highWaterMark: 1 << 20 })) {
+        manifest.push(chunk as Buffer);
+        await drain();
+      }
+      manifest.push(new Uint8Array(0), true);
+      zip.end();
+      await drain();
+      out.end();
+      await once(out, "finish");
+      renameSync(files.zipPart, files.zip);
+      rmSync(files.manifestPart, { force: true });
+      return statSync(files.zip).size;
+    },
+    abort: () => {
+      zip.terminate();
+      out.destroy();
+    },
   };
-  await addFile(new ZipPassThrough(`${name}.pdf`), files.pdfPart);
-  await addFile(new ZipDeflate(`${name}-manifest.csv`, { level: 6 }), files.manifestPart);
-  zip.end();
-  await drain();
-  out.end();
-  await once(out, "finish");
-  renameSync(files.zipPart, files.zip);
-  rmSync(files.pdfPart, { force: true });
-  rmSync(files.manifestPart, { force: true });
-  return statSync(files.zip).size;
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { PdfWorker } from "../../pdf/pdf-worker.js";
+import { pdfPool } from "../../pdf/pdf-pool.js";
 import { loadBillClient } from "../invoices/bill-layout.pdf.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -9,8 +9,11 @@ import { loadStatementDocuments } from "../statements/load-statement-documents.j
 import type { DeliveryServices } from "./delivery-jobs.js";
 import { statementEmail } from "./statement-email.js";
 
-/** Sends per batch: statements rendered together in the PDF thread, then mailed one by one. */
-const BATCH = 25;
+/** Emails per batch: their statements drawn on the PDF threads (in slices of RENDER_SLICE). */
+const BATCH = 100;
+const RENDER_SLICE = 25;
+/** Emails handed to the mail server at once (nodemailer's pool keeps its connections open). */
+const SENDS_AT_ONCE = 10;
 /** Sends tried per email before it stays failed (the job retries with growing delays). */
 export const MAX_EMAIL_ATTEMPTS = 5;
 
@@ -40,69 +43,110 @@ export async function sendStatementEmails(
   const tried: number[] = [];
   let sent = 0;
   let failed = 0;
-  const worker = new PdfWorker();
-  try {
-    for (;;) {
-      const batch = await queryRows<DeliveryRow>(
-        db,
-        sql`select id, statement_id, recipient from statement_deliveries
-            where client_id = ${clientId} and production_run_id = ${productionRunId} and channel = 'email'
-              and (status in ('queued', 'sending')
-                   or (status = 'failed' and recipient <> '' and attempts < ${MAX_EMAIL_ATTEMPTS}))
-              and id <> all(${sqlArray(tried, "bigint")})
-            order by id limit ${BATCH}`,
+  const threads = pdfPool();
+  const readBatch = async () => {
+    const batch = await queryRows<DeliveryRow>(
+      db,
+      sql`select id, statement_id, recipient from statement_deliveries
+          where client_id = ${clientId} and production_run_id = ${productionRunId} and channel = 'email'
+            and (status in ('queued', 'sending')
+                 or (status = 'failed' and recipient <> '' and attempts < ${MAX_EMAIL_ATTEMPTS}))
+            and id <> all(${sqlArray(tried, "bigint")})
+          order by id limit ${BATCH}`,
+    );
+    tried.push(...batch.map((row) => Number(row.id)));
+    const loaded = await loadStatementDocuments(
+      db,
+      clientId,
+      batch.map((row) => Number(row.statement_id)),
+      { client, publicUrl: services.publicUrl },
+    );
+    // Slices drawn side by side on the threads, in the batch's order.
+    const slices: Promise<{ files: Buffer[]; pages: number[] }>[] = [];
+    for (let start = 0; start < loaded.length; start += RENDER_SLICE)
+      slices.push(
+        threads.render(loaded.slice(start, start + RENDER_SLICE).map((statement) => statement.document)),
       );
-      if (batch.length === 0) break;
-      tried.push(...batch.map((row) => Number(row.id)));
-      const loaded = await loadStatementDocuments(
-        db,
-        clientId,
-        batch.map((row) => Number(row.statement_id)),
-        { client, publicUrl: services.publicUrl },
-      );
-      const rendered = await worker.render(loaded.map((statement) => statement.document));
-      for (const row of batch) {
-        const index = loaded.findIndex((statement) => statement.id === Number(row.statement_id));
-        const statement = loaded[index];
-        const pdf = rendered.files[index];
-        if (!statement || !pdf) continue;
-        const messageId = messageIdOf(clientId, statement.id);
-        await db.execute(
-          sql`update statement_deliveries set status = 'sending', attempts = attempts + 1, updated_at = now()
-              where client_id = ${clientId} and id = ${row.id}`,
-        );
+    const drawn = await Promise.all(slices);
+    return {
+      batch,
+      loaded,
+      files: drawn.flatMap((slice) => slice.files),
+      pages: drawn.flatMap((slice) => slice.pages),
+    };
+  };
+  // The next batch is read and drawn while this one is sent.
+  let next = readBatch();
+  for (;;) {
+    const { batch, loaded, files, pages } = await next;
+    if (batch.length === 0) break;
+    next = readBatch();
+    next.catch(() => undefined);
+    const ready = batch.flatMap((row) => {
+      const index = loaded.findIndex((statement) => statement.id === Number(row.statement_id));
+      const statement = loaded[index];
+      const pdf = files[index];
+      return statement && pdf ? [{ row, statement, pdf, pages: pages[index] ?? 1 }] : [];
+    });
+    // Each one recorded as being sent before it goes: a crash leaves it "sending", not unsent.
+    await db.execute(
+      sql`update statement_deliveries set status = 'sending', attempts = attempts + 1, updated_at = now()
+          where client_id = ${clientId} and id = any(${sqlArray(
+            ready.map((email) => Number(email.row.id)),
+            "bigint",
+          )})`,
+    );
+    const accepted: typeof ready = [];
+    let position = 0;
+    const lane = async () => {
+      for (let email = ready[position++]; email; email = ready[position++]) {
+        const messageId = messageIdOf(clientId, email.statement.id);
         try {
           await services.mailer.send(
             statementEmail({
-              to: row.recipient,
-              document: statement.document,
-              pdf,
-              payLink: statement.document.payLink ?? services.publicUrl,
+              to: email.row.recipient,
+              document: email.statement.document,
+              pdf: email.pdf,
+              payLink: email.statement.document.payLink ?? services.publicUrl,
               messageId,
             }),
           );
+          accepted.push(email);
         } catch (error) {
           failed += 1;
           await db.execute(
             sql`update statement_deliveries set status = 'failed', last_error = ${errorText(error)}, updated_at = now()
-                where client_id = ${clientId} and id = ${row.id}`,
+                where client_id = ${clientId} and id = ${email.row.id}`,
           );
-          continue;
         }
-        sent += 1;
-        await db.execute(
-          sql`update statement_deliveries set status = 'sent', last_error = null, message_id = ${messageId},
-                                              sent_at = now(), updated_at = now()
-              where client_id = ${clientId} and id = ${row.id}`,
-        );
-        await db.execute(
-          sql`update statements set pages = coalesce(pages, ${rendered.pages[index] ?? 1})
-              where client_id = ${clientId} and id = ${statement.id}`,
-        );
       }
-    }
-  } finally {
-    await worker.destroy();
+    };
+    await Promise.all(Array.from({ length: Math.min(SENDS_AT_ONCE, ready.length) }, lane));
+    if (accepted.length === 0) continue;
+    sent += accepted.length;
+    await db.execute(
+      sql`update statement_deliveries d set status = 'sent', last_error = null, message_id = a.message_id,
+                                            sent_at = now(), updated_at = now()
+          from unnest(${sqlArray(
+            accepted.map((email) => Number(email.row.id)),
+            "bigint",
+          )}, ${sqlArray(
+            accepted.map((email) => messageIdOf(clientId, email.statement.id)),
+            "text",
+          )}) as a(id, message_id)
+          where d.client_id = ${clientId} and d.id = a.id`,
+    );
+    await db.execute(
+      sql`update statements s set pages = coalesce(s.pages, p.pages)
+          from unnest(${sqlArray(
+            accepted.map((email) => email.statement.id),
+            "bigint",
+          )}, ${sqlArray(
+            accepted.map((email) => email.pages),
+            "int",
+          )}) as p(id, pages)
+          where s.client_id = ${clientId} and s.id = p.id`,
+    );
   }
   const [retryable] = await queryRows<{ count: string | number }>(
     db,

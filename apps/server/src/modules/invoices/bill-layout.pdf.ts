@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import PDFDocument from "pdfkit";
 import { formatRateUsd, formatUsd, toQuantity } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { clients, type customers } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
+import { newPdfDocument } from "../../pdf/standard-fonts.js";
 
 // The look shared by invoices and statements: the client's letterhead, the customer's
 // address in the window position, a facts box, the table of ledger lines, messages and
@@ -49,7 +49,7 @@ export type BillLine = {
 };
 
 export function newBillDocument(title: string): Pdf {
-  return new PDFDocument({
+  return newPdfDocument({
     size: "LETTER",
     margins: { top: PAGE.top, left: PAGE.left, right: 612 - PAGE.right, bottom: 30 },
     bufferPages: true,

@@ -27,7 +27,11 @@ export function createMailer(options: {
   log: Pick<Logger, "info">;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Pooled: a few connections stay open and carry many messages (statement emails go in
+    // thousands); an SMTP_URL that says ?pool=false keeps one connection per message.
+    const url = new URL(options.smtpUrl);
+    if (!url.searchParams.has("pool")) url.searchParams.set("pool", "true");
+    const transport = nodemailer.createTransport(url.toString());
     return {
       send: async (message) => {
         await transport.sendMail({ from: MAIL_FROM, ...message });

@@ -15,6 +15,7 @@ import { sqlArray } from "../ledger/sql-arrays.js";
 import { runChunk, type ChunkResult } from "../jobs/record-chunk.js";
 import { HttpError } from "../../http/errors.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
+import { cardRunConcurrency, inCardRunLane } from "./card-run-lanes.js";
 import { sendPaymentAttempt } from "./send-attempt.js";
 import { sharesCardAndAmount } from "./shared-card.js";
 import { settlePendingAttempts } from "./settle-attempts.js";
@@ -26,8 +27,8 @@ import { CARD_RUN_STEP, type CardRunChunk, type CardRunItem } from "./start-card
 // attempt left pending by asking the gateway for its ORDER_ID. The chunk is recorded (marker, run
 // progress) only once every one of its customers has a final outcome.
 
-/** Customers of a chunk charged at once: gateway calls overlap, each customer in its own transactions. */
-export const CARD_RUN_CONCURRENCY = 4;
+/** Customers of a run charged at once (across its chunks): gateway calls overlap, each customer in its own transactions. */
+export const CARD_RUN_CONCURRENCY = cardRunConcurrency();
 /** Rounds of asking the gateway about attempts still pending before the chunk is retried later. */
 const SETTLE_ROUNDS = 3;
 const SETTLE_PAUSE_MS = 500;
@@ -288,7 +289,9 @@ export async function runCardRunChunk(
   // No gateway configured or no key: the chunk fails (and is retried) rather than skip everyone.
   await gatewayAccess(db, gateway, chunk.clientId);
   const chargeAll = () =>
-    mapLimited(chunk.items, CARD_RUN_CONCURRENCY, (item) => chargeOrSkip(db, gateway, chunk, item));
+    mapLimited(chunk.items, chunk.items.length, (item) =>
+      inCardRunLane(chunk.runId, CARD_RUN_CONCURRENCY, () => chargeOrSkip(db, gateway, chunk, item)),
+    );
   let outcomes = await chargeAll();
   for (
     let round = 0;

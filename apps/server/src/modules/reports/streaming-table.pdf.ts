@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { newPdfDocument } from "../../pdf/standard-fonts.js";
 import { rowFonts, type RowFont } from "./pdf-row-text.js";
 
 export type StreamColumn = { header: string; width: number; align?: "left" | "right" | "center" };
@@ -31,7 +31,7 @@ export function streamingTable(options: {
   landscape?: boolean;
 }): StreamingTable {
   const layout = options.landscape ? "landscape" : "portrait";
-  const doc = new PDFDocument({ size: "LETTER", layout, margin: MARGIN, info: { Title: options.title } });
+  const doc = newPdfDocument({ size: "LETTER", layout, margin: MARGIN, info: { Title: options.title } });
   const fonts = rowFonts(doc, ["Helvetica", "Helvetica-Bold"]);
   const width = options.columns.reduce((total, column) => total + column.width, 0);
   let page = 1;

@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { newPdfDocument } from "../../pdf/standard-fonts.js";
 
 export type ReportColumn = { header: string; width: number; align?: "left" | "right" | "center" };
 export type TableReport = {
@@ -17,7 +17,7 @@ const ROW_HEIGHT = 16;
 /** A tabular report on US Letter: header on every page, zebra rows, totals line, page numbers. */
 export function renderTableReport(report: TableReport): Promise<Buffer> {
   const layout = report.landscape ? "landscape" : "portrait";
-  const doc = new PDFDocument({
+  const doc = newPdfDocument({
     size: "LETTER",
     layout,
     margin: MARGIN,
