@@ -1,6 +1,7 @@
 // The web app's first load: compressed size of what the login screen loads and of each screen's chunks
 // (from apps/web/dist), then, in Chromium against the real server with the demo data, what a cold load
-// of the login screen transfers and how long a cold load of Home takes until the greeting and cards show.
+// of the login screen transfers, how long a cold load of Home takes until the greeting and cards show,
+// and, for an owner and an admin, each screen's first visit after login (script requests, click to data).
 // Builds nothing: run `npm run build` first. Usage: npm run bench:first-load [-- --sizes-only]
 // WEB_DIST_DIR and CYCLEBILL_SERVER_ENTRY measure another build (as in the browser tests).
 import path from "node:path";
@@ -10,11 +11,13 @@ import { demoLogin, readDemoLogins } from "../e2e/support/auth.js";
 import { launchBrowser } from "../e2e/support/browser.js";
 import { REPO_ROOT, startServer, type RunningServer } from "../e2e/support/server.js";
 import { kB, measureBuild } from "./first-load-sizes.js";
+import { printFirstVisits } from "./first-visits.js";
 
 const TARGET_FIRST_LOAD_BYTES = 150_000;
 const TARGET_HOME_MS = 1_000;
 const HOME_RUNS = 5;
 const OWNER_EMAIL = "owner@greenway.example";
+const ADMIN_EMAIL = "admin@cyclebill.example";
 
 const distDir = process.env.WEB_DIST_DIR ?? path.join(REPO_ROOT, "apps/web/dist");
 
@@ -132,7 +135,8 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     await coldLogin(browser, server, firstLoadFiles);
-    const owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
+    const logins = await readDemoLogins(server);
+    const owner = demoLogin(logins, OWNER_EMAIL);
     const { token } = await apiLogIn(server, owner.email, owner.password);
     await coldHome(browser, server, token); // the server's first answers warm its own caches
     const runs: HomeTiming[] = [];
@@ -142,6 +146,14 @@ async function main(): Promise<void> {
       `Home on a cold cache, median of ${HOME_RUNS} runs: greeting ${median(runs.map((run) => run.greeting)).toFixed(0)} ms, ` +
         `greeting and cards ${cards.toFixed(0)} ms (target ≤ ${TARGET_HOME_MS} ms: ${cards <= TARGET_HOME_MS ? "met" : "MISSED"}), ` +
         `of which the summary request ${median(runs.map((run) => run.summaryApi)).toFixed(0)} ms`,
+    );
+    await printFirstVisits(browser, server, token, "owner");
+    const admin = demoLogin(logins, ADMIN_EMAIL);
+    await printFirstVisits(
+      browser,
+      server,
+      (await apiLogIn(server, admin.email, admin.password)).token,
+      "admin",
     );
   } finally {
     await browser.close();

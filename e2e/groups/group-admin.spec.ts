@@ -208,6 +208,44 @@ describe("Group Admin", () => {
     expect(uncaught(pageErrors)).toEqual([]);
   });
 
+  test("one selected group's panel at a time: switching and deleting leave no stale header", async () => {
+    const created = await admin.request<{ id: number }>("POST", `routes/?client_id=${CLIENT_ID}`, {
+      route_name: "East route",
+    });
+    await page.goto(`/routes?client_id=${CLIENT_ID}`);
+    const groupList = page.getByRole("region", { name: "Groups" });
+    const headings = () => detail().getByRole("heading", { level: 2 }).allTextContents();
+    await detail().getByRole("heading", { name: "No group selected" }).waitFor();
+    await addForm().getByRole("button", { name: "Add Customer" }).click();
+    await alert(NO_GROUP).waitFor();
+
+    await groupList.getByText("North route", { exact: true }).click();
+    await expect.poll(headings).toEqual(["North route"]);
+    // The "no group selected" alert goes once a group is picked.
+    await expect.poll(() => alert(NO_GROUP).count()).toBe(0);
+    await groupList.getByText("East route", { exact: true }).click();
+    await expect.poll(headings).toEqual(["East route"]);
+    expect(await detail().getByRole("button", { name: "Group Report" }).count()).toBe(1);
+    expect(await detail().getByRole("button", { name: "Delete Group" }).count()).toBe(1);
+
+    // The one Report button is the shown group's.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      detail().getByRole("button", { name: "Group Report" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`Group Report ${created.id}.pdf`);
+
+    await detail().getByRole("button", { name: "Delete Group" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete group" })
+      .getByRole("button", { name: "Delete group" })
+      .click();
+    await expect.poll(headings).toEqual(["No group selected"]);
+    await groupList.getByText("South route", { exact: true }).click();
+    await expect.poll(headings).toEqual(["South route"]);
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
   test("a large group pages by 15, positions continue on the next page", async () => {
     const groups = await admin.request<{ results: { id: number; route_name: string }[] }>(
       "GET",

@@ -10,12 +10,25 @@ import { RouteErrorPage } from "./features/shell/RouteErrorPage";
 const ForgotPasswordPage = lazyScreen(
   () => import("./features/auth/ForgotPasswordPage"),
   "ForgotPasswordPage",
+  "public",
 );
 const LogoutPage = lazyScreen(() => import("./features/auth/LogoutPage"), "LogoutPage");
-const PasswordResetPage = lazyScreen(() => import("./features/auth/PasswordResetPage"), "PasswordResetPage");
-const RegisterPage = lazyScreen(() => import("./features/auth/RegisterPage"), "RegisterPage");
-const ClientEditorPage = lazyScreen(() => import("./features/clients/ClientEditorPage"), "ClientEditorPage");
-const ClientListPage = lazyScreen(() => import("./features/clients/ClientListPage"), "ClientListPage");
+const PasswordResetPage = lazyScreen(
+  () => import("./features/auth/PasswordResetPage"),
+  "PasswordResetPage",
+  "public",
+);
+const RegisterPage = lazyScreen(() => import("./features/auth/RegisterPage"), "RegisterPage", "public");
+const ClientEditorPage = lazyScreen(
+  () => import("./features/clients/ClientEditorPage"),
+  "ClientEditorPage",
+  "admins",
+);
+const ClientListPage = lazyScreen(
+  () => import("./features/clients/ClientListPage"),
+  "ClientListPage",
+  "admins",
+);
 const SettingsPage = lazyScreen(() => import("./features/clients/SettingsPage"), "SettingsPage");
 const CodesPage = lazyScreen(() => import("./features/codes/CodesPage"), "CodesPage");
 const AddCustomerPage = lazyScreen(() => import("./features/customers/AddCustomerDialog"), "AddCustomerPage");
@@ -37,6 +50,7 @@ const HomePage = lazyScreen(() => import("./features/home/HomePage"), "HomePage"
 const AdminProcessingPage = lazyScreen(
   () => import("./features/production/AdminProcessingPage"),
   "AdminProcessingPage",
+  "admins",
 );
 const AccountReportsPage = lazyScreen(
   () => import("./features/reports/AccountReportsPage"),

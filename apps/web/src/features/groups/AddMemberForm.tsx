@@ -32,6 +32,12 @@ export function AddMemberForm({
   const [flag, setFlag] = useState<BillIndicatorFlag>("standard");
   const [customerError, setCustomerError] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | null>(null);
+  // A problem belongs to the group it was found for: picking another group (here or in the list) clears it.
+  const [problemGroupId, setProblemGroupId] = useState(group?.id ?? null);
+  if (problemGroupId !== (group?.id ?? null)) {
+    setProblemGroupId(group?.id ?? null);
+    setProblem(null);
+  }
   const size = members.length;
   const memberIds = new Set(members.map((member) => member.customer));
 

@@ -42,7 +42,6 @@ export function GroupDetailPanel({
     <Paper withBorder p="md" radius="sm" component="section" aria-label="Group detail">
       {group ? (
         <GroupHeader
-          key={group.id}
           clientId={clientId}
           group={group}
           size={detail.data ? members.length : null}
@@ -108,6 +107,17 @@ function GroupHeader({
   const [name, setName] = useState(group.route_name);
   const [nameError, setNameError] = useState<string | undefined>();
   const [deleting, setDeleting] = useState(false);
+  // One header for whichever group is selected: its local state starts over when the selection
+  // changes (reset during render rather than by remounting with a key, which left the previous
+  // group's header, with live buttons, in the page under React 19.3).
+  const [shownGroupId, setShownGroupId] = useState(group.id);
+  if (shownGroupId !== group.id) {
+    setShownGroupId(group.id);
+    setRenaming(false);
+    setName(group.route_name);
+    setNameError(undefined);
+    setDeleting(false);
+  }
 
   const submitRename = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

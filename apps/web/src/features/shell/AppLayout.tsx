@@ -1,12 +1,13 @@
 import { AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { Suspense } from "react";
+import { Suspense, useEffect } from "react";
 import { Link, Outlet, matchPath, useLocation } from "react-router";
 import { displayName, type UserRole } from "../auth/current-user";
 import { RequireAuth } from "../auth/RequireAuth";
 import { useUser } from "../auth/user-context";
 import { ClientSelect } from "../clients/ClientSelect";
 import { useClientContext } from "../../shared/client-context";
+import { preloadScreens } from "../../lib/lazy-screen";
 import { CustomerSelect } from "../customers/CustomerSelect";
 import { BrandLink } from "./BrandLink";
 import { NAV_ITEMS, visibleNavItems } from "./nav-items";
@@ -33,6 +34,7 @@ function AuthenticatedShell() {
   const user = useUser();
   const { isAdmin, clientId, clientName, withClient } = useClientContext();
   const items = visibleNavItems(NAV_ITEMS, { loggedIn: true, isAdmin });
+  usePreloadedScreens(isAdmin);
 
   return (
     <AppShell
@@ -115,4 +117,24 @@ function AuthenticatedShell() {
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/**
+ * Once the first signed-in screen has shown, fetch the chunks of the others this role can open, while
+ * the browser is idle, so that no later first visit waits for a script.
+ */
+function usePreloadedScreens(isAdmin: boolean) {
+  useEffect(() => {
+    // The mark lets a browser test (and bench:first-load) know the preloading is over.
+    const start = () =>
+      void preloadScreens({ isAdmin }).then(() => {
+        document.documentElement.dataset.screensPreloaded = "true";
+      });
+    if (typeof window.requestIdleCallback === "function") {
+      const handle = window.requestIdleCallback(start, { timeout: 1500 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(start, 200);
+    return () => window.clearTimeout(timer);
+  }, [isAdmin]);
 }
