@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYMENT_RECEIPTS_JOB } from "../modules/payments/payment-receipts.js";
 import { runCardRunChunk } from "../modules/payments/run-card-run.js";
 import { CARD_RUN_JOB } from "../modules/payments/start-card-run.js";
 import { defineJob } from "./job-definition.js";
@@ -34,5 +35,9 @@ export const cardRunJob = defineJob({
   // attempts whose answers were lost (they never charge again); growing delays (2 s, 4 s, ... about
   // 8 minutes in all) outlast the time after which the gateway's "not found" is final.
   queue: { retryLimit: 8, retryDelaySeconds: 2, retryBackoff: true, expireInSeconds: 300 },
-  handle: (payload, { db, services }) => runCardRunChunk(db, services.gateway, payload),
+  handle: async (payload, { db, services, enqueueJobs }) => {
+    await runCardRunChunk(db, services.gateway, payload);
+    // The chunk's receipts were queued with each answer; this job emails them.
+    await enqueueJobs(db, [{ name: PAYMENT_RECEIPTS_JOB, payload: { clientId: payload.clientId } }]);
+  },
 });

@@ -48,6 +48,8 @@ export type SendPaymentInput = {
   autopay?: boolean;
   statementId?: number | null;
   createdByUserId?: number | null;
+  /** The email the payer typed on the public page (the receipt goes there). */
+  payerEmail?: string;
 };
 
 export type PaymentOutcome = {
@@ -68,7 +70,8 @@ export type PaymentOutcome = {
 };
 
 export const PENDING_ANSWER_MESSAGE = "Waiting for the payment gateway's answer.";
-export const KEY_REUSED_MESSAGE = "This Idempotency-Key was already used for another payment.";
+export const KEY_REUSED_MESSAGE =
+  "This Idempotency-Key was already used for another payment (a different amount, customer or payment method).";
 
 function maskOf(account: PaymentAccountInput): string {
   if (account.kind === "card")
@@ -119,15 +122,33 @@ async function attemptByKey(db: Database, clientId: number, key: string): Promis
   return row ?? null;
 }
 
-/** A retry of a known attempt: settle it if it is still pending, and answer what it became. */
+const lastDigits = (mask: string) => mask.replace(/[^0-9]/g, "").slice(-4);
+
+/**
+ * Whether a retry asks for the same payment as the attempt its key names: same customer, kind,
+ * amount and method (stored, or a typed account ending in the same digits; the gateway may answer
+ * with its own mask, so only the last four are compared).
+ */
+function sameRequest(attempt: AttemptRow, input: SendPaymentInput): boolean {
+  if (attempt.customerId !== input.customerId || attempt.kind !== input.kind) return false;
+  if (input.kind === "sale" && toAmount(attempt.amount) !== toAmount(input.amount)) return false;
+  if (attempt.usedStoredMethod !== (input.account.kind === "stored")) return false;
+  if (input.account.kind === "stored") return true;
+  if (attempt.method !== (input.account.kind === "ach" ? "ach" : "card")) return false;
+  return lastDigits(attempt.mask) === lastDigits(maskOf(input.account));
+}
+
+/**
+ * A retry of a known attempt: settle it if it is still pending, and answer what it became. The same
+ * key with a different payment is refused with 422 (as Stripe does), never answered with the first.
+ */
 async function replay(
   db: Database,
   attempt: AttemptRow,
   input: SendPaymentInput,
   gateway: PaymentGateway,
 ): Promise<PaymentOutcome> {
-  if (attempt.customerId !== input.customerId || attempt.kind !== input.kind)
-    throw new HttpError(409, { detail: KEY_REUSED_MESSAGE });
+  if (!sameRequest(attempt, input)) throw new HttpError(422, { detail: KEY_REUSED_MESSAGE });
   if (attempt.status === "pending") await settleAttempt(db, attempt, gateway);
   return outcomeOf(db, await readAttempt(db, attempt.clientId, attempt.id), true);
 }
@@ -205,6 +226,7 @@ export async function sendPaymentAttempt(
       autopay: input.autopay ?? false,
       cardRunId: input.cardRunId ?? null,
       createdByUserId: input.createdByUserId ?? null,
+      payerEmail: (input.payerEmail ?? "").slice(0, 254),
     })
     .onConflictDoNothing()
     .returning();
