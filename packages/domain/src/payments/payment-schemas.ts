@@ -187,5 +187,7 @@ export const CREDIT_CARD_CUSTOMERS_PAGE_SIZE = 500;
 export const paymentAttemptsQuerySchema = listQuerySchema.extend({
   customer_id: integerParam({ min: 1 }).optional(),
   card_run_id: integerParam({ min: 1 }).optional(),
+  /** Only declined autopay charges not followed by an approved payment (customers to follow up). */
+  needs_attention: queryFlag.optional(),
 });
 export type PaymentAttemptsQuery = z.infer<typeof paymentAttemptsQuerySchema>;

@@ -162,5 +162,16 @@ export const paymentAttemptSchema = z.object({
   card_run_id: z.number().int().nullable(),
   created: timestampString,
   settled_at: timestampString.nullable(),
+  /** The email this attempt sent: a receipt (approved sale) or a declined-autopay notice; null if none. */
+  receipt: z
+    .object({
+      kind: z.enum(["receipt", "declined"]),
+      status: z.enum(["queued", "sending", "sent", "failed"]),
+      recipient: z.string(),
+      sent_at: timestampString.nullable(),
+    })
+    .nullable(),
+  /** A declined autopay charge with no approved payment of the customer since: staff should follow up. */
+  needs_attention: z.boolean(),
 });
 export type PaymentAttempt = z.infer<typeof paymentAttemptSchema>;
