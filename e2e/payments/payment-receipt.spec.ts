@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
-import { waitForMail } from "../support/auth.js";
+import { readOutbox, waitForMail } from "../support/auth.js";
 import {
   EXP_YEAR,
   OTHER_TEST_CARDS,
@@ -22,6 +22,9 @@ const CYCLE = 15;
 const RUN_DATE = "2026-05-15";
 const CUSTOMER_EMAIL = "rita.receipt@example.test";
 const PAYER_EMAIL = "rita.pays@example.test";
+const AUTOPAY_CYCLE = 16;
+const AUTOPAY_RUN_DATE = "2026-05-16";
+const DECLINED_EMAIL = "dora.declined@example.test";
 
 /** Set E2E_SCREENSHOTS to a directory to keep a PNG of each screen this file looks at. */
 async function shoot(page: Page, name: string): Promise<void> {
@@ -132,5 +135,55 @@ describe("payment receipts and the public page's limits", () => {
     const again = await world.openPage({ anonymous: true });
     await again.goto(`${link.pathname}${link.search}`);
     await again.getByText("This link has expired or was already used.").waitFor();
+  });
+
+  test("a declined autopay charge emails the customer and is flagged for staff", async () => {
+    const { admin, server } = world.current();
+    const autopayClient = await makePayClient(admin, "Autopay Decline Client", { cycle: AUTOPAY_CYCLE });
+    const dora = await autopayClient.customer("Dora", "Declined", { email: DECLINED_EMAIL, pull_flag: "E" });
+    // $24.00 due: an even amount, which the sandbox declines.
+    await autopayClient.charge(dora, "24.00");
+    await admin.request("POST", "payments/make-payment/customer/", {
+      client_id: autopayClient.client.id,
+      customer_id: dora.id,
+      paymentMethod: "cc",
+      ccNum: OTHER_TEST_CARDS[1],
+      cvv: "123",
+      expMonth: "12",
+      expYear: EXP_YEAR,
+      amount: "0.00",
+      recordPayment: true,
+      autoPay: true,
+    });
+    // The production run emails the statement, then autopay charges its amount due.
+    await payLinkFromStatementEmail(
+      world.current(),
+      autopayClient.client.id,
+      AUTOPAY_CYCLE,
+      AUTOPAY_RUN_DATE,
+      DECLINED_EMAIL,
+    );
+    await expect
+      .poll(
+        async () =>
+          (await readOutbox(server)).some(
+            (mail) =>
+              mail.to === DECLINED_EMAIL && mail.subject.includes("automatic payment of $24.00 was declined"),
+          ),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+
+    const staff = await world.openPage();
+    await staff.goto(`/customers/processCC?client_id=${autopayClient.client.id}`);
+    const declines = staff.getByRole("table", { name: "Declined autopay charges" });
+    await declines.getByText(/Dora Declined/).waitFor();
+    await shoot(staff, "process-cc-autopay-declines");
+    await declines.getByRole("link", { name: /Dora Declined/ }).click();
+    await staff.getByRole("heading", { level: 1, name: "Edit Customer" }).waitFor();
+    await staff.getByRole("tab", { name: "Payments" }).click();
+    await staff.getByTestId("autopay-declined").waitFor();
+    expect(await staff.getByTestId("autopay-declined").textContent()).toContain("$24.00");
+    await shoot(staff, "payments-tab-autopay-declined");
   });
 });
