@@ -4,7 +4,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { customers, paymentReceipts, users } from "../../db/tables.js";
 import {
   MASTERCARD,
-  VISA,
   cardPayment,
   customerWithStatement,
   forgetRateLimits,
@@ -232,8 +231,9 @@ describe("payment receipts", () => {
   it("autopay emails a receipt when approved, and a notice plus a staff flag when declined", async () => {
     const approvedCustomer = await customerWithEmail("23.00");
     const declinedCustomer = await customerWithEmail("24.00");
-    await storeCard(approvedCustomer.customerId, true);
-    await storeCard(declinedCustomer.customerId, true, VISA);
+    // Cards of their own: the sandbox refuses the same card and amount within its duplicate window.
+    await storeCard(approvedCustomer.customerId, true, "6011111111111117");
+    await storeCard(declinedCustomer.customerId, true, "4012888888881881");
     const [user] = await fixture.testApp.db
       .select()
       .from(users)
