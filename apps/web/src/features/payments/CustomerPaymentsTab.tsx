@@ -215,7 +215,7 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
           {describeApiError(attempts.error)}
         </Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={980}>
+      <Table.ScrollContainer minWidth={1100}>
         <Table striped aria-label="Payment attempts">
           <Table.Thead>
             <Table.Tr>
