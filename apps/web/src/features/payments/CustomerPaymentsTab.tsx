@@ -243,7 +243,11 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
                 </Table.Td>
                 <Table.Td ta="right">{formatAmount(attempt.amount)}</Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLORS[attempt.status]} variant="light">
+                  <Badge
+                    color={STATUS_COLORS[attempt.status]}
+                    variant="light"
+                    style={{ minWidth: "max-content" }}
+                  >
                     {attempt.status}
                   </Badge>
                 </Table.Td>
