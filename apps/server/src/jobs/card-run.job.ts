@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYMENT_RECEIPTS_JOB } from "../modules/payments/payment-receipts.js";
 import { CARD_RUN_CONCURRENCY, runCardRunChunk } from "../modules/payments/run-card-run.js";
 import { CARD_RUN_CHUNK_SIZE, CARD_RUN_JOB } from "../modules/payments/start-card-run.js";
 import { defineJob } from "./job-definition.js";
@@ -42,5 +43,9 @@ export const cardRunJob = defineJob({
     expireInSeconds: 300,
     concurrency: Math.ceil(CARD_RUN_CONCURRENCY / CARD_RUN_CHUNK_SIZE) + 1,
   },
-  handle: (payload, { db, services }) => runCardRunChunk(db, services.gateway, payload),
+  handle: async (payload, { db, services, enqueueJobs }) => {
+    await runCardRunChunk(db, services.gateway, payload);
+    // The chunk's receipts were queued with each answer; this job emails them.
+    await enqueueJobs(db, [{ name: PAYMENT_RECEIPTS_JOB, payload: { clientId: payload.clientId } }]);
+  },
 });

@@ -12,6 +12,7 @@ import { ledgerCheckJob } from "./ledger-check.job.js";
 import { poolBuildJob } from "./pool-build.job.js";
 import { productionRunJob } from "./production-run.job.js";
 import { statementEmailJob } from "./statement-email.job.js";
+import { PAYMENT_RECEIPTS_CRON, paymentReceiptsJob } from "./payment-receipts.job.js";
 import { availableParallelism } from "node:os";
 import { failPool } from "../modules/delivery/build-pool.js";
 import { REFRESH_STATISTICS_CRON } from "../modules/maintenance/refresh-statistics.js";
@@ -30,6 +31,7 @@ export const jobDefinitions = [
   statementEmailJob,
   cardRunJob,
   settlePaymentsJob,
+  paymentReceiptsJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -89,6 +91,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     await boss.schedule(refreshStatisticsJob.id, REFRESH_STATISTICS_CRON, {});
     await boss.schedule(pruneCustomerChangesJob.id, PRUNE_CUSTOMER_CHANGES_CRON, {});
     await boss.schedule(settlePaymentsJob.id, SETTLE_PAYMENTS_CRON, {});
+    await boss.schedule(paymentReceiptsJob.id, PAYMENT_RECEIPTS_CRON, {});
   }
 
   if (options.work && settings.workers > 0) {

@@ -2,7 +2,13 @@ import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { and, eq } from "drizzle-orm";
 import type { Writable } from "node:stream";
 import { clients, codes, customers, rateLimits, statements } from "../db/tables.js";
-import { createTenantFixture, startTestApp, type TenantFixture, type TestApp } from "./test-app.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type TenantFixture,
+  type TestApp,
+  type TestAppOptions,
+} from "./test-app.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
 import { sealSecret } from "../modules/secrets/secret-box.js";
 
@@ -22,7 +28,9 @@ export type PaymentFixture = {
   close: () => Promise<void>;
 };
 
-export async function startPaymentFixture(options: { logStream?: Writable } = {}): Promise<PaymentFixture> {
+export async function startPaymentFixture(
+  options: { logStream?: Writable; jobs?: TestAppOptions["jobs"] } = {},
+): Promise<PaymentFixture> {
   const sandbox = await startSandbox({
     accounts: [GATEWAY_ACCOUNT_A, GATEWAY_ACCOUNT_B],
     demoAccount: false,
@@ -30,6 +38,7 @@ export async function startPaymentFixture(options: { logStream?: Writable } = {}
   const testApp = await startTestApp({
     bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 5_000 },
     logStream: options.logStream,
+    jobs: options.jobs,
   });
   const tenants = await createTenantFixture(testApp);
   for (const [tenant, account] of [

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { integerParam, listQuerySchema } from "../api/list-query.js";
 import { nonNegativeAmountSchema } from "../money/money-schemas.js";
-import { compareAmounts } from "../money/money.js";
+import { compareAmounts, formatUsd } from "../money/money.js";
 
 // The payment contract (spec part 1 §3-§5, part 2 "bulk payments"): what the payment page, the
 // staff payment form, Process CC and autopay send. Card numbers and CVVs pass through these schemas
@@ -26,6 +26,23 @@ export const NO_STORED_METHOD_MESSAGE = "This customer has no stored payment met
 export const NO_GATEWAY_KEY_MESSAGE = "This client does not take card payments (no payment gateway key).";
 export const PAYMENT_PENDING_MESSAGE =
   "This payment is still being processed. Check the customer's payments before trying again.";
+
+/** The public page pays at most what is owed (issue 29). */
+export function paymentOverBalanceMessage(balanceDue: string): string {
+  return compareAmounts(balanceDue, "0.00") > 0
+    ? `The amount cannot be more than the balance due of ${formatUsd(balanceDue)}.`
+    : "This account has no balance due.";
+}
+/** The stored method pays the statement's amount due from the public page, nothing else. */
+export function savedMethodAmountMessage(amountDue: string): string {
+  return compareAmounts(amountDue, "0.00") > 0
+    ? `The saved payment method can pay only the statement's amount due of ${formatUsd(amountDue)}.`
+    : "The saved payment method cannot be used: this statement has no amount due.";
+}
+export const PUBLIC_SAVE_METHOD_MESSAGE =
+  "To store a payment method or turn autopay on or off, use the link the office sends you.";
+export const PAYMENT_LINK_INVALID_MESSAGE =
+  "This link has expired or was already used. Ask the office for a new one.";
 
 /** Card and account numbers as people type them: spaces and dashes are ignored. */
 const digitsOnly = z
@@ -83,6 +100,8 @@ export const paymentPayloadSchema = z
     customer_no: integerParam({ min: 0 }).optional(),
     /** The pay token from the statement's link ({client}-{pay code}); the public page's only key. */
     statementId: z.string().trim().max(80).optional(),
+    /** A staff-issued link's token: lets the customer store a method (recordPayment) from outside. */
+    paymentLink: z.string().trim().max(120).optional(),
     paymentMethod: z.enum(PAYMENT_METHODS),
     ccNum: digitsOnly.default(""),
     cvv: digitsOnly.default(""),
@@ -135,6 +154,9 @@ export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
 /** POST /api/payments/get-payment-info/: the pay token of a statement's link. */
 export const paymentInfoRequestSchema = z.object({ statementId: z.string().trim().min(1).max(80) });
 
+/** POST /api/payments/get-link-info/: the token of a staff-issued link to store a method. */
+export const paymentLinkInfoRequestSchema = z.object({ paymentLink: z.string().trim().min(1).max(120) });
+
 /** POST /api/customers/make-bulk-payments/: the customers to charge their balance. */
 export const bulkPaymentRequestSchema = z.object({
   client_id: integerParam({ min: 1 }).optional(),
@@ -165,5 +187,7 @@ export const CREDIT_CARD_CUSTOMERS_PAGE_SIZE = 500;
 export const paymentAttemptsQuerySchema = listQuerySchema.extend({
   customer_id: integerParam({ min: 1 }).optional(),
   card_run_id: integerParam({ min: 1 }).optional(),
+  /** Only declined autopay charges not followed by an approved payment (customers to follow up). */
+  needs_attention: queryFlag.optional(),
 });
 export type PaymentAttemptsQuery = z.infer<typeof paymentAttemptsQuerySchema>;

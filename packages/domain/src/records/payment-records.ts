@@ -57,6 +57,20 @@ export const paymentInfoSchema = z.object({
 });
 export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
 
+/**
+ * What the public page is told (get-payment-info, get-link-info): the spec's payment info and the
+ * statement, never the customer's email or more of the address than the spec's response carries.
+ */
+export const publicPaymentInfoSchema = paymentInfoSchema.omit({ email: true, city: true, state: true });
+export type PublicPaymentInfo = z.infer<typeof publicPaymentInfoSchema>;
+
+/** POST /api/customers/{id}/payment-link/ (201): a single-use link to store a method, 7 days. */
+export const paymentLinkSchema = z.object({
+  url: z.string(),
+  expires_at: timestampString,
+});
+export type PaymentLink = z.infer<typeof paymentLinkSchema>;
+
 /** How one attempt ended. pending: sent, answer not known yet (settled later by asking the gateway). */
 export const PAYMENT_ATTEMPT_STATUSES = [
   "pending",
@@ -150,5 +164,16 @@ export const paymentAttemptSchema = z.object({
   settled_at: timestampString.nullable(),
   /** Pending past NEEDS_CHECKING_AFTER_MS: staff should look the attempt up at the gateway. */
   needs_checking: z.boolean(),
+  /** The email this attempt sent: a receipt (approved sale) or a declined-autopay notice; null if none. */
+  receipt: z
+    .object({
+      kind: z.enum(["receipt", "declined"]),
+      status: z.enum(["queued", "sending", "sent", "failed"]),
+      recipient: z.string(),
+      sent_at: timestampString.nullable(),
+    })
+    .nullable(),
+  /** A declined autopay charge with no approved payment of the customer since: staff should follow up. */
+  needs_attention: z.boolean(),
 });
 export type PaymentAttempt = z.infer<typeof paymentAttemptSchema>;

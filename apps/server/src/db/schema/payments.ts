@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  date,
   foreignKey,
   index,
   integer,
@@ -8,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
@@ -82,6 +84,8 @@ export const paymentAttempts = pgTable(
     /** Queries about a lost answer that told nothing definite, and when to ask again (backoff). */
     gatewayChecks: integer("gateway_checks").notNull().default(0),
     nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
+    /** The address the payer typed on the public page: its receipt goes there. */
+    payerEmail: varchar("payer_email", { length: 254 }).notNull().default(""),
     /** Set from the app's clock when saved (the query window about a lost answer is built from it). */
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
@@ -138,6 +142,85 @@ export const customerPaymentMethods = pgTable(
     primaryKey({ columns: [t.clientId, t.customerId] }),
     foreignKey({
       name: "customer_payment_methods_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+export const paymentReceiptKinds = ["receipt", "declined"] as const;
+export const paymentReceiptStatuses = ["queued", "sending", "sent", "failed"] as const;
+
+/**
+ * The email an attempt's outcome sends: a receipt for an approved payment, a notice for a declined
+ * autopay charge. Queued in the transaction that records the answer, sent by the payment-receipts
+ * job; one per attempt (unique), so a replayed or resumed job never sends it twice.
+ */
+export const paymentReceipts = pgTable(
+  "payment_receipts",
+  {
+    clientId: refColumn("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    id: idColumn(),
+    attemptId: refColumn("attempt_id").notNull(),
+    customerId: refColumn("customer_id").notNull(),
+    kind: varchar("kind", { length: 8, enum: paymentReceiptKinds }).notNull(),
+    recipient: varchar("recipient", { length: 254 }).notNull(),
+    /** The business date the answer was recorded, and the customer's balance right after it. */
+    paidOn: date("paid_on", { mode: "string" }).notNull(),
+    balanceAfter: amountColumn("balance_after").notNull(),
+    status: varchar("status", { length: 8, enum: paymentReceiptStatuses }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    messageId: varchar("message_id", { length: 200 }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAtColumn(),
+    updatedAt: updatedAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("payment_receipts_attempt_key").on(t.clientId, t.attemptId),
+    foreignKey({
+      name: "payment_receipts_attempt_id_fk",
+      columns: [t.clientId, t.attemptId],
+      foreignColumns: [paymentAttempts.clientId, paymentAttempts.id],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "payment_receipts_customer_id_fk",
+      columns: [t.clientId, t.customerId],
+      foreignColumns: [customers.clientId, customers.id],
+    }).onDelete("cascade"),
+    index("payment_receipts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
+    index("payment_receipts_unsent_idx")
+      .on(t.clientId, t.id)
+      .where(sql`status <> 'sent'`),
+  ],
+);
+
+/**
+ * A staff-issued link that lets a customer store a payment method (and choose autopay) from outside
+ * the office: single use, 7 days. Only the token's SHA-256 is kept.
+ */
+export const paymentLinks = pgTable(
+  "payment_links",
+  {
+    clientId: refColumn("client_id")
+      .notNull()
+      .references(() => clients.id, { onDelete: "cascade" }),
+    id: idColumn(),
+    customerId: refColumn("customer_id").notNull(),
+    tokenHash: varchar("token_hash", { length: 64 }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    unique("payment_links_token_hash_key").on(t.tokenHash),
+    foreignKey({
+      name: "payment_links_customer_id_fk",
       columns: [t.clientId, t.customerId],
       foreignColumns: [customers.clientId, customers.id],
     }).onDelete("cascade"),

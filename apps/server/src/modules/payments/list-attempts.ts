@@ -34,7 +34,18 @@ type AttemptListRow = {
   created: string;
   settled: string | null;
   needs_checking: boolean;
+  receipt_kind: "receipt" | "declined" | null;
+  receipt_status: "queued" | "sending" | "sent" | "failed" | null;
+  receipt_recipient: string | null;
+  receipt_sent: string | null;
+  needs_attention: boolean;
 };
+
+/** A declined autopay charge the customer has paid nothing (approved) since. */
+const NEEDS_ATTENTION = sql`(a.source = 'autopay' and a.kind = 'sale' and a.status = 'declined'
+  and not exists (select 1 from payment_attempts later
+                  where later.client_id = a.client_id and later.customer_id = a.customer_id
+                    and later.kind = 'sale' and later.status = 'approved' and later.id > a.id))`;
 
 const iso = (column: string) =>
   sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -71,6 +82,16 @@ function toApi(row: AttemptListRow): PaymentAttempt {
     created: row.created,
     settled_at: row.settled,
     needs_checking: row.needs_checking,
+    receipt:
+      row.receipt_kind && row.receipt_status
+        ? {
+            kind: row.receipt_kind,
+            status: row.receipt_status,
+            recipient: row.receipt_recipient ?? "",
+            sent_at: row.receipt_sent,
+          }
+        : null,
+    needs_attention: row.needs_attention,
   };
 }
 
@@ -86,6 +107,7 @@ export async function listPaymentAttempts(
   const filters: SQL[] = [sql`a.client_id = ${tenant.clientId}`];
   if (query.customer_id !== undefined) filters.push(sql`a.customer_id = ${query.customer_id}`);
   if (query.card_run_id !== undefined) filters.push(sql`a.card_run_id = ${query.card_run_id}`);
+  if (query.needs_attention) filters.push(NEEDS_ATTENTION);
   const where = sql.join(filters, sql` and `);
   const { limit, offset } = resolvePaging(query);
   const checkBefore = new Date(currentClock().now().getTime() - NEEDS_CHECKING_AFTER_MS).toISOString();
@@ -95,9 +117,12 @@ export async function listPaymentAttempts(
       sql`select a.id, a.client_id, a.customer_id, c.customer_no, c.customer_name, a.kind, a.source, a.method,
                  a.amount::text as amount, a.status, a.message, a.gateway_trans_id, a.mask, a.card_type,
                  a.transaction_id, a.card_run_id, ${iso("a.created_at")} as created, ${iso("a.settled_at")} as settled,
-                 (a.status = 'pending' and a.created_at < ${checkBefore}::timestamptz) as needs_checking
+                 (a.status = 'pending' and a.created_at < ${checkBefore}::timestamptz) as needs_checking,
+                 r.kind as receipt_kind, r.status as receipt_status, r.recipient as receipt_recipient,
+                 ${iso("r.sent_at")} as receipt_sent, ${NEEDS_ATTENTION} as needs_attention
           from payment_attempts a
           join customers c on c.client_id = a.client_id and c.id = a.customer_id
+          left join payment_receipts r on r.client_id = a.client_id and r.attempt_id = a.id
           where ${where} order by ${order} limit ${limit} offset ${offset}`,
     ),
     queryRows<{ count: string | number }>(

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import {
   CARD_EXPIRED_MESSAGE,
   PAYMENT_PENDING_MESSAGE,
+  PUBLIC_SAVE_METHOD_MESSAGE,
   cardExpired,
+  compareAmounts,
+  paymentOverBalanceMessage,
+  savedMethodAmountMessage,
+  toAmount,
   type PaymentPayload,
   type PaymentResult,
 } from "@cyclebill/domain";
@@ -13,7 +18,13 @@ import { HttpError, fieldError, nonFieldError, unauthorized } from "../../http/e
 import { resolveTenant } from "../tenancy/resolve-tenant.js";
 import type { BluepayCustomer } from "./bluepay-client.js";
 import type { PaymentGateway } from "./payment-gateway.js";
-import { findPayableStatement, findTenantCustomer } from "./payment-info.js";
+import {
+  findPayableStatement,
+  findTenantCustomer,
+  statementAmountDue,
+  type PayableStatement,
+} from "./payment-info.js";
+import { claimPaymentLink, findPaymentLink, releasePaymentLink } from "./payment-links.js";
 import { admitPublicCharge } from "./payment-throttle.js";
 import {
   sendPaymentAttempt,
@@ -35,6 +46,8 @@ export type MakePaymentRequest = {
   idempotencyKey: string | undefined;
   /** The caller's address (the public page is rate-limited by it). */
   address: string;
+  /** Called once the attempt is answered: queues the job that emails its receipt. */
+  afterAnswer?: (clientId: number) => Promise<void>;
 };
 
 /** The header as given, checked; a request without one gets a key of its own (it cannot be retried safely). */
@@ -82,16 +95,56 @@ type Payer = {
   userId: number | null;
   firstName: string;
   lastName: string;
+  /** A staff-issued link that lets the public page store a method (used once, on approval). */
+  link: PaymentLinkRow | null;
 };
+
+type PaymentLinkRow = Awaited<ReturnType<typeof findPaymentLink>>["link"];
+
+/**
+ * The public page pays what is owed: more than 0 and at most the balance due, and the stored method
+ * only for the statement's amount due. It never stores a method or changes autopay (that takes a
+ * staff-issued link).
+ */
+function checkPublicPayment(body: PaymentPayload, payable: PayableStatement): void {
+  if (body.recordPayment) throw nonFieldError(PUBLIC_RECORD_MESSAGE);
+  if ((body.savePaymentInfo && body.paymentMethod !== "useSaved") || body.autoPay)
+    throw nonFieldError(PUBLIC_SAVE_METHOD_MESSAGE);
+  const balance = toAmount(payable.customer.totalBalance);
+  if (compareAmounts(body.amount, balance) > 0)
+    throw fieldError("amount", paymentOverBalanceMessage(balance));
+  if (body.paymentMethod === "useSaved") {
+    const due = statementAmountDue(balance, payable.statement);
+    if (compareAmounts(due, "0.00") <= 0 || compareAmounts(body.amount, due) !== 0)
+      throw fieldError("amount", savedMethodAmountMessage(due));
+  }
+}
 
 async function payerOf(db: Database, request: MakePaymentRequest): Promise<Payer> {
   const { auth, body } = request;
   const staff = auth !== null && body.customer_id !== undefined;
+  if (!staff && body.paymentLink) {
+    // A staff-issued link: the customer stores a method (and chooses autopay), paying nothing.
+    await admitPublicCharge(db, request.address);
+    if (!body.recordPayment) throw nonFieldError(PUBLIC_SAVE_METHOD_MESSAGE);
+    const { link, customer } = await findPaymentLink(db, body.paymentLink);
+    return {
+      clientId: customer.clientId,
+      customerId: customer.id,
+      statementId: null,
+      source: "page",
+      userId: null,
+      firstName: customer.firstName,
+      lastName: customer.lastName,
+      link,
+    };
+  }
   if (!staff && body.statementId) {
     // The public page: only the pay code found by get-payment-info names the customer.
     await admitPublicCharge(db, request.address);
-    if (body.recordPayment) throw nonFieldError(PUBLIC_RECORD_MESSAGE);
-    const { statement, customer } = await findPayableStatement(db, body.statementId);
+    const payable = await findPayableStatement(db, body.statementId);
+    checkPublicPayment(body, payable);
+    const { statement, customer } = payable;
     return {
       clientId: customer.clientId,
       customerId: customer.id,
@@ -100,6 +153,7 @@ async function payerOf(db: Database, request: MakePaymentRequest): Promise<Payer
       userId: auth?.user.id ?? null,
       firstName: customer.firstName,
       lastName: customer.lastName,
+      link: null,
     };
   }
   if (!auth) throw unauthorized();
@@ -114,6 +168,7 @@ async function payerOf(db: Database, request: MakePaymentRequest): Promise<Payer
     userId: auth.user.id,
     firstName: customer.firstName,
     lastName: customer.lastName,
+    link: null,
   };
 }
 
@@ -131,6 +186,9 @@ export async function makePayment(
   const payer = await payerOf(db, request);
   const { body } = request;
   const account = accountOf(body);
+  // Taken before the call, so two tabs cannot both use one link; given back if not approved.
+  if (payer.link) await claimPaymentLink(db, payer.link);
+  const fromPage = payer.source === "page";
   const outcome = await sendPaymentAttempt(
     db,
     {
@@ -142,14 +200,21 @@ export async function makePayment(
       idempotencyKey: key,
       account,
       billing: billingOf(body, payer),
-      saveMethod: !body.recordPayment && body.savePaymentInfo && account.kind !== "stored",
-      autopay: payer.source === "staff" && body.autoPay,
+      saveMethod: !fromPage && !body.recordPayment && body.savePaymentInfo && account.kind !== "stored",
+      autopay: (!fromPage || payer.link !== null) && body.autoPay,
       statementId: payer.statementId,
       createdByUserId: payer.userId,
       customerIp: payer.source === "page" ? request.address : undefined,
+      payerEmail: fromPage ? body.email : "",
     },
     gateway,
-  );
+  ).catch(async (error: unknown) => {
+    if (payer.link) await releasePaymentLink(db, payer.link);
+    throw error;
+  });
+  if (payer.link && outcome.status !== "approved" && outcome.status !== "pending")
+    await releasePaymentLink(db, payer.link);
+  if (outcome.status !== "pending") await request.afterAnswer?.(payer.clientId);
   if (outcome.status === "pending" && outcome.replayed)
     throw new HttpError(409, { detail: PAYMENT_PENDING_MESSAGE });
   return toPaymentResult(outcome);

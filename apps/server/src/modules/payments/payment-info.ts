@@ -7,6 +7,7 @@ import {
   statementDueDate,
   toAmount,
   type PaymentInfo,
+  type PublicPaymentInfo,
   type StoredMethod,
 } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
@@ -45,7 +46,7 @@ export async function storedMethodOf(
 }
 
 /** What the form starts at: the statement's amount due while still owed, else what is owed now (never below 0). */
-function startingAmount(balance: string, statement: StatementRow | null): string {
+export function statementAmountDue(balance: string, statement: StatementRow | null): string {
   const owed = compareAmounts(balance, "0.00") > 0 ? toAmount(balance) : "0.00";
   if (!statement || compareAmounts(statement.newBalance, "0.00") <= 0) return owed;
   return minAmount(toAmount(statement.newBalance), owed);
@@ -63,7 +64,7 @@ async function infoOf(
   const stored = await storedMethodOf(db, customer.clientId, customer.id);
   return {
     hasStoredPaymentInfo: stored !== null,
-    amount: startingAmount(customer.totalBalance, statement),
+    amount: statementAmountDue(customer.totalBalance, statement),
     accountbalance: toAmount(customer.totalBalance),
     address1: customer.address1,
     address2: customer.address2,
@@ -118,10 +119,21 @@ export async function findPayableStatement(db: Executor, token: string): Promise
   return row;
 }
 
+/** Only what the spec's payment info carries of the customer: no email, city or state. */
+function publicInfo(info: PaymentInfo): PublicPaymentInfo {
+  const { email: _email, city: _city, state: _state, ...shown } = info;
+  return shown;
+}
+
 /** POST /api/payments/get-payment-info/: the public page's lookup by pay token. */
-export async function publicPaymentInfo(db: Database, token: string): Promise<PaymentInfo> {
+export async function publicPaymentInfo(db: Database, token: string): Promise<PublicPaymentInfo> {
   const { statement, customer } = await findPayableStatement(db, token);
-  return infoOf(db, customer, statement);
+  return publicInfo(await infoOf(db, customer, statement));
+}
+
+/** POST /api/payments/get-link-info/: whom a staff-issued link stores a method for. */
+export async function linkPaymentInfo(db: Database, customer: CustomerRow): Promise<PublicPaymentInfo> {
+  return publicInfo(await infoOf(db, customer, null));
 }
 
 export async function findTenantCustomer(

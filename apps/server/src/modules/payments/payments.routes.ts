@@ -4,7 +4,10 @@ import {
   paymentAttemptsQuerySchema,
   paymentInfoRequestSchema,
   paymentInfoSchema,
+  paymentLinkInfoRequestSchema,
+  paymentLinkSchema,
   paymentPayloadSchema,
+  publicPaymentInfoSchema,
   paymentResultSchema,
   recordIdParamsSchema,
   recordQuerySchema,
@@ -14,8 +17,15 @@ import { defineRoute, type Router } from "../../http/router.js";
 import { listPaymentAttempts } from "./list-attempts.js";
 import { makePayment } from "./make-payment.js";
 import { paymentGatewayOf } from "./payment-gateway.js";
-import { customerPaymentInfo, deleteStoredMethod, publicPaymentInfo } from "./payment-info.js";
+import {
+  customerPaymentInfo,
+  deleteStoredMethod,
+  linkPaymentInfo,
+  publicPaymentInfo,
+} from "./payment-info.js";
+import { findPaymentLink, issuePaymentLink } from "./payment-links.js";
 import { admitPaymentLookup, paymentLookupFound } from "./payment-throttle.js";
+import { enqueueReceipts } from "./enqueue-receipts.js";
 import { settlePendingAttempts } from "./settle-attempts.js";
 
 const settleSummarySchema = z.object({ settled: z.number().int(), pending: z.number().int() });
@@ -24,9 +34,10 @@ const tags = ["Payments"];
 
 /** The public pay-a-statement endpoints and the staff's payment form, stored methods and attempts. */
 export function registerPaymentRoutes(router: Router): void {
-  const { db, config } = router.deps;
+  const { db, config, jobs } = router.deps;
   // Read when a request comes (describing the API has no configuration).
   const gateway = () => paymentGatewayOf(config);
+  const sendReceipts = (clientId: number) => enqueueReceipts(jobs, router.app.log, clientId);
 
   defineRoute(router, {
     name: "getStatementPaymentInfo",
@@ -37,7 +48,7 @@ export function registerPaymentRoutes(router: Router): void {
     tags,
     access: "public",
     body: paymentInfoRequestSchema,
-    response: paymentInfoSchema,
+    response: publicPaymentInfoSchema,
     handle: async ({ body, request }) => {
       await admitPaymentLookup(db, request.ip);
       const info = await publicPaymentInfo(db, body.statementId);
@@ -47,11 +58,46 @@ export function registerPaymentRoutes(router: Router): void {
   });
 
   defineRoute(router, {
+    name: "getPaymentLinkInfo",
+    method: "POST",
+    url: "/api/payments/get-link-info/",
+    summary:
+      "Public: the customer a staff-issued link (to store a payment method, single use, 7 days) names (rate-limited per address)",
+    tags,
+    access: "public",
+    body: paymentLinkInfoRequestSchema,
+    response: publicPaymentInfoSchema,
+    handle: async ({ body, request }) => {
+      await admitPaymentLookup(db, request.ip);
+      const { customer } = await findPaymentLink(db, body.paymentLink);
+      await paymentLookupFound(db, request.ip);
+      return linkPaymentInfo(db, customer);
+    },
+  });
+
+  defineRoute(router, {
+    name: "issuePaymentLink",
+    method: "POST",
+    url: "/api/customers/:id/payment-link/",
+    summary:
+      "A single-use link (7 days) the customer opens to store a payment method and choose autopay from outside the office; the page pays nothing",
+    tags,
+    access: "tenant",
+    clientIdFrom: "query-or-body",
+    params: recordIdParamsSchema,
+    query: recordQuerySchema,
+    response: paymentLinkSchema,
+    successStatus: 201,
+    handle: ({ params, tenant, auth }) =>
+      issuePaymentLink(db, tenant, params.id, { userId: auth.user.id, publicUrl: config.publicUrl }),
+  });
+
+  defineRoute(router, {
     name: "makePayment",
     method: "POST",
     url: "/api/payments/make-payment/customer/",
     summary:
-      "Pay (or, with recordPayment, store a method by a $0.00 AUTH): the public page names the customer by statementId, staff by client_id and customer_id. 200 approved or declined; send an Idempotency-Key header so a retry never charges twice (409 while the first is still pending)",
+      "Pay (or, with recordPayment, store a method by a $0.00 AUTH): the public page names the customer by statementId, staff by client_id and customer_id. 200 approved or declined; send an Idempotency-Key header so a retry never charges twice (409 while the first is still pending, 422 when the key names a different payment). From the public page: more than 0, at most the balance due, the saved method only for the statement's amount due; storing a method takes a staff-issued paymentLink. Approved payments email a receipt",
     tags,
     access: "public",
     body: paymentPayloadSchema,
@@ -63,6 +109,7 @@ export function registerPaymentRoutes(router: Router): void {
         body,
         idempotencyKey: Array.isArray(header) ? header[0] : header,
         address: request.ip,
+        afterAnswer: sendReceipts,
       });
     },
   });
@@ -118,6 +165,10 @@ export function registerPaymentRoutes(router: Router): void {
     clientIdFrom: "query-or-body",
     query: recordQuerySchema,
     response: settleSummarySchema,
-    handle: ({ tenant }) => settlePendingAttempts(db, tenant.clientId, null, gateway()),
+    handle: async ({ tenant }) => {
+      const summary = await settlePendingAttempts(db, tenant.clientId, null, gateway());
+      if (summary.settled > 0) await sendReceipts(tenant.clientId);
+      return summary;
+    },
   });
 }

@@ -7,6 +7,7 @@ import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { ensurePaymentCode } from "./payment-codes.js";
+import { queueReceipt } from "./payment-receipts.js";
 import { postRefundOffset } from "./refund-payment.js";
 
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -85,7 +86,8 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
  * Records the gateway's answer on a pending attempt, in one database transaction: an approved sale
  * posts its one payment entry through the ledger writer (unique attempt → entry), an approved
  * AUTH (or a sale asked to save it) stores the method, and the customer's last gateway message is
- * kept. An attempt no longer pending was settled by someone else: nothing is done twice.
+ * kept, and the receipt is queued. An attempt no longer pending was settled by someone else:
+ * nothing is done twice.
  */
 export async function recordAnswer(
   db: Database,
@@ -156,6 +158,8 @@ export async function recordAnswer(
         updatedAt: new Date(),
       })
       .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)));
+    // The receipt (or a declined autopay notice) commits with the answer; a job sends it.
+    await queueReceipt(tx, attempt, answer.status);
     if (attempt.kind === "sale" || attempt.kind === "auth")
       await tx
         .update(customers)

@@ -56,6 +56,8 @@ export type SendPaymentInput = {
   customerIp?: string;
   /** Let an identical recent charge through (a card run: another customer shares this card and amount). */
   duplicateOverride?: boolean;
+  /** The email the payer typed on the public page (the receipt goes there). */
+  payerEmail?: string;
 };
 
 export type PaymentOutcome = {
@@ -76,7 +78,8 @@ export type PaymentOutcome = {
 };
 
 export const PENDING_ANSWER_MESSAGE = "Waiting for the payment gateway's answer.";
-export const KEY_REUSED_MESSAGE = "This Idempotency-Key was already used for another payment.";
+export const KEY_REUSED_MESSAGE =
+  "This Idempotency-Key was already used for another payment (a different amount, customer or payment method).";
 
 function maskOf(account: PaymentAccountInput): string {
   if (account.kind === "card")
@@ -132,15 +135,33 @@ async function attemptByKey(db: Database, clientId: number, key: string): Promis
   return row ?? null;
 }
 
-/** A retry of a known attempt: settle it if it is still pending, and answer what it became. */
+const lastDigits = (mask: string) => mask.replace(/[^0-9]/g, "").slice(-4);
+
+/**
+ * Whether a retry asks for the same payment as the attempt its key names: same customer, kind,
+ * amount and method (stored, or a typed account ending in the same digits; the gateway may answer
+ * with its own mask, so only the last four are compared).
+ */
+function sameRequest(attempt: AttemptRow, input: SendPaymentInput): boolean {
+  if (attempt.customerId !== input.customerId || attempt.kind !== input.kind) return false;
+  if (input.kind === "sale" && toAmount(attempt.amount) !== toAmount(input.amount)) return false;
+  if (attempt.usedStoredMethod !== (input.account.kind === "stored")) return false;
+  if (input.account.kind === "stored") return true;
+  if (attempt.method !== (input.account.kind === "ach" ? "ach" : "card")) return false;
+  return lastDigits(attempt.mask) === lastDigits(maskOf(input.account));
+}
+
+/**
+ * A retry of a known attempt: settle it if it is still pending, and answer what it became. The same
+ * key with a different payment is refused with 422 (as Stripe does), never answered with the first.
+ */
 async function replay(
   db: Database,
   attempt: AttemptRow,
   input: SendPaymentInput,
   gateway: PaymentGateway,
 ): Promise<PaymentOutcome> {
-  if (attempt.customerId !== input.customerId || attempt.kind !== input.kind)
-    throw new HttpError(409, { detail: KEY_REUSED_MESSAGE });
+  if (!sameRequest(attempt, input)) throw new HttpError(422, { detail: KEY_REUSED_MESSAGE });
   if (attempt.status === "pending") await settleAttempt(db, attempt, gateway);
   return outcomeOf(db, await readAttempt(db, attempt.clientId, attempt.id), true);
 }
@@ -266,6 +287,7 @@ export async function sendPaymentAttempt(
       createdByUserId: input.createdByUserId ?? null,
       // The app's clock, as the query about a lost answer will be (not the database's now()).
       createdAt: currentClock().now(),
+      payerEmail: (input.payerEmail ?? "").slice(0, 254),
     })
     .onConflictDoNothing()
     .returning();

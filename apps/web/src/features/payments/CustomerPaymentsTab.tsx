@@ -1,9 +1,10 @@
-import type { PaymentAttempt } from "@cyclebill/domain";
+import type { PaymentAttempt, PaymentLink } from "@cyclebill/domain";
 import {
   Alert,
   Anchor,
   Badge,
   Button,
+  CopyButton,
   Group,
   Paper,
   Skeleton,
@@ -12,6 +13,7 @@ import {
   Text,
   Title,
 } from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { describeApiError } from "../../api/api-client";
@@ -22,6 +24,8 @@ import { TablePager } from "../shell/TablePager";
 import { storedMethodLabel } from "./payment-form";
 import {
   ATTEMPTS_PAGE_SIZE,
+  issuePaymentLink,
+  useAttemptsNeedingAttention,
   useCustomerPaymentInfo,
   useDeleteStoredMethod,
   usePaymentAttempts,
@@ -54,6 +58,7 @@ function StoredMethodPanel(props: { clientId: number; customerId: number; hasPay
   const remove = useDeleteStoredMethod(clientId, customerId);
   const [confirming, setConfirming] = useState(false);
   const method = info.data?.stored_method ?? null;
+  const link = useMutation<PaymentLink, Error>({ mutationFn: () => issuePaymentLink(clientId, customerId) });
   return (
     <Paper withBorder p="md" radius="md">
       <Group justify="space-between" align="flex-start">
@@ -89,6 +94,11 @@ function StoredMethodPanel(props: { clientId: number; customerId: number; hasPay
               {method ? "Replace" : "Store card/ACH"}
             </Button>
           ) : null}
+          {hasPaymentKey ? (
+            <Button variant="default" size="xs" loading={link.isPending} onClick={() => link.mutate()}>
+              Link for the customer
+            </Button>
+          ) : null}
           {method ? (
             <Button color="red" variant="light" size="xs" onClick={() => setConfirming(true)}>
               Remove
@@ -96,6 +106,31 @@ function StoredMethodPanel(props: { clientId: number; customerId: number; hasPay
           ) : null}
         </Group>
       </Group>
+      {link.isSuccess ? (
+        <Alert color="blue" mt="sm" title="Send this link to the customer" data-testid="payment-link">
+          <Text size="sm">
+            The customer can store a card or bank account and choose autopay; nothing is charged. It works
+            once, until {new Date(link.data.expires_at).toLocaleDateString("en-US")}.
+          </Text>
+          <Group gap="xs" mt={6} wrap="nowrap">
+            <Text size="xs" ff="monospace" style={{ wordBreak: "break-all" }}>
+              {link.data.url}
+            </Text>
+            <CopyButton value={link.data.url}>
+              {({ copied, copy }) => (
+                <Button size="compact-xs" variant="light" onClick={copy}>
+                  {copied ? "Copied" : "Copy"}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        </Alert>
+      ) : null}
+      {link.isError ? (
+        <Alert color="red" mt="sm" title="No link was made">
+          {describeApiError(link.error)}
+        </Alert>
+      ) : null}
       {remove.isError ? (
         <Alert color="red" mt="sm" title="The method was not removed">
           {describeApiError(remove.error)}
@@ -142,6 +177,8 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
   const attempts = usePaymentAttempts(clientId, customerId, page);
   const settle = useSettlePendingAttempts(clientId, customerId);
   const rows = attempts.data?.results ?? [];
+  const declines = useAttemptsNeedingAttention(clientId, customerId);
+  const flagged = declines.data?.results[0] ?? null;
   const anyPending = rows.some((attempt) => attempt.status === "pending");
   return (
     <Stack gap="xs">
@@ -155,6 +192,13 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
           </Button>
         ) : null}
       </Group>
+      {flagged ? (
+        <Alert color="red" title="Autopay was declined" data-testid="autopay-declined">
+          The automatic payment of {formatAmount(flagged.amount)} on {formatTimestamp(flagged.created)} was
+          declined ({flagged.message || "no reason given"}). The customer was emailed; no payment has been
+          approved since. Ask for another card or bank account.
+        </Alert>
+      ) : null}
       {anyPending ? (
         <Text size="sm" c="dimmed">
           A pending attempt&apos;s answer was lost on the way back. Asking the gateway settles it by its order
@@ -171,7 +215,7 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
           {describeApiError(attempts.error)}
         </Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={820}>
+      <Table.ScrollContainer minWidth={1100}>
         <Table striped aria-label="Payment attempts">
           <Table.Thead>
             <Table.Tr>
@@ -183,10 +227,11 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
               <Table.Th>Result</Table.Th>
               <Table.Th>Message</Table.Th>
               <Table.Th>Transaction</Table.Th>
+              <Table.Th>Receipt</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {attempts.isPending ? <LoadingRows columns={8} rows={3} /> : null}
+            {attempts.isPending ? <LoadingRows columns={9} rows={3} /> : null}
             {rows.map((attempt) => (
               <Table.Tr key={attempt.id} data-status={attempt.status}>
                 <Table.Td style={{ whiteSpace: "nowrap" }}>{formatTimestamp(attempt.created)}</Table.Td>
@@ -198,7 +243,11 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
                 </Table.Td>
                 <Table.Td ta="right">{formatAmount(attempt.amount)}</Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLORS[attempt.status]} variant="light">
+                  <Badge
+                    color={STATUS_COLORS[attempt.status]}
+                    variant="light"
+                    style={{ minWidth: "max-content" }}
+                  >
                     {attempt.status}
                   </Badge>
                   {attempt.needs_checking ? (
@@ -221,11 +270,14 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
                     "—"
                   )}
                 </Table.Td>
+                <Table.Td>
+                  <ReceiptCell receipt={attempt.receipt} />
+                </Table.Td>
               </Table.Tr>
             ))}
             {attempts.isSuccess && rows.length === 0 ? (
               <Table.Tr>
-                <Table.Td colSpan={8}>
+                <Table.Td colSpan={9}>
                   <Text size="sm" c="dimmed">
                     No card or ACH payments have been attempted for this customer.
                   </Text>
@@ -245,6 +297,26 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
         />
       ) : null}
     </Stack>
+  );
+}
+
+const RECEIPT_LABELS: Record<NonNullable<PaymentAttempt["receipt"]>["status"], string> = {
+  queued: "Queued",
+  sending: "Sending",
+  sent: "Sent",
+  failed: "Not sent yet",
+};
+
+/** The receipt (or declined-autopay notice) this attempt emailed, and to whom. */
+function ReceiptCell({ receipt }: { receipt: PaymentAttempt["receipt"] }) {
+  if (!receipt) return <>—</>;
+  return (
+    <Text size="sm" title={receipt.recipient}>
+      {receipt.kind === "declined" ? "Notice" : "Receipt"} {RECEIPT_LABELS[receipt.status].toLowerCase()}
+      <Text span size="xs" c="dimmed" display="block">
+        {receipt.recipient}
+      </Text>
+    </Text>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { PaymentInfo, PaymentResult } from "@cyclebill/domain";
+import type { PaymentResult } from "@cyclebill/domain";
 import {
   Alert,
   Button,
@@ -23,7 +23,9 @@ import {
   paymentApproved,
   serverPaymentErrors,
   storedMethodLabel,
+  storesMethod,
   validatePayment,
+  type FormInfo,
   type PaymentFormErrors,
   type PaymentFormField,
   type PaymentFormValues,
@@ -32,7 +34,7 @@ import {
 import { usePaymentSubmit } from "./use-payment-submit";
 
 export type PaymentFormProps = {
-  info: PaymentInfo;
+  info: FormInfo;
   target: PaymentTarget;
   /** Called once with an approved result (the page then alerts, closes or redirects). */
   onApproved: (result: PaymentResult) => void;
@@ -40,10 +42,12 @@ export type PaymentFormProps = {
 
 /** The payment form (spec part 1 §4): card, check/ACH or the saved method; amount; billing details. */
 export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
-  const recordPayment = target.kind === "customer" && target.recordPayment;
+  const recordPayment = storesMethod(target);
   const staff = target.kind === "customer";
   const [values, setValues] = useState<PaymentFormValues>(() => initialPaymentValues(info, recordPayment));
   const [errors, setErrors] = useState<PaymentFormErrors>({});
+  // The public page's saved method pays exactly the statement's amount due.
+  const fixedAmount = target.kind === "statement" && values.paymentMethod === "useSaved";
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
   const [cooling, setCooling] = useState(false);
   const { submit, pending } = usePaymentSubmit();
@@ -215,10 +219,15 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
             label="Amount"
             leftSection="$"
             inputMode="decimal"
-            value={values.amount}
+            value={fixedAmount ? info.amount : values.amount}
             error={errors.amount}
             required
-            description={`Account balance ${formatAmount(info.accountbalance)}`}
+            readOnly={fixedAmount}
+            description={
+              fixedAmount
+                ? "The saved method pays the statement's amount due"
+                : `Account balance ${formatAmount(info.accountbalance)}`
+            }
             onChange={(event) => set("amount", event.currentTarget.value)}
           />
         )}
@@ -247,7 +256,7 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
           {text("phone1", "Phone", { type: "tel", autoComplete: "tel" })}
         </SimpleGrid>
 
-        {staff ? (
+        {staff || target.kind === "link" ? (
           <Stack gap="xs">
             {recordPayment || values.paymentMethod === "useSaved" ? null : (
               <Checkbox

@@ -1,4 +1,9 @@
-import { STATEMENT_NOT_FOUND_MESSAGE, type PaymentInfo, type PaymentResult } from "@cyclebill/domain";
+import {
+  PAYMENT_LINK_INVALID_MESSAGE,
+  STATEMENT_NOT_FOUND_MESSAGE,
+  type PaymentResult,
+  type PublicPaymentInfo,
+} from "@cyclebill/domain";
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Text, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useQueryClient } from "@tanstack/react-query";
@@ -12,7 +17,12 @@ import { formatAmount, formatIsoDate } from "../../lib/format";
 import { parseClientId } from "../../shared/client-context";
 import { PaymentForm } from "./PaymentForm";
 import { PAYMENT_PROVIDER, REDIRECT_CHECK_MS, type PaymentTarget } from "./payment-form";
-import { invalidateCustomerPayments, useCustomerPaymentInfo, usePublicPaymentInfo } from "./payments-api";
+import {
+  invalidateCustomerPayments,
+  useCustomerPaymentInfo,
+  usePaymentLinkInfo,
+  usePublicPaymentInfo,
+} from "./payments-api";
 
 /** Spec §9: the statement-id navigation is debounced 1 s. */
 const LOOKUP_DEBOUNCE_MS = 1_000;
@@ -28,6 +38,9 @@ export function PaymentsPage() {
   const [searchParams] = useSearchParams();
   const customerId = parseClientId(searchParams.get("customer_id"));
   const statementId = searchParams.get("statement_id")?.trim() ?? "";
+  const paymentLink = searchParams.get("link")?.trim() ?? "";
+  if (paymentLink !== "" && customerId === null)
+    return <LinkPayment key={paymentLink} paymentLink={paymentLink} />;
   if (customerId !== null) {
     return (
       <StaffPayment
@@ -197,7 +210,7 @@ function StatementPayment({ statementId }: { statementId: string }) {
   );
 }
 
-function PaymentSummary({ info }: { info: PaymentInfo }) {
+function PaymentSummary({ info }: { info: PublicPaymentInfo }) {
   const rows: [string, string][] = [
     ["Account", `${info.customer_no} · ${info.names || info.company}`],
     ...(info.statement
@@ -312,6 +325,35 @@ function StaffPayment(props: { customerId: number; clientParam: number | null; r
         </Alert>
       ) : null}
       <PaymentForm info={info.data} target={target} onApproved={onApproved} />
+    </Stack>
+  );
+}
+
+/** A staff-issued link (single use, 7 days): the customer stores a card or bank account and chooses autopay. */
+function LinkPayment({ paymentLink }: { paymentLink: string }) {
+  const info = usePaymentLinkInfo(paymentLink);
+  const onApproved = useApprovalHandler("/payments", true);
+  if (info.isPending) return <FormSkeleton />;
+  if (info.isError) {
+    const gone = info.error instanceof ApiError && [400, 404].includes(info.error.status);
+    return (
+      <Stack gap="lg">
+        <Heading />
+        <Alert color="red" title="This link cannot be used" role="alert">
+          {gone ? PAYMENT_LINK_INVALID_MESSAGE : describeApiError(info.error)}
+        </Alert>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <Heading subtitle={`${info.data.client_name}: store a payment method for your account`} />
+      <PaymentSummary info={info.data} />
+      <Text size="sm" c="dimmed">
+        Nothing is charged now. The card or bank account is kept by the payment provider for your future
+        payments; turn on autopay to have each statement&apos;s amount due charged to it.
+      </Text>
+      <PaymentForm info={info.data} target={{ kind: "link", paymentLink }} onApproved={onApproved} />
     </Stack>
   );
 }

@@ -27,6 +27,7 @@ import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
+import { AutopayDeclines } from "./AutopayDeclines";
 import { CardRunResults } from "./CardRunResults";
 import { storedMethodLabel } from "./payment-form";
 import { startBulkPayments, useCreditCardCustomers, type CreditCardSortField } from "./payments-api";
@@ -163,6 +164,8 @@ function ProcessCC({ clientId }: { clientId: number }) {
           </Button>
         }
       />
+
+      <AutopayDeclines clientId={clientId} />
 
       {runId !== null ? (
         <Paper withBorder p="md" radius="md">

@@ -4,6 +4,7 @@ import {
   pageSaysApproved,
   paymentPayloadSchema,
   type PaymentInfo,
+  type PublicPaymentInfo,
   type PaymentMethod,
   type PaymentPayload,
   type PaymentResult,
@@ -43,17 +44,26 @@ export type PaymentFormValues = {
 export type PaymentFormField = keyof PaymentFormValues;
 export type PaymentFormErrors = Partial<Record<PaymentFormField, string>>;
 
-/** Who the form pays for: the public page's pay token, or staff's client and customer. */
+/** Who the form pays for: the public page's pay token, a staff-issued link to store a method, or staff's client and customer. */
 export type PaymentTarget =
   | { kind: "statement"; statementId: string }
+  | { kind: "link"; paymentLink: string }
   | { kind: "customer"; clientId: number; customerId: number; recordPayment: boolean };
+
+/** What the form starts from: the public lookups carry no email, city or state; the staff one does. */
+export type FormInfo = PublicPaymentInfo & Partial<Pick<PaymentInfo, "email" | "city" | "state">>;
+
+/** Storing a method: staff's recordPayment, or the customer's staff-issued link. */
+export function storesMethod(target: PaymentTarget): boolean {
+  return target.kind === "link" || (target.kind === "customer" && target.recordPayment);
+}
 
 /**
  * The form's first values. recordPayment: amount 0.00 and savePaymentInfo on. Otherwise the amount
  * the lookup proposes (the statement's amount due, else the balance); with a stored method the
  * form starts on it (useSaved) with savePaymentInfo on.
  */
-export function initialPaymentValues(info: PaymentInfo, recordPayment: boolean): PaymentFormValues {
+export function initialPaymentValues(info: FormInfo, recordPayment: boolean): PaymentFormValues {
   const useSaved = info.hasStoredPaymentInfo && !recordPayment;
   return {
     paymentMethod: useSaved ? "useSaved" : "cc",
@@ -69,11 +79,11 @@ export function initialPaymentValues(info: PaymentInfo, recordPayment: boolean):
     lastName: info.last_name,
     billingAddress1: info.address1,
     billingAddress2: info.address2,
-    city: info.city,
-    state: info.state,
+    city: info.city ?? "",
+    state: info.state ?? "",
     postalCode: info.zip,
     phone1: "",
-    email: info.email,
+    email: info.email ?? "",
     savePaymentInfo: recordPayment || useSaved,
     autoPay: recordPayment ? info.autopay_flag : false,
   };
@@ -88,11 +98,14 @@ function positiveOrEmpty(amount: string): string {
 export function paymentPayloadInput(
   values: PaymentFormValues,
   target: PaymentTarget,
-  info: PaymentInfo,
+  info: FormInfo,
 ): Record<string, unknown> {
+  // The public page's saved method pays the statement's amount due, nothing else.
+  const amount =
+    target.kind === "statement" && values.paymentMethod === "useSaved" ? info.amount : values.amount.trim();
   const common = {
     paymentMethod: values.paymentMethod,
-    amount: values.amount.trim() === "" ? "0.00" : values.amount.trim().replace(/^\$/, "").replace(/,/g, ""),
+    amount: amount === "" ? "0.00" : amount.replace(/^\$/, "").replace(/,/g, ""),
     firstName: values.firstName,
     lastName: values.lastName,
     billingAddress1: values.billingAddress1,
@@ -119,6 +132,18 @@ export function paymentPayloadInput(
   if (target.kind === "statement") {
     return { ...common, ...account, statementId: target.statementId, recordPayment: false };
   }
+  if (target.kind === "link") {
+    const { customer_no: _customerNo, ...rest } = common;
+    return {
+      ...rest,
+      ...account,
+      amount: "0.00",
+      paymentLink: target.paymentLink,
+      recordPayment: true,
+      savePaymentInfo: true,
+      autoPay: values.autoPay,
+    };
+  }
   return {
     ...common,
     ...account,
@@ -138,7 +163,7 @@ export type PaymentValidation =
 export function validatePayment(
   values: PaymentFormValues,
   target: PaymentTarget,
-  info: PaymentInfo,
+  info: FormInfo,
   today: string,
 ): PaymentValidation {
   const parsed = paymentPayloadSchema.safeParse(paymentPayloadInput(values, target, info));

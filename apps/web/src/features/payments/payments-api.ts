@@ -6,6 +6,8 @@ import type {
   Page,
   PaymentAttempt,
   PaymentInfo,
+  PaymentLink,
+  PublicPaymentInfo,
   PaymentPayload,
   PaymentResult,
 } from "@cyclebill/domain";
@@ -23,7 +25,7 @@ export function usePublicPaymentInfo(statementId: string | null) {
   return useQuery({
     queryKey: ["payments", "public-info", statementId],
     queryFn: ({ signal }) =>
-      apiFetch<PaymentInfo>("/payments/get-payment-info/", {
+      apiFetch<PublicPaymentInfo>("/payments/get-payment-info/", {
         method: "POST",
         body: { statementId },
         signal,
@@ -32,6 +34,31 @@ export function usePublicPaymentInfo(statementId: string | null) {
     enabled: statementId !== null && statementId !== "",
     retry: false,
     staleTime: 0,
+  });
+}
+
+/** POST /api/payments/get-link-info/: whom a staff-issued link stores a method for; 404 once used or expired. */
+export function usePaymentLinkInfo(paymentLink: string) {
+  return useQuery({
+    queryKey: ["payments", "link-info", paymentLink],
+    queryFn: ({ signal }) =>
+      apiFetch<PublicPaymentInfo>("/payments/get-link-info/", {
+        method: "POST",
+        body: { paymentLink },
+        signal,
+        handles: [400, 404, 429],
+      }),
+    enabled: paymentLink !== "",
+    retry: false,
+    staleTime: 0,
+  });
+}
+
+/** POST /api/customers/{id}/payment-link/ (201): a single-use link (7 days) to store a method. */
+export function issuePaymentLink(clientId: number, customerId: number): Promise<PaymentLink> {
+  return apiFetch<PaymentLink>(`/customers/${String(customerId)}/payment-link/`, {
+    method: "POST",
+    query: { client_id: clientId },
   });
 }
 
@@ -120,6 +147,26 @@ export type CreditCardListParams = {
   query: string;
   hasPendingCharges: boolean;
 };
+
+/**
+ * GET /api/payment-attempts/?needs_attention=true: declined autopay charges the customer has paid
+ * nothing since (of one customer, or the whole client's list).
+ */
+export function useAttemptsNeedingAttention(clientId: number, customerId?: number) {
+  return useQuery({
+    queryKey: ["payments", "attempts", clientId, "needs-attention", customerId ?? null],
+    queryFn: ({ signal }) =>
+      apiFetch<Page<PaymentAttempt>>("/payment-attempts/", {
+        query: {
+          client_id: clientId,
+          needs_attention: "true",
+          limit: 100,
+          ...(customerId === undefined ? {} : { customer_id: customerId }),
+        },
+        signal,
+      }),
+  });
+}
 
 /** GET /api/customers/credit-card-customers/: customers with a stored method, 500 a page. */
 export function useCreditCardCustomers(clientId: number, params: CreditCardListParams) {
