@@ -197,11 +197,18 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     .font("Helvetica-Oblique")
     .fontSize(7.5)
     .fillColor(MUTED)
-    .text("Please detach and return this portion with your payment.", PAGE.left, top + 5, {
-      width: PAGE.width,
-      align: "center",
-      lineBreak: false,
-    });
+    .text(
+      data.autopay
+        ? "Paid by autopay: nothing to send. Keep this portion for your records."
+        : "Please detach and return this portion with your payment.",
+      PAGE.left,
+      top + 5,
+      {
+        width: PAGE.width,
+        align: "center",
+        lineBreak: false,
+      },
+    );
   if (data.payLink && !data.autopay)
     doc
       .font("Helvetica")
@@ -237,12 +244,9 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     ["Account No.", String(customer.customerNo)],
     ["Statement No.", statementNo(data)],
     ["Statement Date", usDate(statement.statementDate)],
-    [
-      "Amount Due",
-      data.autopay
-        ? "Autopay"
-        : formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance),
-    ],
+    data.autopay
+      ? ["Autopay on", usDate(data.autopay.chargeDate)]
+      : ["Amount Due", formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance)],
     ["Amount Enclosed", ""],
   ];
   rows.forEach(([label, value], index) => {
