@@ -12,7 +12,6 @@ import {
 } from "../../test-support/payment-fixture.js";
 import { statementEmail } from "../delivery/statement-email.js";
 import { loadStatementDocuments } from "../statements/load-statement-documents.js";
-import { renderStatementsPdf } from "../statements/statement-page.pdf.js";
 
 // Issue 28 points 3 and 5: an autopay customer's statement says what is charged to which method on
 // which day and asks for nothing; every statement prints one due date from the client's terms.
