@@ -175,6 +175,8 @@ async function runJob<Id extends string, S extends z.ZodType>(
           name: other.id,
           data: other.payload.parse(job.payload) as object,
           priority: job.priority ?? 0,
+          // A job due later (autopay on its charge date) waits in the queue until then.
+          ...(job.startAfter ? { startAfter: job.startAfter } : {}),
         };
       });
       if (inserts.length > 0) await deps.insert(inserts, executor);

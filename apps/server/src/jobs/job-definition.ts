@@ -31,7 +31,7 @@ export type EnqueueInTransaction<P> = (
 /** Jobs of other definitions, inserted in the caller's transaction (checked against their schemas). */
 export type EnqueueOtherJobs = (
   executor: Executor,
-  jobs: readonly { name: string; payload: unknown; priority?: number }[],
+  jobs: readonly { name: string; payload: unknown; priority?: number; startAfter?: Date }[],
 ) => Promise<void>;
 
 /** What jobs use beyond the database: where files live, the public address, mail, the card gateway. */

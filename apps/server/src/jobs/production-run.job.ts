@@ -39,7 +39,12 @@ export const productionRunJob = defineJob({
       cardRuns: (tx, chunks) =>
         enqueueJobs(
           tx,
-          chunks.map((chunk) => ({ name: CARD_RUN_JOB, payload: chunk.payload, priority: chunk.priority })),
+          chunks.map((chunk) => ({
+            name: CARD_RUN_JOB,
+            payload: chunk.payload,
+            priority: chunk.priority,
+            startAfter: chunk.startAfter,
+          })),
         ),
     }),
 });

@@ -1,4 +1,3 @@
-import { addDays } from "../production/billing-period.js";
 import type { StatementDelivery } from "../production/statement-decision.js";
 
 /** How a pool's statements go out on paper. */
@@ -69,14 +68,4 @@ export function statementPayLink(publicUrl: string, clientId: number, payCode: s
 /** A statement printing on more than one page is an overflow bill (the client pays per overflow). */
 export function isOverflowBill(pages: number): boolean {
   return pages > 1;
-}
-
-/**
- * When a statement's amount is due: 30 days after its date, the day the unpaid balance would age
- * into the 30-day bucket and late fees could start.
- */
-export const STATEMENT_DUE_DAYS = 30;
-
-export function statementDueDate(statementDate: string): string {
-  return addDays(statementDate, STATEMENT_DUE_DAYS);
 }

@@ -14,6 +14,8 @@ export const ONLY_INVOICES_DELETABLE_MESSAGE = "Only invoices can be deleted fro
 export const NO_STATEMENTS_TO_COMBINE_MESSAGE = "No statements to combine";
 export const INVOICE_NOT_OPEN_MESSAGE = "Only open invoices can be changed.";
 export const INVOICE_ALREADY_CLOSED_MESSAGE = "Only open invoices can be closed.";
+/** Get PDF is offered once an invoice is closed (spec): an open invoice's lines may still change. */
+export const INVOICE_OPEN_NO_PDF_MESSAGE = "An open invoice has no PDF yet: close it first.";
 export const INVOICE_NOT_CLOSED_MESSAGE = "Only closed invoices can be reopened.";
 export const PROCESSED_INVOICE_REOPEN_MESSAGE =
   "Processed invoices cannot be reopened. They have already been sent to the customer.";

@@ -49,9 +49,21 @@ export const ledgerMismatchSchema = z.object({
 });
 export type LedgerMismatchOutput = z.infer<typeof ledgerMismatchSchema>;
 
-/** The result of a finished ledger-check run: the books balance when mismatches is empty. */
+/** An issued statement that does not prove itself, with each rule it breaks. */
+export const statementMismatchSchema = z.object({
+  customer_id: z.number().int(),
+  statement_id: z.number().int(),
+  statement_num: z.number().int(),
+  statement_date: z.string(),
+  reasons: z.array(z.string()),
+});
+export type StatementMismatchOutput = z.infer<typeof statementMismatchSchema>;
+
+/** The result of a finished ledger-check run: the books balance when both lists are empty. */
 export const ledgerCheckResultSchema = z.object({
   customers_checked: z.number().int(),
   mismatches: z.array(ledgerMismatchSchema),
+  /** Statements whose boxes, lines or balances do not agree with the ledger (of the customers checked). */
+  statement_mismatches: z.array(statementMismatchSchema).default([]),
 });
 export type LedgerCheckResult = z.infer<typeof ledgerCheckResultSchema>;

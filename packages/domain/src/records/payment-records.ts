@@ -26,7 +26,11 @@ export const payableStatementSchema = z.object({
   statement_num: z.number().int(),
   statement_date: dateString,
   due_date: dateString,
+  /** The due date as the statement prints it ("Due by 12/26/2026", "Due on receipt, 11/26/2026"). */
+  due_label: z.string(),
   amount_due: amountString,
+  /** An autopay customer's statement: nothing to pay by hand; the notice says what is charged when. */
+  autopay_notice: z.string().nullable(),
 });
 
 /**

@@ -5,14 +5,16 @@ import {
   invoiceFileName,
   isNegativeAmount,
   isZeroAmount,
+  negateAmount,
   sumAmounts,
+  INVOICE_OPEN_NO_PDF_MESSAGE,
   TAXABLE_CHARGES_LABEL,
   taxableCharges,
 } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { codes, customers, invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
-import { notFound } from "../../http/errors.js";
+import { HttpError, notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import {
   MUTED,
@@ -45,10 +47,14 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
     .limit(1);
   if (!found) throw notFound();
   const { invoice } = found;
+  // The spec offers Get PDF only once an invoice is no longer open: its lines may still change.
+  if (invoice.invoiceStatus === "open") throw new HttpError(409, { detail: INVOICE_OPEN_NO_PDF_MESSAGE });
   const client = await loadBillClient(db, tenant.clientId);
   const customer = billCustomer(found.customer);
   const rows = await db
     .select({
+      id: transactions.id,
+      voidsTransactionId: transactions.voidsTransactionId,
       serviceDate: transactions.serviceDate,
       code: codes.code,
       codeType: codes.codeType,
@@ -63,9 +69,23 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
     .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
     .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.invoiceId, id)))
     .orderBy(asc(transactions.serviceDate), asc(transactions.id));
-  const lines: BillLine[] = rows;
-  // A voided line is printed (marked) but its void offsets it, so it adds nothing.
-  const amounts = lines.filter((line) => !line.voided).map((line) => line.ledgerAmount);
+  // A voided line prints at its amount, marked, followed by its offset (the void), so the lines
+  // add up to the total; a void already on the invoice is its own line.
+  const offsetsHere = new Set(rows.map((row) => row.voidsTransactionId).filter((id) => id !== null));
+  const lines: BillLine[] = rows.flatMap(({ id, voidsTransactionId: _voids, ...line }) =>
+    line.voided && !offsetsHere.has(id)
+      ? [
+          line,
+          {
+            ...line,
+            description: `Void of ${line.description}`.slice(0, 60),
+            ledgerAmount: negateAmount(line.ledgerAmount),
+            voided: false,
+          },
+        ]
+      : [line],
+  );
+  const amounts = lines.map((line) => line.ledgerAmount);
   const credits = sumAmounts(amounts.filter(isNegativeAmount));
   const charges = sumAmounts(amounts.filter((amount) => !isNegativeAmount(amount)));
   const total = sumAmounts(amounts);

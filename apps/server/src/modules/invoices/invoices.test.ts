@@ -657,6 +657,7 @@ describe("GET /api/invoices/{id}/pdf/", () => {
   it("downloads a real PDF named with the invoice number", async () => {
     const { invoice } = await filledInvoice("45.00", "12.345");
     await post(invoice.customer.id, "20", { codeId: paymentCode });
+    expect((await owner.post(`/api/invoices/${invoice.id}/close/`, {})).status).toBe(200);
     const response = await fetch(`${testApp.baseUrl}/api/invoices/${invoice.id}/pdf/`, {
       headers: { authorization: `Bearer ${fixture.a.staffToken}` },
     });
@@ -711,6 +712,7 @@ describe("GET /api/invoices/{id}/pdf/", () => {
         (await post(customerId, "40.00", { serviceDate: today() })).id,
       ];
       await attachTransactions(testApp.db, tenantA(), invoice.id, ids);
+      expect((await owner.post(`/api/invoices/${invoice.id}/close/`, {})).status).toBe(200);
       const summary = (await owner.get(`/api/summary-data/customer/${customerId}`)).body as { tax: string };
       return { text: await pdfOf(invoice.id), tax: summary.tax };
     };
@@ -721,6 +723,32 @@ describe("GET /api/invoices/{id}/pdf/", () => {
     const exempt = await billed("F");
     expect(exempt.tax).toBe("0.00");
     expect(exempt.text).not.toContain("Taxable charges");
+  });
+
+  it("offers no PDF of an open invoice (spec: Get PDF shows when status is not open)", async () => {
+    const { invoice } = await filledInvoice("9.00");
+    const response = await owner.get(`/api/invoices/${invoice.id}/pdf/`);
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ detail: "An open invoice has no PDF yet: close it first." });
+  });
+
+  it("prints a voided line with its offset, so the lines add up to the total", async () => {
+    const { invoice, entryIds } = await filledInvoice("52.09", "45.00");
+    const voided = await owner.post(`/api/transactions/${entryIds[1]}/void_transaction/`, {});
+    expect(voided.status).toBeLessThan(300);
+    expect((await owner.post(`/api/invoices/${invoice.id}/close/`, {})).status).toBe(200);
+    const response = await fetch(`${testApp.baseUrl}/api/invoices/${invoice.id}/pdf/`, {
+      headers: { authorization: `Bearer ${fixture.a.ownerToken}` },
+    });
+    expect(response.status).toBe(200);
+    const text = await pdfText(Buffer.from(await response.arrayBuffer()));
+    // 52.09 + 45.00 (voided) − 45.00 (its void) = 52.09: before, the lines added to 97.09.
+    const amounts = [...text.matchAll(/^\s*\d{2}\/\d{2}\/\d{4}\s.*?(-?\$[\d,]+\.\d{2})\s*$/gm)].map((m) =>
+      Number(m[1]!.replace(/[$,]/g, "")),
+    );
+    expect(amounts).toEqual([52.09, 45, -45]);
+    expect(text).toMatch(/Void of/);
+    expect(text).toMatch(/Invoice total\s+\$52\.09/);
   });
 
   it("names the statement once the invoice was processed", async () => {

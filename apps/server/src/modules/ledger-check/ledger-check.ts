@@ -1,11 +1,17 @@
 import { asc, eq, sql } from "drizzle-orm";
-import type { JobRun, LedgerCheckResult, LedgerMismatchOutput } from "@cyclebill/domain";
+import type {
+  JobRun,
+  LedgerCheckResult,
+  LedgerMismatchOutput,
+  StatementMismatchOutput,
+} from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { createJobRun, finishJobRun, planJobRun, type JobRunKey } from "../jobs/job-runs.js";
 import { runChunk, type ChunkResult } from "../jobs/record-chunk.js";
 import { ledgerMismatches, type LedgerMismatch } from "../ledger/ledger-mismatches.js";
+import { statementMismatches, type StatementMismatch } from "../ledger/statement-mismatches.js";
 
 /** The job's stable id: the kind of its runs and its pg-boss queue name. */
 export const LEDGER_CHECK_JOB = "ledger-check";
@@ -64,7 +70,17 @@ export async function runLedgerCheckStep(
         clientId: key.clientId,
         customerIds: step.customerIds,
       });
-      return { done: step.customerIds.length, result: { mismatches: mismatches.map(mismatchToApi) } };
+      const statements = await statementMismatches(tx, {
+        clientId: key.clientId,
+        customerIds: step.customerIds,
+      });
+      return {
+        done: step.customerIds.length,
+        result: {
+          mismatches: mismatches.map(mismatchToApi),
+          statement_mismatches: statements.map(statementMismatchToApi),
+        },
+      };
     },
     { step: CHECKING, summarize: summarizeLedgerCheck },
   );
@@ -111,6 +127,19 @@ function summarizeLedgerCheck(chunks: readonly ChunkResult[]): LedgerCheckResult
   return {
     customers_checked: chunks.reduce((sum, chunk) => sum + chunk.done, 0),
     mismatches: chunks.flatMap((chunk) => (chunk.result.mismatches ?? []) as LedgerMismatchOutput[]),
+    statement_mismatches: chunks.flatMap(
+      (chunk) => (chunk.result.statement_mismatches ?? []) as StatementMismatchOutput[],
+    ),
+  };
+}
+
+function statementMismatchToApi(mismatch: StatementMismatch): StatementMismatchOutput {
+  return {
+    customer_id: mismatch.customerId,
+    statement_id: mismatch.statementId,
+    statement_num: mismatch.statementNum,
+    statement_date: mismatch.statementDate,
+    reasons: mismatch.reasons,
   };
 }
 

@@ -1,5 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { MONTH_TO_DATE_BUCKETS, MONTH_TO_DATE_COLUMNS, codeTypesOfBucket } from "@cyclebill/domain";
+import {
+  MONTH_TO_DATE_BUCKETS,
+  MONTH_TO_DATE_COLUMNS,
+  addAmounts,
+  codeTypesOfBucket,
+  type StatementBoxes,
+} from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 
@@ -11,25 +17,45 @@ export type AgeingSnapshot = {
   overdueOver90Days: string;
 };
 
+/** What a statement billed, per month-to-date figure (late fees count in charges). */
+export type BilledFigures = {
+  charges: string;
+  payments: string;
+  creditAdjustments: string;
+  debitAdjustments: string;
+};
+
+/** The month-to-date figures a statement's boxes billed. */
+export function billedFigures(boxes: StatementBoxes): BilledFigures {
+  return {
+    charges: addAmounts(boxes.charges, boxes.lateFees),
+    payments: boxes.payments,
+    creditAdjustments: boxes.creditAdjustments,
+    debitAdjustments: boxes.debitAdjustments,
+  };
+}
+
 /**
- * Starts a customer's next billing period once its statement is made: the new balance becomes the
- * previous balance, the month-to-date figures go back to zero, and the ageing columns keep the
- * ageing as of this statement. The caller holds the customer's lock.
+ * Starts a customer's next billing period once its statement is made: the statement's new balance
+ * becomes the previous balance, the month-to-date figures keep only what the statement did not
+ * bill (entries dated after it), and the ageing columns keep the ageing as of this statement. The
+ * caller holds the customer's lock.
  */
 export async function startNextPeriod(
   tx: Executor,
   clientId: number,
   customerId: number,
-  input: { previousBalance: string; ageing: AgeingSnapshot },
+  input: { previousBalance: string; ageing: AgeingSnapshot; billed: BilledFigures },
 ): Promise<void> {
+  const { billed } = input;
   await tx
     .update(customers)
     .set({
       previousBalance: input.previousBalance,
-      mtdCharges: "0",
-      mtdPayments: "0",
-      mtdCrAdj: "0",
-      mtdDbAdj: "0",
+      mtdCharges: sql`${customers.mtdCharges} - ${billed.charges}::numeric`,
+      mtdPayments: sql`${customers.mtdPayments} - ${billed.payments}::numeric`,
+      mtdCrAdj: sql`${customers.mtdCrAdj} - ${billed.creditAdjustments}::numeric`,
+      mtdDbAdj: sql`${customers.mtdDbAdj} - ${billed.debitAdjustments}::numeric`,
       ...input.ageing,
       updatedAt: new Date(),
     })

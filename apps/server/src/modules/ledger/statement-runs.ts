@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
-import type { AgeingSnapshot } from "./statement-period.js";
+import type { AgeingSnapshot, BilledFigures } from "./statement-period.js";
 import { sqlArray } from "./sql-arrays.js";
 
 // The set-based counterparts of billEntriesOnStatement and startNextPeriod, for a production run's
@@ -47,11 +47,19 @@ export async function billEntriesOnStatements(
                       and i.statement_id = s.statement_id))`);
 }
 
-export type NextPeriod = { customerId: number; previousBalance: string; ageing: AgeingSnapshot };
+export type NextPeriod = {
+  customerId: number;
+  /** The statement's new balance. */
+  previousBalance: string;
+  ageing: AgeingSnapshot;
+  /** What the statement billed, per month-to-date figure (late fees count in charges). */
+  billed: BilledFigures;
+};
 
 /**
- * Starts the next billing period of many customers at once (their locks are held): the new
- * balance becomes the previous balance, month-to-date goes to zero, the ageing is kept.
+ * Starts the next billing period of many customers at once (their locks are held): the statement's
+ * new balance becomes the previous balance, month-to-date keeps only what the statement did not
+ * bill (entries dated after it), the ageing is kept.
  */
 export async function startNextPeriods(
   tx: Executor,
@@ -62,7 +70,8 @@ export async function startNextPeriods(
   const column = (pick: (item: NextPeriod) => string | number) => items.map(pick);
   await tx.execute(sql`
     update customers c set
-      previous_balance = p.previous_balance, mtd_charges = 0, mtd_payments = 0, mtd_cr_adj = 0, mtd_db_adj = 0,
+      previous_balance = p.previous_balance, mtd_charges = c.mtd_charges - p.charges,
+      mtd_payments = c.mtd_payments - p.payments, mtd_cr_adj = c.mtd_cr_adj - p.credit, mtd_db_adj = c.mtd_db_adj - p.debit,
       current_balance = p.current_balance, overdue_30_days = p.overdue_30, overdue_60_days = p.overdue_60,
       overdue_90_days = p.overdue_90, overdue_over_90_days = p.overdue_over_90, updated_at = now()
     from unnest(
@@ -93,8 +102,25 @@ export async function startNextPeriods(
       ${sqlArray(
         column((item) => item.ageing.overdueOver90Days),
         "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.billed.charges),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.billed.payments),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.billed.creditAdjustments),
+        "numeric",
+      )},
+      ${sqlArray(
+        column((item) => item.billed.debitAdjustments),
+        "numeric",
       )}
-    ) as p(customer_id, previous_balance, current_balance, overdue_30, overdue_60, overdue_90, overdue_over_90)
+    ) as p(customer_id, previous_balance, current_balance, overdue_30, overdue_60, overdue_90, overdue_over_90,
+           charges, payments, credit, debit)
     where c.client_id = ${clientId} and c.id = any(${sqlArray(
       column((item) => item.customerId),
       "bigint",

@@ -5,6 +5,10 @@ import {
   minAmount,
   parseStatementPayToken,
   statementDueDate,
+  autopayChargeDate,
+  autopayNotice,
+  dueDateLabel,
+  paymentMethodLabel,
   toAmount,
   type PaymentInfo,
   type PublicPaymentInfo,
@@ -58,7 +62,12 @@ async function infoOf(
   statement: StatementRow | null,
 ): Promise<PaymentInfo> {
   const [client] = await db
-    .select({ name: clients.clientName })
+    .select({
+      name: clients.clientName,
+      terms: clients.termsMessage,
+      gateway: clients.bluepayAccountId,
+      sealed: clients.bluepaySecretKeyEncrypted,
+    })
     .from(clients)
     .where(eq(clients.id, customer.clientId));
   const stored = await storedMethodOf(db, customer.clientId, customer.id);
@@ -82,8 +91,21 @@ async function infoOf(
       ? {
           statement_num: statement.statementNum,
           statement_date: statement.statementDate,
-          due_date: statementDueDate(statement.statementDate),
+          due_date: statementDueDate(statement.statementDate, client?.terms),
+          due_label: dueDateLabel(statement.statementDate, client?.terms),
           amount_due: toAmount(statement.newBalance),
+          autopay_notice:
+            customer.autopayFlag &&
+            stored &&
+            client?.gateway.trim() &&
+            client.sealed &&
+            compareAmounts(statement.newBalance, "0.00") > 0
+              ? autopayNotice({
+                  amount: statement.newBalance,
+                  method: paymentMethodLabel(stored),
+                  chargeDate: autopayChargeDate(statement.statementDate, client.terms),
+                })
+              : null,
         }
       : null,
     stored_method: stored

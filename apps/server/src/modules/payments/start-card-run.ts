@@ -1,5 +1,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { CARD_RUN_IN_PROGRESS_MESSAGE, NO_GATEWAY_KEY_MESSAGE, type JobRun } from "@cyclebill/domain";
+import {
+  CARD_RUN_IN_PROGRESS_MESSAGE,
+  NO_GATEWAY_KEY_MESSAGE,
+  autopayChargeDate,
+  type JobRun,
+} from "@cyclebill/domain";
+import { businessToday, currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, customers, jobRuns, productionRuns } from "../../db/tables.js";
@@ -33,13 +39,19 @@ export type CardRunChunk = {
 /** Queues chunk jobs inside the caller's transaction (they commit with the run's plan). */
 export type EnqueueCardRunChunks = (
   tx: Executor,
-  chunks: readonly { payload: CardRunChunk; priority?: number }[],
+  chunks: readonly { payload: CardRunChunk; priority?: number; startAfter?: Date }[],
 ) => Promise<void>;
 
 /** Creates the run's job run, records its plan and enqueues its chunks: one transaction, the caller's. */
 async function planCardRun(
   tx: Executor,
-  input: { clientId: number; userId: number | null; source: CardRunSource; items: readonly CardRunItem[] },
+  input: {
+    clientId: number;
+    userId: number | null;
+    source: CardRunSource;
+    items: readonly CardRunItem[];
+    startAfter?: Date;
+  },
   enqueue: EnqueueCardRunChunks,
 ): Promise<number> {
   const [row] = await tx
@@ -58,6 +70,7 @@ async function planCardRun(
       payload: { ...key, source: input.source, chunkNo, items },
       // Chunks in order: the results table fills from the top.
       priority: -chunkNo,
+      startAfter: input.startAfter,
     })),
   );
   return row.id;
@@ -121,6 +134,8 @@ export async function startBulkCardRun(
  * Autopay, once a production run's client part has made its statements (in the transaction of its
  * last step): customers with autopay_flag and a stored method whose statement of this run has an
  * amount due above zero are charged it, as a card run the part records (autopay_job_run_id).
+ * The run is planned now and its jobs wait until the charge date the statement announced (the due
+ * date, never before the day after the statement: the payment lands in the open period).
  * Nothing starts when the client has no gateway key or nobody is due; a replay starts nothing twice.
  */
 export async function startAutopayRun(
@@ -147,11 +162,19 @@ export async function startAutopayRun(
         order by s.customer_id`,
   );
   if (due.length === 0) return null;
+  const [terms] = await queryRows<{ terms: string; run_date: string }>(
+    tx,
+    sql`select c.terms_message as terms, p.run_date::text as run_date
+        from clients c join production_runs p on p.client_id = c.id and p.id = ${productionRunId}
+        where c.id = ${clientId}`,
+  );
+  const chargeDate = autopayChargeDate(terms?.run_date ?? businessToday(), terms?.terms);
   const runId = await planCardRun(
     tx,
     {
       clientId,
       userId: part.userId,
+      startAfter: startOfBusinessDay(chargeDate, currentClock().timeZone),
       source: "autopay",
       items: due.map((row) => ({ customerId: Number(row.customer_id), amountDue: row.amount_due })),
     },
@@ -162,4 +185,21 @@ export async function startAutopayRun(
     .set({ autopayJobRunId: runId })
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
   return runId;
+}
+
+/** The first hour at which the business day (in the provider's time zone) is the given date. */
+export function startOfBusinessDay(date: string, timeZone: string): Date {
+  const format = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  });
+  // From 14 hours before UTC midnight (the earliest zone) forward an hour at a time.
+  const start = Date.parse(`${date}T00:00:00Z`) - 14 * 3_600_000;
+  for (let hour = 0; hour < 40; hour++) {
+    const at = new Date(start + hour * 3_600_000);
+    if (format.format(at) >= date) return at;
+  }
+  return new Date(`${date}T00:00:00Z`);
 }

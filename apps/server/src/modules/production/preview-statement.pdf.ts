@@ -1,14 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import {
-  addAmounts,
-  addFiguresDeltas,
-  ageBalance,
-  entryFiguresDelta,
-  ledgerAmount,
-  zeroFiguresDelta,
-  type CodeType,
-  type Debit,
-} from "@cyclebill/domain";
+import { ageBalance, ledgerAmount, statementBoxes, type CodeType, type Debit } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { customers } from "../../db/tables.js";
@@ -93,23 +84,21 @@ export async function renderPreviewStatementPdf(
       voided: false,
     });
 
-  // The month-to-date figures the postings leave, moved as the ledger writer moves them.
-  const delta = planned.reduce(
-    (sum, line) =>
-      addFiguresDeltas(
-        sum,
-        entryFiguresDelta(
-          {
-            codeType: line.codeType,
-            amount: line.amount,
-            ledgerAmount: line.ledgerAmount,
-            serviceDate: line.serviceDate,
-          },
-          "post",
-        ),
-      ),
-    zeroFiguresDelta(),
-  );
+  // The boxes as the run would write them: the one rule, from the entries the statement would carry.
+  const boxes = statementBoxes(customer.previousBalance, [
+    ...ledger
+      .filter((row) => row.on_statement)
+      .map((row) => ({
+        codeType: row.code_type as CodeType,
+        ledgerAmount: row.ledger_amount,
+        lateFee: row.code === LATE_FEE_CODE,
+      })),
+    ...planned.map((line) => ({
+      codeType: line.codeType,
+      ledgerAmount: line.ledgerAmount,
+      lateFee: line.code === LATE_FEE_CODE,
+    })),
+  ]);
   const ledgerDebits: Debit[] = [
     ...ledger.map((row) => ({ date: row.service_date, amount: row.ledger_amount })),
     ...planned.map((line) => ({ date: line.serviceDate, amount: line.ledgerAmount })),
@@ -142,13 +131,7 @@ export async function renderPreviewStatementPdf(
       statement: {
         statementNum: 0,
         statementDate: runDate,
-        previousBalance: customer.previousBalance,
-        charges: addAmounts(customer.mtdCharges, delta.monthToDate.charges),
-        payments: addAmounts(customer.mtdPayments, delta.monthToDate.payments),
-        creditAdjustments: addAmounts(customer.mtdCrAdj, delta.monthToDate.credit_adjustments),
-        debitAdjustments: addAmounts(customer.mtdDbAdj, delta.monthToDate.debit_adjustments),
-        lateFees: lateFee,
-        newBalance: plan.newBalance,
+        ...boxes,
         currentBalance: ageing.current,
         overdue30Days: ageing.days30,
         overdue60Days: ageing.days60,

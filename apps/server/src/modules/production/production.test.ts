@@ -20,6 +20,7 @@ import {
 } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
+import { statementMismatches } from "../ledger/statement-mismatches.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -28,6 +29,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 
 // A cycle-7 client with a customer for every rule, a second cycle-7 client that is inactive, and a
 // third with bill criteria 03; a fixed run date, so the test passes on any day.
@@ -422,6 +424,51 @@ describe("production run", () => {
       numberPulledBills: 2,
     });
     expect(await ledgerMismatches(testApp.db)).toEqual([]);
+  });
+
+  it("prints every box once: the record's and the PDF's boxes add up to the new balance", async () => {
+    const listed = await admin.get("/api/statements/", { client_id: clientA, page_size: 100 });
+    expect(listed.status).toBe(200);
+    const records = (listed.body as { results: Record<string, string | number>[] }).results;
+    expect(records.length).toBeGreaterThan(0);
+    const cents = (value: string | number) => Math.round(Number(value) * 100);
+    for (const record of records) {
+      const sum =
+        cents(record.previous_balance!) +
+        cents(record.charges!) +
+        cents(record.late_fees!) +
+        cents(record.debit_adjustments!) -
+        cents(record.payments!) -
+        cents(record.credit_adjustments!);
+      expect({ id: record.id, sum }).toEqual({ id: record.id, sum: cents(record.new_balance!) });
+    }
+    // The late fee is its own box, not also in charges: 100.00 owed + 25.00 + 15.00 recurring, 5.00 late.
+    const mail = records.find((record) => record.customer_id === ids["mail-30"]);
+    expect(mail).toMatchObject({ charges: "140.00", late_fees: "5.00", new_balance: "145.00" });
+    const response = await fetch(
+      `${testApp.baseUrl}/api/statements/${String(mail?.id)}/pdf/?client_id=${clientA}`,
+      {
+        headers: { authorization: `Bearer ${fixture.adminToken}` },
+      },
+    );
+    expect(response.status).toBe(200);
+    const text = (await pdfText(new Uint8Array(await response.arrayBuffer()))).replace(/\s+/g, " ");
+    // Each box once, in the order they add; the 5.00 late fee is not also in the 140.00 of charges.
+    expect(text).toContain(
+      "PREVIOUS BALANCE CHARGES LATE FEES DEBITS PAYMENTS CREDITS NEW BALANCE $0.00 $140.00 $5.00 $0.00 $0.00 $0.00 $145.00",
+    );
+    // The one due-date rule (the fixture client's terms name no days: 30 days after the statement).
+    expect(text).toContain("Due Date 04/06/2025");
+
+    // The doctor proves every statement of the run, and names one whose boxes were tampered with.
+    expect(await statementMismatches(testApp.db, { clientId: clientA })).toEqual([]);
+    const tampered = Number(mail?.id);
+    await testApp.db.execute(sql`update statements set charges = charges + 1 where id = ${tampered}`);
+    const found = await statementMismatches(testApp.db, { clientId: clientA });
+    await testApp.db.execute(sql`update statements set charges = charges - 1 where id = ${tampered}`);
+    expect(found.map((m) => [m.statementId, m.reasons])).toEqual([
+      [tampered, ["its boxes do not add up to the new balance 145.00"]],
+    ]);
   });
 
   it("answers the existing run to a second POST and posts nothing twice", async () => {

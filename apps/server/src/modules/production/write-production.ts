@@ -7,7 +7,8 @@ import { codes } from "../../db/tables.js";
 import { postEntries, type NewLedgerEntry } from "../ledger/post-entries.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { billEntriesOnStatements, startNextPeriods } from "../ledger/statement-runs.js";
-import type { AgeingSnapshot } from "../ledger/statement-period.js";
+import { billedFigures, type AgeingSnapshot } from "../ledger/statement-period.js";
+import { boxesOfStatements, writeStatementBoxes } from "../statements/statement-boxes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { LATE_FEE_CODE, type CustomerPlan } from "./plan-production.js";
 
@@ -274,14 +275,29 @@ async function makeStatements(
     clientId,
     pairs.map((pair) => ({ ...pair, statementDate: runDate })),
   );
-  await startNextPeriods(
+  // The boxes from the entries each statement now carries: each entry once, the late fee in its own box.
+  const boxes = await boxesOfStatements(
     tx,
     clientId,
     rows.map((row) => ({
-      customerId: row.plan.customer.id,
-      previousBalance: row.customer.total_balance,
-      ageing: row.ageing,
+      statementId: statementOf.get(row.plan.customer.id) as number,
+      previousBalance: row.customer.previous_balance,
     })),
+  );
+  await writeStatementBoxes(tx, clientId, boxes);
+  await startNextPeriods(
+    tx,
+    clientId,
+    rows.map((row) => {
+      const own = boxes.get(statementOf.get(row.plan.customer.id) as number);
+      if (!own) throw new Error(`statement boxes of customer ${row.plan.customer.id} missing`);
+      return {
+        customerId: row.plan.customer.id,
+        previousBalance: own.newBalance,
+        ageing: row.ageing,
+        billed: billedFigures(own),
+      };
+    }),
   );
   return { statements: inserted.length, invoicesProcessed: carried.length };
 }

@@ -4,7 +4,8 @@ import { clients, customers, invoices, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 import { billEntriesOnStatement } from "../ledger/entry-links.js";
-import { startNextPeriod } from "../ledger/statement-period.js";
+import { billedFigures, startNextPeriod } from "../ledger/statement-period.js";
+import { boxesOfStatements, writeStatementBoxes } from "./statement-boxes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 
 export type StatementRow = typeof statements.$inferSelect;
@@ -95,10 +96,18 @@ export async function createStatement(
       statementDate: input.statementDate,
       carriedInvoiceIds: carried.map((invoice) => invoice.id),
     });
+    // The boxes come from the entries the statement now carries: each once, adding up.
+    const boxes = await boxesOfStatements(tx, tenant.clientId, [
+      { statementId: statement.id, previousBalance: customer.previousBalance },
+    ]);
+    await writeStatementBoxes(tx, tenant.clientId, boxes);
+    const own = boxes.get(statement.id);
+    if (!own) throw new Error("statement boxes missing");
     await startNextPeriod(tx, tenant.clientId, customer.id, {
-      previousBalance: customer.totalBalance,
+      previousBalance: own.newBalance,
       ageing: buckets,
+      billed: billedFigures(own),
     });
-    return statement;
+    return { ...statement, ...own };
   });
 }

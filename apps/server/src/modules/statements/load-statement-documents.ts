@@ -1,8 +1,15 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { statementPayLink } from "@cyclebill/domain";
+import { autopayChargeDate, paymentMethodLabel, statementPayLink } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { codes, customers, statements, transactions } from "../../db/tables.js";
+import {
+  clients,
+  codes,
+  customerPaymentMethods,
+  customers,
+  statements,
+  transactions,
+} from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { billCustomer, loadBillClient, type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
 import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
@@ -97,6 +104,32 @@ export async function loadStatementDocuments(
     if (list) list.push(line);
     else linesOf.set(key, [line]);
   }
+  // Autopay customers with a stored method, of a client that can charge them: their statements
+  // announce the charge instead of asking to be paid (the card run charges on that day).
+  const autopayIds = rows.filter((row) => row.customer.autopayFlag).map((row) => row.customer.id);
+  const methodOf = new Map<number, string>();
+  if (autopayIds.length > 0) {
+    const [gateway] = await db
+      .select({ accountId: clients.bluepayAccountId, sealed: clients.bluepaySecretKeyEncrypted })
+      .from(clients)
+      .where(eq(clients.id, clientId));
+    if (gateway && gateway.accountId.trim() !== "" && gateway.sealed) {
+      const methods = await db
+        .select()
+        .from(customerPaymentMethods)
+        .where(
+          and(
+            eq(customerPaymentMethods.clientId, clientId),
+            inArray(customerPaymentMethods.customerId, autopayIds),
+          ),
+        );
+      for (const method of methods)
+        methodOf.set(
+          method.customerId,
+          paymentMethodLabel({ kind: method.kind, card_type: method.cardType, mask: method.mask }),
+        );
+    }
+  }
   const byId = new Map(rows.map((row) => [row.statement.id, row]));
   const loaded: LoadedStatement[] = [];
   for (const id of unique) {
@@ -104,6 +137,7 @@ export async function loadStatementDocuments(
     if (!row) continue;
     const { statement, customer } = row;
     const before = previousOf.get(id) ?? null;
+    const method = methodOf.get(customer.id);
     loaded.push({
       id,
       customerId: customer.id,
@@ -117,6 +151,9 @@ export async function loadStatementDocuments(
         lines: linesOf.get(id) ?? [],
         payLink: options.publicUrl
           ? statementPayLink(options.publicUrl, clientId, statement.payCode)
+          : undefined,
+        autopay: method
+          ? { method, chargeDate: autopayChargeDate(statement.statementDate, client.terms) }
           : undefined,
       },
     });

@@ -1,4 +1,11 @@
-import { formatUsd, isNegativeAmount, isZeroAmount, negateAmount } from "@cyclebill/domain";
+import {
+  autopayNotice,
+  dueDateText,
+  formatUsd,
+  isNegativeAmount,
+  isZeroAmount,
+  negateAmount,
+} from "@cyclebill/domain";
 import {
   ACCENT,
   INK,
@@ -53,6 +60,8 @@ export type StatementDocument = {
   lines: BillLine[];
   /** Where the customer pays this statement online (issued statements only). */
   payLink?: string;
+  /** An autopay customer's stored method and the day it is charged: nothing to pay by hand. */
+  autopay?: { method: string; chargeDate: string };
 };
 
 const STUB_HEIGHT = 112;
@@ -75,28 +84,51 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   if (data.periodStart) facts.push(["Period From", usDate(data.periodStart)]);
   facts.push(["Account No.", String(customer.customerNo)]);
   const credit = isNegativeAmount(statement.newBalance);
+  const autopay = data.autopay && !credit && !isZeroAmount(statement.newBalance) ? data.autopay : undefined;
+  if (autopay) facts.push(["Autopay on", usDate(autopay.chargeDate)]);
+  else if (!credit) facts.push(["Due Date", dueDateText(statement.statementDate, client.terms)]);
   let y = drawBillHeader(doc, {
     client,
     title: "Statement",
     facts,
     customer,
     highlight: {
-      label: credit ? "Credit balance" : "Amount due",
+      label: credit ? "Credit balance" : autopay ? "Autopay amount" : "Amount due",
       value: formatUsd(credit ? negateAmount(statement.newBalance) : statement.newBalance),
     },
   });
+  if (autopay) {
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(9.5)
+      .fillColor(ACCENT)
+      .text(
+        autopayNotice({
+          amount: statement.newBalance,
+          method: autopay.method,
+          chargeDate: autopay.chargeDate,
+        }),
+        PAGE.left,
+        y,
+        { width: PAGE.width },
+      );
+    y = doc.y + 6;
+  }
 
   y = drawSectionTitle(doc, "Account summary", y);
   // Payments and credits lower the balance, so they print negative: the row adds up.
+  // Every box once, in the order they add: previous + charges + late fees + debits − payments − credits.
   const summary = [
     { label: "Previous balance", value: formatUsd(statement.previousBalance) },
     { label: "Charges", value: formatUsd(statement.charges) },
-    { label: "Payments", value: formatUsd(negateAmount(statement.payments)) },
-    { label: "Credits", value: formatUsd(negateAmount(statement.creditAdjustments)) },
-    { label: "Debits", value: formatUsd(statement.debitAdjustments) },
   ];
   if (!isZeroAmount(statement.lateFees))
     summary.push({ label: "Late fees", value: formatUsd(statement.lateFees) });
+  summary.push(
+    { label: "Debits", value: formatUsd(statement.debitAdjustments) },
+    { label: "Payments", value: formatUsd(negateAmount(statement.payments)) },
+    { label: "Credits", value: formatUsd(negateAmount(statement.creditAdjustments)) },
+  );
   y = drawFigureBoxes(doc, y + 2, [
     ...summary,
     { label: "New balance", value: formatUsd(statement.newBalance), emphasis: true },
@@ -165,12 +197,19 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     .font("Helvetica-Oblique")
     .fontSize(7.5)
     .fillColor(MUTED)
-    .text("Please detach and return this portion with your payment.", PAGE.left, top + 5, {
-      width: PAGE.width,
-      align: "center",
-      lineBreak: false,
-    });
-  if (data.payLink)
+    .text(
+      data.autopay
+        ? "Paid by autopay: nothing to send. Keep this portion for your records."
+        : "Please detach and return this portion with your payment.",
+      PAGE.left,
+      top + 5,
+      {
+        width: PAGE.width,
+        align: "center",
+        lineBreak: false,
+      },
+    );
+  if (data.payLink && !data.autopay)
     doc
       .font("Helvetica")
       .fontSize(7)
@@ -205,7 +244,9 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     ["Account No.", String(customer.customerNo)],
     ["Statement No.", statementNo(data)],
     ["Statement Date", usDate(statement.statementDate)],
-    ["Amount Due", formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance)],
+    data.autopay
+      ? ["Autopay on", usDate(data.autopay.chargeDate)]
+      : ["Amount Due", formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance)],
     ["Amount Enclosed", ""],
   ];
   rows.forEach(([label, value], index) => {

@@ -196,15 +196,23 @@ describe("createStatement", () => {
     const later = await post(customerId, "charge", "9.00", "2024-05-15");
     const next = await createStatement(testApp.db, tenantA(), { customerId, statementDate: "2024-04-30" });
     expect(next.statementNum).toBe(statement.statementNum + 1);
+    // The boxes are the entries it carries: the May charge is not on the April statement, so it is
+    // in no box either (it used to count in charges and the new balance while not among the lines).
     expect(next).toMatchObject({
       previousBalance: "114.50",
-      charges: "9.00",
+      charges: "0.00",
       payments: "14.50",
       creditAdjustments: "0.00",
-      newBalance: "109.00",
+      newBalance: "100.00",
     });
     expect((await entry(april.id))?.statementId).toBe(next.id);
     expect((await entry(later.id))?.statementId).toBeNull();
+    // It waits for May's statement: the next period starts from 100.00 with the 9.00 to bill.
+    expect(await customerRow(customerId)).toMatchObject({
+      totalBalance: "109.00",
+      previousBalance: "100.00",
+      mtdCharges: "9.00",
+    });
     expect((await entry(charge.id))?.statementId).toBe(statement.id);
   });
 

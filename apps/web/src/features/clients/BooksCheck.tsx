@@ -54,42 +54,68 @@ function CheckOutcome({ run }: { run: JobRun }) {
   const result = ledgerCheckResultSchema.safeParse(run.result);
   if (!result.success) return <JobProgress run={run} unit="customers" />;
   const when = run.finished_at ? new Date(run.finished_at).toLocaleString() : "";
+  const wrongStatements = result.data.statement_mismatches;
+  const statementsAlert =
+    wrongStatements.length > 0 ? (
+      <Alert
+        color="red"
+        variant="light"
+        title={`${wrongStatements.length} statements do not prove themselves`}
+      >
+        <Stack gap={2}>
+          {wrongStatements.map((mismatch) => (
+            <Text key={mismatch.statement_id} size="sm">
+              Statement {mismatch.statement_num} of {mismatch.statement_date} (customer id{" "}
+              {mismatch.customer_id}
+              ): {mismatch.reasons.join("; ")}
+            </Text>
+          ))}
+        </Stack>
+      </Alert>
+    ) : null;
   if (result.data.mismatches.length === 0) {
     return (
-      <Alert color="teal" variant="light" title="The books balance">
-        {result.data.customers_checked.toLocaleString()} customers checked {when && `on ${when}`}: every
-        balance equals its ledger.
-      </Alert>
+      <Stack gap="sm">
+        <Alert color="teal" variant="light" title="The books balance">
+          {result.data.customers_checked.toLocaleString()} customers checked {when && `on ${when}`}: every
+          balance equals its ledger
+          {wrongStatements.length === 0 ? ", and every statement adds up to it." : "."}
+        </Alert>
+        {statementsAlert}
+      </Stack>
     );
   }
   return (
-    <Alert
-      color="red"
-      variant="light"
-      title={`${result.data.mismatches.length} customers disagree with their ledger`}
-    >
-      <Table withRowBorders={false}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Customer id</Table.Th>
-            <Table.Th>Balance</Table.Th>
-            <Table.Th>Ledger</Table.Th>
-            <Table.Th>Entries</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {result.data.mismatches.map((mismatch) => (
-            <Table.Tr key={mismatch.customer_id}>
-              <Table.Td>{mismatch.customer_id}</Table.Td>
-              <Table.Td>{mismatch.total_balance}</Table.Td>
-              <Table.Td>{mismatch.ledger_sum}</Table.Td>
-              <Table.Td>
-                {mismatch.ledger_entries} kept, {mismatch.entry_count} in the ledger
-              </Table.Td>
+    <Stack gap="sm">
+      <Alert
+        color="red"
+        variant="light"
+        title={`${result.data.mismatches.length} customers disagree with their ledger`}
+      >
+        <Table withRowBorders={false}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Customer id</Table.Th>
+              <Table.Th>Balance</Table.Th>
+              <Table.Th>Ledger</Table.Th>
+              <Table.Th>Entries</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Alert>
+          </Table.Thead>
+          <Table.Tbody>
+            {result.data.mismatches.map((mismatch) => (
+              <Table.Tr key={mismatch.customer_id}>
+                <Table.Td>{mismatch.customer_id}</Table.Td>
+                <Table.Td>{mismatch.total_balance}</Table.Td>
+                <Table.Td>{mismatch.ledger_sum}</Table.Td>
+                <Table.Td>
+                  {mismatch.ledger_entries} kept, {mismatch.entry_count} in the ledger
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Alert>
+      {statementsAlert}
+    </Stack>
   );
 }

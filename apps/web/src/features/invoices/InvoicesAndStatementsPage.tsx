@@ -510,15 +510,18 @@ function DocumentTableRow({
       </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">
-          <Button
-            size="compact-sm"
-            variant="default"
-            loading={downloading}
-            onClick={onDownload}
-            aria-label={`Download ${name} PDF`}
-          >
-            PDF
-          </Button>
+          {/* The spec offers an invoice's PDF once it is no longer open. */}
+          {row.kind === "invoice" && row.invoice_status === "open" ? null : (
+            <Button
+              size="compact-sm"
+              variant="default"
+              loading={downloading}
+              onClick={onDownload}
+              aria-label={`Download ${name} PDF`}
+            >
+              PDF
+            </Button>
+          )}
           {row.kind === "invoice" ? (
             <>
               <Button

@@ -219,10 +219,10 @@ function PaymentSummary({ info }: { info: PublicPaymentInfo }) {
             "Statement",
             `No. ${info.statement.statement_num} of ${formatIsoDate(info.statement.statement_date)}`,
           ],
-          [
-            "Amount due",
-            `${formatAmount(info.statement.amount_due)} by ${formatIsoDate(info.statement.due_date)}`,
-          ],
+          // An autopay statement asks for nothing: it says what is charged, to which method, when.
+          info.statement.autopay_notice
+            ? ["Autopay", info.statement.autopay_notice]
+            : ["Amount due", `${formatAmount(info.statement.amount_due)} · ${info.statement.due_label}`],
         ] as [string, string][])
       : []),
     ["Account balance", formatAmount(info.accountbalance)],
