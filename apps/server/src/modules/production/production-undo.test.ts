@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { jobRunSchema, productionRunSchema, type JobRun, type ProductionRun } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -198,7 +198,11 @@ describe("undo a production run", () => {
     afterRun = await books();
     // The fixture's two customers and three of ours (the group skip gets none).
     expect(afterRun.statements).toHaveLength(5);
-    expect(afterRun.entries.some((entry) => entry["transaction_type" as never] === "late_fee")).toBe(true);
+    expect(
+      afterRun.entries.some(
+        (entry) => (entry as { transaction_type: string }).transaction_type === "late_fee",
+      ),
+    ).toBe(true);
     expect(afterRun.client).not.toEqual(before.client);
 
     for (const token of [fixture.a.ownerToken, fixture.a.staffToken])
@@ -280,6 +284,5 @@ describe("undo a production run", () => {
       testApp.config.dataDir,
     );
     expect(await books()).toEqual(snapshot);
-    void and;
   });
 });

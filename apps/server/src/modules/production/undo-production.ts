@@ -181,12 +181,13 @@ async function undoPart(
     sql`delete from statement_deliveries where client_id = ${clientId} and production_run_id = ${productionRunId}
         returning id`,
   );
-  const pools = await queryRows<{ pool_name: string }>(
+  const pools = await queryRows<{ pool_name: string; state: string }>(
     tx,
     sql`delete from pools where client_id = ${clientId} and production_run_id = ${productionRunId}
-        returning pool_name`,
+        returning pool_name, state`,
   );
-  poolNames.push(...pools.map((pool) => pool.pool_name));
+  // A pool still building removes its own files when its next write finds it gone.
+  poolNames.push(...pools.filter((pool) => pool.state !== "building").map((pool) => pool.pool_name));
   // The autopay card run has charged nobody (checked above): it stops before its first chunk.
   if (part.autopayJobRunId !== null)
     await tx
