@@ -106,6 +106,12 @@ describe("Add Customer", () => {
     await field("Last name").fill("Quist");
     await field("Phone 1").fill("5551234567");
     expect(await field("Phone 1").inputValue()).toBe("(555)-123-4567");
+    // The address rule applies to every customer (issue 28, point 8).
+    await field("Address line 1").fill("2 Orchard Way");
+    await field("City").fill("Springfield");
+    await select("State").fill("Illinois");
+    await page.getByRole("option", { name: "IL · Illinois" }).click();
+    await field("Zip").fill("62701");
     await dialog().getByRole("button", { name: "Save and New" }).click();
     await page.getByText(/Customer \d+ · Nora Quist was added\./).waitFor();
     // Still open, and blank again with the defaults back.
