@@ -439,4 +439,25 @@ describe("the customer list", () => {
       (await testApp.client(fixture.b.ownerToken).get(`/api/summary-data/customer/${customer.id}`)).status,
     ).toBe(404);
   });
+
+  it("answers the day's last pay date and unprocessed balance as of a past day (issue 28, point 11; failed before: today's)", async () => {
+    const customer = await add({ first_name: "Status", last_name: "Past" });
+    await post(customer.id, chargeCode, "80.00", "2025-01-05");
+    await post(customer.id, paymentCode, "30.00", "2025-01-10");
+    await post(customer.id, paymentCode, "20.00", "2025-02-10");
+    await post(customer.id, chargeCode, "5.00", "2025-02-11");
+    const summary = (await owner.get(`/api/summary-data/customer/${customer.id}`, { as_of: "2025-01-31" }))
+      .body as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      balance: "50.00",
+      last_pay_date: "2025-01-10",
+      last_pay_date_1: "2025-01-10",
+      unprocessedBalance: "50.00",
+    });
+    const now = (await owner.get(`/api/summary-data/customer/${customer.id}`)).body as Record<
+      string,
+      unknown
+    >;
+    expect(now).toMatchObject({ last_pay_date: "2025-02-10", unprocessedBalance: "35.00" });
+  });
 });
