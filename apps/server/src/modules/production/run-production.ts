@@ -178,17 +178,10 @@ async function planClientRun(
     });
     if (!planned) return;
     if (resumeFrom !== undefined) await carryChunks(tx, { clientId: key.clientId, runId: resumeFrom }, key);
-    // The client as it was before this part, for undo; a resumed part keeps the first record.
-    await tx.execute(sql`update production_runs p set status = 'running', client_before = coalesce(p.client_before,
-        (select jsonb_build_object(
-          'cycle_ran', c.cycle_ran, 'days_in_last_cycle', c.days_in_last_cycle,
-          'date_first_billing', c.date_first_billing::text, 'date_last_billing', c.date_last_billing::text,
-          'date_this_billing', c.date_this_billing::text, 'number_bills_sent_ytd', c.number_bills_sent_ytd,
-          'number_bi_sent_ytd', c.number_bi_sent_ytd, 'number_mailed_bills', c.number_mailed_bills,
-          'number_emailed_bills', c.number_emailed_bills, 'number_pulled_bills', c.number_pulled_bills,
-          'number_bill_overflows', c.number_bill_overflows, 'books_closed_through', c.books_closed_through::text)
-         from clients c where c.id = p.client_id))
-      where p.client_id = ${key.clientId} and p.id = ${productionRunId}`);
+    await tx
+      .update(productionRuns)
+      .set({ status: "running" })
+      .where(and(eq(productionRuns.clientId, key.clientId), eq(productionRuns.id, productionRunId)));
     if (chunks.length === 0) {
       await finishClientRun(tx, key.clientId, productionRunId, carried, queues);
       await finishJobRun(tx, key, summarizeProduction(carried));

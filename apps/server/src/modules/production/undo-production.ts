@@ -206,6 +206,28 @@ async function undoPart(
         ),
       );
 
+  // The client's billing dates, counters and closed-through date first: the closed period the run's
+  // statements made must be open again before its entries can leave the ledger.
+  const before = part.clientBefore as ClientBefore | null;
+  if (before)
+    await tx
+      .update(clients)
+      .set({
+        cycleRan: before.cycle_ran,
+        daysInLastCycle: before.days_in_last_cycle,
+        dateFirstBilling: before.date_first_billing,
+        dateLastBilling: before.date_last_billing,
+        dateThisBilling: before.date_this_billing,
+        numberBillsSentYtd: before.number_bills_sent_ytd,
+        numberBiSentYtd: before.number_bi_sent_ytd,
+        numberMailedBills: before.number_mailed_bills,
+        numberEmailedBills: before.number_emailed_bills,
+        numberPulledBills: before.number_pulled_bills,
+        numberBillOverflows: before.number_bill_overflows,
+        booksClosedThrough: before.books_closed_through,
+        updatedAt: new Date(),
+      })
+      .where(eq(clients.id, clientId));
   const statements = await queryRows<{ id: string | number }>(
     tx,
     sql`select id from statements where client_id = ${clientId} and production_run_id = ${productionRunId}
@@ -257,26 +279,6 @@ async function undoPart(
     }
   }
 
-  const before = part.clientBefore as ClientBefore | null;
-  if (before)
-    await tx
-      .update(clients)
-      .set({
-        cycleRan: before.cycle_ran,
-        daysInLastCycle: before.days_in_last_cycle,
-        dateFirstBilling: before.date_first_billing,
-        dateLastBilling: before.date_last_billing,
-        dateThisBilling: before.date_this_billing,
-        numberBillsSentYtd: before.number_bills_sent_ytd,
-        numberBiSentYtd: before.number_bi_sent_ytd,
-        numberMailedBills: before.number_mailed_bills,
-        numberEmailedBills: before.number_emailed_bills,
-        numberPulledBills: before.number_pulled_bills,
-        numberBillOverflows: before.number_bill_overflows,
-        booksClosedThrough: before.books_closed_through,
-        updatedAt: new Date(),
-      })
-      .where(eq(clients.id, clientId));
   const result = {
     statements: statementIds.length,
     entries,
