@@ -115,7 +115,9 @@ export async function openPoolDownload(db: Executor, dataDir: string, name: stri
   const file = poolFiles(dataDir, pool.pool_name).zip;
   if (!existsSync(file)) throw notFound();
   // The pool has gone to print: its run part can no longer be undone.
-  await db.execute(sql`update pools set downloaded_at = coalesce(downloaded_at, now()) where id = ${pool.id}`);
+  await db.execute(
+    sql`update pools set downloaded_at = coalesce(downloaded_at, now()) where id = ${pool.id}`,
+  );
   return { fileName: poolZipName(pool.pool_name), stream: createReadStream(file), bytes: pool.file_bytes };
 }
 
