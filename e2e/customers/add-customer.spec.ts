@@ -106,6 +106,12 @@ describe("Add Customer", () => {
     await field("Last name").fill("Quist");
     await field("Phone 1").fill("5551234567");
     expect(await field("Phone 1").inputValue()).toBe("(555)-123-4567");
+    // The address rule applies to every customer (issue 28, point 8).
+    await field("Address line 1").fill("2 Orchard Way");
+    await field("City").fill("Springfield");
+    await select("State").fill("Illinois");
+    await page.getByRole("option", { name: "IL · Illinois" }).click();
+    await field("Zip").fill("62701");
     await dialog().getByRole("button", { name: "Save and New" }).click();
     await page.getByText(/Customer \d+ · Nora Quist was added\./).waitFor();
     // Still open, and blank again with the defaults back.
@@ -157,6 +163,12 @@ describe("Add Customer", () => {
     ).toBe("page");
     await form.getByLabel("First name", { exact: true }).fill("Olga");
     await form.getByLabel("Last name", { exact: true }).fill("Petrov");
+    // The address rule applies to every customer (issue 28, point 8).
+    await form.getByLabel("Address line 1", { exact: true }).fill("7 Birch Rd");
+    await form.getByLabel("City", { exact: true }).fill("Springfield");
+    await form.getByRole("combobox", { name: "State", exact: true }).fill("Illinois");
+    await page.getByRole("option", { name: "IL · Illinois" }).click();
+    await form.getByLabel("Zip", { exact: true }).fill("62701");
 
     await form.getByRole("button", { name: /Recurring charges/ }).click();
     await form.getByRole("button", { name: "Add recurring charge" }).click();

@@ -102,6 +102,10 @@ describe("archiving customers from Manage Customers", () => {
   test("a zero-balance customer is archived after a confirmation and unarchived with a warning", async () => {
     const api = world!.api;
     const created = await api.request<ApiCustomer>("POST", "customers/", {
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
       first_name: "Zed",
       last_name: "Zero",
     });
@@ -140,7 +144,14 @@ describe("archiving customers from Manage Customers", () => {
   test("the list pages by 15, sorts, clips long names and hides the empty phone", async () => {
     const api = world!.api;
     const longName = "Bartholomew-Maximilian Fitzgerald-Worthington";
-    await api.request("POST", "customers/", { company_name: longName, phone1: "0000000000" });
+    await api.request("POST", "customers/", {
+      company_name: longName,
+      phone1: "0000000000",
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
+    });
     const table = await openCustomerList(page);
     // 15 rows and the range under the table.
     expect(await table.getByRole("row").count()).toBe(16);

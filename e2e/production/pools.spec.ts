@@ -34,10 +34,18 @@ describe("print pools", () => {
       ["Bea", "Adams"],
     ])
       await admin.request("POST", `customers/?client_id=${client.id}`, {
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
         first_name: first,
         last_name: last,
       });
     await admin.request("POST", `customers/?client_id=${client.id}`, {
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
       first_name: "Eve",
       last_name: "Emailed",
       pull_flag: "E",

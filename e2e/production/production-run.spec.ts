@@ -29,10 +29,18 @@ describe("admin processing", () => {
       normal_cycle: CYCLE,
     });
     await admin.request("POST", `customers/?client_id=${client.id}`, {
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
       first_name: "Ann",
       last_name: "Mailed",
     });
     await admin.request("POST", `customers/?client_id=${client.id}`, {
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
       first_name: "Ned",
       last_name: "Nobill",
       pull_flag: "N",

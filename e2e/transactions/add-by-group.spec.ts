@@ -46,6 +46,10 @@ describe("Add Transactions by Group", () => {
       ["Fay", "Fir"],
     ] as const) {
       customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
         first_name: first,
         last_name: last,
       });

@@ -33,6 +33,10 @@ describe("Add Transactions for All Customers", () => {
       ["Dee", "Dogwood"],
     ] as const) {
       customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
         first_name: first,
         last_name: last,
       });

@@ -43,6 +43,10 @@ describe("invoice lifecycle", () => {
       code_type: "charge",
     });
     const carol = await admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
       first_name: "Carol",
       last_name: "Cedar",
     });

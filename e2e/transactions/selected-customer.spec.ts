@@ -32,6 +32,10 @@ describe("the customer kept selected across screens, and signed amounts", () => 
     });
     const customer = (first: string, last: string) =>
       admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
         first_name: first,
         last_name: last,
       });

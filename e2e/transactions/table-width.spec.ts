@@ -47,6 +47,10 @@ describe("the transaction table fits the screen", () => {
       code_type: "charge",
     });
     const dora = await admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
       first_name: "Dorothea Maximiliane",
       last_name: "Featherstonehaugh-Whittingham",
     });

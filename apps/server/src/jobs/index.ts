@@ -11,6 +11,7 @@ import { cardRunJob } from "./card-run.job.js";
 import { ledgerCheckJob } from "./ledger-check.job.js";
 import { poolBuildJob } from "./pool-build.job.js";
 import { productionRunJob } from "./production-run.job.js";
+import { productionUndoJob } from "./production-undo.job.js";
 import { statementEmailJob } from "./statement-email.job.js";
 import { PAYMENT_RECEIPTS_CRON, paymentReceiptsJob } from "./payment-receipts.job.js";
 import { availableParallelism } from "node:os";
@@ -25,6 +26,7 @@ import { transactionJobDb } from "./sql-adapters.js";
 export const jobDefinitions = [
   ledgerCheckJob,
   productionRunJob,
+  productionUndoJob,
   refreshStatisticsJob,
   pruneCustomerChangesJob,
   poolBuildJob,

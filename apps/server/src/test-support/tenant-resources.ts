@@ -56,7 +56,15 @@ export const tenantResourceCases: TenantResourceCase[] = [
   },
   {
     path: "/api/customers/",
-    validBody: (n) => ({ first_name: "Isolated", last_name: `Customer ${n}`, pull_flag: "A" }),
+    validBody: (n) => ({
+      first_name: "Isolated",
+      last_name: `Customer ${n}`,
+      pull_flag: "A",
+      address1: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
+    }),
   },
   {
     path: "/api/storedamounts/",

@@ -1,3 +1,5 @@
+import { ZIP_MESSAGE } from "../api/field-schemas.js";
+import { CITY_REQUIRED_MESSAGE, STATE_REQUIRED_MESSAGE } from "../clients/client-schemas.js";
 export const PULL_FLAGS = ["A", "T", "P", "N", "L", "E", "M"] as const;
 export type PullFlag = (typeof PULL_FLAGS)[number];
 export const PULL_FLAG_LABELS: Record<PullFlag, string> = {
@@ -68,6 +70,25 @@ export const NAME_REQUIRED_ON_UPDATE_MESSAGE =
   "You must include at least a first name or last name or a company name.";
 export const EMAIL_REQUIRED_MESSAGE = "You must include an email or they will not get emailed bills.";
 export const ADDRESS_INVALID_MESSAGE = "Please correct the address fields.";
+export const ADDRESS_LINE_REQUIRED_MESSAGE = "Address line 1 required";
+
+export type MailingAddress = { address1: string; city: string; state: string; zip: string };
+
+/**
+ * The spec's address rule, on every create and update path: line 1, city and state required, zip
+ * exactly 5 digits. The field messages by field; empty when the address is complete. The run uses
+ * the same rule to tell a statement that cannot be mailed.
+ */
+export function mailingAddressProblems(
+  address: MailingAddress,
+): Partial<Record<keyof MailingAddress, string>> {
+  const problems: Partial<Record<keyof MailingAddress, string>> = {};
+  if (!address.address1.trim()) problems.address1 = ADDRESS_LINE_REQUIRED_MESSAGE;
+  if (!address.city.trim()) problems.city = CITY_REQUIRED_MESSAGE;
+  if (!address.state.trim()) problems.state = STATE_REQUIRED_MESSAGE;
+  if (!/^\d{5}$/.test(address.zip.trim())) problems.zip = ZIP_MESSAGE;
+  return problems;
+}
 export const RECURRING_REQUIRED_MESSAGE =
   "Recurring charges must have a code, rate, start month, and end month.";
 export const STORED_DESCRIPTION_TOO_LONG =

@@ -7,6 +7,7 @@ import { RECURRING_FREQUENCIES } from "../recurring/recurring-schedule.js";
 import {
   BI_PULL_FLAGS,
   CUSTOMER_FINANCE_FLAGS,
+  ADDRESS_INVALID_MESSAGE,
   EMAIL_REQUIRED_MESSAGE,
   NAME_REQUIRED_MESSAGE,
   NAME_REQUIRED_ON_UPDATE_MESSAGE,
@@ -17,6 +18,7 @@ import {
   STORED_DESCRIPTION_TOO_LONG,
   TAX_STATUSES,
   deriveBiPullFlag,
+  mailingAddressProblems,
   needsEmail,
 } from "./customer-rules.js";
 
@@ -87,6 +89,10 @@ function withCustomerRules<T extends z.ZodType<z.output<typeof customerFieldsSch
       if (needsEmail(customer.pull_flag, customer.bi_pull_flag) && !customer.email) {
         context.addIssue({ code: "custom", message: EMAIL_REQUIRED_MESSAGE, path: ["email"] });
       }
+      const address = Object.entries(mailingAddressProblems(customer));
+      for (const [field, message] of address) context.addIssue({ code: "custom", message, path: [field] });
+      if (address.length > 0)
+        context.addIssue({ code: "custom", message: ADDRESS_INVALID_MESSAGE, path: [] });
     });
 }
 

@@ -126,6 +126,26 @@ export const productionRunClientSchema = z.object({
   }),
   /** The autopay card run queued after this part's statements (GET /api/card-runs/{id}/), or null. */
   autopay_job_id: z.number().int().nullable(),
+  /** The part's undo once asked for (POST .../undo/): its job, who asked, when it finished, what it took back. */
+  undo: z
+    .object({
+      job_id: z.number().int(),
+      status: z.enum(["queued", "running", "succeeded", "failed"]),
+      error: z.string().nullable(),
+      requested_by: z.number().int().nullable(),
+      requested_by_name: z.string().nullable(),
+      requested_at: timestampString,
+      undone_at: timestampString.nullable(),
+      removed: z
+        .object({
+          statements: z.number().int(),
+          entries: z.number().int(),
+          pools: z.number().int(),
+          emails: z.number().int(),
+        })
+        .nullable(),
+    })
+    .nullable(),
 });
 
 export const productionRunSchema = z.object({
@@ -180,6 +200,8 @@ export const startProductionRunSchema = z.object({
   catch_up: z.boolean().optional(),
 });
 export type StartProductionRun = z.output<typeof startProductionRunSchema>;
+/** POST productionruns/{id}/undo/: the client whose part is undone. */
+export const productionUndoQuerySchema = z.looseObject({ client_id: integerParam({ min: 1 }) });
 export const productionRunListQuerySchema = listQuerySchema.extend({
   cycle: integerParam({ min: 1, max: 28 }).optional(),
 });

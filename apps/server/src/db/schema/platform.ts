@@ -252,6 +252,8 @@ export const pools = pgTable(
     builder: varchar("builder", { length: 40 }),
     error: text("error"),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** First download of the zip: the pool has gone to print, so its run can no longer be undone. */
+    downloadedAt: timestamp("downloaded_at", { withTimezone: true }),
     createdAt: createdAtColumn(),
   },
   (t) => [
@@ -320,11 +322,25 @@ export const productionRuns = pgTable(
     startedAt: createdAtColumn(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     error: text("error"),
+    /** The client's billing dates, counters and closed-through date before this part: what undo restores. */
+    clientBefore: jsonb("client_before"),
+    /** The job run undoing this part (job_runs of the same client), once asked for. */
+    undoJobRunId: refColumn("undo_job_run_id"),
+    undoRequestedByUserId: refColumn("undo_requested_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    /** When undo finished: the part's postings, statements and deliveries are gone. */
+    undoneAt: timestamp("undone_at", { withTimezone: true }),
+    /** What undo took away (statements, entries, pools, emails). */
+    undoneFigures: jsonb("undone_figures"),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     index("production_runs_run_date_idx").on(t.clientId, t.runDate),
-    uniqueIndex("production_runs_client_cycle_month_key").on(t.clientId, t.cycle, t.runMonth),
+    // An undone part leaves the cycle and month free to run again.
+    uniqueIndex("production_runs_client_cycle_month_key")
+      .on(t.clientId, t.cycle, t.runMonth)
+      .where(sql`undone_at is null`),
     index("production_runs_cycle_run_idx").on(t.cycleRunId),
   ],
 );

@@ -46,8 +46,10 @@ afterAll(async () => {
   await testApp?.close();
 });
 
+const ADDRESS = { address1: "1 Main St", city: "Austin", state: "TX", zip: "73301" };
+
 async function add(body: Record<string, unknown>): Promise<Customer> {
-  const response = await owner.post("/api/customers/", body);
+  const response = await owner.post("/api/customers/", { ...ADDRESS, ...body });
   expect(response.status, response.text).toBe(201);
   return response.body as Customer;
 }
@@ -82,21 +84,26 @@ describe("adding customers", () => {
   });
 
   it("answers with the spec's messages", async () => {
-    expect((await owner.post("/api/customers/", { phone1: "123" })).body).toEqual({
+    expect((await owner.post("/api/customers/", { ...ADDRESS, phone1: "123" })).body).toEqual({
       phone1: ["123 is not a valid phone number"],
     });
-    expect((await owner.post("/api/customers/", {})).body).toEqual({
+    expect((await owner.post("/api/customers/", ADDRESS)).body).toEqual({
       non_field_errors: ["You must include at least a first name, last name, or company name."],
     });
-    expect((await owner.post("/api/customers/", { first_name: "E", pull_flag: "E" })).body).toEqual({
+    expect(
+      (await owner.post("/api/customers/", { ...ADDRESS, first_name: "E", pull_flag: "E" })).body,
+    ).toEqual({
       email: ["You must include an email or they will not get emailed bills."],
     });
-    expect((await owner.post("/api/customers/", { first_name: "E", bi_pull_flag: "B" })).body).toEqual({
+    expect(
+      (await owner.post("/api/customers/", { ...ADDRESS, first_name: "E", bi_pull_flag: "B" })).body,
+    ).toEqual({
       email: ["You must include an email or they will not get emailed bills."],
     });
     expect(
       (
         await owner.post("/api/customers/", {
+          ...ADDRESS,
           first_name: "Z",
           zip: "12",
           property_zip: "abcde",
@@ -110,11 +117,12 @@ describe("adding customers", () => {
     });
     const customer = await add({ first_name: "To", last_name: "Update" });
     expect(
-      (await owner.put(`/api/customers/${customer.id}/`, { first_name: "", last_name: "" })).body,
+      (await owner.put(`/api/customers/${customer.id}/`, { ...ADDRESS, first_name: "", last_name: "" })).body,
     ).toEqual({
       non_field_errors: ["You must include at least a first name or last name or a company name."],
     });
     const updated = await owner.put(`/api/customers/${customer.id}/`, {
+      ...ADDRESS,
       first_name: "Now",
       last_name: "Updated",
       city: "Austin",
@@ -127,6 +135,52 @@ describe("adding customers", () => {
   });
 });
 
+describe("the address rule (issue 28, point 8; failed before: a company name alone was saved)", () => {
+  const missing = {
+    address1: ["Address line 1 required"],
+    city: ["City required"],
+    state: ["State required"],
+    zip: ["Must be 5 digits"],
+    non_field_errors: ["Please correct the address fields."],
+  };
+
+  it("refuses a customer without a mailing address on create, full-create and update, saving nothing", async () => {
+    const before = (await owner.get("/api/customers/", { limit: 1 })).body as { count: number };
+    const created = await owner.post("/api/customers/", { company_name: "No Address Co", pull_flag: "A" });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual(missing);
+    const full = await owner.post("/api/customers/full-create/", {
+      customer: { company_name: "No Address Co", city: "Austin" },
+    });
+    expect(full.status).toBe(400);
+    expect(full.body).toEqual({
+      customer: [
+        "address1: Address line 1 required",
+        "state: State required",
+        "zip: Must be 5 digits",
+        "Please correct the address fields.",
+      ],
+    });
+    expect(((await owner.get("/api/customers/", { limit: 1 })).body as { count: number }).count).toBe(
+      before.count,
+    );
+    const customer = await add({ company_name: "Has Address Co" });
+    const cleared = await owner.put(`/api/customers/${customer.id}/`, {
+      company_name: "Has Address Co",
+      address1: "",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
+    });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body).toEqual({
+      address1: ["Address line 1 required"],
+      non_field_errors: ["Please correct the address fields."],
+    });
+    expect(((await owner.get(`/api/customers/${customer.id}/`)).body as Customer).address1).toBe("1 Main St");
+  });
+});
+
 describe("full-create", () => {
   it("creates the customer with recurring charges, stored amounts and groups together", async () => {
     const group = (await owner.post("/api/routes/", { route_name: "Full-create group" })).body as {
@@ -134,7 +188,7 @@ describe("full-create", () => {
     };
     const response = await owner.post("/api/customers/full-create/", {
       client_id: fixture.a.clientId,
-      customer: { first_name: "Full", last_name: "Create" },
+      customer: { ...ADDRESS, first_name: "Full", last_name: "Create" },
       recurring_charges: [
         { auto_code: chargeCode, rate: "25.5", quantity: 2, start_month: 4, end_month: 10 },
       ],
@@ -172,12 +226,12 @@ describe("full-create", () => {
   it("creates nothing when any part is wrong", async () => {
     const before = ((await owner.get("/api/customers/")).body as Page).count;
     const badCode = await owner.post("/api/customers/full-create/", {
-      customer: { first_name: "Half", last_name: "Made" },
+      customer: { ...ADDRESS, first_name: "Half", last_name: "Made" },
       stored_amounts: [{ storedCode: 99_999_999, rate: "1" }],
     });
     expect(badCode).toMatchObject({ status: 400, body: { stored_amounts: ["0: Invalid code."] } });
     const missing = await owner.post("/api/customers/full-create/", {
-      customer: { first_name: "Half", last_name: "Made" },
+      customer: { ...ADDRESS, first_name: "Half", last_name: "Made" },
       recurring_charges: [{ auto_code: chargeCode, rate: "5" }],
     });
     expect(missing.status).toBe(400);
@@ -185,7 +239,7 @@ describe("full-create", () => {
       "Recurring charges must have a code, rate, start month, and end month.",
     );
     const badGroup = await owner.post("/api/customers/full-create/", {
-      customer: { first_name: "Half", last_name: "Made" },
+      customer: { ...ADDRESS, first_name: "Half", last_name: "Made" },
       group_ids: [99_999_999],
     });
     expect(badGroup.status).toBe(400);
@@ -384,5 +438,26 @@ describe("the customer list", () => {
     expect(
       (await testApp.client(fixture.b.ownerToken).get(`/api/summary-data/customer/${customer.id}`)).status,
     ).toBe(404);
+  });
+
+  it("answers the day's last pay date and unprocessed balance as of a past day (issue 28, point 11; failed before: today's)", async () => {
+    const customer = await add({ first_name: "Status", last_name: "Past" });
+    await post(customer.id, chargeCode, "80.00", "2025-01-05");
+    await post(customer.id, paymentCode, "30.00", "2025-01-10");
+    await post(customer.id, paymentCode, "20.00", "2025-02-10");
+    await post(customer.id, chargeCode, "5.00", "2025-02-11");
+    const summary = (await owner.get(`/api/summary-data/customer/${customer.id}`, { as_of: "2025-01-31" }))
+      .body as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      balance: "50.00",
+      last_pay_date: "2025-01-10",
+      last_pay_date_1: "2025-01-10",
+      unprocessedBalance: "50.00",
+    });
+    const now = (await owner.get(`/api/summary-data/customer/${customer.id}`)).body as Record<
+      string,
+      unknown
+    >;
+    expect(now).toMatchObject({ last_pay_date: "2025-02-10", unprocessedBalance: "35.00" });
   });
 });

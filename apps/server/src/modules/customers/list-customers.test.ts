@@ -38,7 +38,13 @@ beforeAll(async () => {
 afterAll(async () => testApp?.close());
 
 async function add(body: Record<string, unknown>): Promise<Row> {
-  const response = await owner.post("/api/customers/", body);
+  const response = await owner.post("/api/customers/", {
+    address1: "1 Main St",
+    city: "Austin",
+    state: "TX",
+    zip: "73301",
+    ...body,
+  });
   expect(response.status, response.text).toBe(201);
   return response.body as Row;
 }

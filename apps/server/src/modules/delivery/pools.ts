@@ -114,6 +114,10 @@ export async function openPoolDownload(db: Executor, dataDir: string, name: stri
   if (pool.state === "failed") throw new HttpError(409, { detail: POOL_FAILED_MESSAGE });
   const file = poolFiles(dataDir, pool.pool_name).zip;
   if (!existsSync(file)) throw notFound();
+  // The pool has gone to print: its run part can no longer be undone.
+  await db.execute(
+    sql`update pools set downloaded_at = coalesce(downloaded_at, now()) where id = ${pool.id}`,
+  );
   return { fileName: poolZipName(pool.pool_name), stream: createReadStream(file), bytes: pool.file_bytes };
 }
 

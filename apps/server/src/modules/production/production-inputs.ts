@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { clientCyclesOf, type ClientLateFeeSettings } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
@@ -34,7 +34,13 @@ export async function clientsAlreadyRun(db: Executor, cycle: number, runDate: st
   const rows = await db
     .select({ clientId: productionRuns.clientId })
     .from(productionRuns)
-    .where(and(eq(productionRuns.cycle, cycle), eq(productionRuns.runMonth, runDate.slice(0, 7))));
+    .where(
+      and(
+        eq(productionRuns.cycle, cycle),
+        eq(productionRuns.runMonth, runDate.slice(0, 7)),
+        isNull(productionRuns.undoneAt),
+      ),
+    );
   return new Set(rows.map((row) => row.clientId).filter((clientId) => !failed.has(clientId)));
 }
 
@@ -59,7 +65,12 @@ export async function failedParts(
       and(eq(jobRuns.clientId, productionRuns.clientId), eq(jobRuns.id, productionRuns.jobRunId)),
     )
     .where(
-      and(eq(productionRuns.cycle, cycle), eq(productionRuns.runDate, runDate), eq(jobRuns.status, "failed")),
+      and(
+        eq(productionRuns.cycle, cycle),
+        eq(productionRuns.runDate, runDate),
+        eq(jobRuns.status, "failed"),
+        isNull(productionRuns.undoneAt),
+      ),
     );
   return new Map(rows.map(({ clientId, ...part }) => [clientId, part]));
 }

@@ -31,6 +31,14 @@ type PartRow = {
   error: string | null;
   figures: unknown;
   finished_at: string | null;
+  undo_job_run_id: string | number | null;
+  undo_status: "queued" | "running" | "succeeded" | "failed" | null;
+  undo_error: string | null;
+  undo_requested_by: string | number | null;
+  undo_requested_by_name: string | null;
+  undo_requested_at: string | null;
+  undone_at: string | null;
+  undone_figures: { statements: number; entries: number; pools: number; emails: number } | null;
 };
 
 function partStatus(jobStatus: string | null): ProductionRunStatus {
@@ -98,10 +106,17 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
     sql`select p.cycle_run_id, p.id as production_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
                p.autopay_job_run_id,
                j.status as job_status, j.total, j.done, j.error, p.figures,
-               to_char(j.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finished_at
+               to_char(j.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finished_at,
+               p.undo_job_run_id, u.status as undo_status, u.error as undo_error,
+               p.undo_requested_by_user_id as undo_requested_by, uu.username as undo_requested_by_name,
+               to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as undo_requested_at,
+               to_char(p.undone_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as undone_at,
+               p.undone_figures
         from production_runs p
         join clients c on c.id = p.client_id
         left join job_runs j on j.client_id = p.client_id and j.id = p.job_run_id
+        left join job_runs u on u.client_id = p.client_id and u.id = p.undo_job_run_id
+        left join users uu on uu.id = p.undo_requested_by_user_id
         where p.cycle_run_id in (${sql.join(
           ids.map((id) => sql`${id}`),
           sql`, `,
@@ -138,6 +153,19 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         emails: emails.get(`${part.client_id}/${part.production_run_id}`) ?? { ...NO_EMAILS },
         // The card run that charged the part's autopay customers (GET /api/card-runs/{id}/).
         autopay_job_id: part.autopay_job_run_id === null ? null : Number(part.autopay_job_run_id),
+        undo:
+          part.undo_job_run_id === null
+            ? null
+            : {
+                job_id: Number(part.undo_job_run_id),
+                status: part.undo_status ?? "queued",
+                error: part.undo_error,
+                requested_by: part.undo_requested_by === null ? null : Number(part.undo_requested_by),
+                requested_by_name: part.undo_requested_by_name,
+                requested_at: part.undo_requested_at ?? row.createdAt.toISOString(),
+                undone_at: part.undone_at,
+                removed: part.undone_figures,
+              },
       };
     });
     const status = runStatus(clientParts.map((part) => part.status));
@@ -156,7 +184,10 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         reason: item.reason,
         label: CLIENT_SKIP_LABELS[item.reason as ClientSkipReason] ?? item.reason,
       })),
-      figures: addFigures(clientParts.flatMap((part) => (part.figures ? [part.figures] : []))),
+      // An undone part's figures no longer stand.
+      figures: addFigures(
+        clientParts.flatMap((part) => (part.figures && !part.undo?.undone_at ? [part.figures] : [])),
+      ),
       started_by: row.startedByUserId,
       created: row.createdAt.toISOString(),
       finished_at:

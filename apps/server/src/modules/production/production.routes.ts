@@ -1,5 +1,6 @@
 import {
   cycleParamsSchema,
+  jobRunSchema,
   productionClientParamsSchema,
   productionClientPreviewSchema,
   productionClientQuerySchema,
@@ -10,6 +11,7 @@ import {
   productionRunListQuerySchema,
   productionRunPageSchema,
   productionRunSchema,
+  productionUndoQuerySchema,
   recordIdParamsSchema,
   runDateQuerySchema,
   startProductionRunSchema,
@@ -21,6 +23,7 @@ import { renderPreviewStatementPdf } from "./preview-statement.pdf.js";
 import { listCycles, previewClient, previewCustomer, previewCycle } from "./preview-production.js";
 import { getProductionRun, listProductionRuns } from "./production-runs.js";
 import { startProductionRun } from "./start-production.js";
+import { PRODUCTION_UNDO_JOB, requestProductionUndo } from "./undo-production.js";
 
 const tags = ["Production"];
 
@@ -142,6 +145,27 @@ export function registerProductionRoutes(router: Router): void {
     query: productionRunListQuerySchema,
     response: productionRunPageSchema,
     handle: ({ query }) => listProductionRuns(db, query),
+  });
+
+  defineRoute(router, {
+    name: "undoProductionRun",
+    method: "POST",
+    url: "/api/productionruns/:id/undo/",
+    summary:
+      "Undo client_id's part of the run while none of it went out (202 with the undo job): its recurring charges, late fees, statements, pools and queued emails go and the client's billing dates come back; 409 with what went out once delivery started",
+    tags,
+    access: "admin",
+    params: recordIdParamsSchema,
+    query: productionUndoQuerySchema,
+    response: jobRunSchema,
+    successStatus: 202,
+    handle: ({ params, query, auth }) =>
+      requestProductionUndo(
+        db,
+        auth.user,
+        { cycleRunId: params.id, clientId: query.client_id },
+        (tx, payload) => jobs.enqueue(PRODUCTION_UNDO_JOB, payload, { executor: tx }),
+      ),
   });
 
   defineRoute(router, {

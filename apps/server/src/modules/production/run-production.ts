@@ -117,6 +117,7 @@ export async function runProductionStep(
           // The chunk's customers are a range of ids: a resumed part plans the customers outside.
           first_customer_id: Math.min(...step.customerIds),
           last_customer_id: Math.max(...step.customerIds),
+          restore: written.restore,
         },
       };
     },

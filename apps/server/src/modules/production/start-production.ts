@@ -163,6 +163,16 @@ export async function startProductionRun(
         })
         .returning({ id: productionRuns.id });
       if (!row) throw new Error("production run part not created");
+      // The client as it is before this part (nothing of the run has touched it yet): what undo restores.
+      await tx.execute(sql`update production_runs p set client_before = (select jsonb_build_object(
+          'cycle_ran', c.cycle_ran, 'days_in_last_cycle', c.days_in_last_cycle,
+          'date_first_billing', c.date_first_billing::text, 'date_last_billing', c.date_last_billing::text,
+          'date_this_billing', c.date_this_billing::text, 'number_bills_sent_ytd', c.number_bills_sent_ytd,
+          'number_bi_sent_ytd', c.number_bi_sent_ytd, 'number_mailed_bills', c.number_mailed_bills,
+          'number_emailed_bills', c.number_emailed_bills, 'number_pulled_bills', c.number_pulled_bills,
+          'number_bill_overflows', c.number_bill_overflows, 'books_closed_through', c.books_closed_through::text)
+        from clients c where c.id = p.client_id)
+        where p.client_id = ${part.clientId} and p.id = ${row.id}`);
       await enqueue(tx, [
         {
           payload: {

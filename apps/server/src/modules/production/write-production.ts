@@ -32,7 +32,17 @@ export async function ensureLateFeeCode(tx: Executor, clientId: number): Promise
   return row.id;
 }
 
-export type WrittenChunk = { statements: number; invoicesProcessed: number };
+/** What a chunk changed besides its postings and statements, as it was before: what undo restores. */
+export type ChunkRestore = {
+  /** Customers whose one-month pull flag (T or N) the run set back to A. */
+  pull: [number, string][];
+  /** Customers whose route plan skipped this one bill. */
+  routeSkip: number[];
+  /** Recurring charges billed, with their last billed date before. */
+  recurring: [number, string | null][];
+};
+
+export type WrittenChunk = { statements: number; invoicesProcessed: number; restore: ChunkRestore };
 
 /** The phases a run's time is reported in (the production benchmark sums them). */
 export type ProductionPhase = "plan" | "postings" | "statements" | "bookkeeping";
@@ -55,7 +65,7 @@ export async function writeChunk(
   plans: readonly CustomerPlan[],
   time: PhaseTimer = untimed,
 ): Promise<WrittenChunk> {
-  await time("postings", () => postChunk(tx, input, plans));
+  const recurring = await time("postings", () => postChunk(tx, input, plans));
   return time("statements", async () => {
     const written = await makeStatements(
       tx,
@@ -63,20 +73,38 @@ export async function writeChunk(
       plans.filter((plan) => plan.decision.produce),
     );
     const ids = sqlArray([...input.customerIds], "bigint");
+    const pulled = await queryRows<{ id: string | number; pull_flag: string }>(
+      tx,
+      sql`select id, pull_flag from customers
+          where client_id = ${input.clientId} and id = any(${ids}) and pull_flag in ('T', 'N') order by id`,
+    );
+    const skipped = await queryRows<{ customer_id: string | number }>(
+      tx,
+      sql`select customer_id from route_plans
+          where client_id = ${input.clientId} and customer_id = any(${ids}) and bill_indicator_flag = 'skip'
+          order by customer_id`,
+    );
     await tx.execute(sql`update customers set pull_flag = 'A', updated_at = now()
       where client_id = ${input.clientId} and id = any(${ids}) and pull_flag in ('T', 'N')`);
     await tx.execute(sql`update route_plans set bill_indicator_flag = 'standard'
       where client_id = ${input.clientId} and customer_id = any(${ids}) and bill_indicator_flag = 'skip'`);
-    return written;
+    return {
+      ...written,
+      restore: {
+        pull: pulled.map((row) => [Number(row.id), row.pull_flag]),
+        routeSkip: skipped.map((row) => Number(row.customer_id)),
+        recurring,
+      },
+    };
   });
 }
 
-/** The chunk's recurring charges and late fees, through the ledger writer. */
+/** The chunk's recurring charges and late fees, through the ledger writer; the charges' last billed dates before. */
 async function postChunk(
   tx: Executor,
   input: { clientId: number; productionRunId: number; runDate: string },
   plans: readonly CustomerPlan[],
-): Promise<void> {
+): Promise<[number, string | null][]> {
   const { clientId, productionRunId, runDate } = input;
   const entries: NewLedgerEntry[] = [];
   for (const plan of plans) {
@@ -117,11 +145,18 @@ async function postChunk(
   }
   // The plan left out whatever the ledger refuses, so a refusal here is a bug: fail loudly.
   await postEntries(tx, { clientId }, entries, "refuse");
-  const billedCharges = plans.flatMap((plan) => plan.recurring.map((posting) => posting.charge.id));
-  if (billedCharges.length > 0) {
-    await tx.execute(sql`update recurring_charges set last_billed_on = ${runDate}::date
-      where client_id = ${clientId} and id = any(${sqlArray(billedCharges, "bigint")})`);
-  }
+  const billedCharges = [
+    ...new Set(plans.flatMap((plan) => plan.recurring.map((posting) => posting.charge.id))),
+  ];
+  if (billedCharges.length === 0) return [];
+  const before = await queryRows<{ id: string | number; last_billed_on: string | null }>(
+    tx,
+    sql`select id, last_billed_on::text as last_billed_on from recurring_charges
+        where client_id = ${clientId} and id = any(${sqlArray(billedCharges, "bigint")}) order by id`,
+  );
+  await tx.execute(sql`update recurring_charges set last_billed_on = ${runDate}::date
+    where client_id = ${clientId} and id = any(${sqlArray(billedCharges, "bigint")})`);
+  return before.map((row) => [Number(row.id), row.last_billed_on]);
 }
 
 function snapshotOf(ageing: AgeingBuckets | undefined): AgeingSnapshot {
@@ -138,7 +173,7 @@ async function makeStatements(
   tx: Executor,
   input: { clientId: number; productionRunId: number; runDate: string },
   plans: readonly CustomerPlan[],
-): Promise<WrittenChunk> {
+): Promise<Omit<WrittenChunk, "restore">> {
   if (plans.length === 0) return { statements: 0, invoicesProcessed: 0 };
   const { clientId, productionRunId, runDate } = input;
   const ids = plans.map((plan) => plan.customer.id);

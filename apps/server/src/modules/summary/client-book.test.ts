@@ -99,7 +99,14 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
       let status: number;
       if (roll < 0.08 || customerIds.length < 3) {
         kind = "add customer";
-        const response = await owner.post("/api/customers/", { first_name: "New", last_name: `C${step}` });
+        const response = await owner.post("/api/customers/", {
+          address1: "1 Main St",
+          city: "Austin",
+          state: "TX",
+          zip: "73301",
+          first_name: "New",
+          last_name: `C${step}`,
+        });
         status = response.status;
         if (status === 201) customerIds.push((response.body as { id: number }).id);
       } else if (roll < 0.42 || entryIds.length === 0) {
@@ -253,7 +260,16 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
         .limit(1);
       const added = async (lastName: string) =>
         (
-          (await owner.post("/api/customers/", { first_name: "C", last_name: lastName })).body as {
+          (
+            await owner.post("/api/customers/", {
+              address1: "1 Main St",
+              city: "Austin",
+              state: "TX",
+              zip: "73301",
+              first_name: "C",
+              last_name: lastName,
+            })
+          ).body as {
             id: number;
           }
         ).id;

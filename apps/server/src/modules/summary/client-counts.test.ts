@@ -62,7 +62,14 @@ describe("the lists' unfiltered counts", () => {
       ])
       .returning();
     const added = async (name: string) => {
-      const response = await owner.post("/api/customers/", { first_name: name, last_name: "Counted" });
+      const response = await owner.post("/api/customers/", {
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
+        first_name: name,
+        last_name: "Counted",
+      });
       expect(response.status, response.text).toBe(201);
       return (response.body as { id: number }).id;
     };

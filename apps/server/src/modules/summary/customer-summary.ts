@@ -74,9 +74,16 @@ export async function summarizeCustomer(
   );
   const [unprocessed] = await queryRows<{ total: string }>(
     db,
-    sql`select coalesce(sum(t.ledger_amount) filter (where t.statement_id is null), 0)::numeric(14,2)::text as total
-        from transactions t
-        where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}`,
+    // As of a past day: the entries dated by then that no statement dated by then had billed.
+    pastDay
+      ? sql`select coalesce(sum(t.ledger_amount), 0)::numeric(14,2)::text as total
+          from transactions t
+          left join statements s on s.client_id = t.client_id and s.id = t.statement_id
+          where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
+            and t.service_date <= ${asOf}::date and (s.id is null or s.statement_date > ${asOf}::date)`
+      : sql`select coalesce(sum(t.ledger_amount) filter (where t.statement_id is null), 0)::numeric(14,2)::text as total
+          from transactions t
+          where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}`,
   );
   // This month's lines go through the one tax rule the invoice PDF uses too.
   const monthLines = await queryRows<TaxLine>(
@@ -102,7 +109,8 @@ export async function summarizeCustomer(
   return {
     customer_id: customer.id,
     open_date: customer.openDate,
-    last_pay_date: customer.lastPayDate,
+    // As of a past day, that day's last payment (the kept date is today's).
+    last_pay_date: pastDay ? (payments[0]?.service_date ?? null) : customer.lastPayDate,
     // Today the kept balance; as of a past day the ledger's balance then (what the ageing splits).
     balance: pastDay && ageing ? ageing.balance : customer.totalBalance,
     previous_balance: customer.previousBalance,

@@ -1,12 +1,10 @@
 import {
   ADDRESS_INVALID_MESSAGE,
-  CITY_REQUIRED_MESSAGE,
+  mailingAddressProblems,
   EMAIL_REQUIRED_MESSAGE,
   NAME_REQUIRED_MESSAGE,
   NO_PHONE,
   NAME_REQUIRED_ON_UPDATE_MESSAGE,
-  STATE_REQUIRED_MESSAGE,
-  ZIP_MESSAGE,
   customerFieldsSchema,
   customerInputSchema,
   customerUpdateSchema,
@@ -35,7 +33,7 @@ export const PROPERTY_ADDRESS_FIELDS = [
 ] as const;
 const ADDRESS_FIELDS: readonly CustomerField[] = [...MAILING_ADDRESS_FIELDS, ...PROPERTY_ADDRESS_FIELDS];
 
-export const ADDRESS_LINE_REQUIRED_MESSAGE = "Address line 1 required";
+export { ADDRESS_LINE_REQUIRED_MESSAGE } from "@cyclebill/domain";
 
 /** The spec's defaults: statement flag A (mail), invoice flag M (derived), finance flag C, taxable. */
 export function emptyCustomerValues(): CustomerFormValues {
@@ -168,20 +166,9 @@ export function validateCustomer(values: CustomerFormValues, mode: "add" | "edit
   return { ok: false, fieldErrors: {}, formErrors: result.error.issues.map((issue) => issue.message) };
 }
 
-/**
- * A mailing address is optional, but once started it must be complete: line 1, city, state and a
- * 5-digit zip (the spec's address rules and messages). The property address follows the schema's
- * own checks (5-digit zip, two-letter state).
- */
+/** The spec's address rule (line 1, city, state, 5-digit zip), the same rule the server applies. */
 function addressCompleteness(values: CustomerFormValues): CustomerFieldErrors {
-  const started = MAILING_ADDRESS_FIELDS.some((field) => values[field].trim() !== "");
-  if (!started) return {};
-  const errors: CustomerFieldErrors = {};
-  if (!values.address1.trim()) errors.address1 = ADDRESS_LINE_REQUIRED_MESSAGE;
-  if (!values.city.trim()) errors.city = CITY_REQUIRED_MESSAGE;
-  if (!values.state.trim()) errors.state = STATE_REQUIRED_MESSAGE;
-  if (!/^\d{5}$/.test(values.zip.trim())) errors.zip = ZIP_MESSAGE;
-  return errors;
+  return mailingAddressProblems(values);
 }
 
 /** The first message per known field of a 400 body ({field: [msg]}) plus the rest for the alert. */

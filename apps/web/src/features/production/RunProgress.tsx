@@ -3,6 +3,7 @@ import { Alert, Badge, Card, Group, Progress, Stack, Table, Text } from "@mantin
 import { formatAmount } from "../../lib/format";
 import { AutopayRunButton } from "../payments/AutopayRunButton";
 import { FigureCells, FigureHeaders } from "./FiguresCells";
+import { UndoRunButton } from "./UndoRunButton";
 
 const STATUS_COLORS: Record<ProductionRun["status"], string> = {
   queued: "gray",
@@ -56,6 +57,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                   <FigureHeaders />
                   <Table.Th>Emails</Table.Th>
                   <Table.Th>Autopay</Table.Th>
+                  <Table.Th>Undo</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -81,6 +83,9 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                         clientName={client.client_name}
                         runId={client.autopay_job_id}
                       />
+                    </Table.Td>
+                    <Table.Td>
+                      <UndoRunButton runId={run.id} part={client} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -1,4 +1,5 @@
 import type {
+  JobRun,
   Page,
   ProductionClientPreview,
   ProductionCustomerPreview,
@@ -60,6 +61,9 @@ export function useCustomerPreview(clientId: number | null, customerId: number |
 const isFinished = (run: ProductionRun | undefined) => run?.status === "done" || run?.status === "failed";
 const emailsPending = (run: ProductionRun | undefined) =>
   run?.clients.some((client) => client.emails.queued + client.emails.sending > 0) ?? false;
+const undoPending = (run: ProductionRun | undefined) =>
+  run?.clients.some((client) => client.undo?.status === "queued" || client.undo?.status === "running") ??
+  false;
 
 /**
  * One run, polled every second while it is queued or running (the progress bar). When it finishes,
@@ -83,7 +87,11 @@ export function useProductionRun(id: number | null) {
     },
     // After the run, its statement emails go out: their counts keep moving for a while.
     refetchInterval: (query) =>
-      !isFinished(query.state.data) ? 1000 : emailsPending(query.state.data) ? 2000 : false,
+      !isFinished(query.state.data) || undoPending(query.state.data)
+        ? 1000
+        : emailsPending(query.state.data)
+          ? 2000
+          : false,
   });
 }
 
@@ -127,6 +135,20 @@ export function useDeletePool() {
   return useMutation({
     mutationFn: (name: string) => apiFetch<void>(`/pools/${encodeURIComponent(name)}/`, { method: "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production", "pools"] }),
+  });
+}
+
+/** Undo one client's part of a run (202 with the undo job); the run is then polled until it is undone. */
+export function useUndoRun() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { runId: number; clientId: number }) =>
+      apiFetch<JobRun>(`/productionruns/${input.runId}/undo/`, {
+        method: "POST",
+        query: { client_id: input.clientId },
+        handles: [409],
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production"] }),
   });
 }
 

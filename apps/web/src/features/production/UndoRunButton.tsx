@@ -1,0 +1,68 @@
+import type { ProductionRun } from "@cyclebill/domain";
+import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { useState } from "react";
+import { describeApiError } from "../../api/api-client";
+import { useUndoRun } from "./production-api";
+
+type RunPart = ProductionRun["clients"][number];
+
+/**
+ * Admin Processing: undo one client's part of a run while none of it went out. Shows who undid it
+ * and when once done; the server answers 409 with what went out after delivery started.
+ */
+export function UndoRunButton({ runId, part }: { runId: number; part: RunPart }) {
+  const [open, setOpen] = useState(false);
+  const undo = useUndoRun();
+  const state = part.undo;
+  if (state?.undone_at) {
+    const removed = state.removed;
+    return (
+      <Text size="sm" c="orange" data-testid="undo-state">
+        Undone by {state.requested_by_name ?? "an admin"} on {new Date(state.undone_at).toLocaleString()}
+        {removed ? ` (${removed.statements} statements, ${removed.entries} charges withdrawn)` : ""}
+      </Text>
+    );
+  }
+  if (state && (state.status === "queued" || state.status === "running"))
+    return (
+      <Text size="sm" data-testid="undo-state">
+        Undoing…
+      </Text>
+    );
+  if (part.status !== "done") return null;
+  const confirm = () => undo.mutate({ runId, clientId: part.client_id }, { onSuccess: () => setOpen(false) });
+  return (
+    <Stack gap={4}>
+      {state?.status === "failed" ? (
+        <Text size="sm" c="red">
+          Undo failed: {state.error}
+        </Text>
+      ) : null}
+      <Button size="compact-xs" variant="light" color="orange" onClick={() => setOpen(true)}>
+        Undo run
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={`Undo ${part.client_name}'s run?`} centered>
+        <Stack gap="sm">
+          <Text size="sm">
+            Its recurring charges and late fees are taken off the ledger, its statements withdrawn, its pools
+            and queued emails deleted, and the client's billing dates restored, so the cycle can be run again.
+            Only while nothing has gone out: no email accepted by the mail server, no pool downloaded.
+          </Text>
+          {undo.isError ? (
+            <Alert color="red" title="Cannot undo" data-testid="undo-error">
+              {describeApiError(undo.error)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpen(false)}>
+              Keep the run
+            </Button>
+            <Button color="orange" loading={undo.isPending} onClick={confirm}>
+              Undo the run
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
