@@ -47,6 +47,7 @@ describe("a client's BluePay credentials", () => {
     expect(await loadBluepayCredentials(database.db, SECRETS_KEY, ids.withKey)).toEqual({
       accountId: "100000000042",
       secretKey: "CLIENT42SECRETKEY0123456789ABCDE",
+      hashType: "HMAC_SHA512",
     });
   });
 

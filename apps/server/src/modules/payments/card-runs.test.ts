@@ -437,12 +437,25 @@ describe("autopay", () => {
   });
 });
 
+// After the earlier tests' run (2025-03-09) closed the books: postings go after it.
+const OPEN_DAY = "2025-03-10";
+
 describe("two customers paying with one card", () => {
   it("overrides duplicate scrubbing only for another customer's same card and amount, marking the charges merchant-initiated", async () => {
     const shared = nextCard();
-    const first = await addCustomer(61, "Parent", { balance: "17.00", card: true, cardNumber: shared });
-    const second = await addCustomer(62, "Child", { balance: "17.00", card: true, cardNumber: shared });
-    const alone = await addCustomer(63, "Alone", { balance: "19.00", card: true });
+    const first = await addCustomer(61, "Parent", {
+      balance: "17.00",
+      card: true,
+      cardNumber: shared,
+      serviceDate: OPEN_DAY,
+    });
+    const second = await addCustomer(62, "Child", {
+      balance: "17.00",
+      card: true,
+      cardNumber: shared,
+      serviceDate: OPEN_DAY,
+    });
+    const alone = await addCustomer(63, "Alone", { balance: "19.00", card: true, serviceDate: OPEN_DAY });
     const before = sandbox.transactions().length;
     const started = await staffA.post("/api/customers/make-bulk-payments/", { ids: [first, second, alone] });
     expect(started.status).toBe(202);

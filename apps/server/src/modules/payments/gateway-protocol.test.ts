@@ -3,7 +3,8 @@ import { NEEDS_CHECKING_MESSAGE, type PaymentAttempt, type TransactionRecord } f
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import { clients, customers, paymentAttempts } from "../../db/tables.js";
+import { clients, codes, customers, paymentAttempts } from "../../db/tables.js";
+import { postEntries } from "../ledger/post-entries.js";
 import {
   MASTERCARD,
   VISA,
@@ -149,7 +150,10 @@ describe("seals as the account expects", () => {
       ...before,
       gateway_hash_type: "MD5",
     });
-    expect(ownerSave.body).toMatchObject({ gateway_hash_type: null });
+    // A provider-only field (issue 30): the owner's change is refused, naming it, and nothing changes.
+    expect(ownerSave.status).toBe(403);
+    expect(JSON.stringify(ownerSave.body)).toContain("gateway_hash_type");
+    expect((await editorBody(tenants.b.clientId)).gateway_hash_type).toBeNull();
     const bad = await testApp
       .client(tenants.adminToken)
       .put(`/api/clients/${tenants.b.clientId}/`, { ...before, gateway_hash_type: "SHA1" });
@@ -283,7 +287,26 @@ describe("card-on-file, ACH class and payer fields on every kind of charge", () 
     expect(auth?.storedId).toMatch(/^TESTID/);
     // Staff charge it, then the payer on the public page: later uses carry the first's STORED_ID.
     await pay({ customer_id: customerId, paymentMethod: "useSaved", amount: "3.00" }, undefined, owner);
-    await pay({ statementId: token, paymentMethod: "useSaved", amount: "5.00" });
+    // The public page's saved method pays exactly the statement's amount due (issue 29.5): 90.00 - 3.00.
+    await pay({ statementId: token, paymentMethod: "useSaved", amount: "87.00" });
+    // A new charge, so the public page has a balance to pay again.
+    const [code] = await testApp.db
+      .select({ id: codes.id })
+      .from(codes)
+      .where(eq(codes.clientId, tenants.a.clientId));
+    await testApp.db.transaction((tx) =>
+      postEntries(tx, { clientId: tenants.a.clientId }, [
+        {
+          customerId,
+          codeId: code?.id ?? 0,
+          codeType: "charge",
+          description: "Service",
+          rate: "50.00",
+          quantity: "1",
+          serviceDate: "2026-02-02",
+        },
+      ]),
+    );
     // A card typed in on the public page: not on file, but the payer's address goes along.
     await pay(cardPayment(token, "7.00", { ccNum: VISA }));
     // ACH from the public page (WEB), from staff (PPD), and for a company (CCD).
@@ -310,7 +333,7 @@ describe("card-on-file, ACH class and payer fields on every kind of charge", () 
       ]);
     expect(sales).toEqual([
       ["3.00", "S", "C", auth?.storedId, "", false, "1"],
-      ["5.00", "S", "C", auth?.storedId, "", true, "1"],
+      ["87.00", "S", "C", auth?.storedId, "", true, "1"],
       ["7.00", "", "", "", "", true, "1"],
       ["9.00", "", "", "", "WEB", true, "1"],
       ["11.00", "", "", "", "PPD", false, "1"],
