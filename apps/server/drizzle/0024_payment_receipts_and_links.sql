@@ -29,8 +29,10 @@ CREATE TABLE "payment_links" (
 	"created_by_user_id" bigint,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "payment_links_client_id_id_pk" PRIMARY KEY("client_id","id"),
-	CONSTRAINT "payment_links_token_hash_key" UNIQUE("token_hash")
+	CONSTRAINT "payment_links_client_token_hash_key" UNIQUE("client_id","token_hash")
 );
+--> statement-breakpoint
+CREATE INDEX "payment_links_token_hash_idx" ON "payment_links" USING btree ("token_hash");
 --> statement-breakpoint
 ALTER TABLE "payment_receipts" ADD CONSTRAINT "payment_receipts_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_receipts" ADD CONSTRAINT "payment_receipts_attempt_id_fk" FOREIGN KEY ("client_id","attempt_id") REFERENCES "public"."payment_attempts"("client_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -218,7 +218,9 @@ export const paymentLinks = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
-    unique("payment_links_token_hash_key").on(t.tokenHash),
+    // Unique per client (client_id leads every tenant key); the page finds a link by its token alone.
+    unique("payment_links_client_token_hash_key").on(t.clientId, t.tokenHash),
+    index("payment_links_token_hash_idx").on(t.tokenHash),
     foreignKey({
       name: "payment_links_customer_id_fk",
       columns: [t.clientId, t.customerId],
