@@ -117,7 +117,11 @@ describe("job runs", () => {
       client_id: fixture.b.clientId,
     });
     expect(run).toMatchObject({ status: "succeeded", total: 2, done: 2 });
-    expect(ledgerCheckResultSchema.parse(run.result)).toEqual({ customers_checked: 2, mismatches: [], statement_mismatches: [] });
+    expect(ledgerCheckResultSchema.parse(run.result)).toEqual({
+      customers_checked: 2,
+      mismatches: [],
+      statement_mismatches: [],
+    });
 
     const list = await admin.get("/api/jobs/", { client_id: fixture.b.clientId, ordering: "-id" });
     expect(list.status).toBe(200);
