@@ -168,6 +168,7 @@ export const CUSTOMER_COLUMNS: readonly CustomerColumn[] = [
     key: "current_payments_credits",
     label: "Payments & credits since last statement",
     numeric: true,
+    width: 160,
     defaultVisible: true,
     render: (row) => money(row.current_payments_credits),
   },
