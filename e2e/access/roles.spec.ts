@@ -51,7 +51,7 @@ describe("what each role sees", () => {
     await card("Customers").waitFor();
     await card("Transactions").waitFor();
     expect(await card("Accounts Receivable").count()).toBe(0);
-    expect(await card("Current Month Transactions").count()).toBe(0);
+    expect(await card("This month").count()).toBe(0);
     expect(await card("Your Balance").count()).toBe(0);
 
     const labels = await navLabels();
@@ -70,7 +70,7 @@ describe("what each role sees", () => {
     await logIn(page, owner.email, owner.password);
     await page.getByRole("heading", { level: 1, name: "Welcome, Olivia Greenway" }).waitFor();
     await card("Accounts Receivable").waitFor();
-    await card("Current Month Transactions").waitFor();
+    await card("This month").waitFor();
     await card("Your Balance").waitFor();
     // Amounts are dollars.
     expect(await card("Your Balance").textContent()).toMatch(/\$[\d,]+\.\d{2}/);

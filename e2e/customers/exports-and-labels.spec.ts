@@ -56,6 +56,25 @@ describe("customer exports, address labels and the admin's client choice", () =>
     expect(uncaught(pageErrors)).toEqual([]);
   });
 
+  test("'since last statement' and 'this month' are labelled as what they sum (issue 28 point 6)", async () => {
+    // The list's figures are the ones a statement resets: named so, never "current" or "MTD".
+    const table = await openCustomerList(page);
+    const headers = (await table.getByRole("columnheader").allInnerTexts()).map((text) =>
+      text.split("\n")[0]!.trim(),
+    );
+    expect(headers).toContain("Charges since last statement");
+    expect(headers).toContain("Payments & credits since last statement");
+    expect(headers.join(" | ")).not.toMatch(/current charges|\bMTD\b|month to date/i);
+
+    // Home's card sums the calendar month, from its 1st to today.
+    await page.goto("/");
+    const month = page.getByRole("region", { name: "This month", exact: true });
+    await month.getByText("Charges", { exact: true }).waitFor();
+    expect(await month.innerText()).toMatch(/[A-Z][a-z]{2} 1, \d{4} – [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(await page.getByText(/month to date|current month/i).count()).toBe(0);
+    expect(uncaught(pageErrors)).toEqual([]);
+  });
+
   test("the selected customers' address labels: name and address lines, ready to print", async () => {
     const table = await openCustomerList(page);
     await table.getByRole("checkbox", { name: "Select Ava Anders" }).first().check();

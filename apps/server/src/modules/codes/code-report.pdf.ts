@@ -42,14 +42,14 @@ export async function renderCodeReport(
     title: "Codes Report",
     subtitle: [
       `${client?.name ?? ""} (client ${client?.clientNo ?? ""})`,
-      `As of ${asOf}. Month to date from ${fromMonth}; year to date from ${fromYear} (fiscal year).`,
+      `As of ${asOf}. This month from ${fromMonth}; year to date from ${fromYear} (fiscal year).`,
     ],
     columns: [
       { header: "Code", width: 50, align: "right" },
       { header: "Description", width: 190 },
       { header: "Type", width: 100 },
       { header: "Taxable", width: 50, align: "center" },
-      { header: "Month to date", width: 70, align: "right" },
+      { header: "This month", width: 70, align: "right" },
       { header: "Year to date", width: 72, align: "right" },
     ],
     rows: rows.map((row) => [

@@ -119,7 +119,11 @@ export async function exportCustomersZip(
   return { fileName: "Customers.zip", content: Buffer.from(zipped) };
 }
 
-/** Customer-Balance-Sheet.pdf: month-to-date figures and balance per customer, with totals. */
+/**
+ * Customer-Balance-Sheet.pdf: each customer's figures since their last statement (the kept
+ * mtd_* columns, which a statement resets) and balance, with totals. Labelled "since last
+ * statement", never "month to date": Home and the Status tab's "This month" is the calendar month.
+ */
 export async function renderBalanceSheet(
   db: Database,
   tenant: TenantContext,
@@ -135,7 +139,7 @@ export async function renderBalanceSheet(
     title: "Customer Balance Sheet",
     subtitle: [
       `${client?.name ?? ""} (client ${client?.clientNo ?? ""})`,
-      `Month to date as of ${today}; ${rows.length} customers`,
+      `Since last statement, as of ${today}: each customer's entries not yet on a statement; ${rows.length} customers`,
     ],
     landscape: true,
     columns: [

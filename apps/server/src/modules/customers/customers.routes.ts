@@ -199,7 +199,8 @@ export function registerCustomerRoutes(router: Router): void {
     name: "getCustomerBalanceSheetPdf",
     method: "GET",
     url: "/api/pdf/customer-mtd-report/:client",
-    summary: "Customer-Balance-Sheet.pdf: month-to-date balances per customer with totals",
+    summary:
+      "Customer-Balance-Sheet.pdf: each customer's figures since their last statement and balance, with totals",
     tags,
     access: "tenant",
     clientIdFrom: ({ params }) => params.client,

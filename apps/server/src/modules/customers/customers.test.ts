@@ -11,6 +11,7 @@ import {
 } from "../../test-support/test-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { businessToday } from "../../clock.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -403,11 +404,13 @@ describe("the customer list", () => {
       headers: { authorization: `Bearer ${fixture.a.ownerToken}` },
     });
     expect(pdf.headers.get("content-disposition")).toContain('filename="Customer-Balance-Sheet.pdf"');
-    expect(
-      Buffer.from(await pdf.arrayBuffer())
-        .subarray(0, 5)
-        .toString(),
-    ).toBe("%PDF-");
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    // Its figures are the kept ones a statement resets: labelled "since last statement", never
+    // "month to date" (Home's "This month" is the calendar month).
+    const text = await pdfText(bytes);
+    expect(text).toContain(`Since last statement, as of ${businessToday()}`);
+    expect(text).not.toMatch(/month to date/i);
     expect(
       (await testApp.client(fixture.b.ownerToken).get(`/api/csv/customers/${fixture.a.clientId}`)).status,
     ).toBe(404);

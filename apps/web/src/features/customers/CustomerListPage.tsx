@@ -317,7 +317,8 @@ function CustomerList({ clientId }: { clientId: number }) {
                         key={column.key}
                         ta={column.numeric ? "right" : undefined}
                         w={column.width}
-                        style={{ whiteSpace: "nowrap" }}
+                        // A column given a width may wrap its label ("… since last statement").
+                        style={{ whiteSpace: column.width ? "normal" : "nowrap" }}
                       >
                         {column.label}
                       </Table.Th>

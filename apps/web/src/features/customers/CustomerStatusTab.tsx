@@ -106,13 +106,16 @@ function StatusPanels({ data }: { data: CustomerSummary }) {
         </Panel>
       </SimpleGrid>
 
-      <Panel title="Activity" description="Month to date, fiscal year to date and the fiscal year before.">
+      <Panel
+        title="Activity"
+        description="This calendar month, fiscal year to date and the fiscal year before."
+      >
         <Table.ScrollContainer minWidth={640}>
           <Table verticalSpacing={6} striped aria-label="Activity">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th />
-                <Table.Th ta="right">Month to date</Table.Th>
+                <Table.Th ta="right">This month</Table.Th>
                 <Table.Th ta="right">Year to date</Table.Th>
                 <Table.Th ta="right">Last year</Table.Th>
                 <Table.Th ta="right">Last amount</Table.Th>

@@ -158,7 +158,7 @@ export const CUSTOMER_COLUMNS: readonly CustomerColumn[] = [
   },
   {
     key: "current_charges",
-    label: "Current charges",
+    label: "Charges since last statement",
     sort: "mtd_charges",
     numeric: true,
     defaultVisible: true,
@@ -166,14 +166,15 @@ export const CUSTOMER_COLUMNS: readonly CustomerColumn[] = [
   },
   {
     key: "current_payments_credits",
-    label: "Payments & credits",
+    label: "Payments & credits since last statement",
     numeric: true,
+    width: 160,
     defaultVisible: true,
     render: (row) => money(row.current_payments_credits),
   },
   {
     key: "mtd_payments",
-    label: "MTD payments",
+    label: "Payments since last statement",
     sort: "mtd_payments",
     numeric: true,
     defaultVisible: false,
@@ -181,14 +182,14 @@ export const CUSTOMER_COLUMNS: readonly CustomerColumn[] = [
   },
   {
     key: "mtdCRAdjust",
-    label: "MTD credit adj.",
+    label: "Credit adj. since last statement",
     numeric: true,
     defaultVisible: false,
     render: (row) => money(row.mtdCRAdjust),
   },
   {
     key: "mtdDebitAdjust",
-    label: "MTD debit adj.",
+    label: "Debit adj. since last statement",
     numeric: true,
     defaultVisible: false,
     render: (row) => money(row.mtdDebitAdjust),

@@ -68,7 +68,7 @@ In the same mode, Save Changes applies one change (customer, code, description, 
   {
     id: "home-summary",
     question: "Why don't I see the balance summaries on the Home page?",
-    answer: `The Accounts Receivable, Current Month Transactions and Your Balance cards are shown to client owners and administrators. Client staff see the customer and transaction counts only. If your account is not yet attached to a client, ask an administrator to attach it.`,
+    answer: `The Accounts Receivable, This month and Your Balance cards are shown to client owners and administrators. Client staff see the customer and transaction counts only. If your account is not yet attached to a client, ask an administrator to attach it.`,
   },
   {
     id: "forgot-password",

@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { isValidDecimalString, sumAmounts } from "@cyclebill/domain";
+import { isValidDecimalString, monthStart, sumAmounts } from "@cyclebill/domain";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { describeApiError } from "../../api/api-client";
@@ -159,7 +159,16 @@ function BalanceCards({ data }: { data: ClientSummaryData }) {
         <Divider my={4} />
         <AmountRow label="Total" amount={receivableTotal(data)} strong />
       </SummaryCard>
-      <SummaryCard title="Current Month Transactions" subtitle="Month to date">
+      {/* The calendar month (entries dated from its 1st to today), as on the Status tab; the
+          customer list's and Balance Sheet's figures are since each customer's last statement. */}
+      <SummaryCard
+        title="This month"
+        subtitle={
+          data.arBalanceAsOfDate
+            ? `${formatIsoDate(monthStart(data.arBalanceAsOfDate))} – ${formatIsoDate(data.arBalanceAsOfDate)}`
+            : undefined
+        }
+      >
         <AmountRow label="Charges" amount={data.mtdCharges} />
         <AmountRow label="Payments" amount={data.mtdPayments} />
         <AmountRow label="Credit adjustments" amount={data.mtdCreditAdj} />
