@@ -134,7 +134,9 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
     { label: "New balance", value: formatUsd(statement.newBalance), emphasis: true },
   ]);
 
-  y = drawSectionTitle(doc, "Account ageing", y + 16);
+  // Tighter gaps than the invoice's since the due date joined the facts: a statement of eight lines,
+  // its messages and terms still fit on one page above the stub.
+  y = drawSectionTitle(doc, "Account ageing", y + 10);
   y = drawFigureBoxes(doc, y + 2, [
     { label: "Current", value: formatUsd(statement.currentBalance) },
     { label: "30 days", value: formatUsd(statement.overdue30Days) },
@@ -149,7 +151,7 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   if (data.preview) drawPreviewMark(doc);
   const stubTop = PAGE.contentBottom - STUB_HEIGHT;
   drawRemittanceStub(doc, data, stubTop);
-  y = drawSectionTitle(doc, "Account activity", y + 16);
+  y = drawSectionTitle(doc, "Account activity", y + 10);
   const continuation = `${client.name} · Statement ${statementNo(data)} · ${customer.name} (continued)`;
   y = drawBillLines(
     doc,
@@ -160,7 +162,7 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   );
   drawNotes(
     doc,
-    y + 14,
+    y + 10,
     [
       { title: "Messages", lines: client.billMessages },
       { title: "Terms", lines: [client.terms] },
