@@ -17,7 +17,7 @@ import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { statementMismatches } from "../ledger/statement-mismatches.js";
 
 // Issue 28 "Statements that prove themselves": random small ledgers (charges, payments, credits,
-// debits, voids, recurring charges of every frequency in Advance and Arrears, entries back-dated
+// debits, voids, late-fee tiers, recurring charges of every frequency in Advance and Arrears, entries back-dated
 // into the open period) billed by consecutive monthly runs through the API and the job path; after
 // each run the doctor finds no statement and no balance mismatch. STATEMENT_PROPERTY_RUNS sets how
 // many ledgers are tried (3 by default, to keep CI short).
@@ -82,6 +82,13 @@ const ledgerArb = fc.record({
     }),
     { maxLength: 3 },
   ),
+  // Late fees: none, or from 30/60/90 days overdue; a flat 30-day fee and percent 60/90-day tiers.
+  lateFees: fc.record({
+    flag: fc.constantFrom("N", "1", "2", "3"),
+    flat: fc.integer({ min: 100, max: 1_500 }),
+    percent60: fc.integer({ min: 1, max: 5 }),
+    percent90: fc.integer({ min: 1, max: 5 }),
+  }),
 });
 
 const money = (cents: number) => `${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, "0")}`;
@@ -105,6 +112,7 @@ async function runCycle(clientId: number, runDate: string) {
 describe("statements prove themselves on random ledgers", () => {
   it("after every run of consecutive cycles the doctor finds no mismatch", async () => {
     let statementsSeen = 0;
+    let lateFeesSeen = 0;
     await fc.assert(
       fc.asyncProperty(ledgerArb, async (ledger) => {
         clientNo += 1;
@@ -118,6 +126,13 @@ describe("statements prove themselves on random ledgers", () => {
             normalCycle: CYCLE,
             clientStartDate: addDaysTo(opened, -40),
             dateLastBilling: opened,
+            financeFlag: ledger.lateFees.flag,
+            thirtyDayRateOrPercent: "rate",
+            dayCharge30Day: money(ledger.lateFees.flat),
+            sixtyDayRateOrPercent: "percent",
+            dayFinanceRate60Day: String(ledger.lateFees.percent60),
+            ninetyDayRateOrPercent: "percent",
+            dayFinanceRate90Day: String(ledger.lateFees.percent90),
             address1: "1 Main St",
             city: "Austin",
             state: "TX",
@@ -210,6 +225,7 @@ describe("statements prove themselves on random ledgers", () => {
           const scope = { clientId };
           expect(await statementMismatches(testApp.db, scope)).toEqual([]);
           expect(await ledgerMismatches(testApp.db, scope)).toEqual([]);
+          lateFeesSeen += run.figures.late_fees.count;
           statementsSeen +=
             (
               await queryRows<{ n: number }>(
@@ -224,5 +240,8 @@ describe("statements prove themselves on random ledgers", () => {
     );
     // The runs drew statements (the opening charges and Advance recurring charges always bill).
     expect(statementsSeen).toBeGreaterThan(0);
+    console.info(
+      `${String(RUNS)} ledgers: ${String(statementsSeen)} statements, ${String(lateFeesSeen)} late fees`,
+    );
   }, 600_000);
 });
