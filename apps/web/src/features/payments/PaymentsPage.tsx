@@ -205,7 +205,10 @@ function StatementPayment({ statementId }: { statementId: string }) {
     <Stack gap="lg">
       <Heading subtitle={info.data.client_name} />
       <PaymentSummary info={info.data} />
-      <PaymentForm info={info.data} target={{ kind: "statement", statementId }} onApproved={onApproved} />
+      {/* Autopay charges the statement on its date: the page asks for nothing and offers no Pay. */}
+      {info.data.statement?.autopay_notice ? null : (
+        <PaymentForm info={info.data} target={{ kind: "statement", statementId }} onApproved={onApproved} />
+      )}
     </Stack>
   );
 }

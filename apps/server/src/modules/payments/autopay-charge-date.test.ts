@@ -1,0 +1,203 @@
+import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import {
+  addDays,
+  cardRunSchema,
+  productionRunSchema,
+  type CardRun,
+  type ProductionRun,
+} from "@cyclebill/domain";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { businessToday, currentClock, setClock } from "../../clock.js";
+import { queryRows } from "../../db/query-rows.js";
+import { clients, codes, customerPaymentMethods, customers, recurringCharges } from "../../db/tables.js";
+import { pollUntil } from "../../test-support/poll-until.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type ApiClient,
+  type TestApp,
+} from "../../test-support/test-app.js";
+import { sealSecret } from "../secrets/secret-box.js";
+import { buildRequest, callGateway } from "./bluepay-client.js";
+import { startOfBusinessDay } from "./start-card-run.js";
+
+// Issue 28 point 3: a run dated today queues its autopay card run, which charges nothing before the
+// charge date (the statement's due date); on the charge date it charges, dated that day, in the
+// period the run left open.
+
+const ACCOUNT = { accountId: "100000002828", secretKey: "AUTOPAYDATETESTSECRETKEY00000001" };
+const CYCLE = 11;
+const realClock = currentClock();
+
+let sandbox: Sandbox;
+let testApp: TestApp;
+let admin: ApiClient;
+let staff: ApiClient;
+let clientId: number;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
+  testApp = await startTestApp({
+    jobs: { chunkSize: 4 },
+    bluepay: { url: sandbox.bp20postUrl, timeoutMs: 5_000 },
+  });
+  const fixture = await createTenantFixture(testApp);
+  clientId = fixture.a.clientId;
+  admin = testApp.client(fixture.adminToken);
+  staff = testApp.client(fixture.a.staffToken);
+});
+
+afterEach(() => setClock(realClock));
+
+afterAll(async () => {
+  await testApp?.close();
+  await sandbox?.close();
+});
+
+async function autopayCustomer(): Promise<number> {
+  const [code] = await testApp.db
+    .insert(codes)
+    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
+    .returning({ id: codes.id });
+  const [row] = await testApp.db
+    .insert(customers)
+    .values({
+      clientId,
+      customerNo: 41,
+      customerName: "Avery Autopay",
+      firstName: "Avery",
+      lastName: "Autopay",
+      address1: "9 Elm St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
+      autopayFlag: true,
+    })
+    .returning({ id: customers.id });
+  if (!row || !code) throw new Error("customer not created");
+  // Stored as the staff form stores a card: a $0.00 AUTH whose TRANS_ID is the token.
+  const answer = await callGateway(
+    sandbox.bp20postUrl,
+    buildRequest(ACCOUNT, {
+      transType: "AUTH",
+      mode: "TEST",
+      amount: "0.00",
+      account: { kind: "card", number: "4111111111111111", expire: "1299" },
+    }),
+    { timeoutMs: 5_000 },
+  );
+  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
+  await testApp.db.insert(customerPaymentMethods).values({
+    clientId,
+    customerId: row.id,
+    kind: "card",
+    token: answer.transId,
+    mask: answer.mask,
+    cardType: answer.cardType,
+    expiry: "1299",
+  });
+  // Odd dollars approve in the sandbox's TEST mode.
+  await testApp.db.insert(recurringCharges).values({
+    clientId,
+    customerId: row.id,
+    codeId: code.id,
+    description: "Monthly service",
+    rate: "31.00",
+    quantity: "1",
+    amount: "31.00",
+    startMonth: 1,
+    endMonth: 12,
+    startDate: addDays(businessToday(), -60),
+  });
+  return row.id;
+}
+
+async function balanceOf(customerId: number): Promise<string | undefined> {
+  const [row] = await testApp.db
+    .select({ balance: customers.totalBalance })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return row?.balance;
+}
+
+describe("autopay waits for the charge date", () => {
+  it("queues the card run with a run dated today and charges on the due date, not before", async () => {
+    const today = businessToday();
+    const chargeDate = addDays(today, 10);
+    await testApp.db
+      .update(clients)
+      .set({
+        bluepayAccountId: ACCOUNT.accountId,
+        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+        normalCycle: CYCLE,
+        dateLastBilling: addDays(today, -30),
+        termsMessage: "Net 10 days",
+        address1: "1 Main St",
+        city: "Austin",
+        state: "TX",
+        zip: "73301",
+      })
+      .where(eq(clients.id, clientId));
+    const customerId = await autopayCustomer();
+
+    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: today });
+    expect(started.status).toBe(202);
+    const run = await pollUntil(
+      async () =>
+        productionRunSchema.parse(
+          (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
+        ),
+      (value: ProductionRun) => value.status === "done" || value.status === "failed",
+      60_000,
+    );
+    expect(run.status).toBe("done");
+    const autopayId = run.clients.find((part) => part.client_id === clientId)?.autopay_job_id;
+    if (!autopayId) throw new Error(`no autopay run: ${JSON.stringify(run.clients)}`);
+    expect(await balanceOf(customerId)).toBe("31.00");
+
+    // Queued to start on the charge date in the provider's time zone.
+    const queued = await queryRows<{ state: string; start_after: string }>(
+      testApp.db,
+      sql`select state, start_after::text as start_after from pgboss.job
+          where name = 'card-run' and (data->>'runId')::int = ${autopayId}`,
+    );
+    expect(queued.map((job) => job.state)).toEqual(["created"]);
+    expect(new Date(queued[0]?.start_after ?? "").getTime()).toBe(
+      startOfBusinessDay(chargeDate, currentClock().timeZone).getTime(),
+    );
+
+    // Before the charge date: the worker polls, nothing is charged.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const before = cardRunSchema.parse((await staff.get(`/api/card-runs/${autopayId}/`)).body);
+    expect(before).toMatchObject({ approved_count: 0, declined_count: 0, count: 0 });
+    expect(before.job.status).not.toBe("succeeded");
+    expect(sandbox.transactions().filter((t) => t.transType === "SALE")).toEqual([]);
+    expect(await balanceOf(customerId)).toBe("31.00");
+
+    // The charge date comes: the business clock moves to it, and pg-boss (which reads the database's
+    // clock, not ours) sees its wait over.
+    setClock({ now: () => new Date(`${chargeDate}T17:00:00Z`) });
+    await testApp.db.execute(
+      sql`update pgboss.job set start_after = now()
+          where name = 'card-run' and state = 'created' and (data->>'runId')::int = ${autopayId}`,
+    );
+    const charged = await pollUntil(
+      async () => cardRunSchema.parse((await staff.get(`/api/card-runs/${autopayId}/`)).body),
+      (value: CardRun) => value.job.status === "succeeded" || value.job.status === "failed",
+      60_000,
+    );
+    expect(charged).toMatchObject({
+      job: { status: "succeeded" },
+      approved_count: 1,
+      approved_total: "31.00",
+    });
+    expect(await balanceOf(customerId)).toBe("0.00");
+    const payments = await queryRows<{ service_date: string; amount: string }>(
+      testApp.db,
+      sql`select service_date::text as service_date, ledger_amount::text as amount from transactions
+          where client_id = ${clientId} and customer_id = ${customerId} and ledger_amount < 0`,
+    );
+    expect(payments).toEqual([{ service_date: chargeDate, amount: "-31.00" }]);
+  });
+});
