@@ -162,6 +162,7 @@ describe("payment receipts and the public page's limits", () => {
       AUTOPAY_CYCLE,
       AUTOPAY_RUN_DATE,
       DECLINED_EMAIL,
+      { payLink: false },
     );
     await expect
       .poll(
