@@ -159,6 +159,13 @@ describe("accessibility", () => {
       await page.keyboard.type("Kay");
       await tabTo(page, /^Last name/, { maxPresses: 1 });
       await page.keyboard.type("Keyboard");
+      // A customer needs a mailing address (issue 28 point 8); Enter in its last field saves.
+      await dialog.getByLabel("Address line 1", { exact: true }).fill("3 Key Lane");
+      await dialog.getByLabel("City", { exact: true }).fill("Springfield");
+      await dialog.getByRole("combobox", { name: "State", exact: true }).fill("Illinois");
+      await page.getByRole("option", { name: "IL · Illinois" }).click();
+      await dialog.getByLabel("Zip", { exact: true }).fill("62701");
+      await dialog.getByLabel("Zip", { exact: true }).focus();
       await page.keyboard.press("Enter");
       await dialog.waitFor({ state: "detached" });
       const api = await apiLogIn(server ?? fail(), owner.email, owner.password);
