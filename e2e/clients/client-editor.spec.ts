@@ -318,7 +318,7 @@ describe("clients and the client editor", () => {
     const rows = await usage
       .locator("tbody tr")
       .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+        trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent ?? "")),
       );
     const cents = (text: string) => Math.round(Number(text.replace(/[$,]/g, "")) * 100);
     const basicFee = rows.find((row) => row[0] === "Basic fee");
