@@ -313,6 +313,21 @@ describe("clients and the client editor", () => {
     for (const label of ["Mailed bill rate", "Basic fee", "Mailed bills"]) {
       expect(await field(label).getAttribute("readonly")).not.toBeNull();
     }
+    // The last cycle's usage: each kind of bill at its rate, then the basic fee, and a total of all.
+    const usage = page.getByRole("table", { name: "Last cycle's usage" });
+    const rows = await usage
+      .locator("tbody tr")
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent ?? "")),
+      );
+    const cents = (text: string) => Math.round(Number(text.replace(/[$,]/g, "")) * 100);
+    const basicFee = rows.find((row) => row[0] === "Basic fee");
+    expect(basicFee?.[3]).toBe("$25.00");
+    const total = rows.find((row) => row[0] === "Total");
+    const lines = rows.filter((row) => row[0] !== "Total");
+    expect(cents(total![3]!)).toBe(lines.reduce((sum, row) => sum + cents(row[3]!), 0));
+    // The demo's last run billed bills: the usage is more than the basic fee alone.
+    expect(cents(total![3]!)).toBeGreaterThan(2500);
 
     await tab("Message").click();
     await field("Bill message line 2").fill("Pay online at greenway.example/pay");

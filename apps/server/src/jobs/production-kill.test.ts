@@ -17,6 +17,7 @@ import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { openTestDatabase } from "../test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
 import type { JobQueue } from "./index.js";
+import { TEST_MAILING_ADDRESS } from "../test-support/mailing-address.js";
 
 // A production run whose worker process is killed with SIGKILL in the middle of a chunk (after
 // earlier chunks posted and made statements): a second worker finishes it, and no customer has a
@@ -88,6 +89,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
             clientId: client.id,
             customerNo: index + 1,
             customerName: `Customer ${index + 1}`,
+            ...TEST_MAILING_ADDRESS,
           })),
         )
         .returning({ id: customers.id })

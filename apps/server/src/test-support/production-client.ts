@@ -1,5 +1,6 @@
 import { codes, clients, customers, recurringCharges } from "../db/tables.js";
 import type { Database } from "../db/database.js";
+import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
 
 export type ProductionClient = { clientId: number; codeId: number; customerIds: number[] };
 
@@ -43,6 +44,7 @@ export async function createProductionClient(
           clientId: client.id,
           customerNo: start + index + 1,
           customerName: `Customer ${start + index + 1}`,
+          ...TEST_MAILING_ADDRESS,
         })),
       )
       .returning({ id: customers.id });

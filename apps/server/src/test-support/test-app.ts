@@ -15,6 +15,7 @@ import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "./test-database.js";
 import { startTestSmtp, type TestSmtp } from "./test-smtp.js";
+import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
 
 export const TEST_JWT_SECRET = "test-secret-for-api-tests-only-0123456789";
 
@@ -194,8 +195,21 @@ export async function createTenantFixture(testApp: TestApp): Promise<TenantFixtu
     if (!client) throw new Error("client not created");
     // A couple of customers, so resources that refer to one have something to refer to.
     await testApp.db.insert(customers).values([
-      { clientId: client.id, customerNo: 1, customerName: `First customer ${letter}`, lastName: "First" },
-      { clientId: client.id, customerNo: 2, customerName: `Second customer ${letter}`, lastName: "Second" },
+      // Mailable: a run holds back a mailed statement without a complete address.
+      {
+        clientId: client.id,
+        customerNo: 1,
+        customerName: `First customer ${letter}`,
+        lastName: "First",
+        ...TEST_MAILING_ADDRESS,
+      },
+      {
+        clientId: client.id,
+        customerNo: 2,
+        customerName: `Second customer ${letter}`,
+        lastName: "Second",
+        ...TEST_MAILING_ADDRESS,
+      },
     ]);
     const owner = await createUser(testApp.db, {
       email: `owner-${letter}-${tag}@example.com`,

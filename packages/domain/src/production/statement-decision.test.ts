@@ -12,10 +12,42 @@ const base: StatementInput = {
   groupFlags: [],
   billCriteria: "00",
   newBalance: "20.00",
+  mailingAddress: { address1: "1 Main St", city: "Peoria", state: "IL", zip: "61602" },
+  email: "pat@example.com",
 };
+const noAddress = { address1: "", city: "", state: "", zip: "" };
 const decide = (change: Partial<StatementInput>) => decideStatement({ ...base, ...change });
 
 describe("decideStatement", () => {
+  it("holds back a statement it cannot deliver as the flags say, with the reason", () => {
+    expect(decide({ pullFlag: "A", mailingAddress: noAddress })).toEqual({
+      produce: false,
+      reason: "no_mailing_address",
+    });
+    expect(decide({ pullFlag: "A", mailingAddress: { ...base.mailingAddress, zip: "616" } })).toEqual({
+      produce: false,
+      reason: "no_mailing_address",
+    });
+    expect(decide({ pullFlag: "E", email: " " })).toEqual({ produce: false, reason: "no_email_address" });
+    expect(decide({ pullFlag: "M", email: "" })).toEqual({ produce: false, reason: "no_email_address" });
+    expect(decide({ pullFlag: "M", mailingAddress: noAddress }).produce).toBe(false);
+    // Email needs no address, mail no email, and a pulled statement neither.
+    expect(decide({ pullFlag: "E", mailingAddress: noAddress })).toEqual({
+      produce: true,
+      delivery: "email",
+    });
+    expect(decide({ pullFlag: "A", email: "" })).toEqual({ produce: true, delivery: "mail" });
+    expect(decide({ pullFlag: "P", mailingAddress: noAddress, email: "" })).toEqual({
+      produce: true,
+      delivery: "pulled",
+    });
+    // A customer who gets no statement anyway is not an exception.
+    expect(decide({ pullFlag: "N", mailingAddress: noAddress })).toEqual({
+      produce: false,
+      reason: "no_bill_this_month",
+    });
+  });
+
   it("sends by the pull flag: A mail, E email, M both, T and P pulled; N and L none", () => {
     expect(decide({ pullFlag: "A" })).toEqual({ produce: true, delivery: "mail" });
     expect(decide({ pullFlag: "E" })).toEqual({ produce: true, delivery: "email" });

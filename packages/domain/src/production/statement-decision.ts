@@ -1,3 +1,4 @@
+import { mailingAddressProblems, type MailingAddress } from "../customers/customer-rules.js";
 import { compareAmounts, isNegativeAmount, isZeroAmount } from "../money/money.js";
 
 /** How a produced statement goes out; pulled statements are produced but not sent. */
@@ -12,7 +13,10 @@ export type NoStatementReason =
   | "group_pause"
   | "under_minimum" // criteria 01: under $5.00
   | "credit_balance" // criteria 02
-  | "zero_balance"; // criteria 03
+  | "zero_balance" // criteria 03
+  // Cannot deliver as its flags say: never put in a pool or an email, listed as an exception.
+  | "no_mailing_address" // mail (A) or both (M) without line 1, city, state and a 5-digit zip
+  | "no_email_address"; // email (E) or both (M) without an email address
 
 export const NO_STATEMENT_REASONS: readonly NoStatementReason[] = [
   "no_bill_this_month",
@@ -23,6 +27,14 @@ export const NO_STATEMENT_REASONS: readonly NoStatementReason[] = [
   "under_minimum",
   "credit_balance",
   "zero_balance",
+  "no_mailing_address",
+  "no_email_address",
+];
+
+/** The reasons that are delivery exceptions (the customer's record needs fixing), not billing choices. */
+export const CANNOT_DELIVER_REASONS: readonly NoStatementReason[] = [
+  "no_mailing_address",
+  "no_email_address",
 ];
 
 export const NO_STATEMENT_LABELS: Record<NoStatementReason, string> = {
@@ -34,6 +46,8 @@ export const NO_STATEMENT_LABELS: Record<NoStatementReason, string> = {
   under_minimum: "Balance under $5.00 (criteria 01)",
   credit_balance: "Credit balance (criteria 02)",
   zero_balance: "Zero balance (criteria 03)",
+  no_mailing_address: "Cannot deliver: no valid mailing address",
+  no_email_address: "Cannot deliver: no email address",
 };
 
 export type StatementDecision =
@@ -48,6 +62,9 @@ export type StatementInput = {
   billCriteria: string;
   /** The customer's balance after this run's postings. */
   newBalance: string;
+  /** Where a mailed statement goes and where an emailed one goes. */
+  mailingAddress: MailingAddress;
+  email: string;
 };
 
 const MINIMUM_BILL = "5.00";
@@ -65,7 +82,25 @@ export function decideStatement(input: StatementInput): StatementDecision {
     return { produce: false, reason: "credit_balance" };
   if (input.billCriteria === "03" && isZeroAmount(input.newBalance))
     return { produce: false, reason: "zero_balance" };
-  return { produce: true, delivery: deliveryOf(input.pullFlag) };
+  const delivery = deliveryOf(input.pullFlag);
+  if (
+    (delivery === "mail" || delivery === "both") &&
+    Object.keys(mailingAddressProblems(input.mailingAddress)).length > 0
+  )
+    return { produce: false, reason: "no_mailing_address" };
+  if ((delivery === "email" || delivery === "both") && !input.email.trim())
+    return { produce: false, reason: "no_email_address" };
+  return { produce: true, delivery };
+}
+
+/** Why a statement cannot be delivered, in the customer record's words (the preview's "and why"). */
+export function cannotDeliverDetail(
+  input: Pick<StatementInput, "mailingAddress" | "email">,
+  reason: NoStatementReason,
+): string | null {
+  if (reason === "no_email_address") return "The customer has no email address.";
+  if (reason !== "no_mailing_address") return null;
+  return Object.values(mailingAddressProblems(input.mailingAddress)).join("; ");
 }
 
 function deliveryOf(pullFlag: string): StatementDelivery {

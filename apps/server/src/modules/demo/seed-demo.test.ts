@@ -141,6 +141,29 @@ describe("demo data", () => {
     ]);
   });
 
+  it("records the last cycle's bills on each client as a run would: its usage and the year's bills sent", async () => {
+    // The counts Account Totals and the Rates tab read: the last run's statements by delivery and the
+    // fiscal year's bills sent (fiscal year from January: the three month-end runs).
+    const found = await rows<{ client_id: number; counts: string; expected: string }>(sql`
+      select c.id as client_id,
+             concat_ws(' ', c.number_mailed_bills, c.number_emailed_bills, c.number_pulled_bills,
+                       c.number_bills_sent_ytd) as counts,
+             concat_ws(' ',
+               (select count(*) from statements s where s.client_id = c.id and s.statement_date = c.date_last_billing
+                  and s.delivery in ('mail', 'both')),
+               (select count(*) from statements s where s.client_id = c.id and s.statement_date = c.date_last_billing
+                  and s.delivery in ('email', 'both')),
+               (select count(*) from statements s where s.client_id = c.id and s.statement_date = c.date_last_billing
+                  and s.delivery = 'pulled'),
+               (select count(*) from statements s where s.client_id = c.id and s.delivery <> 'pulled')) as expected
+      from clients c where c.date_last_billing is not null order by c.id`);
+    expect(found).toHaveLength(2);
+    for (const client of found) {
+      expect(client.counts).toBe(client.expected);
+      expect(client.counts).not.toMatch(/^0 0 0/);
+    }
+  });
+
   it("has invoices of every status: sent ones carried by a statement, open and closed ones this month", async () => {
     const byStatus = await rows<{
       invoice_status: string;

@@ -1,6 +1,6 @@
 import { refreshStatistics } from "../maintenance/refresh-statistics.js";
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { toQuantity, toRate, type CodeType } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import {
@@ -494,6 +494,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         dateFirstBilling: isoDate(dayOfMonth(3, 0, now)),
       })
       .where(eq(clients.id, client.id));
+    await recordDemoCycleCounts(db, client.id);
   }
   // Statistics for the data just written: PGlite has no autovacuum to gather them.
   if (options.secretsKey) await pointDemoClientsAtSandbox(db, options.secretsKey, demoClientIds);
@@ -590,6 +591,31 @@ async function seedStatementRun(
     .update(invoices)
     .set({ processedAt: ranAt })
     .where(and(eq(invoices.clientId, tenant.clientId), inArray(invoices.statementId, ids)));
+}
+
+/**
+ * The counts a production run leaves on the client (run-production's finishClientRun), from the
+ * demo's statement runs: the last cycle's bills by delivery and the fiscal year's bills sent, so the
+ * Rates tab's usage and the history agree with the statements Account Totals count.
+ */
+async function recordDemoCycleCounts(db: Database, clientId: number): Promise<void> {
+  await db.execute(sql`
+    with client as (
+      select id, date_last_billing as last,
+             make_date(extract(year from date_last_billing)::int
+                         - case when extract(month from date_last_billing) < fiscal_year_reset_month then 1 else 0 end,
+                       fiscal_year_reset_month, 1) as year_start
+      from clients where id = ${clientId}),
+    counts as (
+      select count(*) filter (where s.statement_date = c.last and s.delivery in ('mail', 'both')) as mailed,
+             count(*) filter (where s.statement_date = c.last and s.delivery in ('email', 'both')) as emailed,
+             count(*) filter (where s.statement_date = c.last and s.delivery = 'pulled') as pulled,
+             count(*) filter (where s.statement_date >= c.year_start and s.delivery <> 'pulled') as sent_ytd
+      from client c left join statements s on s.client_id = c.id)
+    update clients set number_mailed_bills = counts.mailed, number_emailed_bills = counts.emailed,
+           number_pulled_bills = counts.pulled, number_bills_sent_ytd = counts.sent_ytd,
+           number_bill_overflows = 0
+    from counts where clients.id = ${clientId}`);
 }
 
 /** Month-to-date figures count only this month's postings; back-dated demo postings must not inflate them. */

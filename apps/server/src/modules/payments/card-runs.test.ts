@@ -40,6 +40,7 @@ import { paymentGatewayOf } from "./payment-gateway.js";
 import { NOTHING_DUE_MESSAGE, cardRunAttemptKey, runCardRunChunk } from "./run-card-run.js";
 import { NOT_CHARGED_MESSAGE } from "./settle-attempts.js";
 import { startBulkCardRun, type CardRunChunk } from "./start-card-run.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // Process CC and autopay over HTTP, against the gateway sandbox in TEST mode (odd dollars approve,
 // even decline), with the job engine working in this process as `npm start` does on PGlite.
@@ -88,6 +89,7 @@ async function addCustomer(
       firstName: name,
       lastName: `Payer ${no}`,
       autopayFlag: options.autopay ?? false,
+      ...TEST_MAILING_ADDRESS,
     })
     .returning({ id: customers.id });
   if (!row) throw new Error("customer not created");

@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // Issue 28, points 2, 7 and 9: closed periods, open invoices stay open, run dates (point 4 and a
 // run's own day: first-run-billing.test.ts). Fixed dates in 2025 (a run may not be dated past today
@@ -55,7 +56,14 @@ beforeAll(async () => {
   ] as const) {
     const [row] = await testApp.db
       .insert(customers)
-      .values({ clientId, customerNo: no, customerName: name, lastName: name, openDate: "2025-01-01" })
+      .values({
+        clientId,
+        customerNo: no,
+        customerName: name,
+        lastName: name,
+        ...TEST_MAILING_ADDRESS,
+        openDate: "2025-01-01",
+      })
       .returning({ id: customers.id });
     ids[name] = row!.id;
   }

@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // Issue 28 point 4 (no back-billing: a first run bills one cycle, a charge never bills before it
 // and its customer existed) and closed periods on a run's own day. Fixed dates in 2025 for the
@@ -54,7 +55,13 @@ describe("no back-billing (issue 28 point 4)", () => {
     const add = async (no: number, openDate: string, createdAt: string, arrears = false) => {
       const [customer] = await testApp.db
         .insert(customers)
-        .values({ clientId: client!.id, customerNo: no, customerName: `C${no}`, openDate })
+        .values({
+          clientId: client!.id,
+          customerNo: no,
+          customerName: `C${no}`,
+          ...TEST_MAILING_ADDRESS,
+          openDate,
+        })
         .returning({ id: customers.id });
       await testApp.db.insert(recurringCharges).values({
         clientId: client!.id,
@@ -130,7 +137,7 @@ describe("on a run's day (books closed through today)", () => {
       .returning({ id: codes.id });
     const [customer] = await testApp.db
       .insert(customers)
-      .values({ clientId: id, customerNo: 1, customerName: "Payer" })
+      .values({ clientId: id, customerNo: 1, customerName: "Payer", ...TEST_MAILING_ADDRESS })
       .returning({ id: customers.id });
     expect((await runCycle2(20, today)).status).toBe("done");
     const chosen = await admin.request("POST", "/api/transactions/", {

@@ -151,6 +151,8 @@ export async function planCustomers(
         groupFlags: customer.groupFlags,
         billCriteria: client.billCriteria,
         newBalance,
+        mailingAddress: customer.mailingAddress,
+        email: customer.email,
       }),
     };
   });
@@ -207,4 +209,11 @@ export function addFigures(all: readonly ProductionFigures[]): ProductionFigures
     total.late_fees.total = addAmounts(total.late_fees.total, figures.late_fees.total);
   }
   return total;
+}
+
+/** Figures recorded before a reason existed (the cannot-deliver ones) count 0 for it. */
+export function withAllReasons(figures: unknown): unknown {
+  if (typeof figures !== "object" || figures === null) return figures;
+  const recorded = (figures as { no_statement?: object }).no_statement ?? {};
+  return { ...figures, no_statement: { ...emptyFigures().no_statement, ...recorded } };
 }

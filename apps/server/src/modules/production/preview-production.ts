@@ -6,6 +6,8 @@ import {
   CLIENT_SKIP_LABELS,
   clientSkipReason,
   NO_STATEMENT_LABELS,
+  cannotDeliverDetail,
+  type NoStatementReason,
   resolvePaging,
   type ProductionClient,
   type ProductionClientPreview,
@@ -89,6 +91,12 @@ export async function previewCycle(
   };
 }
 
+/** The reason in words; for a statement that cannot be delivered, what the customer's record lacks. */
+function noStatementLabel(plan: CustomerPlan, reason: NoStatementReason): string {
+  const detail = cannotDeliverDetail(plan.customer, reason);
+  return detail ? `${NO_STATEMENT_LABELS[reason]} (${detail})` : NO_STATEMENT_LABELS[reason];
+}
+
 function customerRow(plan: CustomerPlan): ProductionCustomer {
   const decision = plan.decision;
   return {
@@ -103,7 +111,7 @@ function customerRow(plan: CustomerPlan): ProductionCustomer {
     statement: decision.produce,
     delivery: decision.produce ? decision.delivery : null,
     no_statement_reason: decision.produce ? null : decision.reason,
-    no_statement_label: decision.produce ? null : NO_STATEMENT_LABELS[decision.reason],
+    no_statement_label: decision.produce ? null : noStatementLabel(plan, decision.reason),
     recurring: {
       count: plan.recurring.length,
       total: figuresOf([plan]).recurring.total,

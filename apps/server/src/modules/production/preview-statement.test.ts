@@ -9,6 +9,7 @@ import {
   type TenantFixture,
   type TestApp,
 } from "../../test-support/test-app.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // The preview statement PDF of one customer: drawn from the preview's plan, nothing written.
 const CYCLE = 11;
@@ -39,7 +40,13 @@ beforeAll(async () => {
     .returning({ id: codes.id });
   const [customer] = await testApp.db
     .insert(customers)
-    .values({ clientId, customerNo: 700, customerName: "Preview Customer", address1: "1 Elm St" })
+    .values({
+      clientId,
+      customerNo: 700,
+      customerName: "Preview Customer",
+      ...TEST_MAILING_ADDRESS,
+      address1: "1 Elm St",
+    })
     .returning({ id: customers.id });
   customerId = customer?.id ?? 0;
   await testApp.db.insert(recurringCharges).values({

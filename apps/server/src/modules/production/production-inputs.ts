@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { clientCyclesOf, type ClientLateFeeSettings } from "@cyclebill/domain";
+import { clientCyclesOf, type ClientLateFeeSettings, type MailingAddress } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, jobRuns, productionRuns } from "../../db/tables.js";
@@ -107,6 +107,9 @@ export type CustomerInput = {
   deleteFlag: string | null;
   totalBalance: string;
   groupFlags: string[];
+  /** Where its statement is delivered: the run holds back one it cannot deliver. */
+  mailingAddress: MailingAddress;
+  email: string;
 };
 
 export type RecurringInput = {
@@ -150,10 +153,15 @@ export async function readCustomerInputs(
     delete_flag: string | null;
     total_balance: string;
     group_flags: string[] | null;
+    address1: string;
+    city: string;
+    state: string;
+    zip: string;
+    email: string;
   }>(
     db,
     sql`select c.id, c.customer_no, c.customer_name, c.pull_flag, c.finance_flag, c.delete_flag,
-               c.total_balance::text as total_balance,
+               c.total_balance::text as total_balance, c.address1, c.city, c.state, c.zip, c.email,
                (select array_agg(rp.bill_indicator_flag) from route_plans rp
                 where rp.client_id = c.client_id and rp.customer_id = c.id) as group_flags
         from customers c
@@ -222,6 +230,8 @@ export async function readCustomerInputs(
       deleteFlag: row.delete_flag,
       totalBalance: row.total_balance,
       groupFlags: row.group_flags ?? [],
+      mailingAddress: { address1: row.address1, city: row.city, state: row.state, zip: row.zip },
+      email: row.email,
     })),
     recurring,
     ageing: new Map(aged.map((row) => [row.customerId, row])),

@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // A client's part fails for good in its second chunk (a trigger refuses one customer's statement);
 // once the cause is gone, a new POST for the same cycle and date resumes it: the chunks done before
@@ -47,6 +48,7 @@ beforeAll(async () => {
           clientId,
           customerNo: 500 + index,
           customerName: `Retry ${index}`,
+          ...TEST_MAILING_ADDRESS,
         })),
       )
       .returning({ id: customers.id })

@@ -13,7 +13,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { clients, cycleRuns } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
-import { addFigures } from "./plan-production.js";
+import { addFigures, withAllReasons } from "./plan-production.js";
 
 type CycleRunRow = typeof cycleRuns.$inferSelect;
 type PartRow = {
@@ -138,7 +138,8 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
   return rows.map((row) => {
     const own = parts.filter((part) => Number(part.cycle_run_id) === row.id);
     const clientParts = own.map((part) => {
-      const figures = part.figures === null ? null : productionFiguresSchema.parse(part.figures);
+      const figures =
+        part.figures === null ? null : productionFiguresSchema.parse(withAllReasons(part.figures));
       return {
         client_id: Number(part.client_id),
         client_name: part.client_name,

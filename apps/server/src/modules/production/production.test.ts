@@ -30,6 +30,7 @@ import {
 } from "../../test-support/test-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { pdfText } from "../../test-support/pdf-text.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // A cycle-7 client with a customer for every rule, a second cycle-7 client that is inactive, and a
 // third with bill criteria 03; a fixed run date, so the test passes on any day.
@@ -51,7 +52,14 @@ async function addCustomer(
 ) {
   const [row] = await testApp.db
     .insert(customers)
-    .values({ clientId, customerNo: no, customerName: name, lastName: name, ...fields })
+    .values({
+      clientId,
+      customerNo: no,
+      customerName: name,
+      lastName: name,
+      ...TEST_MAILING_ADDRESS,
+      ...fields,
+    })
     .returning({ id: customers.id });
   if (!row) throw new Error("customer not created");
   ids[name] = row.id;
@@ -261,6 +269,8 @@ describe("production run", () => {
         under_minimum: 0,
         credit_balance: 0,
         zero_balance: 0,
+        no_mailing_address: 0,
+        no_email_address: 0,
       },
       // mail-30's monthly 25.00 and its two February visits (15.00); none for D or S
       recurring: { count: 2, total: "40.00" },

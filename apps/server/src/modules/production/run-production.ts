@@ -7,7 +7,7 @@ import { finishJobRun, planJobRun, type JobRunKey } from "../jobs/job-runs.js";
 import { carryChunks, chunkResults, runChunk, type ChunkResult } from "../jobs/record-chunk.js";
 import { closeBooksForRun } from "../ledger/closed-period.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
-import { addFigures, figuresOf, planCustomers } from "./plan-production.js";
+import { addFigures, figuresOf, planCustomers, withAllReasons } from "./plan-production.js";
 import type { ProductionClientRow } from "./production-inputs.js";
 import { untimed, writeChunk, type PhaseTimer } from "./write-production.js";
 import { createRunDeliveries } from "../delivery/create-pools.js";
@@ -208,7 +208,9 @@ async function planClientRun(
 }
 
 function chunkFigures(chunks: readonly ChunkResult[]) {
-  return addFigures(chunks.map((chunk) => productionFiguresSchema.parse(chunk.result.figures)));
+  return addFigures(
+    chunks.map((chunk) => productionFiguresSchema.parse(withAllReasons(chunk.result.figures))),
+  );
 }
 
 function summarizeProduction(chunks: ChunkResult[]): Record<string, unknown> {

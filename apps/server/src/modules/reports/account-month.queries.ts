@@ -33,7 +33,7 @@ export type RegisterEntry = {
 type CustomerRow = { id: number | string; customer_no: number; customer_name: string; opening: string };
 
 /**
- * The next page of the client's customers in customer-number order after `afterCustomerNo`, each
+ * The next page of the client's customers opened by the month's end, in customer-number order after `afterCustomerNo`, each
  * with its balance at the start of the month: the kept balance less every entry dated from then on.
  */
 export async function registerCustomerPage(
@@ -48,6 +48,11 @@ export async function registerCustomerPage(
     sql`with page as (
           select id, customer_no, customer_name, total_balance from customers
           where client_id = ${clientId} and customer_no > ${afterCustomerNo}
+            -- opened by the month's end (a customer opened later is not the month's), unless it
+            -- has an entry dated by then: every dated entry stays in the books' tie
+            and (open_date <= ${month.end}::date or exists (
+                  select 1 from transactions e where e.client_id = ${clientId}
+                  and e.customer_id = customers.id and e.service_date <= ${month.end}::date))
           order by customer_no limit ${limit})
         select p.id, p.customer_no, p.customer_name,
                (p.total_balance - coalesce((

@@ -277,7 +277,9 @@ describe("Account Register", () => {
         order.push(`${group.customer.customerNo}:${group.lines.length}:${group.closing}`);
       expect([pageSize, totals.customers, totals.opening, totals.activity, totals.closing]).toEqual([
         pageSize,
-        6,
+        // The month's four: the fixture's two customers are opened today, after the month (the
+        // totals report's 'Active at' count says the same).
+        4,
         "225.50",
         "97.00",
         "322.50",

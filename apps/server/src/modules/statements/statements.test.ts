@@ -15,6 +15,7 @@ import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { createStatement } from "./create-statement.js";
 import { businessToday } from "../../clock.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -80,6 +81,7 @@ async function newCustomer(clientId = fixture.a.clientId): Promise<number> {
       clientId,
       customerNo: 700 + customerCounter,
       customerName: `Statement customer ${customerCounter}`,
+      ...TEST_MAILING_ADDRESS,
     })
     .returning();
   return (row as { id: number }).id;

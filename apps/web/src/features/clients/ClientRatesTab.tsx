@@ -24,7 +24,7 @@ const VOLUME_COUNTS: { field: ClientEditableField; label: string }[] = [
   { field: "number_bill_overflows", label: "Bill overflows" },
 ];
 
-/** What each kind of bill of the last cycle cost at the rate beside it. */
+/** What each kind of bill of the last cycle cost at the rate beside it (the basic fee is added to these). */
 const USAGE: { count: ClientEditableField; rate: ClientEditableField; label: string }[] = [
   { count: "number_mailed_bills", rate: "mailed_bill_rate", label: "Mailed bills" },
   { count: "number_emailed_bills", rate: "emailed_bill_rate", label: "Emailed bills" },
@@ -49,6 +49,10 @@ function decimalOrZero(value: string): string {
   return /^-?\d+(\.\d+)?$/.test(value.trim()) ? value.trim() : "0";
 }
 
+function toAmountOrZero(value: string): string {
+  return /^\d+(\.\d{1,2})?$/.test(value.trim()) ? value.trim() : "0.00";
+}
+
 /** The last production cycle's bill counts, what they cost at the client's rates, and the year so far. */
 function CycleUsage({ form, record }: { form: ClientForm; record: ClientRecord }) {
   const lines = USAGE.map((line) => {
@@ -56,6 +60,8 @@ function CycleUsage({ form, record }: { form: ClientForm; record: ClientRecord }
     const rate = decimalOrZero(form.text(line.rate).value);
     return { ...line, count, rate, cost: multiplyRateByQuantity(rate, count) };
   });
+  // The basic fee is charged every cycle whatever the bills: part of what the cycle costs.
+  const basicFee = toAmountOrZero(form.text("basic_fee").value);
   return (
     <ClientSection
       title="Last cycle's usage"
@@ -85,11 +91,17 @@ function CycleUsage({ form, record }: { form: ClientForm; record: ClientRecord }
             </Table.Tr>
           ))}
           <Table.Tr>
+            <Table.Td>Basic fee</Table.Td>
+            <Table.Td />
+            <Table.Td />
+            <Table.Td ta="right">{formatAmount(basicFee)}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
             <Table.Td fw={600}>Total</Table.Td>
             <Table.Td />
             <Table.Td />
             <Table.Td ta="right" fw={600}>
-              {formatAmount(sumAmounts(lines.map((line) => line.cost)))}
+              {formatAmount(sumAmounts([...lines.map((line) => line.cost), basicFee]))}
             </Table.Td>
           </Table.Tr>
         </Table.Tbody>

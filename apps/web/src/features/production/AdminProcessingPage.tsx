@@ -219,7 +219,7 @@ function CyclePreviewTable(props: {
                   </Anchor>
                 </Table.Td>
                 {client.skip_reason ? (
-                  <Table.Td colSpan={9}>
+                  <Table.Td colSpan={10}>
                     <Text size="sm" c="dimmed">
                       Skipped: {client.skip_label}
                     </Text>

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text, Title } from "@mantine/core";
+import { CANNOT_DELIVER_REASONS } from "@cyclebill/domain";
 import { useState } from "react";
 import { useDownload } from "../../api/download";
 import { formatAmount } from "../../lib/format";
@@ -71,7 +72,14 @@ export function ClientCustomers({ clientId, runDate }: { clientId: number; runDa
                   {row.delivery ? (
                     <Badge variant="light">{DELIVERY_LABELS[row.delivery]}</Badge>
                   ) : (
-                    <Text size="sm" c="dimmed">
+                    <Text
+                      size="sm"
+                      c={
+                        row.no_statement_reason && CANNOT_DELIVER_REASONS.includes(row.no_statement_reason)
+                          ? "red"
+                          : "dimmed"
+                      }
+                    >
                       None: {row.no_statement_label}
                     </Text>
                   )}

@@ -70,7 +70,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                     {client.figures ? (
                       <FigureCells figures={client.figures} />
                     ) : (
-                      <Table.Td colSpan={8}>
+                      <Table.Td colSpan={9}>
                         {client.done} of {client.total} customers
                       </Table.Td>
                     )}
