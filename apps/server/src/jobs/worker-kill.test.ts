@@ -162,7 +162,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
         chunksDone: 8,
         chunkCount: 8,
       });
-      expect(finished?.result).toEqual({ customers_checked: CUSTOMERS, mismatches: [] });
+      expect(finished?.result).toEqual({
+        customers_checked: CUSTOMERS,
+        mismatches: [],
+        statement_mismatches: [],
+      });
       // One marker per chunk, and the done counts add up to the customers: no chunk counted twice.
       expect(await chunkNumbers()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
       const chunks = await db.select().from(jobRunChunks).where(eq(jobRunChunks.runId, run.id));

@@ -160,6 +160,7 @@ async function coverOf(
 }
 
 async function write(out: WriteStream, text: string): Promise<void> {
+  if (out.errored) throw out.errored;
   if (!out.write(text)) await once(out, "drain");
 }
 
@@ -197,6 +198,9 @@ export async function buildPool(
   const { cover, client: coverClient } = await coverOf(db, clientId, pool);
   const threads = pdfPool();
   const manifest = createWriteStream(files.manifestPart);
+  // A write still in flight when a deleted pool's build destroys the stream reports here, not as an
+  // uncaught error; a failure while the build goes on is thrown by the next write.
+  manifest.on("error", () => undefined);
   const zip = openPoolZip(files, name);
   const merged = new MergedPdf(zip.pdf, name);
   const pagesOf: number[] = [];

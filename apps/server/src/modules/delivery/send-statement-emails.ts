@@ -111,6 +111,13 @@ export async function sendStatementEmails(
               messageId,
             }),
           );
+          // Recorded the moment the server accepts it, not after the batch: a worker killed while
+          // another email of the batch stalls must not send this one again.
+          await db.execute(
+            sql`update statement_deliveries set status = 'sent', last_error = null, message_id = ${messageId},
+                                                sent_at = now(), updated_at = now()
+                where client_id = ${clientId} and id = ${email.row.id}`,
+          );
           accepted.push(email);
         } catch (error) {
           failed += 1;
@@ -124,18 +131,6 @@ export async function sendStatementEmails(
     await Promise.all(Array.from({ length: Math.min(SENDS_AT_ONCE, ready.length) }, lane));
     if (accepted.length === 0) continue;
     sent += accepted.length;
-    await db.execute(
-      sql`update statement_deliveries d set status = 'sent', last_error = null, message_id = a.message_id,
-                                            sent_at = now(), updated_at = now()
-          from unnest(${sqlArray(
-            accepted.map((email) => Number(email.row.id)),
-            "bigint",
-          )}, ${sqlArray(
-            accepted.map((email) => messageIdOf(clientId, email.statement.id)),
-            "text",
-          )}) as a(id, message_id)
-          where d.client_id = ${clientId} and d.id = a.id`,
-    );
     await db.execute(
       sql`update statements s set pages = coalesce(s.pages, p.pages)
           from unnest(${sqlArray(
