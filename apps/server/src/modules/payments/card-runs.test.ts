@@ -365,78 +365,83 @@ describe("Process CC", () => {
 });
 
 describe("autopay", () => {
-  it("charges autopay customers their statement's amount due after a production run", async () => {
-    const due = await addCustomer(41, "Autopay", { card: true, autopay: true });
-    const declined = await addCustomer(42, "Autopaid", { card: true, autopay: true });
-    await addCustomer(43, "Nodue", { card: true, autopay: true });
-    await testApp.db.insert(recurringCharges).values(
-      [
-        [due, "31.00"],
-        [declined, "30.00"],
-      ].map(([customerId, amount]) => ({
-        clientId: clientA,
-        customerId: Number(customerId),
-        codeId: serviceCode,
-        description: "Monthly service",
-        rate: String(amount),
-        quantity: "1",
-        amount: String(amount),
-        startMonth: 1,
-        endMonth: 12,
-      })),
-    );
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
-    expect(started.status).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
-        ),
-      (value: ProductionRun) => value.status === "done" || value.status === "failed",
-      60_000,
-    );
-    expect(run.status).toBe("done");
-    const part = run.clients.find((item) => item.client_id === clientA);
-    const autopayId = part?.autopay_job_id;
-    if (!autopayId) throw new Error(`no autopay run: ${JSON.stringify(part)}`);
+  // A production run, then its autopay card run as jobs: past a minute on a loaded 2-core CI machine.
+  it(
+    "charges autopay customers their statement's amount due after a production run",
+    { timeout: 180_000 },
+    async () => {
+      const due = await addCustomer(41, "Autopay", { card: true, autopay: true });
+      const declined = await addCustomer(42, "Autopaid", { card: true, autopay: true });
+      await addCustomer(43, "Nodue", { card: true, autopay: true });
+      await testApp.db.insert(recurringCharges).values(
+        [
+          [due, "31.00"],
+          [declined, "30.00"],
+        ].map(([customerId, amount]) => ({
+          clientId: clientA,
+          customerId: Number(customerId),
+          codeId: serviceCode,
+          description: "Monthly service",
+          rate: String(amount),
+          quantity: "1",
+          amount: String(amount),
+          startMonth: 1,
+          endMonth: 12,
+        })),
+      );
+      const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
+      expect(started.status).toBe(202);
+      const run = await pollUntil(
+        async () =>
+          productionRunSchema.parse(
+            (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
+          ),
+        (value: ProductionRun) => value.status === "done" || value.status === "failed",
+        60_000,
+      );
+      expect(run.status).toBe("done");
+      const part = run.clients.find((item) => item.client_id === clientA);
+      const autopayId = part?.autopay_job_id;
+      if (!autopayId) throw new Error(`no autopay run: ${JSON.stringify(part)}`);
 
-    const cards = await waitForCardRun(staffA, autopayId);
-    expect(cards).toMatchObject({
-      source: "autopay",
-      job: { status: "succeeded", total: 2 },
-      approved_count: 1,
-      approved_total: "31.00",
-      declined_count: 1,
-      count: 2,
-    });
-    expect(
-      cards.paymentResults.map((result) => [result.customer_id, result.amount_response, result.status]),
-    ).toEqual([
-      [due, "31.00", "approved"],
-      [declined, "30.00", "declined"],
-    ]);
-    const [statement] = await queryRows<{ new_balance: string }>(
-      testApp.db,
-      sql`select new_balance::text from statements where client_id = ${clientA} and customer_id = ${due}`,
-    );
-    expect(statement?.new_balance).toBe("31.00");
-    const [after] = await testApp.db
-      .select({ balance: customers.totalBalance })
-      .from(customers)
-      .where(eq(customers.id, due));
-    expect(after?.balance).toBe("0.00");
-    // The attempts say where they came from.
-    const sources = await queryRows<{ source: string }>(
-      testApp.db,
-      sql`select distinct source from payment_attempts where client_id = ${clientA} and card_run_id = ${autopayId}`,
-    );
-    expect(sources).toEqual([{ source: "autopay" }]);
-    // Merchant-initiated charges of a card on file.
-    const charged = sandbox.transactions().filter((t) => t.transType === "SALE" && t.amount === "31.00");
-    expect(charged.map((t) => [t.storedIndicator, t.storedType, t.duplicateOverride])).toEqual([
-      ["S", "M", false],
-    ]);
-  });
+      const cards = await waitForCardRun(staffA, autopayId);
+      expect(cards).toMatchObject({
+        source: "autopay",
+        job: { status: "succeeded", total: 2 },
+        approved_count: 1,
+        approved_total: "31.00",
+        declined_count: 1,
+        count: 2,
+      });
+      expect(
+        cards.paymentResults.map((result) => [result.customer_id, result.amount_response, result.status]),
+      ).toEqual([
+        [due, "31.00", "approved"],
+        [declined, "30.00", "declined"],
+      ]);
+      const [statement] = await queryRows<{ new_balance: string }>(
+        testApp.db,
+        sql`select new_balance::text from statements where client_id = ${clientA} and customer_id = ${due}`,
+      );
+      expect(statement?.new_balance).toBe("31.00");
+      const [after] = await testApp.db
+        .select({ balance: customers.totalBalance })
+        .from(customers)
+        .where(eq(customers.id, due));
+      expect(after?.balance).toBe("0.00");
+      // The attempts say where they came from.
+      const sources = await queryRows<{ source: string }>(
+        testApp.db,
+        sql`select distinct source from payment_attempts where client_id = ${clientA} and card_run_id = ${autopayId}`,
+      );
+      expect(sources).toEqual([{ source: "autopay" }]);
+      // Merchant-initiated charges of a card on file.
+      const charged = sandbox.transactions().filter((t) => t.transType === "SALE" && t.amount === "31.00");
+      expect(charged.map((t) => [t.storedIndicator, t.storedType, t.duplicateOverride])).toEqual([
+        ["S", "M", false],
+      ]);
+    },
+  );
 });
 
 // After the earlier tests' run (2025-03-09) closed the books: postings go after it.
