@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
-// Unit tests (domain), the gateway sandbox's tests and API tests (server); browser tests run from e2e/vitest.config.ts after a build.
+// Unit tests (domain, web), the gateway sandbox's tests and API tests (server); browser tests run from e2e/vitest.config.ts after a build.
 export default defineConfig({
   test: {
-    projects: ["packages/domain", "apps/gateway-sandbox", "apps/server"],
+    projects: ["packages/domain", "apps/web", "apps/gateway-sandbox", "apps/server"],
     // Vitest's default (cores - 1) runs one file at a time on a 2-core machine, leaving a core idle
     // while a file waits on its server or database. Each API test file has its own database.
     maxWorkers: Math.max(2, availableParallelism() - 1),
