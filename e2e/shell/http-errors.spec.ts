@@ -67,7 +67,7 @@ describe("HTTP error catalogue", () => {
     await page.goto("/help?client_id=7");
     await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
     await page.getByRole("button", { name: "Notifications", exact: true }).click();
-    await page.getByText("System message").waitFor();
+    await page.getByText("System message", { exact: true }).waitFor();
     expect(await page.getByText("No message").count()).toBe(2);
     expect(await page.getByText("Server side error occurred").count()).toBe(0);
   });

@@ -10,14 +10,17 @@ import { useClientContext } from "../../shared/client-context";
 import { preloadScreens } from "../../lib/lazy-screen";
 import { CustomerSelect } from "../customers/CustomerSelect";
 import { BrandLink } from "./BrandLink";
+import { HEADER_HEIGHT, SECOND_BAR_HEIGHT, TOP_BAR_HEIGHT } from "./layout-sizes";
 import { NAV_ITEMS, visibleNavItems } from "./nav-items";
 import { NotificationBell } from "./NotificationBell";
 import { RouteLoading } from "./RouteLoading";
 
-const TOP_BAR_HEIGHT = 56;
-const SECOND_BAR_HEIGHT = 52;
-
 const ROLE_LABELS: Record<UserRole, string> = { admin: "Administrator", owner: "Owner", staff: "Staff" };
+
+/** A user not attached to a client (self-registered, not yet added) is no client's owner or staff. */
+function roleLabel(user: { role: UserRole; isAdmin: boolean; client_id: number | null }): string {
+  return !user.isAdmin && user.client_id === null ? "Not attached to a client" : ROLE_LABELS[user.role];
+}
 
 /** Layout of every logged-in page: top bar, selection bar, navbar. Guarded by RequireAuth. */
 export function AppLayout() {
@@ -38,7 +41,7 @@ function AuthenticatedShell() {
 
   return (
     <AppShell
-      header={{ height: TOP_BAR_HEIGHT + SECOND_BAR_HEIGHT }}
+      header={{ height: HEADER_HEIGHT }}
       navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="lg"
     >
@@ -65,7 +68,7 @@ function AuthenticatedShell() {
                 {displayName(user)}
               </Text>
               <Text size="xs" c="dimmed" lh={1.2}>
-                {ROLE_LABELS[user.role]}
+                {roleLabel(user)}
               </Text>
             </Box>
             <NotificationBell />
