@@ -201,7 +201,15 @@ describe("invoice lifecycle", () => {
     await button("Add Transaction").click();
     await table().getByRole("row", { name: "Add Transaction" }).waitFor();
     await button("Separate Transactions from Invoice").click();
+    // Nothing is separated until the user confirms; then a toast says what happened.
+    const confirm = page.getByRole("dialog", { name: /^Separate transactions from invoice/ });
+    await confirm.getByText("They stay in the ledger and go back to new").waitFor();
+    expect((await ledger(world)).every((row) => row.invoice === invoiceId)).toBe(true);
+    await confirm.getByRole("button", { name: "Separate" }).click();
     await page.getByRole("heading", { level: 1, name: "Search Transactions" }).waitFor();
+    await page
+      .getByText(/^2 transactions were separated from invoice \d+; it stays open, empty\.$/)
+      .waitFor();
     await page.getByRole("table", { name: "Transactions" }).getByRole("cell", { name: "Cut 20" }).waitFor();
     const rows = await ledger(world);
     expect(rows.map((row) => [row.invoice, row.transaction_status])).toEqual([

@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useClientContext } from "../../shared/client-context";
+import { NoClientNotice } from "../clients/ClientRequired";
 import { PageHeader } from "../shell/PageHeader";
 import { today } from "../../lib/business-date";
 import { addInvoice } from "./invoice-api";
@@ -23,7 +24,11 @@ export function AddInvoicePage() {
     return (
       <Stack>
         <PageHeader title="Create Invoice" />
-        <Alert color="blue">{isAdmin ? "Choose a client to create invoices." : "No client."}</Alert>
+        {isAdmin ? (
+          <Alert color="blue">Choose a client to create invoices.</Alert>
+        ) : (
+          <NoClientNotice what="invoices" />
+        )}
       </Stack>
     );
   }

@@ -1,9 +1,11 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useDownload } from "../../api/download";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
+import { NoClientNotice } from "../clients/ClientRequired";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
@@ -40,6 +42,7 @@ export function EditInvoicePage() {
   const [message, setMessage] = useState<string | null>(null);
   const [editingDate, setEditingDate] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmSeparate, setConfirmSeparate] = useState(false);
 
   const status = invoice.data?.invoice_status;
   const isOpen = status === "open";
@@ -57,7 +60,11 @@ export function EditInvoicePage() {
     return (
       <Stack>
         <PageHeader title="Edit Invoice" />
-        <Alert color="blue">{isAdmin ? "Choose a client to see its invoices." : "No client."}</Alert>
+        {isAdmin ? (
+          <Alert color="blue">Choose a client to see its invoices.</Alert>
+        ) : (
+          <NoClientNotice what="invoices" />
+        )}
       </Stack>
     );
   }
@@ -135,16 +142,7 @@ export function EditInvoicePage() {
               <Button color="teal" onClick={() => run("close")} loading={command.isPending}>
                 Close Invoice
               </Button>
-              <Button
-                variant="default"
-                onClick={() =>
-                  command.mutate(
-                    { kind: "separate" },
-                    { onSuccess: () => void navigate(withClient("/transactions/search")) },
-                  )
-                }
-                disabled={command.isPending}
-              >
+              <Button variant="default" onClick={() => setConfirmSeparate(true)} disabled={command.isPending}>
                 Separate Transactions from Invoice
               </Button>
               <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
@@ -293,6 +291,32 @@ export function EditInvoicePage() {
         }}
         noun="transactions"
       />
+      <ConfirmDeleteDialog
+        opened={confirmSeparate}
+        title={`Separate transactions from invoice ${number}`}
+        confirmLabel="Separate"
+        loading={command.isPending}
+        onCancel={() => setConfirmSeparate(false)}
+        onConfirm={() => {
+          const count = lines.data?.count ?? 0;
+          command.mutate(
+            { kind: "separate" },
+            {
+              onSuccess: () => {
+                notifications.show({
+                  color: "teal",
+                  message: `${count === 1 ? "1 transaction was" : `${String(count)} transactions were`} separated from invoice ${number}; it stays open, empty.`,
+                });
+                void navigate(withClient("/transactions/search"));
+              },
+              onSettled: () => setConfirmSeparate(false),
+            },
+          );
+        }}
+      >
+        Take every transaction off invoice {number}? They stay in the ledger and go back to new; the invoice
+        stays open, empty.
+      </ConfirmDeleteDialog>
       <ConfirmDeleteDialog
         opened={confirmDelete}
         title={`Delete invoice ${number}`}

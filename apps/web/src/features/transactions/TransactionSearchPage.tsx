@@ -20,6 +20,7 @@ import { useSearchParams } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { useDownload } from "../../api/download";
 import { useClientContext } from "../../shared/client-context";
+import { NoClientNotice } from "../clients/ClientRequired";
 import { useSelectedCustomer } from "../customers/selected-customer";
 import { DownloadIcon, RefreshIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
@@ -161,7 +162,11 @@ export function TransactionSearchPage() {
     return (
       <Stack>
         <PageHeader title="Search Transactions" />
-        <Alert color="blue">{isAdmin ? "Choose a client to see its transactions." : "No client."}</Alert>
+        {isAdmin ? (
+          <Alert color="blue">Choose a client to see its transactions.</Alert>
+        ) : (
+          <NoClientNotice what="transactions" />
+        )}
       </Stack>
     );
   }
