@@ -3,7 +3,7 @@ import { DUPLICATE_EMAIL_MESSAGE, type userInputSchema } from "@cyclebill/domain
 import type { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { pgErrorCode } from "../../db/pg-errors.js";
-import { users } from "../../db/tables.js";
+import { clients, users } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
 import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
@@ -96,13 +96,18 @@ export async function addClientUser(
       return { user: created, token: await issueResetToken(tx, created.id, INVITATION_TOKEN_MINUTES) };
     })
     .catch(duplicateAsFieldError);
+  const business = await clientNameOf(db, tenant.clientId);
+  // A provider admin adds users on a business's behalf: the email names the business, not the admin.
+  const inviter = tenant.user.isAdmin
+    ? "Your billing provider"
+    : [tenant.user.firstName, tenant.user.lastName].join(" ").trim() || "Your billing team";
   await mailer.send({
     to: user.email,
-    subject: "You have a Cyclebill account",
+    subject: `You have a Cyclebill account for ${business}`,
     text: [
       `Hello ${user.firstName},`,
       "",
-      `${tenant.user.firstName || "Your billing team"} added you to Cyclebill. Choose your password with this link`,
+      `${inviter} added you to ${business}'s billing on Cyclebill. Choose your password with this link`,
       "(it works once, within 72 hours):",
       "",
       passwordResetLink(publicUrl, user, token),
@@ -111,6 +116,15 @@ export async function addClientUser(
     ].join("\n"),
   });
   return usersResource.toApi(user);
+}
+
+async function clientNameOf(db: Database, clientId: number): Promise<string> {
+  const [client] = await db
+    .select({ name: clients.clientName })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  return client?.name.trim() || "your business";
 }
 
 export async function updateClientUser(

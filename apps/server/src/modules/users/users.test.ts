@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { users } from "../../db/tables.js";
+import { clients, users } from "../../db/tables.js";
 import { createUser } from "./create-user.js";
 import {
   createTenantFixture,
@@ -29,6 +29,26 @@ type User = {
 };
 
 describe("/api/users/", () => {
+  it("names the business, not the provider's admin, when an admin adds a client's user", async () => {
+    const admin = testApp.client(fixture.adminToken);
+    const created = await admin.post(`/api/users/?client_id=${fixture.b.clientId}`, {
+      firstName: "Ines",
+      lastName: "Alves",
+      email: "ines.invite@example.com",
+      isStaff: false,
+    });
+    expect(created.status).toBe(201);
+    const [clientB] = await testApp.db
+      .select({ name: clients.clientName })
+      .from(clients)
+      .where(eq(clients.id, fixture.b.clientId));
+    const mail = await testApp.mail.lastTo("ines.invite@example.com");
+    expect(mail.subject).toBe(`You have a Cyclebill account for ${clientB?.name ?? "?"}`);
+    expect(mail.text).toContain(
+      `Your billing provider added you to ${clientB?.name ?? "?"}'s billing on Cyclebill.`,
+    );
+  });
+
   it("lets an owner add a user, who is emailed a link to set a password and can then log in", async () => {
     const owner = testApp.client(fixture.a.ownerToken);
     const created = await owner.post("/api/users/", {
@@ -47,7 +67,12 @@ describe("/api/users/", () => {
       has_password: false,
     });
     const mail = await testApp.mail.lastTo("nia@example.com");
-    expect(mail.subject).toBe("You have a Cyclebill account");
+    const [clientA] = await testApp.db
+      .select({ name: clients.clientName })
+      .from(clients)
+      .where(eq(clients.id, fixture.a.clientId));
+    expect(mail.subject).toBe(`You have a Cyclebill account for ${clientA?.name ?? "?"}`);
+    expect(mail.text).toContain(`added you to ${clientA?.name ?? "?"}'s billing on Cyclebill`);
     const link = new URL(/https?:\/\/\S+\/passwordReset\?\S+/.exec(mail.text)?.[0] ?? "http://missing");
     const reset = await testApp.client().post("/api/reset-password/", {
       email: link.searchParams.get("email"),
