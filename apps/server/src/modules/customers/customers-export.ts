@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { formatUsd, sumAmounts } from "@cyclebill/domain";
+import { NO_PHONE, formatUsd, sumAmounts } from "@cyclebill/domain";
 import { strToU8, zipSync } from "fflate";
 import type { Database } from "../../db/database.js";
 import { clients, customers } from "../../db/tables.js";
@@ -80,6 +80,10 @@ export const CUSTOMER_CSV_COLUMNS: readonly (keyof CustomerOutput)[] = [
   "created_at",
 ];
 
+function exportedPhone(phone: string): string {
+  return phone === NO_PHONE ? "" : phone;
+}
+
 async function allCustomers(db: Database, tenant: TenantContext): Promise<CustomerOutput[]> {
   const rows = await db
     .select()
@@ -106,6 +110,10 @@ export async function exportCustomersZip(
     const buckets = aged.get(row.id);
     return {
       ...row,
+      // 0000000000 is the spec's "no phone": the screens hide it, and so does the export.
+      phone1: exportedPhone(row.phone1),
+      phone2: exportedPhone(row.phone2),
+      phone3: exportedPhone(row.phone3),
       aged_as_of: today,
       current_balance: buckets?.current ?? row.current_balance,
       overdue_30_days: buckets?.days30 ?? row.overdue_30_days,

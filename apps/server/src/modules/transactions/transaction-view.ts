@@ -107,7 +107,8 @@ export function transactionToApi(view: TransactionView): TransactionRecord {
     created: view.createdAt.toISOString(),
     unitofmeasure: view.unitOfMeasureId,
     uom: view.unitName,
-    transaction_status: view.transactionStatus,
+    // Billed on a statement is attached too: to the statement, as an invoiced entry is to its invoice.
+    transaction_status: view.statementId !== null ? "attached" : view.transactionStatus,
     transaction_type: view.transactionType,
     invoice: view.invoiceId,
     invoice_num: view.invoiceNum,
