@@ -45,8 +45,17 @@ describe("Process CC Payments", () => {
 
     const results = page.getByRole("table", { name: "Payment results" });
     await page.getByText("3 of 3 customers").waitFor({ timeout: 30_000 });
-    await page.getByTestId("card-run-totals").getByText("2 approved · $24.00").waitFor();
-    await page.getByTestId("card-run-totals").getByText("1 declined").waitFor();
+    const totals = page.getByTestId("card-run-totals");
+    // On a miss, say what the page showed: totals and each customer's message.
+    await totals
+      .getByText("2 approved · $24.00")
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`Totals: ${await totals.innerText()} | Results: ${await results.innerText()}`, {
+          cause: error,
+        });
+      });
+    await totals.getByText("1 declined").waitFor();
     expect(formatViolations(await axeViolations(page))).toBe("");
     const statusOf = (name: string) =>
       results.getByRole("row").filter({ hasText: name }).getAttribute("data-status");
@@ -58,6 +67,32 @@ describe("Process CC Payments", () => {
       "12.00",
       "0.00",
     ]);
+  });
+
+  test("a company customer's result shows the company's name", async () => {
+    const { admin } = world.current();
+    const shop = await makePayClient(admin, "Company Card Client");
+    const company = await shop.customer("", "", { company_name: "Acme Supply Co" });
+    await shop.charge(company, "17.00");
+    await storeCard(admin, shop.client.id, company.id, OTHER_TEST_CARDS[2]);
+
+    const page = await world.openPage();
+    await page.goto(`/customers/processCC?client_id=${shop.client.id}`);
+    const table = page.getByRole("table", { name: "Customers with a payment method on file" });
+    await table.getByRole("row").filter({ hasText: "Acme Supply Co" }).waitFor();
+    await table.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await page.getByRole("button", { name: "Make Payments (1)" }).click();
+    await page
+      .getByRole("dialog", { name: "Make payments" })
+      .getByRole("button", { name: "Charge $17.00" })
+      .click();
+    await page.getByText("1 of 1 customers").waitFor({ timeout: 30_000 });
+    const row = page
+      .getByRole("table", { name: "Payment results" })
+      .getByRole("row")
+      .filter({ hasText: "Acme Supply Co" });
+    await row.waitFor();
+    expect(await row.getAttribute("data-status")).toBe("approved");
   });
 
   test("autopay charges the statement's amount due after a production run; Admin Processing shows the results", async () => {

@@ -65,7 +65,10 @@ export async function getCardRun(
     ),
     queryRows<ResultRow>(
       db,
-      sql`select a.customer_id, c.customer_no, a.name1, a.name2, a.amount::text as amount, a.status, a.message,
+      // A company customer has no first or last name: its result shows the company (or account) name.
+      sql`select a.customer_id, c.customer_no,
+                 coalesce(nullif(a.name1, ''), nullif(c.company_name, ''), c.customer_name) as name1, a.name2,
+                 a.amount::text as amount, a.status, a.message,
                  c.total_balance::text as total_balance
           from ${latest}
           join customers c on c.client_id = a.client_id and c.id = a.customer_id
