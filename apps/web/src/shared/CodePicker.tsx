@@ -1,6 +1,6 @@
 import { Text } from "@mantine/core";
 import { TypeaheadSelect } from "../features/shell/TypeaheadSelect";
-import { codeLabel, searchCodes, type CodeMatch } from "./codes";
+import { codeLabel, codeTypeLabel, searchCodes, type CodeMatch } from "./codes";
 
 /** Picks one of the client's bill codes through the code typeahead; codes 0 or below are left out. */
 export function CodePicker({
@@ -45,8 +45,8 @@ export function CodePicker({
         showType ? (
           <div>
             <Text size="sm">{codeLabel(code)}</Text>
-            <Text size="xs" c="dimmed" tt="capitalize">
-              {code.code_type.replace(/_/g, " ")}
+            <Text size="xs" c="dimmed">
+              {codeTypeLabel(code.code_type)}
             </Text>
           </div>
         ) : (

@@ -1,4 +1,4 @@
-import type { Page } from "@cyclebill/domain";
+import { CODE_TYPES, CODE_TYPE_LABELS, isCodeType, type Page } from "@cyclebill/domain";
 import { apiFetch } from "../api/api-client";
 
 /** A bill code as the code typeahead and the code lists return it. */
@@ -11,4 +11,12 @@ export function searchCodes(clientId: number | null, query: string, signal: Abor
 
 export function codeLabel(code: Pick<CodeMatch, "code" | "description">): string {
   return code.description ? `${code.code} · ${code.description}` : String(code.code);
+}
+
+/** The code types as codes and reports name them ("Credit adjustment", not "adjust"), for pickers. */
+export const CODE_TYPE_OPTIONS = CODE_TYPES.map((type) => ({ value: type, label: CODE_TYPE_LABELS[type] }));
+
+/** A code type's label; a type this web does not know shows as sent. */
+export function codeTypeLabel(type: string): string {
+  return isCodeType(type) ? CODE_TYPE_LABELS[type] : type;
 }

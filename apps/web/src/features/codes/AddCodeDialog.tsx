@@ -1,12 +1,11 @@
-import { CODE_TYPES, CODE_TYPE_LABELS, DESCRIPTION_MAX_LENGTH } from "@cyclebill/domain";
+import { DESCRIPTION_MAX_LENGTH } from "@cyclebill/domain";
 import { Button, Checkbox, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useState, type FormEvent } from "react";
+import { CODE_TYPE_OPTIONS } from "../../shared/codes";
 import type { FieldErrors } from "../auth/form-validation";
 import { announceCodeSaveFailed, announceCodeSaved } from "./code-messages";
 import { isCodeType, saveErrors, validateDraft, type CodeDraft, type CodeField } from "./code-draft";
 import { useSaveCode } from "./codes-api";
-
-export const CODE_TYPE_OPTIONS = CODE_TYPES.map((type) => ({ value: type, label: CODE_TYPE_LABELS[type] }));
 
 /**
  * Add Code. The dialog stays open after a save for the next code: the number goes up by one, the

@@ -1,41 +1,7 @@
-import {
-  NAME_REQUIRED_MESSAGE,
-  RECURRING_REQUIRED_MESSAGE,
-  STORED_AMOUNT_REQUIRED_MESSAGE,
-} from "@cyclebill/domain";
-import {
-  Accordion,
-  Alert,
-  Badge,
-  Box,
-  Button,
-  CloseButton,
-  Group,
-  List,
-  MultiSelect,
-  Paper,
-  Stack,
-  Text,
-} from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useRef, useState, type FormEvent, type ReactNode } from "react";
-import { ApiError, describeApiError } from "../../api/api-client";
-import {
-  emptyRecurringDraft,
-  emptyStoredDraft,
-  validateRecurringDraft,
-  validateStoredDraft,
-  type DraftErrors,
-  type RecurringDraft,
-  type RecurringField,
-  type RecurringValues,
-  type StoredDraft,
-  type StoredField,
-  type StoredValues,
-} from "./charge-drafts";
-import { customerLabel } from "./CustomerSelect";
-import { useFullCreateCustomer } from "./customer-api";
-import type { CustomerRecord } from "@cyclebill/domain";
+import { NAME_REQUIRED_MESSAGE, type CustomerRecord } from "@cyclebill/domain";
+import { Accordion, Alert, Box, Button, Group, List, MultiSelect, Stack, Text } from "@mantine/core";
+import { useState, type FormEvent } from "react";
+import { DraftCard, SectionTitle } from "./AddCustomerParts";
 import { useGroupOptions, useUnitsOfMeasure } from "./customer-children-api";
 import {
   AddressSection,
@@ -43,23 +9,9 @@ import {
   ContactSection,
   MessagesSection,
   NameSection,
-  type SetCustomerField,
 } from "./CustomerFields";
-import {
-  PROPERTY_ADDRESS_FIELDS,
-  emptyCustomerValues,
-  serverErrors,
-  validateCustomer,
-  type CustomerFieldErrors,
-  type CustomerFormValues,
-} from "./customer-form";
 import { RecurringDraftInputs, StoredDraftInputs } from "./DraftEditors";
-
-type Row<D, K extends string> = { key: number; draft: D; errors: DraftErrors<K> };
-
-const FIX_MARKED_FIELDS = "Please correct the marked fields.";
-
-type Section = "property" | "messages" | "recurring" | "stored" | "groups";
+import { useAddCustomer, type AddCustomerSection } from "./use-add-customer";
 
 export type AddCustomerFormProps = {
   clientId: number;
@@ -91,105 +43,28 @@ export function AddCustomerForm(props: AddCustomerFormProps) {
 }
 
 function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddCustomerFormProps) {
-  const create = useFullCreateCustomer(clientId);
   const units = useUnitsOfMeasure();
   const groups = useGroupOptions(clientId);
-  const [values, setValues] = useState<CustomerFormValues>(emptyCustomerValues);
-  const [errors, setErrors] = useState<CustomerFieldErrors>({});
-  const [problems, setProblems] = useState<string[]>([]);
-  const [recurring, setRecurring] = useState<Row<RecurringDraft, RecurringField>[]>([]);
-  const [stored, setStored] = useState<Row<StoredDraft, StoredField>[]>([]);
-  const [groupIds, setGroupIds] = useState<string[]>([]);
-  const [open, setOpen] = useState<Section[]>([]);
-  const [nextKey, setNextKey] = useState(1);
-  const [pendingAction, setPendingAction] = useState<"save" | "new" | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  const set: SetCustomerField = (field, value) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  const openSections = (sections: Section[]) =>
-    setOpen((current) => [...current, ...sections.filter((section) => !current.includes(section))]);
-
-  const addRecurring = () => {
-    setRecurring((rows) => [...rows, { key: nextKey, draft: emptyRecurringDraft(), errors: {} }]);
-    setNextKey((key) => key + 1);
-  };
-  const addStored = () => {
-    setStored((rows) => [...rows, { key: nextKey, draft: emptyStoredDraft(), errors: {} }]);
-    setNextKey((key) => key + 1);
-  };
-
-  const submit = (andNew: boolean) => {
-    const customer = validateCustomer(values, "add");
-    const messages = customer.ok ? [] : [...customer.formErrors];
-    setErrors(customer.ok ? {} : customer.fieldErrors);
-
-    const charges: RecurringValues[] = [];
-    const checkedRecurring = recurring.map((row) => {
-      const result = validateRecurringDraft(row.draft);
-      if (result.ok) charges.push(result.data);
-      return { ...row, errors: result.ok ? {} : result.errors };
-    });
-    setRecurring(checkedRecurring);
-    const recurringMessages = checkedRecurring.flatMap((row) => Object.values(row.errors));
-    if (recurringMessages.includes(RECURRING_REQUIRED_MESSAGE)) messages.push(RECURRING_REQUIRED_MESSAGE);
-
-    const amounts: StoredValues[] = [];
-    const checkedStored = stored.map((row) => {
-      const result = validateStoredDraft(row.draft);
-      if (result.ok) amounts.push(result.data);
-      return { ...row, errors: result.ok ? {} : result.errors };
-    });
-    setStored(checkedStored);
-    const storedMessages = checkedStored.flatMap((row) => Object.values(row.errors));
-    if (storedMessages.includes(STORED_AMOUNT_REQUIRED_MESSAGE))
-      messages.push(STORED_AMOUNT_REQUIRED_MESSAGE);
-
-    // Open the folded sections that hold a problem.
-    const fieldErrors = customer.ok ? {} : customer.fieldErrors;
-    const toOpen: Section[] = [];
-    if (PROPERTY_ADDRESS_FIELDS.some((field) => fieldErrors[field])) toOpen.push("property");
-    if (["message", "message_duration", "message_internal", "message_field"].some((f) => f in fieldErrors))
-      toOpen.push("messages");
-    if (recurringMessages.length > 0) toOpen.push("recurring");
-    if (storedMessages.length > 0) toOpen.push("stored");
-    openSections(toOpen);
-
-    if (!customer.ok || recurringMessages.length > 0 || storedMessages.length > 0) {
-      setProblems(messages.length > 0 ? messages : [FIX_MARKED_FIELDS]);
-      showFirstProblem(formRef.current);
-      return;
-    }
-    setProblems([]);
-    setPendingAction(andNew ? "new" : "save");
-    create.mutate(
-      {
-        customer: customer.data,
-        recurring_charges: charges,
-        stored_amounts: amounts,
-        group_ids: groupIds.map(Number),
-      },
-      {
-        onSuccess: (saved) => {
-          notifications.show({ color: "teal", message: `Customer ${customerLabel(saved)} was added.` });
-          onSaved(saved, andNew);
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 400) {
-            const fromServer = serverErrors(error.body);
-            setErrors(fromServer.fieldErrors);
-            setProblems(fromServer.formErrors.length > 0 ? fromServer.formErrors : [FIX_MARKED_FIELDS]);
-          } else {
-            setProblems([describeApiError(error)]);
-          }
-        },
-        onSettled: () => setPendingAction(null),
-      },
-    );
-  };
+  const {
+    formRef,
+    values,
+    errors,
+    set,
+    problems,
+    recurring,
+    setRecurring,
+    addRecurring,
+    stored,
+    setStored,
+    addStored,
+    groupIds,
+    setGroupIds,
+    open,
+    setOpen,
+    submit,
+    pendingAction,
+    creating,
+  } = useAddCustomer(clientId, onSaved);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -219,7 +94,7 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
           multiple
           variant="separated"
           value={open}
-          onChange={(value) => setOpen(value as Section[])}
+          onChange={(value) => setOpen(value as AddCustomerSection[])}
           // No height animation: a picker opened while its panel was still growing would position its
           // list against the clipped panel and keep it hidden.
           transitionDuration={0}
@@ -357,21 +232,21 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
             </Alert>
           ) : null}
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onCancel} disabled={create.isPending}>
+            <Button variant="default" onClick={onCancel} disabled={creating}>
               Cancel
             </Button>
             <Button
               variant="light"
               onClick={() => submit(true)}
               loading={pendingAction === "new"}
-              disabled={create.isPending && pendingAction !== "new"}
+              disabled={creating && pendingAction !== "new"}
             >
               Save and New
             </Button>
             <Button
               type="submit"
               loading={pendingAction === "save"}
-              disabled={create.isPending && pendingAction !== "save"}
+              disabled={creating && pendingAction !== "save"}
             >
               Save
             </Button>
@@ -379,54 +254,5 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
         </Box>
       </Stack>
     </form>
-  );
-}
-
-/** Brings the first marked field into view once the errors have rendered (sections may be opening). */
-function showFirstProblem(form: HTMLFormElement | null) {
-  window.setTimeout(() => {
-    form?.querySelector('[aria-invalid="true"]')?.scrollIntoView({ block: "center", behavior: "smooth" });
-  }, 250);
-}
-
-function SectionTitle({ title, hint, count }: { title: string; hint?: string; count?: number }) {
-  return (
-    <Group gap="xs">
-      <Text fw={600} size="sm">
-        {title}
-      </Text>
-      {count !== undefined && count > 0 ? (
-        <Badge size="sm" variant="light" circle>
-          {count}
-        </Badge>
-      ) : null}
-      {hint || count === 0 ? (
-        <Text size="xs" c="dimmed">
-          {hint ?? "Optional"}
-        </Text>
-      ) : null}
-    </Group>
-  );
-}
-
-function DraftCard({
-  title,
-  onRemove,
-  children,
-}: {
-  title: string;
-  onRemove: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Paper withBorder p="sm" radius="sm" bg="gray.0" role="group" aria-label={title}>
-      <Group justify="space-between" mb={4}>
-        <Text size="xs" fw={600} c="dimmed" tt="uppercase" aria-hidden>
-          {title}
-        </Text>
-        <CloseButton size="sm" aria-label={`Remove ${title.toLowerCase()}`} onClick={onRemove} />
-      </Group>
-      {children}
-    </Paper>
   );
 }

@@ -12,7 +12,6 @@ import {
   TextInput,
   Tooltip,
 } from "@mantine/core";
-import { CODE_TYPES } from "@cyclebill/domain";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -28,6 +27,7 @@ import { TablePager } from "../shell/TablePager";
 import { AddTransactionRow } from "./AddTransactionRow";
 import { MassUpdatePanel, useMassUpdateSelection } from "./MassUpdatePanel";
 import { CodePicker } from "../../shared/CodePicker";
+import { CODE_TYPE_OPTIONS } from "../../shared/codes";
 import { CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
 import { TransactionTable } from "./TransactionTable";
 import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
@@ -234,7 +234,7 @@ export function TransactionSearchPage() {
             label="Code type"
             placeholder="Any type"
             clearable
-            data={CODE_TYPES.map((type) => ({ value: type, label: type.replace(/_/g, " ") }))}
+            data={CODE_TYPE_OPTIONS}
             value={state.codeType}
             onChange={(codeType) => patch({ codeType })}
           />

@@ -1,0 +1,150 @@
+import { Checkbox, Table, Text, VisuallyHidden } from "@mantine/core";
+import type { CustomerListRow } from "@cyclebill/domain";
+import type { SortState } from "../../lib/paging";
+import { LoadingRows } from "../shell/LoadingRows";
+import { SortableTh } from "../shell/SortableTh";
+import type { CustomerSortField } from "./customer-api";
+import type { ColumnContext, CustomerColumn } from "./customer-columns";
+import { CustomerRowActions } from "./CustomerRowActions";
+
+/** One page of Manage Customers: the chosen columns, a tick box and an actions menu per row. */
+export function CustomersTable({
+  rows,
+  columns,
+  context,
+  loading,
+  fetching,
+  placeholder,
+  emptyText,
+  sort,
+  onSort,
+  isSelected,
+  pageSelected,
+  onToggleRow,
+  onTogglePage,
+  clientId,
+  withClient,
+  onArchive,
+  onUnarchive,
+}: {
+  rows: CustomerListRow[];
+  columns: CustomerColumn[];
+  context: ColumnContext;
+  loading: boolean;
+  fetching: boolean;
+  /** The previous page still showing while the next one loads. */
+  placeholder: boolean;
+  emptyText: string;
+  sort: SortState<CustomerSortField>;
+  onSort: (field: CustomerSortField) => void;
+  isSelected: (id: number) => boolean;
+  pageSelected: number;
+  onToggleRow: (row: CustomerListRow, on: boolean) => void;
+  onTogglePage: (on: boolean) => void;
+  clientId: number;
+  withClient: (to: string) => string;
+  onArchive: (row: CustomerListRow) => void;
+  onUnarchive: (row: CustomerListRow) => void;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table
+        striped
+        highlightOnHover
+        verticalSpacing="xs"
+        aria-label="Customers"
+        aria-busy={fetching}
+        style={{ opacity: placeholder ? 0.6 : 1, transition: "opacity 120ms" }}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label="Select every customer on this page"
+                checked={rows.length > 0 && pageSelected === rows.length}
+                indeterminate={pageSelected > 0 && pageSelected < rows.length}
+                onChange={(event) => onTogglePage(event.currentTarget.checked)}
+              />
+            </Table.Th>
+            {columns.map((column) =>
+              column.sort ? (
+                <SortableTh
+                  key={column.key}
+                  field={column.sort}
+                  sort={sort}
+                  onSort={onSort}
+                  align={column.numeric ? "right" : undefined}
+                  w={column.width}
+                >
+                  {column.label}
+                </SortableTh>
+              ) : (
+                <Table.Th
+                  key={column.key}
+                  ta={column.numeric ? "right" : undefined}
+                  w={column.width}
+                  // A column given a width may wrap its label ("… since last statement").
+                  style={{ whiteSpace: column.width ? "normal" : "nowrap" }}
+                >
+                  {column.label}
+                </Table.Th>
+              ),
+            )}
+            <Table.Th w={56}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {loading ? (
+            <LoadingRows columns={columns.length + 2} />
+          ) : rows.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length + 2}>
+                <Text c="dimmed" ta="center" py="lg">
+                  {emptyText}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : (
+            rows.map((row) => (
+              <Table.Tr
+                key={row.id}
+                data-archive-state={row.archive_state}
+                bg={
+                  row.archive_state === "archived"
+                    ? "gray.1"
+                    : row.archive_state === "active"
+                      ? undefined
+                      : "yellow.0"
+                }
+              >
+                <Table.Td>
+                  <Checkbox
+                    aria-label={`Select ${row.customer_name}`}
+                    checked={isSelected(row.id)}
+                    onChange={(event) => onToggleRow(row, event.currentTarget.checked)}
+                  />
+                </Table.Td>
+                {columns.map((column) => (
+                  <Table.Td key={column.key} ta={column.numeric ? "right" : undefined}>
+                    {column.render(row, context)}
+                  </Table.Td>
+                ))}
+                <Table.Td>
+                  <CustomerRowActions
+                    row={row}
+                    clientId={clientId}
+                    withClient={withClient}
+                    onArchive={() => onArchive(row)}
+                    onUnarchive={() => onUnarchive(row)}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
