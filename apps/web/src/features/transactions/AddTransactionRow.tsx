@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, NativeSelect, Table, Text, TextInput, Tooltip } from "@mantine/core";
-import { isCodeType, isValidDecimalString, ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
+import { displayedDraftAmount, isCodeType, isValidDecimalString, multiplyRateByQuantity } from "@cyclebill/domain";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { formatAmount } from "../../lib/format";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
@@ -166,7 +166,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   const codeType = draft.code?.code_type;
   const amount =
     entered !== null && codeType !== undefined && isCodeType(codeType)
-      ? ledgerAmount(codeType, entered)
+      ? displayedDraftAmount(codeType, entered)
       : entered;
 
   // Choosing a customer and a code fills description, rate and quantity from the customer's stored

@@ -12,7 +12,7 @@ import {
 } from "@mantine/core";
 import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { ledgerAmount } from "@cyclebill/domain";
+import { displayedAmount, displayedDraftAmount, entryMarks } from "@cyclebill/domain";
 import { formatAmount, formatIsoDate, formatRate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
@@ -164,11 +164,17 @@ export function TransactionTable(props: TransactionTableProps) {
         setEditing(null);
       }
     };
-    // Amounts show their effect on the balance, as the PDFs print them: a payment is -$20.00.
-    const entered =
-      isEditing && editing ? draftAmount(editing.draft.rate, editing.draft.quantity) : row.amount;
+    // Amounts show their effect on the balance, as the totals and PDFs count it: a payment is
+    // -$20.00, a charge's reversal -$88.94 (one rule, displayedAmount, from the signed ledger amount).
+    const drafted = isEditing && editing ? draftAmount(editing.draft.rate, editing.draft.quantity) : null;
     const info = row.code_type === "info";
-    const amount = entered === null || info ? null : ledgerAmount(row.code_type, entered);
+    const uncounted = row.voided && props.currentInvoiceId !== undefined;
+    const amount =
+      isEditing && editing
+        ? drafted === null
+          ? null
+          : displayedDraftAmount(row.code_type, drafted)
+        : displayedAmount(row);
     return (
       <Table.Tr key={row.id} bg={style.bg} data-row-style={style.kind} onKeyDown={onKeyDown}>
         {selection ? (
@@ -206,11 +212,11 @@ export function TransactionTable(props: TransactionTableProps) {
               ) : (
                 <Text size="sm">{row.description}</Text>
               )}
-              {row.voided ? (
-                <Badge size="xs" color="gray">
-                  Voided
+              {entryMarks(row).map((mark) => (
+                <Badge key={mark} size="xs" color="gray">
+                  {mark}
                 </Badge>
-              ) : null}
+              ))}
               {row.invoice_status === "processed" ? (
                 <Badge size="xs" color="gray">
                   Sent
@@ -278,7 +284,22 @@ export function TransactionTable(props: TransactionTableProps) {
           )}
         </Table.Td>
         <Table.Td ta="right" title={info ? "Info lines do not change the balance" : undefined}>
-          {amount === null ? "—" : formatAmount(amount)}
+          {amount === null ? (
+            "—"
+          ) : uncounted ? (
+            // On an invoice its void is elsewhere: the voided line counts for nothing in the total.
+            <Text
+              span
+              size="sm"
+              td="line-through"
+              c="dimmed"
+              title="Voided: not counted in the invoice total"
+            >
+              {formatAmount(amount)}
+            </Text>
+          ) : (
+            formatAmount(amount)
+          )}
         </Table.Td>
         <Table.Td style={{ whiteSpace: "nowrap" }}>{formatIsoDate(row.created)}</Table.Td>
         <Table.Td miw={isEditing ? 120 : 110}>
