@@ -156,6 +156,15 @@ describe("a customer list row", () => {
       lastCreditAmount: "5.50",
       lastPaymentAmount: null,
     });
+    // The Status tab's activity says the same: the voided pairs add nothing this month.
+    const summary = (await owner.get(`/api/summary-data/customer/${customer.id}`)).body as Row;
+    expect(summary).toMatchObject({
+      balance: "34.50",
+      currentCharges: "40.00",
+      currentCreditAdjustment: "5.50",
+      last_charge_amount: "40.00",
+      last_credit_amount: "5.50",
+    });
   });
 
   it("gives the balance as of a past day from the ledger", async () => {
