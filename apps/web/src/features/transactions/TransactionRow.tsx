@@ -174,7 +174,7 @@ export function TransactionRow(props: TransactionRowProps) {
           "—"
         ) : uncounted ? (
           // On an invoice its void is elsewhere: the voided line counts for nothing in the total.
-          <Text span size="sm" td="line-through" c="dimmed" title="Voided: not counted in the invoice total">
+          <Text span size="sm" td="line-through" title="Voided: not counted in the invoice total">
             {formatAmount(amount)}
           </Text>
         ) : (
