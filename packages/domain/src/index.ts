@@ -9,6 +9,7 @@ export * from "./codes/code-types.js";
 export * from "./codes/code-schemas.js";
 export * from "./groups/group-schemas.js";
 export * from "./ledger/ledger-effect.js";
+export * from "./ledger/entry-display.js";
 export * from "./ledger/customer-figures.js";
 export * from "./ledger/statement-boxes.js";
 export * from "./calendar/business-date.js";

@@ -123,6 +123,50 @@ describe("a customer list row", () => {
     });
   });
 
+  it("takes the last charge and credit from the entries themselves, never from a void or reversal", async () => {
+    const customer = await add({ first_name: "Otto", last_name: "Offsets" });
+    await post(customer.id, code.charge, "40.00");
+    await post(customer.id, code.credit, "5.50");
+    const invoice = await owner.post("/api/invoices/", {
+      customer: customer.id,
+      invoice_date: businessToday(),
+    });
+    expect(invoice.status, invoice.text).toBe(201);
+    const onInvoice = async (codeId: number, rate: string) => {
+      const created = await owner.post("/api/transactions/", {
+        customer: customer.id,
+        code: codeId,
+        description: "on the invoice",
+        quantity: "1",
+        rate,
+        serviceDate: businessToday(),
+        unitofmeasure: 1,
+        invoice: (invoice.body as Row).id,
+      });
+      expect(created.status, created.text).toBe(201);
+      const voided = await owner.post(`/api/transactions/${(created.body as Row).id}/void_transaction/`, {});
+      expect(voided.status, voided.text).toBe(201);
+    };
+    await onInvoice(code.charge, "45.00");
+    await onInvoice(code.credit, "3.00");
+    // The voids came last, but they are not charges or credits of their own.
+    expect(await listRow(customer)).toMatchObject({
+      balance: "34.50",
+      lastChargeAmount: "40.00",
+      lastCreditAmount: "5.50",
+      lastPaymentAmount: null,
+    });
+    // The Status tab's activity says the same: the voided pairs add nothing this month.
+    const summary = (await owner.get(`/api/summary-data/customer/${customer.id}`)).body as Row;
+    expect(summary).toMatchObject({
+      balance: "34.50",
+      currentCharges: "40.00",
+      currentCreditAdjustment: "5.50",
+      last_charge_amount: "40.00",
+      last_credit_amount: "5.50",
+    });
+  });
+
   it("gives the balance as of a past day from the ledger", async () => {
     const customer = await add({ first_name: "Past", last_name: "Balance" });
     await post(customer.id, code.charge, "40.00");

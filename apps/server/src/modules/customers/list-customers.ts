@@ -138,9 +138,12 @@ function apiColumns(balance: SQL): SQL {
 }
 
 /** The latest entry of one code type (not voided): its amount or its service date. */
+// The latest entry of the kind itself: a voided one is left out, and so are voids and reversals,
+// which share its code and amount but undo it (a charge's void is no charge of its own).
 function latest(column: "amount" | "service_date", codeType: "charge" | "payment" | "adjust"): SQL {
   return sql`(array_agg(t.${sql.raw(column)}::text order by t.service_date desc, t.id desc)
-              filter (where k.code_type = ${sql.raw(`'${codeType}'`)} and not t.voided))[1]`;
+              filter (where k.code_type = ${sql.raw(`'${codeType}'`)} and not t.voided
+                and t.voids_transaction_id is null and t.reverses_transaction_id is null))[1]`;
 }
 
 type PageOrder = {

@@ -44,7 +44,9 @@ export async function summarizeCustomer(
   const yearStart = fiscalYearStart(asOf, client?.resetMonth ?? 1);
   const lastYearStart = `${Number(yearStart.slice(0, 4)) - 1}${yearStart.slice(4)}`;
   const fromMonth = monthStart(asOf);
-  // Kinds: charges, payments, credit adjustments (credits and discounts), debit adjustments.
+  // Kinds: charges, payments, credit adjustments (credits and discounts), debit adjustments. Sums are
+  // of the signed ledger amounts in the kind's sense (as the statement boxes count them), so a void or
+  // reversal takes its entry back out; the last amount and date are of an entry itself, not an offset.
   const totals = await queryRows<Totals>(
     db,
     sql`with entries as (
@@ -52,16 +54,18 @@ export async function summarizeCustomer(
                       when c.code_type = 'payment' then 'payment'
                       when c.code_type = 'debit' then 'debit'
                       else 'credit' end as kind,
-                 t.amount, t.service_date, t.id
+                 case when c.code_type in ('charge', 'debit') then t.ledger_amount else -t.ledger_amount end as amount,
+                 t.voided or t.voids_transaction_id is not null or t.reverses_transaction_id is not null as offset_pair,
+                 t.service_date, t.id
           from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
           where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
-            and c.code_type <> 'info' and not t.voided and t.service_date <= ${asOf}::date)
+            and c.code_type <> 'info' and t.service_date <= ${asOf}::date)
         select kind,
           coalesce(sum(amount) filter (where service_date >= ${fromMonth}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as mtd,
           coalesce(sum(amount) filter (where service_date >= ${yearStart}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as ytd,
           coalesce(sum(amount) filter (where service_date >= ${lastYearStart}::date and service_date < ${yearStart}::date), 0)::numeric(14,2)::text as last_year,
-          (array_agg(amount::text order by service_date desc, id desc))[1] as last_amount,
-          (array_agg(service_date::text order by service_date desc, id desc))[1] as last_date
+          (array_agg(amount::text order by service_date desc, id desc) filter (where not offset_pair))[1] as last_amount,
+          (array_agg(service_date::text order by service_date desc, id desc) filter (where not offset_pair))[1] as last_date
         from entries group by kind`,
   );
   const payments = await queryRows<{ service_date: string }>(
@@ -69,7 +73,7 @@ export async function summarizeCustomer(
     sql`select t.service_date::text as service_date from transactions t
         join codes c on c.client_id = t.client_id and c.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId} and c.code_type = 'payment' and not t.voided
-          and t.service_date <= ${asOf}::date
+          and t.voids_transaction_id is null and t.reverses_transaction_id is null and t.service_date <= ${asOf}::date
         order by t.service_date desc, t.id desc limit 4`,
   );
   const [unprocessed] = await queryRows<{ total: string }>(

@@ -1,6 +1,4 @@
 import {
-  Alert,
-  Badge,
   Box,
   Button,
   Card,
@@ -10,7 +8,6 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
 } from "@mantine/core";
@@ -18,28 +15,27 @@ import { notifications } from "@mantine/notifications";
 import { useDeferredValue, useEffect, useState, type ReactNode } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
+import { CodePicker } from "../../shared/CodePicker";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { BatchMembersTable } from "./BatchMembersTable";
+import { BatchOutcome, type Outcome } from "./BatchOutcome";
 import {
   BUSY_MESSAGE,
   MISSING_CODE_MESSAGE,
   MISSING_GROUP_MESSAGE,
-  ZERO_CREATED_MESSAGE,
-  batchResultMessage,
   lineAmount,
   parseAmount,
   parseQuantity,
-  refusedNote,
   sumLines,
   todayIso,
   usePostBatch,
   type BatchBody,
   type BatchMember,
-  type BatchResult,
   type BatchType,
   type RowOverride,
 } from "./group-batch-api";
-import { CodePicker } from "../../shared/CodePicker";
 import type { PickedCode } from "./pickers";
+import { matchesMember, useBatchRows } from "./use-batch-rows";
 
 export type AddBatchFormProps = {
   clientId: number;
@@ -55,20 +51,6 @@ export type AddBatchFormProps = {
   /** Shown in the table when there is nobody to list. */
   emptyText: string;
 };
-
-type RowState = { key: string; omitted: ReadonlySet<number>; overrides: ReadonlyMap<number, RowOverride> };
-
-type Outcome = { kind: "created"; result: BatchResult } | { kind: "failed"; message: string } | null;
-
-function emptyRows(key: string): RowState {
-  return { key, omitted: new Set(), overrides: new Map() };
-}
-
-function matches(member: BatchMember, filter: string): boolean {
-  if (filter === "") return true;
-  const needle = filter.toLowerCase();
-  return member.customer_name.toLowerCase().includes(needle) || String(member.customer_no).includes(needle);
-}
 
 /**
  * Code, default amount, date of service and optional quantity and units over a list of customers,
@@ -88,8 +70,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [rowState, setRowState] = useState<RowState>(() => emptyRows(listKey));
-  const rows = rowState.key === listKey ? rowState : emptyRows(listKey);
+  const rows = useBatchRows(listKey);
   const deferredFilter = useDeferredValue(filter.trim());
 
   // Leaving or reloading while the batch is posted would hide its outcome.
@@ -111,32 +92,12 @@ export function AddBatchForm(props: AddBatchFormProps) {
   });
   const invalidRows = includedLines.filter((line) => line === null).length;
   const total = sumLines(includedLines.filter((line): line is string => line !== null));
-  const shown = members.filter((member) => matches(member, deferredFilter));
+  const shown = members.filter((member) => matchesMember(member, deferredFilter));
 
   const amountError =
     submitted && parseAmount(defaultAmount) === null ? "Enter an amount of 0 or more." : undefined;
   const quantityError =
     submitted && showQty && parseQuantity(defaultQuantity) === null ? "Enter a quantity." : undefined;
-
-  const updateRows = (change: (current: RowState) => RowState) =>
-    setRowState((current) => change(current.key === listKey ? current : emptyRows(listKey)));
-
-  const setOmitted = (ids: readonly number[], omit: boolean) =>
-    updateRows((current) => {
-      const omitted = new Set(current.omitted);
-      for (const id of ids) {
-        if (omit) omitted.add(id);
-        else omitted.delete(id);
-      }
-      return { ...current, omitted };
-    });
-
-  const setOverride = (id: number, change: RowOverride) =>
-    updateRows((current) => {
-      const overrides = new Map(current.overrides);
-      overrides.set(id, { ...overrides.get(id), ...change });
-      return { ...current, overrides };
-    });
 
   const fail = (message: string) => notifications.show({ color: "red", message });
 
@@ -187,16 +148,6 @@ export function AddBatchForm(props: AddBatchFormProps) {
     } finally {
       setBusy(false);
     }
-  };
-
-  // The customers left out go on a line of their own, after the spec's sentence.
-  const skippedNote = (result: BatchResult) => {
-    const note = refusedNote(result).trim();
-    return note === "" ? null : (
-      <Text size="sm" mt={6}>
-        {note}
-      </Text>
-    );
   };
 
   return (
@@ -290,41 +241,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
           </Stack>
         </Card>
 
-        {outcome?.kind === "created" && outcome.result.count > 0 ? (
-          <Alert
-            color="teal"
-            title="Transactions created"
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => setOutcome(null)}
-          >
-            {batchResultMessage(outcome.result)}
-            {skippedNote(outcome.result)}
-          </Alert>
-        ) : null}
-        {outcome?.kind === "created" && outcome.result.count === 0 ? (
-          <Alert
-            color="yellow"
-            title="No transactions created"
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => setOutcome(null)}
-          >
-            {ZERO_CREATED_MESSAGE}
-            {skippedNote(outcome.result)}
-          </Alert>
-        ) : null}
-        {outcome?.kind === "failed" ? (
-          <Alert
-            color="red"
-            title="The transactions were not created"
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => setOutcome(null)}
-          >
-            {outcome.message}
-          </Alert>
-        ) : null}
+        <BatchOutcome outcome={outcome} onDismiss={() => setOutcome(null)} />
 
         <Group justify="space-between" align="flex-end" gap="md" wrap="wrap">
           <TextInput
@@ -340,7 +257,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
               size="xs"
               disabled={shown.length === 0}
               onClick={() =>
-                setOmitted(
+                rows.setOmitted(
                   shown.map((member) => member.id),
                   false,
                 )
@@ -353,7 +270,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
               size="xs"
               disabled={shown.length === 0}
               onClick={() =>
-                setOmitted(
+                rows.setOmitted(
                   shown.map((member) => member.id),
                   true,
                 )
@@ -364,125 +281,21 @@ export function AddBatchForm(props: AddBatchFormProps) {
           </Group>
         </Group>
 
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped highlightOnHover aria-label="Customers to bill" verticalSpacing={6}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={130}>Include</Table.Th>
-                {transactionType === "route" ? <Table.Th w={60}>Stop</Table.Th> : null}
-                <Table.Th w={120}>Customer No.</Table.Th>
-                <Table.Th>Customer</Table.Th>
-                <Table.Th w={130}>{showQty ? "Rate" : "Amount"}</Table.Th>
-                {showQty ? (
-                  <>
-                    <Table.Th w={100}>Qty</Table.Th>
-                    <Table.Th w={90}>Units</Table.Th>
-                    <Table.Th w={110} ta="right">
-                      Amount
-                    </Table.Th>
-                  </>
-                ) : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {props.membersLoading ? (
-                <Table.Tr>
-                  <Table.Td colSpan={8}>
-                    <Group gap="xs">
-                      <Loader size="xs" />
-                      <Text size="sm" c="dimmed">
-                        Loading customers...
-                      </Text>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ) : shown.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={8}>
-                    <Text size="sm" c="dimmed">
-                      {members.length === 0 ? props.emptyText : "No customers match the filter."}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ) : (
-                shown.map((member) => {
-                  const omitted = rows.omitted.has(member.id);
-                  const override = rows.overrides.get(member.id);
-                  const amount = amountOf(override);
-                  const quantity = quantityOf(override);
-                  const line = lineAmount(amount, quantity);
-                  return (
-                    <Table.Tr key={member.id} style={omitted ? { opacity: 0.55 } : undefined}>
-                      <Table.Td>
-                        <Switch
-                          size="sm"
-                          label={omitted ? "Omitted" : "Included"}
-                          checked={!omitted}
-                          onChange={(event) => setOmitted([member.id], !event.currentTarget.checked)}
-                        />
-                      </Table.Td>
-                      {transactionType === "route" ? <Table.Td>{member.position ?? ""}</Table.Td> : null}
-                      <Table.Td>{member.customer_no}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Text size="sm" lineClamp={1} title={member.customer_name}>
-                            {member.customer_name}
-                          </Text>
-                          {member.archived ? (
-                            <Badge
-                              color="dark"
-                              variant="light"
-                              size="xs"
-                              tt="none"
-                              title="The server refuses entries for an archived customer"
-                            >
-                              Archived, will be left out
-                            </Badge>
-                          ) : member.delete_flag && code?.code_type === "charge" ? (
-                            <Badge color="orange" variant="light" size="xs" title="Takes no new charges">
-                              Marked for deletion
-                            </Badge>
-                          ) : null}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <TextInput
-                          size="xs"
-                          aria-label={`${showQty ? "Rate" : "Amount"} for ${member.customer_name}`}
-                          placeholder={defaultAmount || "0.00"}
-                          inputMode="decimal"
-                          value={amount}
-                          disabled={omitted}
-                          error={!omitted && submitted && parseAmount(amount) === null}
-                          onChange={(event) => setOverride(member.id, { amount: event.currentTarget.value })}
-                        />
-                      </Table.Td>
-                      {showQty ? (
-                        <>
-                          <Table.Td>
-                            <TextInput
-                              size="xs"
-                              aria-label={`Quantity for ${member.customer_name}`}
-                              inputMode="decimal"
-                              value={quantity}
-                              disabled={omitted}
-                              error={!omitted && submitted && parseQuantity(quantity) === null}
-                              onChange={(event) =>
-                                setOverride(member.id, { quantity: event.currentTarget.value })
-                              }
-                            />
-                          </Table.Td>
-                          <Table.Td>{units.find((item) => String(item.id) === unit)?.name ?? ""}</Table.Td>
-                          <Table.Td ta="right">{line === null ? "—" : formatAmount(line)}</Table.Td>
-                        </>
-                      ) : null}
-                    </Table.Tr>
-                  );
-                })
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <BatchMembersTable
+          transactionType={transactionType}
+          members={members}
+          shown={shown}
+          membersLoading={props.membersLoading}
+          emptyText={props.emptyText}
+          rows={rows}
+          code={code}
+          showQty={showQty}
+          defaultAmount={defaultAmount}
+          unitName={units.find((item) => String(item.id) === unit)?.name ?? ""}
+          submitted={submitted}
+          amountOf={amountOf}
+          quantityOf={quantityOf}
+        />
       </Stack>
     </Box>
   );

@@ -1,6 +1,6 @@
-import { ActionIcon, Button, Group, NativeSelect, Table, Text, TextInput, Tooltip } from "@mantine/core";
-import { isCodeType, isValidDecimalString, ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
-import { useState, type KeyboardEvent, type ReactNode } from "react";
+import { Button, Group, NativeSelect, Table, Text, TextInput } from "@mantine/core";
+import { displayedDraftAmount, isCodeType } from "@cyclebill/domain";
+import { useState, type KeyboardEvent } from "react";
 import { formatAmount } from "../../lib/format";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { SaveFeedback } from "./SaveFeedback";
@@ -14,111 +14,8 @@ import {
   type Transaction,
   type TransactionBody,
 } from "./transactions-api";
-import { today } from "../../lib/business-date";
-
-export const LOCKABLE = [
-  "customer",
-  "code",
-  "description",
-  "serviceDate",
-  "unitofmeasure",
-  "quantity",
-  "rate",
-  "amount",
-] as const;
-export type Lockable = (typeof LOCKABLE)[number];
-
-const LOCK_LABELS: Record<Lockable, string> = {
-  customer: "Customer",
-  code: "Code",
-  description: "Description",
-  serviceDate: "Date",
-  unitofmeasure: "Units",
-  quantity: "Qty",
-  rate: "Rate",
-  amount: "Amount",
-};
-
-export type Draft = {
-  customer: PickedCustomer | null;
-  code: PickedCode | null;
-  description: string;
-  serviceDate: string;
-  unitofmeasure: string;
-  quantity: string;
-  rate: string;
-};
-
-export function emptyDraft(customer: PickedCustomer | null = null): Draft {
-  return {
-    customer,
-    code: null,
-    description: "",
-    serviceDate: today(),
-    unitofmeasure: "1",
-    quantity: "1",
-    rate: "",
-  };
-}
-
-/** "35.50000" → "35.50", "2.00000" → "2": extra zeros of the API's 5-place decimals dropped. */
-export function tidyDecimal(value: string): string {
-  const match = /^(-?\d+)(?:\.(\d*?))0*$/.exec(value);
-  if (!match) return value;
-  const [, whole, fraction = ""] = match;
-  if (fraction === "") return whole ?? value;
-  return `${whole}.${fraction.padEnd(2, "0")}`;
-}
-
-/** Rate × quantity to cents, or null while either is not a valid number. */
-export function draftAmount(rate: string, quantity: string): string | null {
-  if (!isValidDecimalString(rate.trim()) || !isValidDecimalString(quantity.trim())) return null;
-  return multiplyRateByQuantity(rate.trim(), quantity.trim());
-}
-
-function LockIcon({ locked }: { locked: boolean }) {
-  return (
-    <svg
-      width={14}
-      height={14}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      aria-hidden="true"
-    >
-      <rect x="5" y="11" width="14" height="10" rx="2" />
-      <path d={locked ? "M8 11V7a4 4 0 0 1 8 0v4" : "M8 11V7a4 4 0 0 1 7.5-2"} />
-    </svg>
-  );
-}
-
-function Lock({ column, locked, onToggle }: { column: Lockable; locked: boolean; onToggle: () => void }) {
-  const label = `${locked ? "Unlock" : "Lock"} ${LOCK_LABELS[column]}`;
-  return (
-    <Tooltip label={label} withinPortal>
-      <ActionIcon
-        size="sm"
-        variant={locked ? "filled" : "subtle"}
-        color={locked ? "teal" : "gray"}
-        aria-label={label}
-        aria-pressed={locked}
-        onClick={onToggle}
-      >
-        <LockIcon locked={locked} />
-      </ActionIcon>
-    </Tooltip>
-  );
-}
-
-function Locked({ children, lock }: { children: ReactNode; lock: ReactNode }) {
-  return (
-    <Group gap={4} wrap="nowrap" align="center">
-      {children}
-      {lock}
-    </Group>
-  );
-}
+import { draftAmount, emptyDraft, keepLocked, tidyDecimal, type Draft, type Lockable } from "./add-row-draft";
+import { Lock, Locked } from "./RowLocks";
 
 export type AddTransactionRowProps = {
   clientId: number | null;
@@ -166,7 +63,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   const codeType = draft.code?.code_type;
   const amount =
     entered !== null && codeType !== undefined && isCodeType(codeType)
-      ? ledgerAmount(codeType, entered)
+      ? displayedDraftAmount(codeType, entered)
       : entered;
 
   // Choosing a customer and a code fills description, rate and quantity from the customer's stored
@@ -236,18 +133,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
       props.onCreated(created);
       if (andNew) {
         // Save & New: a fresh row that keeps the locked columns.
-        setDraft((current) => {
-          const fresh = emptyDraft(startCustomer);
-          const kept: Partial<Draft> = {};
-          if (isLocked("customer")) kept.customer = current.customer;
-          if (isLocked("code")) kept.code = current.code;
-          if (isLocked("description")) kept.description = current.description;
-          if (isLocked("serviceDate")) kept.serviceDate = current.serviceDate;
-          if (isLocked("unitofmeasure")) kept.unitofmeasure = current.unitofmeasure;
-          if (isLocked("quantity") || isLocked("amount")) kept.quantity = current.quantity;
-          if (isLocked("rate") || isLocked("amount")) kept.rate = current.rate;
-          return { ...fresh, ...kept };
-        });
+        setDraft((current) => keepLocked(current, emptyDraft(startCustomer), isLocked));
       } else {
         props.onSaved();
       }
