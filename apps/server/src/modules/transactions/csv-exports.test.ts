@@ -18,7 +18,7 @@ let testApp: TestApp;
 let adminToken: string;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
+  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
   adminToken = (await createTenantFixture(testApp)).adminToken;
 });
 afterAll(async () => testApp?.close());
