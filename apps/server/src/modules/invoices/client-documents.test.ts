@@ -18,6 +18,7 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+import { pdfText } from "../../test-support/pdf-text.js";
 import { createStatement } from "../statements/create-statement.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { attachTransactions, createInvoice } from "./create-invoice.js";
@@ -349,5 +350,38 @@ describe("GET /api/invoices-and-statements/", () => {
     const forAdmin = await list(admin, { client_id: fixture.a.clientId, customer_id: ids.bob });
     expect(forAdmin.status).toBe(200);
     expect(forAdmin.body.results.map(key)).toEqual([`invoice-${ids.bobOpen}`]);
+  });
+
+  it("combines a selection of several customers' statements and invoices into one PDF", async () => {
+    const response = await fetch(`${testApp.baseUrl}/api/statements/combine/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${fixture.a.ownerToken}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        statement_ids: [ids.aliceApril, ids.carolStatement],
+        invoice_ids: [ids.aliceInvoice],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = await pdfText(bytes);
+    // Alice's and Carol's statements, then Alice's invoice, each from its own page.
+    expect(text).toContain("Alice Arbor");
+    expect(text).toContain("Carol Cedar");
+    expect(text).toMatch(/Invoice No\./);
+    expect(bytes.toString("latin1").match(/\/Type\s*\/Page[^s]/g)?.length).toBeGreaterThanOrEqual(3);
+
+    // An open invoice has no PDF yet; another client's invoice is not found.
+    const open = await owner.post("/api/statements/combine/", {
+      statement_ids: [],
+      invoice_ids: [ids.bobOpen],
+    });
+    expect(open.status).toBe(409);
+    const foreign = await otherOwner.post("/api/statements/combine/", {
+      statement_ids: [],
+      invoice_ids: [ids.aliceInvoice],
+    });
+    expect(foreign.status).toBe(404);
+    const none = await owner.post("/api/statements/combine/", { statement_ids: [], invoice_ids: [] });
+    expect(none.body).toEqual({ non_field_errors: ["No statements to combine"] });
   });
 });
