@@ -14,7 +14,7 @@ import {
   type DocumentSortField,
 } from "./documents-api";
 
-const COLUMNS = 11;
+const COLUMNS = 10;
 const STATUS_COLORS = { open: "blue", closed: "gray", processed: "teal" } as const;
 
 export const rowKey = (row: Pick<DocumentRow, "document" | "id">) => `${row.document}-${String(row.id)}`;
@@ -44,7 +44,7 @@ export function DocumentsTable(props: DocumentsTableProps) {
     </SortableTh>
   );
   return (
-    <Table.ScrollContainer minWidth={1180}>
+    <Table.ScrollContainer minWidth={1100}>
       <Table verticalSpacing="xs" highlightOnHover aria-label="Invoices and statements">
         <Table.Thead>
           <Table.Tr>
@@ -57,16 +57,16 @@ export function DocumentsTable(props: DocumentsTableProps) {
                 onChange={(event) => onSelect(selectable, event.currentTarget.checked)}
               />
             </Table.Th>
-            {th("document", "Document", 110)}
-            {th("invoice_num", "Number", 96)}
+            {th("document", "Document", 96)}
+            {th("invoice_num", "Number", 84)}
             {th("customer_no", "Customer")}
-            {th("invoice_date", "Date", 116)}
-            {th("amount", "Amount", 110, "right")}
-            {th("amount_due", "Amount due", 124, "right")}
-            {th("due_date", "Due date", 120)}
-            {th("invoice_status", "Status", 170)}
-            {th("created", "Created", 116)}
-            <Table.Th w={190}>Actions</Table.Th>
+            {/* The spec's created column rides under the date: the money columns need the room. */}
+            {th("invoice_date", "Date", 124)}
+            {th("amount", "Amount", 96, "right")}
+            {th("amount_due", "Amount due", 112, "right")}
+            {th("due_date", "Due date", 112)}
+            {th("invoice_status", "Status", 150)}
+            <Table.Th w={168}>Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -160,18 +160,25 @@ function DocumentTableRow({
         ) : null}
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color={row.document === "invoice" ? "indigo" : "grape"} radius="sm">
+        <Badge variant="light" color={row.document === "invoice" ? "indigo" : "grape"} radius="sm" tt="none">
           {kind}
         </Badge>
       </Table.Td>
       <Table.Td>{row.invoice_num}</Table.Td>
       <Table.Td>
-        <Text size="sm" truncate="end" maw={260}>
+        <Text size="sm" truncate="end" maw={240}>
           {row.customer_no} · {row.customer_name}
         </Text>
       </Table.Td>
-      <Table.Td>{formatIsoDate(row.invoice_date)}</Table.Td>
-      <Table.Td ta="right">{formatAmount(row.amount)}</Table.Td>
+      <Table.Td style={{ whiteSpace: "nowrap" }}>
+        <Text size="sm">{formatIsoDate(row.invoice_date)}</Text>
+        <Text size="xs" c="dimmed">
+          created {formatIsoDate(row.created)}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
+        {formatAmount(row.amount)}
+      </Table.Td>
       <Table.Td>
         <DueCell row={row} />
       </Table.Td>
@@ -181,10 +188,10 @@ function DocumentTableRow({
             —
           </Text>
         ) : (
-          <Text size="sm" c={row.overdue ? "red.8" : undefined}>
+          <Text size="sm" c={row.overdue ? "red.8" : undefined} style={{ whiteSpace: "nowrap" }}>
             {formatIsoDate(row.due_date)}
             {row.overdue ? (
-              <Badge color="red" variant="light" size="xs" ml={6}>
+              <Badge color="red" variant="light" size="xs" display="block" w="fit-content" mt={2}>
                 Overdue
               </Badge>
             ) : null}
@@ -196,11 +203,6 @@ function DocumentTableRow({
           {STATUS_LABELS[row.invoice_status]}
         </Badge>
         <DeliveryNote row={row} />
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm" c="dimmed">
-          {formatIsoDate(row.created)}
-        </Text>
       </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">

@@ -230,10 +230,12 @@ export function deliveryLabel(
       return `${how} · ${row.delivery === "email" ? "sent" : row.delivery === "both" ? "printed and sent" : "printed"}`;
     case "failed":
       return `${how} · email failed`;
-    case "waiting":
-      return row.email && row.email.status !== "sent"
-        ? `${how} · email ${row.email.status}`
-        : `${how} · waiting to print`;
+    case "waiting": {
+      const emailed = row.delivery === "email" || row.delivery === "both";
+      if (emailed && row.email?.status !== "sent")
+        return `${how} · email ${row.email?.status ?? "not queued"}`;
+      return `${how} · waiting to print`;
+    }
     default:
       return how;
   }
