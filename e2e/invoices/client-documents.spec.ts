@@ -110,6 +110,8 @@ describe("invoices and statements of the whole client", () => {
       if (doc.due_date === null) expect(row.dueDate).toBe("—");
     });
     await page.getByText(`1–15 of ${first.count} documents`).waitFor();
+    // As the issue looked at it: 1440 wide, every column in view.
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: "/tmp/screens-client-documents.png", fullPage: true });
     expect(uncaught(pageErrors)).toEqual([]);
   });

@@ -10,7 +10,7 @@ import {
   type InvoiceStatus,
   type Page,
 } from "@cyclebill/domain";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, type QueryParams } from "../../api/api-client";
 import { parseClientId } from "../../shared/client-context";
 import { orderingParam, type SortState } from "../../lib/paging";
@@ -122,7 +122,7 @@ export type DocumentPageRequest = {
   pageSize: number;
 };
 
-/** One page of the client's documents; the previous page stays shown while the next loads. */
+/** One page of the client's documents. */
 export function useClientDocuments(clientId: number, request: DocumentPageRequest) {
   return useQuery({
     queryKey: ["invoices", clientId, "documents", request],
@@ -136,7 +136,14 @@ export function useClientDocuments(clientId: number, request: DocumentPageReques
         },
         signal,
       }),
-    placeholderData: keepPreviousData,
+    // Another page or order of the same list keeps the rows shown while it loads; other filters
+    // show the loading rows, not the previous filter's documents.
+    placeholderData: (previous, previousQuery) => {
+      const before = previousQuery?.queryKey[3] as DocumentPageRequest | undefined;
+      return before && JSON.stringify(before.filter) === JSON.stringify(request.filter)
+        ? previous
+        : undefined;
+    },
   });
 }
 
@@ -233,7 +240,7 @@ export function deliveryLabel(
     case "waiting": {
       const emailed = row.delivery === "email" || row.delivery === "both";
       if (emailed && row.email?.status !== "sent")
-        return `${how} · email ${row.email?.status ?? "not queued"}`;
+        return `${how} · ${row.delivery === "both" ? "email " : ""}${row.email?.status ?? "not queued"}`;
       return `${how} · waiting to print`;
     }
     default:
