@@ -36,6 +36,7 @@ export * from "./api/page-schema.js";
 export * from "./records/customer-records.js";
 export * from "./records/transaction-records.js";
 export * from "./records/document-records.js";
+export * from "./records/client-document-records.js";
 export * from "./jobs/job-run.js";
 export * from "./production/late-fees.js";
 export * from "./tax/taxable-charges.js";

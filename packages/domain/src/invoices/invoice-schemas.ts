@@ -39,9 +39,13 @@ export const bulkAddInvoicesSchema = z.object({
 });
 export type BulkAddInvoicesInput = z.infer<typeof bulkAddInvoicesSchema>;
 
-/** An empty list is allowed here: the service answers with the spec's "No statements to combine". */
+/**
+ * Empty lists are allowed here: the service answers with the spec's "No statements to combine".
+ * invoice_ids (closed or sent invoices) print after the statements, for a selection of both kinds.
+ */
 export const combineStatementsSchema = z.object({
   client_id: integerParam({ min: 1 }).optional(),
   statement_ids: idList,
+  invoice_ids: idList.optional(),
 });
 export type CombineStatementsInput = z.infer<typeof combineStatementsSchema>;

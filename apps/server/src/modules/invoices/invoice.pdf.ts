@@ -32,10 +32,29 @@ import {
   numberPages,
   usDate,
   type BillLine,
+  type Pdf,
 } from "./bill-layout.pdf.js";
 
-/** The invoice as the customer gets it: letterhead, address, lines, totals, terms and messages. */
-export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: number): Promise<PdfFile> {
+/** One invoice ready to draw: its lines with voids spelled out, and the client and customer. */
+export type InvoiceDocument = {
+  invoice: typeof invoices.$inferSelect;
+  client: Awaited<ReturnType<typeof loadBillClient>>;
+  customer: ReturnType<typeof billCustomer>;
+  /** The taxable charges (the Status tab's rule), printed for the customer's records. */
+  taxable: string;
+  lines: BillLine[];
+};
+
+/**
+ * The client's invoice with this id, ready to draw; a 404 when it is not the client's, a 409 while
+ * open (the spec offers Get PDF only once an invoice is no longer open: its lines may still change).
+ */
+export async function loadInvoiceDocument(
+  db: Database,
+  tenant: TenantContext,
+  id: number,
+  client?: InvoiceDocument["client"],
+): Promise<InvoiceDocument> {
   const [found] = await db
     .select({ invoice: invoices, customer: customers })
     .from(invoices)
@@ -47,10 +66,7 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
     .limit(1);
   if (!found) throw notFound();
   const { invoice } = found;
-  // The spec offers Get PDF only once an invoice is no longer open: its lines may still change.
   if (invoice.invoiceStatus === "open") throw new HttpError(409, { detail: INVOICE_OPEN_NO_PDF_MESSAGE });
-  const client = await loadBillClient(db, tenant.clientId);
-  const customer = billCustomer(found.customer);
   const rows = await db
     .select({
       id: transactions.id,
@@ -72,7 +88,7 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
   // A voided line prints at its amount, marked, followed by its offset (the void), so the lines
   // add up to the total; a void already on the invoice is its own line.
   const offsetsHere = new Set(rows.map((row) => row.voidsTransactionId).filter((id) => id !== null));
-  const lines: BillLine[] = rows.flatMap(({ id, voidsTransactionId: _voids, ...line }) =>
+  const lines: BillLine[] = rows.flatMap(({ id, voidsTransactionId: _voids, taxable: _taxable, ...line }) =>
     line.voided && !offsetsHere.has(id)
       ? [
           line,
@@ -85,13 +101,42 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
         ]
       : [line],
   );
+  return {
+    invoice,
+    client: client ?? (await loadBillClient(db, tenant.clientId)),
+    customer: billCustomer(found.customer),
+    // With no tax rate in the client record it is the taxable base, not added to the total.
+    taxable: taxableCharges(
+      found.customer.taxStatus,
+      rows.map((row) => ({ ...row, amount: row.ledgerAmount })),
+    ),
+    lines,
+  };
+}
+
+/** The invoice as the customer gets it: letterhead, address, lines, totals, terms and messages. */
+export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: number): Promise<PdfFile> {
+  const loaded = await loadInvoiceDocument(db, tenant, id);
+  const doc = newBillDocument(`Invoice ${displayInvoiceNum(loaded.invoice.invoiceNum)}`);
+  numberPages(doc, [drawInvoice(doc, loaded)]);
+  return {
+    fileName: invoiceFileName(loaded.invoice.invoiceNum, loaded.invoice.statementId),
+    content: await collectPdf(doc),
+  };
+}
+
+/** Draws one invoice from the current page on; answers its pages and their footer label. */
+export function drawInvoice(
+  doc: Pdf,
+  { invoice, client, customer, taxable, lines }: InvoiceDocument,
+): { first: number; last: number; label: string } {
+  const first = currentPage(doc);
   const amounts = lines.map((line) => line.ledgerAmount);
   const credits = sumAmounts(amounts.filter(isNegativeAmount));
   const charges = sumAmounts(amounts.filter((amount) => !isNegativeAmount(amount)));
   const total = sumAmounts(amounts);
 
   const number = displayInvoiceNum(invoice.invoiceNum);
-  const doc = newBillDocument(`Invoice ${number}`);
   const facts: [string, string][] = [
     ["Invoice No.", String(number)],
     ["Invoice Date", usDate(invoice.invoiceDate)],
@@ -109,12 +154,6 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
   const continuation = `${client.name} · Invoice ${number} (continued)`;
   y = drawBillLines(doc, y, lines, { continuation, empty: "No transactions are on this invoice." });
   if (y + 80 > PAGE.contentBottom) y = continuePage(doc, continuation);
-  // The same rule as the Status tab; with no tax rate in the client record it is the taxable base,
-  // printed for the customer's records and not added to the total.
-  const taxable = taxableCharges(
-    found.customer.taxStatus,
-    rows.map((row) => ({ ...row, amount: row.ledgerAmount })),
-  );
   y = drawTotals(doc, y, [
     ["Charges", formatUsd(charges)],
     ...(isZeroAmount(taxable) ? [] : [[TAXABLE_CHARGES_LABEL, formatUsd(taxable)] as [string, string]]),
@@ -140,9 +179,5 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
       align: "center",
       lineBreak: false,
     });
-  numberPages(doc, [{ first: 0, last: currentPage(doc), label: `${client.name} · Invoice ${number}` }]);
-  return {
-    fileName: invoiceFileName(invoice.invoiceNum, invoice.statementId),
-    content: await collectPdf(doc),
-  };
+  return { first, last: currentPage(doc), label: `${client.name} · Invoice ${number}` };
 }

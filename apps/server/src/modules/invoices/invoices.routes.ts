@@ -1,5 +1,7 @@
 import {
   bulkAddInvoicesSchema,
+  clientDocumentSchema,
+  clientDocumentsQuerySchema,
   documentListQuerySchema,
   invoiceCreateSchema,
   invoiceDetailSchema,
@@ -14,6 +16,7 @@ import { defineRoute, type Router } from "../../http/router.js";
 import { sendDownload } from "../../http/send-file.js";
 import { bulkAddInvoices } from "./bulk-add-invoices.js";
 import { renderInvoicePdf } from "./invoice.pdf.js";
+import { listClientDocuments } from "./list-client-documents.js";
 import { getInvoice, listInvoices } from "./list-invoices.js";
 import {
   addInvoice,
@@ -40,6 +43,19 @@ export function registerInvoiceRoutes(router: Router): void {
     query: documentListQuerySchema,
     response: invoicePageSchema,
     handle: async ({ query, tenant }) => listInvoices(db, tenant, query),
+  });
+
+  defineRoute(router, {
+    name: "listInvoicesAndStatements",
+    method: "GET",
+    url: "/api/invoices-and-statements/",
+    summary:
+      "Every invoice and statement of the client with amount, amount due, due date and how it went out: customer_id, start_date, end_date (document date), document_type, invoice_status, balance (open, overdue); 15 a page; ordering",
+    tags,
+    access: "tenant",
+    query: clientDocumentsQuerySchema,
+    response: pageSchema(clientDocumentSchema),
+    handle: async ({ query, tenant }) => listClientDocuments(db, tenant, query),
   });
 
   defineRoute(router, {

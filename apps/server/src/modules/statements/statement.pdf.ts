@@ -8,7 +8,15 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { nonFieldError, notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { loadStatementDocuments } from "./load-statement-documents.js";
-import { renderStatementsPdf } from "./statement-page.pdf.js";
+import { drawStatement, renderStatementsPdf, statementPageLabel } from "./statement-page.pdf.js";
+import {
+  collectPdf,
+  currentPage,
+  loadBillClient,
+  newBillDocument,
+  numberPages,
+} from "../invoices/bill-layout.pdf.js";
+import { drawInvoice, loadInvoiceDocument, type InvoiceDocument } from "../invoices/invoice.pdf.js";
 import { businessToday } from "../../clock.js";
 
 /** "Statement {statement_num}.pdf", with its pay link when the server knows its public address. */
@@ -28,25 +36,46 @@ export async function renderStatementPdf(
 }
 
 /**
- * Every named statement of the client in one PDF, each from a new page. An id that is not one of
- * the client's statements is a 404, as a foreign id is everywhere else; leaving it out of the PDF
- * hid the mistake.
+ * Every named statement of the client in one PDF, each from a new page, then every named invoice
+ * (closed or sent: an open one has no PDF yet). An id that is not the client's is a 404, as a
+ * foreign id is everywhere else; leaving it out of the PDF hid the mistake.
  */
 export async function renderCombinedStatements(
   db: Database,
   tenant: TenantContext,
   statementIds: readonly number[],
   publicUrl?: string,
+  invoiceIds: readonly number[] = [],
 ): Promise<PdfFile> {
-  if (statementIds.length === 0) throw nonFieldError(NO_STATEMENTS_TO_COMBINE_MESSAGE);
-  const loaded = await loadStatementDocuments(db, tenant.clientId, statementIds, { publicUrl });
+  if (statementIds.length === 0 && invoiceIds.length === 0)
+    throw nonFieldError(NO_STATEMENTS_TO_COMBINE_MESSAGE);
+  const client = await loadBillClient(db, tenant.clientId);
+  const loaded = await loadStatementDocuments(db, tenant.clientId, statementIds, { publicUrl, client });
   if (loaded.length !== new Set(statementIds).size) throw notFound();
+  const invoices: InvoiceDocument[] = [];
+  for (const id of new Set(invoiceIds)) invoices.push(await loadInvoiceDocument(db, tenant, id, client));
   const name = combinedStatementsFileName(businessToday());
-  return {
-    fileName: name,
-    content: await renderStatementsPdf(
-      name.replace(/\.pdf$/, ""),
-      loaded.map((statement) => statement.document),
-    ),
-  };
+  if (invoices.length === 0) {
+    return {
+      fileName: name,
+      content: await renderStatementsPdf(
+        name.replace(/\.pdf$/, ""),
+        loaded.map((statement) => statement.document),
+      ),
+    };
+  }
+  const doc = newBillDocument(name.replace(/\.pdf$/, ""));
+  const ranges: { first: number; last: number; label: string }[] = [];
+  for (const { document } of loaded) {
+    if (ranges.length > 0) doc.addPage();
+    const first = currentPage(doc);
+    drawStatement(doc, document);
+    ranges.push({ first, last: currentPage(doc), label: statementPageLabel(document) });
+  }
+  for (const invoice of invoices) {
+    if (ranges.length > 0) doc.addPage();
+    ranges.push(drawInvoice(doc, invoice));
+  }
+  numberPages(doc, ranges);
+  return { fileName: name, content: await collectPdf(doc) };
 }

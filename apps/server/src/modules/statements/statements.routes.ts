@@ -36,7 +36,7 @@ export function registerStatementRoutes(router: Router): void {
     method: "POST",
     url: "/api/statements/combine/",
     summary:
-      "One PDF with every named statement, each from a new page ('No statements to combine' when none)",
+      "One PDF with every named statement, then every named invoice (invoice_ids, not open), each from a new page, of any customers of the client ('No statements to combine' when none)",
     tags,
     access: "tenant",
     clientIdFrom: "query-or-body",
@@ -46,7 +46,13 @@ export function registerStatementRoutes(router: Router): void {
     handle: async ({ body, reply, tenant }) =>
       sendDownload(
         reply,
-        await renderCombinedStatements(db, tenant, body.statement_ids, config.publicUrl),
+        await renderCombinedStatements(
+          db,
+          tenant,
+          body.statement_ids,
+          config.publicUrl,
+          body.invoice_ids ?? [],
+        ),
         "application/pdf",
       ),
   });

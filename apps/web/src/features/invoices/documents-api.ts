@@ -1,51 +1,25 @@
 import {
+  DOCUMENT_BALANCE_FILTERS,
   DOCUMENT_TYPES,
+  INVOICE_STATUSES,
   MAX_PAGE_SIZE,
-  displayInvoiceNum,
+  type ClientDocument,
+  type ClientDocumentOrderingField,
+  type DocumentBalanceFilter,
   type DocumentType,
-  type InvoiceRecord,
   type InvoiceStatus,
   type Page,
-  type StatementRecord,
 } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../api/api-client";
-import type { SortState } from "../../lib/paging";
+import { apiFetch, type QueryParams } from "../../api/api-client";
+import { parseClientId } from "../../shared/client-context";
+import { orderingParam, type SortState } from "../../lib/paging";
 
-// The Invoices and Statements screen: a customer's invoices and statements in one table. The two
-// lists come from their own endpoints and are merged here; one customer has few documents, so
-// each is fetched whole and sorted and paged in the browser, across both kinds at once.
+// The Invoices and Statements screen: every invoice and statement of the client, filtered, sorted
+// and paged by the server (GET /invoices-and-statements/), with the money on each.
 
-export type InvoiceListRow = InvoiceRecord;
-export type StatementListRow = StatementRecord;
-
-/** One row of the combined table; the field names are the spec's columns. */
-export type DocumentRow = {
-  key: string;
-  kind: "invoice" | "statement";
-  id: number;
-  /** Shown as Statement or Invoice. */
-  statement_date: "Statement" | "Invoice";
-  /** The invoice number (0 shows as 1), or the statement number. */
-  invoice_num: number;
-  customer_id: number;
-  customer_no: number;
-  customer_name: string;
-  /** A statement's statement_date. */
-  invoice_date: string;
-  created: string;
-  invoice_status: InvoiceStatus;
-  /** The invoice total, or the statement's new balance. */
-  amount: string;
-  /** Invoices: the statement that carried it. */
-  statement_id: number | null;
-  /** Statements: how it went out, and its email when it went by email. */
-  delivery: StatementRecord["delivery"] | null;
-  email: StatementRecord["email"];
-};
-
-export type DocumentSortField =
-  "statement_date" | "invoice_num" | "customer_id" | "invoice_date" | "created" | "invoice_status";
+export type DocumentRow = ClientDocument;
+export type DocumentSortField = ClientDocumentOrderingField;
 
 /** Spec section 9: newest document first. */
 export const DEFAULT_DOCUMENT_SORT: SortState<DocumentSortField> = {
@@ -59,10 +33,6 @@ export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
   statements: "Statements",
 };
 
-export function isDocumentType(value: string | null): value is DocumentType {
-  return (DOCUMENT_TYPES as readonly string[]).includes(value ?? "");
-}
-
 /** Processed means sent to the customer. */
 export const STATUS_LABELS: Record<InvoiceStatus, string> = {
   open: "Open",
@@ -70,118 +40,131 @@ export const STATUS_LABELS: Record<InvoiceStatus, string> = {
   processed: "Sent",
 };
 
-export type DocumentFilter = {
-  customerId: number;
-  startDate: string;
-  endDate: string;
+export const BALANCE_LABELS: Record<DocumentBalanceFilter, string> = {
+  open: "Amount due",
+  overdue: "Overdue",
 };
 
-export function invoiceRow(invoice: InvoiceListRow): DocumentRow {
+export function isDocumentType(value: string | null): value is DocumentType {
+  return (DOCUMENT_TYPES as readonly string[]).includes(value ?? "");
+}
+
+function isStatus(value: string | null): value is InvoiceStatus {
+  return (INVOICE_STATUSES as readonly string[]).includes(value ?? "");
+}
+
+function isBalance(value: string | null): value is DocumentBalanceFilter {
+  return (DOCUMENT_BALANCE_FILTERS as readonly string[]).includes(value ?? "");
+}
+
+/** The applied filters; they live in the address so links and reloads keep the list. */
+export type DocumentFilter = {
+  customerId: number | null;
+  startDate: string;
+  endDate: string;
+  documentType: DocumentType;
+  status: InvoiceStatus | null;
+  balance: DocumentBalanceFilter | null;
+};
+
+function isoDateParam(value: string | null): string {
+  return value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : "";
+}
+
+export function filterFromParams(params: URLSearchParams): DocumentFilter {
+  const type = params.get("document_type");
+  const status = params.get("invoice_status");
+  const balance = params.get("balance");
   return {
-    key: `invoice-${String(invoice.id)}`,
-    kind: "invoice",
-    id: invoice.id,
-    statement_date: "Invoice",
-    invoice_num: displayInvoiceNum(invoice.invoice_num),
-    customer_id: invoice.customer_id,
-    customer_no: invoice.customer_no,
-    customer_name: invoice.customer_name,
-    invoice_date: invoice.invoice_date,
-    created: invoice.created,
-    invoice_status: invoice.invoice_status,
-    amount: invoice.total,
-    statement_id: invoice.statement,
-    delivery: null,
-    email: null,
+    customerId: parseClientId(params.get("customer_id")),
+    startDate: isoDateParam(params.get("start_date")),
+    endDate: isoDateParam(params.get("end_date")),
+    documentType: isDocumentType(type) ? type : "both",
+    status: isStatus(status) ? status : null,
+    balance: isBalance(balance) ? balance : null,
   };
 }
 
-export function statementRow(statement: StatementListRow): DocumentRow {
-  return {
-    key: `statement-${String(statement.id)}`,
-    kind: "statement",
-    id: statement.id,
-    statement_date: "Statement",
-    invoice_num: statement.statement_num,
-    customer_id: statement.customer_id,
-    customer_no: statement.customer_no,
-    customer_name: statement.customer_name,
-    invoice_date: statement.statement_date,
-    created: statement.created,
-    invoice_status: statement.invoice_status,
-    amount: statement.new_balance,
-    statement_id: statement.id,
-    delivery: statement.delivery,
-    email: statement.email,
-  };
-}
-
-/** Sort key of a column: numbers compare as numbers, ISO dates and labels as text. */
-export function documentSortKey(row: DocumentRow, field: DocumentSortField): string | number {
-  switch (field) {
-    case "customer_id":
-      return row.customer_no;
-    case "invoice_status":
-      return STATUS_LABELS[row.invoice_status];
-    default:
-      return row[field];
+/** The address's query with these filters (other keys, like client_id, kept). */
+export function paramsWithFilter(current: URLSearchParams, filter: DocumentFilter): URLSearchParams {
+  const next = new URLSearchParams(current);
+  const entries: [string, string | null][] = [
+    ["customer_id", filter.customerId === null ? null : String(filter.customerId)],
+    ["start_date", filter.startDate || null],
+    ["end_date", filter.endDate || null],
+    ["document_type", filter.documentType === "both" ? null : filter.documentType],
+    ["invoice_status", filter.status],
+    ["balance", filter.balance],
+  ];
+  for (const [key, value] of entries) {
+    if (value === null) next.delete(key);
+    else next.set(key, value);
   }
+  return next;
 }
 
-/** Newest first, a statement before the invoices it carried, then the higher number. */
-export function naturalOrder(a: DocumentRow, b: DocumentRow): number {
-  if (a.invoice_date !== b.invoice_date) return a.invoice_date < b.invoice_date ? 1 : -1;
-  if (a.kind !== b.kind) return a.kind === "statement" ? -1 : 1;
-  return b.invoice_num - a.invoice_num;
-}
-
-function documentQuery(clientId: number, filter: DocumentFilter) {
+function filterQuery(clientId: number, filter: DocumentFilter): QueryParams {
   return {
     client_id: clientId,
     customer_id: filter.customerId,
     start_date: filter.startDate || null,
     end_date: filter.endDate || null,
-    limit: MAX_PAGE_SIZE,
+    document_type: filter.documentType === "both" ? null : filter.documentType,
+    invoice_status: filter.status,
+    balance: filter.balance,
   };
 }
 
-/** Both lists for one search; null until there is a search. */
-export function useDocuments(clientId: number, filter: DocumentFilter | null) {
-  const invoices = useQuery({
-    queryKey: ["invoices", clientId, "list", filter],
+export type DocumentPageRequest = {
+  filter: DocumentFilter;
+  sort: SortState<DocumentSortField>;
+  page: number;
+  pageSize: number;
+};
+
+/** One page of the client's documents. */
+export function useClientDocuments(clientId: number, request: DocumentPageRequest) {
+  return useQuery({
+    queryKey: ["invoices", clientId, "documents", request],
     queryFn: ({ signal }) =>
-      apiFetch<Page<InvoiceListRow>>("/invoices/", {
-        query: filter ? documentQuery(clientId, filter) : {},
+      apiFetch<Page<DocumentRow>>("/invoices-and-statements/", {
+        query: {
+          ...filterQuery(clientId, request.filter),
+          ordering: orderingParam(request.sort),
+          limit: request.pageSize,
+          page: request.page,
+        },
         signal,
       }),
-    enabled: filter !== null,
+    // Another page or order of the same list keeps the rows shown while it loads; other filters
+    // show the loading rows, not the previous filter's documents.
+    placeholderData: (previous, previousQuery) => {
+      const before = previousQuery?.queryKey[3] as DocumentPageRequest | undefined;
+      return before && JSON.stringify(before.filter) === JSON.stringify(request.filter)
+        ? previous
+        : undefined;
+    },
   });
-  const statements = useQuery({
-    queryKey: ["statements", clientId, "list", filter],
-    queryFn: ({ signal }) =>
-      apiFetch<Page<StatementListRow>>("/statements/", {
-        query: filter ? documentQuery(clientId, filter) : {},
-        signal,
-      }),
-    enabled: filter !== null,
+}
+
+/** Most statements one combined PDF takes without a selection; more asks for narrower filters. */
+export const COMBINE_LIMIT = 500;
+
+/** Every statement the filters list, in the list's order, for Combine without a selection. */
+export async function listedStatements(
+  clientId: number,
+  filter: DocumentFilter,
+  sort: SortState<DocumentSortField>,
+): Promise<{ ids: number[]; count: number }> {
+  if (filter.documentType === "invoices") return { ids: [], count: 0 };
+  const page = await apiFetch<Page<DocumentRow>>("/invoices-and-statements/", {
+    query: {
+      ...filterQuery(clientId, { ...filter, documentType: "statements" }),
+      ordering: orderingParam(sort),
+      limit: Math.min(COMBINE_LIMIT, MAX_PAGE_SIZE),
+    },
   });
-  const rows =
-    invoices.data && statements.data
-      ? [...invoices.data.results.map(invoiceRow), ...statements.data.results.map(statementRow)].sort(
-          naturalOrder,
-        )
-      : null;
-  const truncated =
-    (invoices.data ? invoices.data.count > invoices.data.results.length : false) ||
-    (statements.data ? statements.data.count > statements.data.results.length : false);
-  return {
-    rows,
-    truncated,
-    isFetching: invoices.isFetching || statements.isFetching,
-    isLoading: invoices.isLoading || statements.isLoading,
-    error: invoices.error ?? statements.error,
-    refetch: () => Promise.all([invoices.refetch(), statements.refetch()]),
-  };
+  return { ids: page.results.map((row) => row.id), count: page.count };
 }
 
 export type CustomerName = { id: number; customer_no: number | string; customer_name: string };
@@ -215,24 +198,52 @@ export function useDeleteInvoice(clientId: number) {
   });
 }
 
-const DELIVERY_LABELS: Record<StatementRecord["delivery"], string> = {
-  mail: "Mailed",
-  email: "Emailed",
-  both: "Mailed and emailed",
-  bulk: "Shipped to the client",
+/** "invoice 12" / "statement 7": how buttons name their row. */
+export function documentName(row: Pick<DocumentRow, "document" | "invoice_num">): string {
+  return `${row.document} ${String(row.invoice_num)}`;
+}
+
+/** A row has a PDF once it is not an open invoice (the spec's Get PDF rule). */
+export function hasPdf(row: Pick<DocumentRow, "document" | "invoice_status">): boolean {
+  return row.document === "statement" || row.invoice_status !== "open";
+}
+
+export function pdfPath(row: Pick<DocumentRow, "document" | "id">): string {
+  return row.document === "invoice"
+    ? `/invoices/${String(row.id)}/pdf/`
+    : `/statements/${String(row.id)}/pdf/`;
+}
+
+const DELIVERY_LABELS: Record<NonNullable<DocumentRow["delivery"]>, string> = {
+  mail: "Mail",
+  email: "Email",
+  both: "Mail and email",
+  bulk: "Bulk to the client",
   pulled: "Pulled",
 };
 
-const EMAIL_LABELS: Record<NonNullable<StatementRecord["email"]>["status"], string> = {
-  queued: "email queued",
-  sending: "email sending",
-  sent: "email sent",
-  failed: "email failed",
-};
-
-/** "Mailed and emailed · email sent", or null for an invoice. */
-export function deliveryLabel(row: Pick<DocumentRow, "delivery" | "email">): string | null {
-  if (row.delivery === null) return null;
+/**
+ * How it went out and where that stands: "Mail · printed", "Email · sent", "Mail · waiting to
+ * print", "Email · failed"; an invoice says so while no statement has carried it.
+ */
+export function deliveryLabel(
+  row: Pick<DocumentRow, "delivery" | "email" | "sent_state" | "document">,
+): string {
+  if (row.delivery === null) return row.document === "invoice" ? "Not sent yet" : "Not sent";
+  if (row.delivery === "pulled") return "Pulled, not sent";
   const how = DELIVERY_LABELS[row.delivery];
-  return row.email ? `${how} · ${EMAIL_LABELS[row.email.status]}` : how;
+  switch (row.sent_state) {
+    case "sent":
+      return `${how} · ${row.delivery === "email" ? "sent" : row.delivery === "both" ? "printed and sent" : "printed"}`;
+    case "failed":
+      return `${how} · email failed`;
+    case "waiting": {
+      const emailed = row.delivery === "email" || row.delivery === "both";
+      if (emailed && row.email?.status !== "sent")
+        return `${how} · ${row.delivery === "both" ? "email " : ""}${row.email?.status ?? "not queued"}`;
+      return `${how} · waiting to print`;
+    }
+    default:
+      return how;
+  }
 }
