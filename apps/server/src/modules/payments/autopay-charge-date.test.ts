@@ -166,7 +166,8 @@ describe("autopay waits for the charge date", () => {
     );
     expect(queued.map((job) => job.state)).toEqual(["created"]);
     const appWait =
-      (startOfBusinessDay(chargeDate, currentClock().timeZone).getTime() - currentClock().now().getTime()) / 1000;
+      (startOfBusinessDay(chargeDate, currentClock().timeZone).getTime() - currentClock().now().getTime()) /
+      1000;
     expect(Math.abs((queued[0]?.wait_seconds ?? 0) - appWait)).toBeLessThan(60);
 
     // Before the charge date: the worker polls, nothing is charged.
