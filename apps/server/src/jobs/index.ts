@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { pgErrorCode } from "../db/pg-errors.js";
 import type PgBoss from "pg-boss";
 import { z } from "zod";
+import { currentClock } from "../clock.js";
 import type { JobSettings } from "../config.js";
 import type { Database, Executor, JobBackend } from "../db/database.js";
 import { failJobRun } from "../modules/jobs/job-runs.js";
@@ -178,13 +179,22 @@ async function runJob<Id extends string, S extends z.ZodType>(
           data: other.payload.parse(job.payload) as object,
           priority: job.priority ?? 0,
           // A job due later (autopay on its charge date) waits in the queue until then.
-          ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+          ...(job.startAfter ? { startAfter: delayFromNow(job.startAfter) } : {}),
         };
       });
       if (inserts.length > 0) await deps.insert(inserts, executor);
     },
     services: deps.services,
   });
+}
+
+/**
+ * A due time from the app's clock as pg-boss's relative start ("N" seconds, which it adds to the
+ * database's now()): pg-boss decides with the database server's clock, so an absolute time from a
+ * shifted app clock (tests run a year ahead under faketime) would wait that shift too.
+ */
+export function delayFromNow(at: Date, now = currentClock().now()): string {
+  return String(Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000)));
 }
 
 /**

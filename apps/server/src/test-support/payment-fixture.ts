@@ -1,5 +1,6 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { and, eq } from "drizzle-orm";
+import { businessToday } from "../clock.js";
 import type { Writable } from "node:stream";
 import { clients, codes, customers, rateLimits, statements } from "../db/tables.js";
 import {
@@ -81,6 +82,7 @@ export async function customerWithStatement(
       clientId,
       customerNo: 5000 + statementNo,
       customerName: `Pat Payer ${statementNo}`,
+      openDate: businessToday(),
       firstName: "Pat",
       lastName: `Payer${statementNo}`,
       address1: "9 Elm St",

@@ -1,3 +1,4 @@
+import { businessToday } from "../clock.js";
 import { codes, clients, customers, recurringCharges } from "../db/tables.js";
 import type { Database } from "../db/database.js";
 import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
@@ -44,6 +45,7 @@ export async function createProductionClient(
           clientId: client.id,
           customerNo: start + index + 1,
           customerName: `Customer ${start + index + 1}`,
+          openDate: businessToday(),
           ...TEST_MAILING_ADDRESS,
         })),
       )

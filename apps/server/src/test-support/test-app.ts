@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { buildApp } from "../app.js";
+import { businessToday } from "../clock.js";
 import { loadConfig, type Config, type JobSettings } from "../config.js";
 import type { Database, JobBackend } from "../db/database.js";
 import { startJobs, type JobQueue } from "../jobs/index.js";
@@ -193,13 +194,16 @@ export async function createTenantFixture(testApp: TestApp): Promise<TenantFixtu
       })
       .returning();
     if (!client) throw new Error("client not created");
-    // A couple of customers, so resources that refer to one have something to refer to.
+    // A couple of customers, so resources that refer to one have something to refer to. Opened on
+    // the app's business date, as the API opens them (not the database server's current_date).
+    const openDate = businessToday();
     await testApp.db.insert(customers).values([
       // Mailable: a run holds back a mailed statement without a complete address.
       {
         clientId: client.id,
         customerNo: 1,
         customerName: `First customer ${letter}`,
+        openDate,
         lastName: "First",
         ...TEST_MAILING_ADDRESS,
       },
@@ -207,6 +211,7 @@ export async function createTenantFixture(testApp: TestApp): Promise<TenantFixtu
         clientId: client.id,
         customerNo: 2,
         customerName: `Second customer ${letter}`,
+        openDate,
         lastName: "Second",
         ...TEST_MAILING_ADDRESS,
       },

@@ -29,7 +29,7 @@ import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
 import { recordCustomerChanges } from "../ledger/customer-changes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
-import { businessToday } from "../../clock.js";
+import { businessToday, currentClock } from "../../clock.js";
 
 export const HAS_BALANCE_MESSAGE = (balance: string) =>
   `This customer has a balance of ${formatUsd(balance)}. Choose to archive it when the balance reaches zero instead.`;
@@ -206,7 +206,8 @@ export async function archiveCustomer(db: Database, tenant: TenantContext, id: n
     if (!isZeroAmount(customer.totalBalance)) throw nonFieldError(HAS_BALANCE_MESSAGE(customer.totalBalance));
     await tx
       .update(customers)
-      .set({ deleted: true, deletedAt: new Date() })
+      // The app's clock: reports compare the archive time with business dates.
+      .set({ deleted: true, deletedAt: currentClock().now() })
       .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
     await recordCustomerChanges(tx, tenant.clientId, [id]);
   });
@@ -317,6 +318,8 @@ export async function fullCreateCustomer(
         await tx.insert(recurringCharges).values({
           clientId: tenant.clientId,
           customerId: customer.id,
+          // Production bills from the created date: the app's clock, as every business date.
+          createdAt: currentClock().now(),
           codeId: charge.auto_code as number,
           description: charge.description,
           rate: charge.rate as string,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { shouldArchiveAtZero } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { recordCustomerChanges } from "./customer-changes.js";
 import { sqlArray } from "./sql-arrays.js";
@@ -8,6 +9,7 @@ import { sqlArray } from "./sql-arrays.js";
  * The archive-at-zero rule, applied in plain sight: a customer marked for deletion (D or S)
  * is archived the moment its balance reaches zero — after a posting, a void or an edit by the
  * ledger writer, or when the mark is set on a customer already at zero. Returns who was archived.
+ * The archive time is the app's clock (reports compare it with business dates), not now().
  */
 export async function archiveAtZero(
   tx: Executor,
@@ -19,7 +21,7 @@ export async function archiveAtZero(
     .map((customer) => customer.id);
   if (settled.length === 0) return [];
   await tx.execute(
-    sql`update customers set deleted = true, deleted_at = now()
+    sql`update customers set deleted = true, deleted_at = ${currentClock().now().toISOString()}::timestamptz
         where client_id = ${clientId} and not deleted and id = any(${sqlArray(settled, "bigint")})`,
   );
   // Archived customers leave the active count.

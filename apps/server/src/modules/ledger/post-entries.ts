@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { ledgerAmount, multiplyRateByQuantity, sumAmounts, type CodeType } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import type { transactionTypes } from "../../db/tables.js";
@@ -114,6 +115,9 @@ export async function postEntries(
         from generate_series(1, ${accepted.length}::int)`,
   );
   const newIds = drawn.map((row) => Number(row.id)).sort((a, b) => a - b);
+  // Stamped by the app's clock, not the database's now(): the duplicate check and the "created" filters
+  // compare it with the app's time and business dates.
+  const stamped = currentClock().now();
   const column = <T extends string | number | boolean | null>(pick: (row: (typeof accepted)[number]) => T) =>
     accepted.map(pick);
   await tx.execute(sql`
@@ -124,7 +128,7 @@ export async function postEntries(
     select ${tenant.clientId}::bigint, t.id, t.customer_id, t.code_id, t.description, t.quantity, t.rate, t.amount,
            t.ledger_amount, t.service_date, t.unit_of_measure_id, t.transaction_type, t.stored_amount_flag,
            t.created_by_user_id, t.recurring_charge_id, t.production_run_id, t.voids_id, t.reverses_id,
-           t.source_key, t.gateway_trans_id, coalesce(t.created_at, now())
+           t.source_key, t.gateway_trans_id, t.created_at
     from unnest(
       ${sqlArray(newIds, "bigint")},
       ${sqlArray(
@@ -200,7 +204,7 @@ export async function postEntries(
         "text",
       )},
       ${sqlArray(
-        column((row) => row.entry.createdAt?.toISOString() ?? null),
+        column((row) => (row.entry.createdAt ?? stamped).toISOString()),
         "timestamptz",
       )}
     ) as t(id, customer_id, code_id, description, quantity, rate, amount, ledger_amount, service_date,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { PAYMENT_LINK_INVALID_MESSAGE, type PaymentLink } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { customers, paymentLinks } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -9,7 +10,8 @@ import { findTenantCustomer } from "./payment-info.js";
 
 // Storing a payment method or enrolling in autopay from outside the office takes a link staff
 // issue from the customer's payments area: single use, 7 days. The token is shown once; only its
-// SHA-256 is kept, so the table cannot be used to pay for anyone.
+// SHA-256 is kept, so the table cannot be used to pay for anyone. Expiry is set and checked by the
+// app's clock (clock.ts), never the database's now(), so both sides use one time.
 
 export const PAYMENT_LINK_DAYS = 7;
 
@@ -29,7 +31,7 @@ export async function issuePaymentLink(
   const customer = await findTenantCustomer(db, tenant, customerId);
   if (customer.deleted) throw new HttpError(404, { detail: "Not found." });
   const token = randomBytes(24).toString("base64url");
-  const expiresAt = new Date(Date.now() + PAYMENT_LINK_DAYS * 86_400_000);
+  const expiresAt = new Date(currentClock().now().getTime() + PAYMENT_LINK_DAYS * 86_400_000);
   await db.insert(paymentLinks).values({
     clientId: tenant.clientId,
     customerId,
@@ -59,7 +61,7 @@ export async function findPaymentLink(
       and(
         eq(paymentLinks.tokenHash, hashOf(token)),
         isNull(paymentLinks.usedAt),
-        gt(paymentLinks.expiresAt, sql`now()`),
+        gt(paymentLinks.expiresAt, currentClock().now()),
       ),
     );
   if (!row || row.customer.deleted) throw paymentLinkInvalid();
@@ -70,13 +72,13 @@ export async function findPaymentLink(
 export async function claimPaymentLink(db: Executor, link: LinkRow): Promise<void> {
   const claimed = await db
     .update(paymentLinks)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: currentClock().now() })
     .where(
       and(
         eq(paymentLinks.clientId, link.clientId),
         eq(paymentLinks.id, link.id),
         isNull(paymentLinks.usedAt),
-        gt(paymentLinks.expiresAt, sql`now()`),
+        gt(paymentLinks.expiresAt, currentClock().now()),
       ),
     )
     .returning({ id: paymentLinks.id });

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { parseOrdering, resolvePaging, type ListQuery, type Page } from "@cyclebill/domain";
 import type { z } from "zod";
+import { currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError, notFound } from "../../http/errors.js";
@@ -135,7 +136,14 @@ export async function createTenantRecord<TTable extends PgTable, TInput, TOutput
   assertCanWrite(resource as AnyTenantResource, tenant);
   return db.transaction(async (tx) => {
     await resource.validate?.(tx, tenant, input, null);
-    const values = { ...resource.toValues(input), clientId: tenant.clientId } as TTable["$inferInsert"];
+    // Created by the app's clock, not the column's now(): production bills a recurring charge
+    // from its created date, compared with business dates.
+    const stamped = "createdAt" in getTableColumns(resource.table) ? { createdAt: currentClock().now() } : {};
+    const values = {
+      ...resource.toValues(input),
+      ...stamped,
+      clientId: tenant.clientId,
+    } as TTable["$inferInsert"];
     const [row] = await tx
       .insert(resource.table as PgTable)
       .values(values)

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import {
   DUPLICATE_TRANSACTION_MESSAGE,
   DUPLICATE_WINDOW_HOURS,
@@ -9,7 +9,7 @@ import {
 import type { Executor } from "../../db/database.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { codes, storedAmounts, transactions } from "../../db/tables.js";
-import { businessToday } from "../../clock.js";
+import { businessToday, currentClock } from "../../clock.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { postEntries } from "../ledger/post-entries.js";
@@ -76,7 +76,10 @@ export async function postTransaction(
             eq(transactions.amount, amount),
             eq(transactions.serviceDate, serviceDate),
             eq(transactions.voided, false),
-            gt(transactions.createdAt, sql`now() - make_interval(hours => ${DUPLICATE_WINDOW_HOURS})`),
+            gt(
+              transactions.createdAt,
+              new Date(currentClock().now().getTime() - DUPLICATE_WINDOW_HOURS * 3_600_000),
+            ),
           ),
         )
         .limit(1);
