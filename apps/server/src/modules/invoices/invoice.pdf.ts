@@ -19,20 +19,17 @@ import type { PdfFile } from "../codes/code-report.pdf.js";
 import {
   MUTED,
   PAGE,
-  billCustomer,
   collectPdf,
-  continuePage,
   currentPage,
-  drawBillHeader,
-  drawBillLines,
-  drawNotes,
-  drawTotals,
-  loadBillClient,
   newBillDocument,
   numberPages,
   usDate,
   type BillLine,
 } from "./bill-layout.pdf.js";
+import { billCustomer, loadBillClient } from "./bill-parties.js";
+import { continuePage, drawBillHeader } from "./bill-header.pdf.js";
+import { drawBillLines } from "./bill-lines.pdf.js";
+import { drawNotes, drawTotals } from "./bill-summary.pdf.js";
 
 /** The invoice as the customer gets it: letterhead, address, lines, totals, terms and messages. */
 export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: number): Promise<PdfFile> {
