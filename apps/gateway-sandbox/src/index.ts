@@ -10,6 +10,6 @@ export type {
   SandboxDelivery,
   SandboxTransaction,
   SandboxTransType,
-} from "./sandbox-book.js";
+} from "./sandbox-transaction.js";
 export type { SandboxFaults } from "./fault-plan.js";
 export { generator as seededRandom } from "./fault-plan.js";

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database.js";
 import { clients, codes, routes } from "../../db/tables.js";
 import type { AuthUser, TenantContext } from "../../http/auth-context.js";
-import { refreshStatistics } from "../maintenance/refresh-statistics.js";
+import { refreshStatistics } from "../../db/refresh-statistics.js";
 import { createUser, type UserRow } from "../users/create-user.js";
 import { currentClock } from "../../clock.js";
 import { seedDemoCustomers } from "./seed-demo-customers.js";
