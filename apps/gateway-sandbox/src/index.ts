@@ -1,5 +1,6 @@
 // Public surface of @cyclebill/gateway-sandbox: a local BluePay 2.0 gateway for tests and demos.
 export * from "./bluepay-sandbox.js";
+export * from "./app-sandbox.js";
 export * from "./sandbox-accounts.js";
 export * from "./sandbox-options.js";
 export { SEAL_FIELDS } from "./sandbox-book.js";
