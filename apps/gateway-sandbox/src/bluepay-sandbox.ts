@@ -10,12 +10,8 @@ import {
 } from "./fault-plan.js";
 import { DEMO_ACCOUNT, LEGACY_DEMO_ACCOUNT } from "./sandbox-accounts.js";
 import { isHashType } from "./sandbox-seal.js";
-import {
-  createSandboxBook,
-  type SandboxAccount,
-  type SandboxDelivery,
-  type SandboxTransaction,
-} from "./sandbox-book.js";
+import { createSandboxBook } from "./sandbox-book.js";
+import type { SandboxAccount, SandboxDelivery, SandboxTransaction } from "./sandbox-transaction.js";
 
 // A local BluePay 2.0 gateway over real HTTP: POST /interfaces/bp20post (transactions) and
 // POST /interfaces/stq (single-transaction query), as secure.bluepay.com serves them, plus a

@@ -1,5 +1,6 @@
 // Public surface of @cyclebill/gateway-sandbox: a local BluePay 2.0 gateway for tests and demos.
 export * from "./bluepay-sandbox.js";
+export * from "./app-sandbox.js";
 export * from "./sandbox-accounts.js";
 export * from "./sandbox-options.js";
 export { SEAL_FIELDS } from "./sandbox-book.js";
@@ -10,6 +11,6 @@ export type {
   SandboxDelivery,
   SandboxTransaction,
   SandboxTransType,
-} from "./sandbox-book.js";
+} from "./sandbox-transaction.js";
 export type { SandboxFaults } from "./fault-plan.js";
 export { generator as seededRandom } from "./fault-plan.js";

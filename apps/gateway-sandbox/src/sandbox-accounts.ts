@@ -1,4 +1,4 @@
-import type { SandboxAccount } from "./sandbox-book.js";
+import type { SandboxAccount } from "./sandbox-transaction.js";
 import { isHashType } from "./sandbox-seal.js";
 
 /**

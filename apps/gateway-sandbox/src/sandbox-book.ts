@@ -14,57 +14,12 @@ import {
 import { encodeAnswer, refusalAnswer, refuse, type ProtocolAnswer } from "./protocol-answer.js";
 import { QUERY_SEAL_FIELDS, queryAnswer } from "./sandbox-query.js";
 import { UNSET_ACCOUNT_HASH_TYPE, checkSeal, type HashType } from "./sandbox-seal.js";
+import type { SandboxAccount, SandboxDelivery, SandboxTransaction } from "./sandbox-transaction.js";
 
 // The sandbox's book of transactions and the bp20post / stq rules it answers by, without HTTP.
 // Answers follow BluePay: name=value pairs; STATUS 1 approved, 0 declined, E error (HTTP 400);
 // duplicate scrubbing answers STATUS=1, MESSAGE=DUPLICATE with the original transaction's fields.
 // Refused requests (STATUS=E) are answered, never recorded.
-
-/** hashType: the one seal hash the account takes (its "Hash Type in APIs"); unset takes any. */
-export type SandboxAccount = { accountId: string; secretKey: string; hashType?: HashType };
-export type SandboxTransType = "SALE" | "AUTH" | "REFUND" | "VOID";
-/** What became of the answer: sent, dropped (connection destroyed) or held (never answered). */
-export type SandboxDelivery = "sent" | "dropped" | "held";
-
-/** One recorded transaction. Only a mask and a keyed fingerprint of the payment account. */
-export type SandboxTransaction = {
-  transId: string;
-  accountId: string;
-  mode: "TEST";
-  transType: SandboxTransType;
-  paymentType: "CREDIT" | "ACH";
-  amount: string;
-  status: "1" | "0";
-  message: string;
-  /** The earlier TRANS_ID used: the stored card of a SALE/AUTH, the target of a REFUND/VOID. */
-  masterId: string;
-  orderId: string;
-  invoiceId: string;
-  name1: string;
-  name2: string;
-  mask: string;
-  cardType: string;
-  cardExpire: string;
-  fingerprint: string;
-  authCode: string;
-  avs: string;
-  cvv2: string;
-  issuedAt: string;
-  voided: boolean;
-  /** Refunded so far (SALE only). */
-  refunded: string;
-  delivery: SandboxDelivery;
-  /** The seal's hash type (TPS_HASH_TYPE, or the account's when absent). */
-  hashType: string;
-  /** Card-on-file fields as sent ("" when absent): F/S, C/M, the network transaction id. */
-  storedIndicator: string;
-  storedType: string;
-  storedId: string;
-  /** ACH entry class as sent ("" when absent: BluePay then takes PPD). */
-  docType: string;
-  customerIp: string;
-  duplicateOverride: boolean;
-};
 
 export type BookOptions = {
   accounts: readonly SandboxAccount[];

@@ -1,6 +1,6 @@
 import { parseAmountCents } from "./card-checks.js";
 import { encodeAnswer, refuse, type ProtocolAnswer } from "./protocol-answer.js";
-import type { SandboxTransaction } from "./sandbox-book.js";
+import type { SandboxTransaction } from "./sandbox-transaction.js";
 
 // The single-transaction query (BluePay's stq report interface), here mainly to answer "did the
 // charge for this ORDER_ID happen?" after a lost answer, instead of charging again.

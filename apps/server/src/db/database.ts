@@ -1,6 +1,5 @@
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -8,10 +7,11 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { refreshStatistics } from "../modules/maintenance/refresh-statistics.js";
+import { refreshStatistics } from "./refresh-statistics.js";
 import * as tables from "./tables.js";
-import { AUTH_NOTICE_CHANNEL, attachAuthCache } from "../modules/auth/auth-cache.js";
+import { AUTH_NOTICE_CHANNEL, attachAuthCache } from "./auth-cache.js";
 import { attachPreparedRunner, type PreparedRunner } from "./prepared-rows.js";
+import type { Database } from "./database-types.js";
 
 /** Dates, timestamps and intervals stay text, as drizzle reads them (prepared-rows.ts). */
 const TEXT_TYPE_IDS = new Set([1082, 1114, 1184, 1186]);
@@ -28,10 +28,9 @@ const pgliteTextParsers = Object.fromEntries(
   ]),
 );
 
-export type Schema = typeof tables;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-/** A database handle or an open transaction: functions that write money take this. */
-export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+// The handle's types live apart so the helpers this file uses (prepared-rows, query-rows) can name
+// them without importing this file back; every other file takes them from here.
+export type { Database, Executor, Schema } from "./database-types.js";
 
 /** What the job engine (pg-boss) runs on: the same PGlite instance, or its own pool on the same URL. */
 export type JobBackend = { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };

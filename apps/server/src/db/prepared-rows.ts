@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { fillPlaceholders, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { Executor } from "./database.js";
+import type { Executor } from "./database-types.js";
 import { queryRows } from "./query-rows.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import type { Executor } from "./database.js";
+import type { Executor } from "./database-types.js";
 
 /** Runs raw SQL and returns its rows; PGlite and node-postgres both answer with `{ rows }`. */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { REFRESH_STATISTICS_JOB, refreshStatistics } from "../modules/maintenance/refresh-statistics.js";
+import { refreshStatistics } from "../db/refresh-statistics.js";
+import { REFRESH_STATISTICS_JOB } from "../modules/maintenance/refresh-statistics.js";
 import { defineJob } from "./job-definition.js";
 
 /** Scheduled by startJobs: ANALYZE where no autovacuum does it (PGlite, or PostgreSQL with it off). */

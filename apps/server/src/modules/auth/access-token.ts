@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
+import type { AccessTokenClaims } from "../../db/auth-cache.js";
 
 const ISSUER = "cyclebill";
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
 export const REMEMBERED_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
-
-export type AccessTokenClaims = { userId: number; tokenId: string; issuedAt: Date; expiresAt: Date };
 
 function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);

@@ -4,7 +4,7 @@ import { revokedTokens, users } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
-import { authCacheOf, type CachedUser } from "./auth-cache.js";
+import { authCacheOf, type CachedUser } from "../../db/auth-cache.js";
 
 const INVALID_TOKEN = "Given token not valid for any token type";
 

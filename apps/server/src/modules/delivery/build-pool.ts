@@ -13,7 +13,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { MergedPdf } from "../../pdf/merged-pdf.js";
 import { pdfPool } from "../../pdf/pdf-pool.js";
 import { csvCell } from "../customers/customers-export.js";
-import { loadBillClient } from "../invoices/bill-layout.pdf.js";
+import { loadBillClient } from "../invoices/bill-parties.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { loadStatementDocuments, type LoadedStatement } from "../statements/load-statement-documents.js";
 import type { DeliveryServices } from "./delivery-jobs.js";

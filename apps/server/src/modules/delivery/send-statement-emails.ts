@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { pdfPool } from "../../pdf/pdf-pool.js";
-import { loadBillClient } from "../invoices/bill-layout.pdf.js";
+import { loadBillClient } from "../invoices/bill-parties.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import type { Mailer } from "../mail/mailer.js";
 import { loadStatementDocuments } from "../statements/load-statement-documents.js";

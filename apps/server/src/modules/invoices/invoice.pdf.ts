@@ -19,21 +19,18 @@ import type { PdfFile } from "../codes/code-report.pdf.js";
 import {
   MUTED,
   PAGE,
-  billCustomer,
   collectPdf,
-  continuePage,
   currentPage,
-  drawBillHeader,
-  drawBillLines,
-  drawNotes,
-  drawTotals,
-  loadBillClient,
   newBillDocument,
   numberPages,
   usDate,
   type BillLine,
   type Pdf,
 } from "./bill-layout.pdf.js";
+import { billCustomer, loadBillClient } from "./bill-parties.js";
+import { continuePage, drawBillHeader } from "./bill-header.pdf.js";
+import { drawBillLines } from "./bill-lines.pdf.js";
+import { drawNotes, drawTotals } from "./bill-summary.pdf.js";
 
 /** One invoice ready to draw: its lines with voids spelled out, and the client and customer. */
 export type InvoiceDocument = {

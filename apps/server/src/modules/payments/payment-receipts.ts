@@ -6,7 +6,7 @@ import { paymentReceipts } from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import type { Mailer } from "../mail/mailer.js";
 import { paymentReceiptEmail } from "./payment-receipt.email.js";
-import type { AttemptRow } from "./record-answer.js";
+import type { AttemptRow } from "./attempt-row.js";
 
 // Receipts are queued in the transaction that records the gateway's answer (one per attempt,
 // unique) and sent by the payment-receipts job, never inside the request. Each send is claimed

@@ -8,9 +8,11 @@ import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { ensurePaymentCode } from "./payment-codes.js";
 import { queueReceipt } from "./payment-receipts.js";
-import { postRefundOffset } from "./refund-payment.js";
+import { postRefundOffset } from "./refund-offset.js";
+import type { AttemptRow } from "./attempt-row.js";
 
-export type AttemptRow = typeof paymentAttempts.$inferSelect;
+// Its callers take the row type from here too; it lives apart so the files this one uses can name it.
+export type { AttemptRow } from "./attempt-row.js";
 
 /** What the gateway said about an attempt (a bp20post answer, or a query's find). */
 export type AttemptAnswer = {

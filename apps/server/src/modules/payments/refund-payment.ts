@@ -1,23 +1,21 @@
 import { and, asc, eq } from "drizzle-orm";
-import { PAYMENT_PENDING_MESSAGE, isReversible, isVoidable, offsettingLedgerAmount } from "@cyclebill/domain";
-import { businessToday, currentClock } from "../../clock.js";
-import type { Database, Executor } from "../../db/database.js";
-import { paymentAttempts, transactions } from "../../db/tables.js";
+import { PAYMENT_PENDING_MESSAGE, isReversible, isVoidable } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
+import type { Database } from "../../db/database.js";
+import { paymentAttempts } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, nonFieldError } from "../../http/errors.js";
-import { setEntryVoided } from "../ledger/entry-links.js";
-import { postEntries } from "../ledger/post-entries.js";
 import { NOT_REVERSIBLE_MESSAGE, NOT_VOIDABLE_MESSAGE } from "../transactions/change-transaction.js";
 import {
   entryState,
   findTransaction,
-  selectTransactions,
   transactionToApi,
   type TransactionOutput,
 } from "../transactions/transaction-view.js";
 import { buildRequest, callGateway } from "./bluepay-client.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
-import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
+import type { AttemptRow } from "./attempt-row.js";
+import { readAttempt, recordAnswer } from "./record-answer.js";
 import { settleAttempt } from "./settle-attempts.js";
 
 // Taking back a card or ACH payment: the money goes back through the gateway first (a REFUND of the
@@ -25,49 +23,6 @@ import { settleAttempt } from "./settle-attempts.js";
 // refund posts the void or reversal, in the same database transaction that records the approval.
 
 export const REFUND_PENDING_MESSAGE = PAYMENT_PENDING_MESSAGE;
-
-/**
- * Posts the offset of a refunded payment entry (a void while it is voidable, else a reversal);
- * called by recordAnswer inside its transaction, the customer already locked. Returns the new
- * entry's id, or null when the entry was already taken back.
- */
-export async function postRefundOffset(tx: Executor, attempt: AttemptRow): Promise<number | null> {
-  if (attempt.refundsTransactionId === null) return null;
-  const [entry] = await selectTransactions(
-    tx,
-    and(eq(transactions.clientId, attempt.clientId), eq(transactions.id, attempt.refundsTransactionId)),
-  );
-  if (!entry) return null;
-  const state = entryState(entry);
-  const kind = isVoidable(state) ? "void" : isReversible(state) ? "reversal" : null;
-  if (!kind) return null;
-  const {
-    ids: [offsetId],
-  } = await postEntries(tx, { clientId: attempt.clientId }, [
-    {
-      customerId: entry.customerId,
-      codeId: entry.codeId,
-      codeType: entry.codeType,
-      description: `${kind === "void" ? "VOID" : "REVERSAL"}: ${entry.description}`.slice(0, 60),
-      quantity: entry.quantity,
-      rate: entry.rate,
-      serviceDate: businessToday(),
-      datedToday: true,
-      unitOfMeasureId: entry.unitOfMeasureId,
-      transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
-      createdByUserId: attempt.createdByUserId,
-      gatewayTransId: attempt.gatewayTransId || null,
-      offsets: {
-        kind,
-        entryId: entry.id,
-        amount: entry.amount,
-        ledgerAmount: offsettingLedgerAmount(entry.ledgerAmount),
-      },
-    },
-  ]);
-  if (kind === "void") await setEntryVoided(tx, attempt.clientId, entry.id, true);
-  return offsetId ?? null;
-}
 
 async function refundsOf(db: Database, clientId: number, entryId: number): Promise<AttemptRow[]> {
   return db

@@ -11,7 +11,8 @@ import {
   transactions,
 } from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
-import { billCustomer, loadBillClient, type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
+import { type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
+import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
 
 /** A statement ready to draw, with what its pool's manifest and its email need beside it. */

@@ -14,11 +14,6 @@ import {
   RULE,
   collectPdf,
   currentPage,
-  drawBillHeader,
-  drawBillLines,
-  drawFigureBoxes,
-  drawNotes,
-  drawSectionTitle,
   newBillDocument,
   numberPages,
   usDate,
@@ -27,6 +22,9 @@ import {
   type BillLine,
   type Pdf,
 } from "../invoices/bill-layout.pdf.js";
+import { drawBillHeader, drawSectionTitle } from "../invoices/bill-header.pdf.js";
+import { drawBillLines } from "../invoices/bill-lines.pdf.js";
+import { drawFigureBoxes, drawNotes } from "../invoices/bill-summary.pdf.js";
 import type { StatementRow } from "./create-statement.js";
 
 /** The statement's own figures the page prints. */

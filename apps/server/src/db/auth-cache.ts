@@ -1,4 +1,5 @@
-import type { AccessTokenClaims } from "./access-token.js";
+/** What a signature-checked access token says (modules/auth/access-token.ts signs and verifies it). */
+export type AccessTokenClaims = { userId: number; tokenId: string; issuedAt: Date; expiresAt: Date };
 
 /**
  * What every authenticated request used to read from the database: the user and whether its token
