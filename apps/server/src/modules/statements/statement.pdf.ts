@@ -9,13 +9,8 @@ import { nonFieldError, notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { loadStatementDocuments } from "./load-statement-documents.js";
 import { drawStatement, renderStatementsPdf, statementPageLabel } from "./statement-page.pdf.js";
-import {
-  collectPdf,
-  currentPage,
-  loadBillClient,
-  newBillDocument,
-  numberPages,
-} from "../invoices/bill-layout.pdf.js";
+import { collectPdf, currentPage, newBillDocument, numberPages } from "../invoices/bill-layout.pdf.js";
+import { loadBillClient } from "../invoices/bill-parties.js";
 import { drawInvoice, loadInvoiceDocument, type InvoiceDocument } from "../invoices/invoice.pdf.js";
 import { businessToday } from "../../clock.js";
 
