@@ -73,7 +73,10 @@ describe("unarchiving a customer with entries in a closed period", () => {
   it("is refused with the closed-period message, and nothing is removed", async () => {
     const closedMonth = await archivedCustomer(801, "2025-09-10");
     const openMonth = await archivedCustomer(802, "2025-10-05");
-    await testApp.db.update(clients).set({ booksClosedThrough: CLOSED_THROUGH }).where(eq(clients.id, clientId));
+    await testApp.db
+      .update(clients)
+      .set({ booksClosedThrough: CLOSED_THROUGH })
+      .where(eq(clients.id, clientId));
 
     const refused = await owner.post(`/api/customers/${closedMonth}/undelete-now/`);
     expect(refused.status).toBe(400);
