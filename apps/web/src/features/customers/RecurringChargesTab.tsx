@@ -142,7 +142,12 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
     {
       header: "Billed in",
       cell: (row) => (
-        <Badge variant="light" color={row.arrears ? "grape" : "blue"} tt="none">
+        <Badge
+          variant="light"
+          color={row.arrears ? "grape" : "blue"}
+          tt="none"
+          style={{ minWidth: "fit-content" }}
+        >
           {row.finance_type}
         </Badge>
       ),
