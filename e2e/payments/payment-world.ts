@@ -43,6 +43,8 @@ export function usePaymentWorld(email: string, password: string) {
     const sandbox = await startSandbox({ port: 0 });
     try {
       const server = await startServer({
+        // Migrating a fresh database took past two minutes on a machine shared with other runs.
+        startupTimeoutMs: 300_000,
         env: {
           BILLING_ADMIN_EMAIL: email,
           BILLING_ADMIN_PASSWORD: password,
@@ -56,7 +58,7 @@ export function usePaymentWorld(email: string, password: string) {
       await sandbox.close();
       throw error;
     }
-  });
+  }, 320_000);
 
   afterAll(async () => {
     await world?.browser.close();

@@ -77,3 +77,8 @@ export function resolvePaging(query: Pick<ListQuery, "limit" | "offset" | "page"
   if (query.page !== undefined) return { limit, offset: (query.page - 1) * limit };
   return { limit, offset: query.offset ?? 0 };
 }
+
+/** A yes/no query parameter as the old screens send it ("true", "false", "1", "0"). */
+export const queryFlag = z
+  .union([z.boolean(), z.string()])
+  .transform((value) => value === true || value === "true" || value === "1" || value === "True");

@@ -95,4 +95,18 @@ export const STORED_DESCRIPTION_TOO_LONG =
   "Description is too long. Please make sure it is under 60 characters.";
 export const STORED_AMOUNT_REQUIRED_MESSAGE = "Stored amounts must have a code and a rate.";
 
+/**
+ * A recurring charge's start date: the first day it may bill (none: the day it is entered). Like
+ * the billing it governs, it may not precede the customer's account (the run never bills before the
+ * open date); a later or future date (a service starting next month) is the user's to choose.
+ */
+export function recurringStartDateProblem(
+  startDate: string | null | undefined,
+  openDate: string,
+): string | null {
+  if (!startDate || startDate >= openDate) return null;
+  const [year, month, day] = openDate.split("-");
+  return `The start date can't be before the customer's open date (${month}/${day}/${year}).`;
+}
+
 export const PULL_EXPLANATIONS_FOR_CUSTOMERS = ["0", "1", "2", "3"] as const;

@@ -140,6 +140,8 @@ export const recurringChargeFieldsSchema = z.object({
   frequency: z.enum(RECURRING_FREQUENCIES).default("monthly"),
   arrears: z.boolean().default(false),
   unitofmeasure: integerParam({ min: 1 }).default(1),
+  /** The first day it may bill; null (or left out on create) bills from the day it is entered. */
+  start_date: calendarDate().nullable().optional(),
 });
 export const recurringChargeInputSchema = recurringChargeFieldsSchema.extend({
   customer: integerParam({ min: 1 }),

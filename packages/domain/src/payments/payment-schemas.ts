@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerParam, listQuerySchema } from "../api/list-query.js";
+import { integerParam, listQuerySchema, queryFlag } from "../api/list-query.js";
 import { nonNegativeAmountSchema } from "../money/money-schemas.js";
 import { compareAmounts, formatUsd } from "../money/money.js";
 
@@ -170,10 +170,6 @@ export type BulkPaymentRequest = z.infer<typeof bulkPaymentRequestSchema>;
 export const CARD_RUN_IN_PROGRESS_MESSAGE =
   "A card run of this client is still in progress. Wait for it to finish before starting another.";
 
-/** A yes/no query parameter as the old screens send it ("true", "false", "1", "0"). */
-const queryFlag = z
-  .union([z.boolean(), z.string()])
-  .transform((value) => value === true || value === "true" || value === "1" || value === "True");
 
 /** GET /api/customers/credit-card-customers/: customers with a stored method (500 a page by default). */
 export const creditCardCustomersQuerySchema = listQuerySchema.extend({

@@ -58,6 +58,8 @@ describe("recurring charges due in a period", () => {
     expect(recurringDueInPeriod({ ...monthly, arrears: true }, period, "2025-03-10")).toEqual([]);
     // A run dated before the charge was entered still bills its own cycle.
     expect(recurringDueInPeriod(monthly, period, "2025-06-01")).toHaveLength(1);
+    // A start date the user gave it after the period: nothing yet.
+    expect(recurringDueInPeriod(monthly, period, "2025-06-01", { given: true })).toEqual([]);
   });
   it("catches up every month of a longer period, and skips months out of season or off the interval", () => {
     const period = billingPeriod("2024-12-15", null, "2025-03-15")!;

@@ -94,7 +94,8 @@ function lastDayOf(serviceMonth: string): string {
  * The billings of one recurring charge due in a period, one per service month, oldest first.
  * `billFrom` (the later of the charge's start and the customer's open date) keeps it from billing
  * before it existed: a cycle date before it bills nothing, nor a service month that ended before it
- * (capped at the period's end, so a run dated before the charge was entered still bills its cycle).
+ * (capped at the period's end, so a run dated before the charge was entered still bills its cycle;
+ * not a start date the user gave it (`options.given`): a charge starting after the period waits).
  * Every billing is dated in the period: Arrears on the period's end (the statement date; the
  * description names the month it covers), Advance on its month's first day, or the period's start
  * or `billFrom` when later: no charge lands in a month already statemented, nor before it existed.
@@ -103,7 +104,9 @@ export function recurringDueInPeriod(
   schedule: RecurringSchedule,
   period: BillingPeriod,
   billFrom: string | null = null,
+  options: { given?: boolean } = {},
 ): RecurringDue[] {
+  if (options.given && billFrom !== null && billFrom > period.end) return [];
   const from = billFrom === null ? null : billFrom < period.end ? billFrom : period.end;
   const due: RecurringDue[] = [];
   for (const cycleDate of cycleDatesInPeriod(period)) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerParam, listQuerySchema } from "../api/list-query.js";
+import { integerParam, listQuerySchema, queryFlag } from "../api/list-query.js";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { CLIENT_SKIP_LABELS, type ClientSkipReason } from "../production/client-eligibility.js";
@@ -191,8 +191,15 @@ export const productionCustomerParamsSchema = z.object({
   id: integerParam({ min: 1 }),
   customer_id: integerParam({ min: 1 }),
 });
-export const runDateQuerySchema = z.looseObject({ run_date: calendarDate().optional() });
-export const productionClientQuerySchema = listQuerySchema.extend({ run_date: calendarDate().optional() });
+/** A preview's run: its date (default today) and, as on the run's confirmation, a first run's catch-up. */
+export const runDateQuerySchema = z.looseObject({
+  run_date: calendarDate().optional(),
+  catch_up: queryFlag.optional(),
+});
+export const productionClientQuerySchema = listQuerySchema.extend({
+  run_date: calendarDate().optional(),
+  catch_up: queryFlag.optional(),
+});
 export const startProductionRunSchema = z.object({
   run_date: calendarDate().optional(),
   client_ids: z.array(z.number().int().positive()).min(1).optional(),

@@ -319,6 +319,13 @@ export const statements = pgTable(
     payCode: varchar("pay_code", { length: 32 })
       .notNull()
       .default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    /**
+     * What the statement announced to an autopay customer, recorded when its autopay charge was
+     * planned: the method ("VISA ending 1111") and the charge date (null: it asked to be paid). Its
+     * pay page shows the statement as it was, not the customer's autopay of today.
+     */
+    autopayMethod: varchar("autopay_method", { length: 60 }),
+    autopayChargeDate: date("autopay_charge_date"),
     createdAt: createdAtColumn(),
   },
   (t) => [

@@ -5,6 +5,7 @@ import {
   formatUsd,
   isZeroAmount,
   multiplyRateByQuantity,
+  recurringStartDateProblem,
   type CustomerValues,
   type customerFullCreateSchema,
 } from "@cyclebill/domain";
@@ -314,6 +315,11 @@ export async function fullCreateCustomer(
       if (Object.keys(errors).length > 0) throw badRequest(errors);
 
       const customer = await insertCustomer(tx, tenant, input.customer);
+      input.recurring_charges.forEach((charge, index) => {
+        const problem = recurringStartDateProblem(charge.start_date, customer.openDate);
+        if (problem) (errors.recurring_charges ??= []).push(`${index}: ${problem}`);
+      });
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
       for (const charge of input.recurring_charges) {
         await tx.insert(recurringCharges).values({
           clientId: tenant.clientId,
@@ -330,6 +336,7 @@ export async function fullCreateCustomer(
           frequency: charge.frequency,
           arrears: charge.arrears,
           unitOfMeasureId: charge.unitofmeasure,
+          startDate: charge.start_date ?? null,
         });
       }
       for (const stored of input.stored_amounts) {

@@ -1,14 +1,34 @@
-import { eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import {
   integerParam,
   multiplyRateByQuantity,
   recurringChargeInputSchema,
+  recurringStartDateProblem,
   RECURRING_FREQUENCIES,
 } from "@cyclebill/domain";
 import { z } from "zod";
-import { recurringCharges } from "../../db/tables.js";
+import type { Executor } from "../../db/database.js";
+import { customers, recurringCharges } from "../../db/tables.js";
+import type { TenantContext } from "../../http/auth-context.js";
+import { fieldError } from "../../http/errors.js";
 import type { TenantResource } from "../tenancy/tenant-records.js";
 import { assertCustomerCodeUnit } from "./customer-children.js";
+
+/** Refuses (400 on start_date) a start date before the customer's open date. */
+async function assertStartDate(
+  db: Executor,
+  tenant: TenantContext,
+  customerId: number,
+  startDate: string | null | undefined,
+): Promise<void> {
+  if (!startDate) return;
+  const [customer] = await db
+    .select({ openDate: customers.openDate })
+    .from(customers)
+    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)));
+  const problem = customer ? recurringStartDateProblem(startDate, customer.openDate) : null;
+  if (problem) throw fieldError("start_date", problem);
+}
 
 export const recurringChargeOutputSchema = z.object({
   id: z.number().int(),
@@ -28,6 +48,8 @@ export const recurringChargeOutputSchema = z.object({
   finance_type: z.enum(["Advance", "Arrears"]),
   unitofmeasure: z.number().int().nullable(),
   last_billed_on: z.string().nullable(),
+  /** The first day it may bill, as given (null: from the day it was entered). */
+  start_date: z.string().nullable(),
   created: z.string(),
 });
 
@@ -73,6 +95,8 @@ export const recurringChargesResource: TenantResource<
     frequency: input.frequency,
     arrears: input.arrears,
     unitOfMeasureId: input.unitofmeasure,
+    // Left out of an update: kept as it was; null: bills from the day it was entered.
+    startDate: input.start_date,
   }),
   toApi: (row) => ({
     id: row.id,
@@ -92,13 +116,16 @@ export const recurringChargesResource: TenantResource<
     finance_type: row.arrears ? "Arrears" : "Advance",
     unitofmeasure: row.unitOfMeasureId,
     last_billed_on: row.lastBilledOn,
+    start_date: row.startDate,
     created: row.createdAt.toISOString(),
   }),
-  validate: (db, tenant, input) =>
-    assertCustomerCodeUnit(db, tenant, {
+  validate: async (db, tenant, input) => {
+    await assertCustomerCodeUnit(db, tenant, {
       customerId: input.customer,
       codeId: input.auto_code as number,
       unitId: input.unitofmeasure,
       codeField: "auto_code",
-    }),
+    });
+    await assertStartDate(db, tenant, input.customer, input.start_date);
+  },
 };

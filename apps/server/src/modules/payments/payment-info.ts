@@ -1,20 +1,19 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import {
   STATEMENT_NOT_FOUND_MESSAGE,
   compareAmounts,
   minAmount,
   parseStatementPayToken,
   statementDueDate,
-  autopayChargeDate,
   autopayNotice,
   dueDateLabel,
-  paymentMethodLabel,
   toAmount,
   type PaymentInfo,
   type PublicPaymentInfo,
   type StoredMethod,
 } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
 import { clients, customerPaymentMethods, customers, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
@@ -56,6 +55,39 @@ export function statementAmountDue(balance: string, statement: StatementRow | nu
   return minAmount(toAmount(statement.newBalance), owed);
 }
 
+/**
+ * The autopay notice of a statement's pay page: what the statement announced when it was made (the
+ * method and date recorded with its autopay charge), while that charge stands. Declined (or failed),
+ * or autopay turned off since with nothing charged, the notice goes and the page asks for the amount
+ * due; a statement that announced no autopay asks to be paid whatever the customer's autopay today.
+ */
+async function statementAutopayNotice(
+  db: Executor,
+  customer: CustomerRow,
+  statement: StatementRow,
+  hasStoredMethod: boolean,
+): Promise<string | null> {
+  if (!statement.autopayMethod || !statement.autopayChargeDate || statement.productionRunId === null)
+    return null;
+  const attempts = await queryRows<{ status: string }>(
+    db,
+    sql`select a.status from payment_attempts a
+        join production_runs p on p.client_id = a.client_id and p.autopay_job_run_id = a.card_run_id
+        where p.client_id = ${statement.clientId} and p.id = ${statement.productionRunId}
+          and a.customer_id = ${customer.id} and a.kind = 'sale' and a.source = 'autopay'`,
+  );
+  const statuses = new Set(attempts.map((row) => row.status));
+  const charged = statuses.has("approved") || statuses.has("pending");
+  const failed = !charged && (statuses.has("declined") || statuses.has("error"));
+  const stillOn = customer.autopayFlag && hasStoredMethod;
+  if (failed || (!charged && !stillOn)) return null;
+  return autopayNotice({
+    amount: statement.newBalance,
+    method: statement.autopayMethod,
+    chargeDate: statement.autopayChargeDate,
+  });
+}
+
 async function infoOf(
   db: Executor,
   customer: CustomerRow,
@@ -65,8 +97,6 @@ async function infoOf(
     .select({
       name: clients.clientName,
       terms: clients.termsMessage,
-      gateway: clients.bluepayAccountId,
-      sealed: clients.bluepaySecretKeyEncrypted,
     })
     .from(clients)
     .where(eq(clients.id, customer.clientId));
@@ -94,18 +124,7 @@ async function infoOf(
           due_date: statementDueDate(statement.statementDate, client?.terms),
           due_label: dueDateLabel(statement.statementDate, client?.terms),
           amount_due: toAmount(statement.newBalance),
-          autopay_notice:
-            customer.autopayFlag &&
-            stored &&
-            client?.gateway.trim() &&
-            client.sealed &&
-            compareAmounts(statement.newBalance, "0.00") > 0
-              ? autopayNotice({
-                  amount: statement.newBalance,
-                  method: paymentMethodLabel(stored),
-                  chargeDate: autopayChargeDate(statement.statementDate, client.terms),
-                })
-              : null,
+          autopay_notice: await statementAutopayNotice(db, customer, statement, stored !== null),
         }
       : null,
     stored_method: stored

@@ -3,6 +3,7 @@ import {
   CARD_RUN_IN_PROGRESS_MESSAGE,
   NO_GATEWAY_KEY_MESSAGE,
   autopayChargeDate,
+  paymentMethodLabel,
   type JobRun,
 } from "@cyclebill/domain";
 import { businessToday, currentClock } from "../../clock.js";
@@ -12,6 +13,7 @@ import { clients, customers, jobRuns, productionRuns } from "../../db/tables.js"
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { jobRunToApi, planJobRun, readJobRun } from "../jobs/job-runs.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
 
 // A card run charges a list of customers with their stored methods, as a chunked job: Process CC
 // ("bulk", the customers staff selected, each for its balance) or autopay (after a production run,
@@ -151,9 +153,17 @@ export async function startAutopayRun(
   if (!part) throw new Error(`production run ${clientId}/${productionRunId} not found`);
   if (part.autopay !== null) return part.autopay;
   if (!(await hasGatewayKey(tx, clientId))) return null;
-  const due = await queryRows<{ customer_id: string | number; amount_due: string }>(
+  const due = await queryRows<{
+    statement_id: string | number;
+    customer_id: string | number;
+    amount_due: string;
+    kind: string;
+    card_type: string;
+    mask: string;
+  }>(
     tx,
-    sql`select s.customer_id, s.new_balance::text as amount_due
+    sql`select s.id as statement_id, s.customer_id, s.new_balance::text as amount_due,
+               m.kind, m.card_type, m.mask
         from statements s
         join customers c on c.client_id = s.client_id and c.id = s.customer_id
         join customer_payment_methods m on m.client_id = s.client_id and m.customer_id = s.customer_id
@@ -169,6 +179,18 @@ export async function startAutopayRun(
         where c.id = ${clientId}`,
   );
   const chargeDate = autopayChargeDate(terms?.run_date ?? businessToday(), terms?.terms);
+  // Each statement keeps what it announced (method and date): its pay page shows it as it was.
+  await tx.execute(
+    sql`update statements s set autopay_method = v.method, autopay_charge_date = ${chargeDate}::date
+        from unnest(${sqlArray(
+          due.map((row) => Number(row.statement_id)),
+          "bigint",
+        )}, ${sqlArray(
+          due.map((row) => paymentMethodLabel(row)),
+          "text",
+        )}) as v(id, method)
+        where s.client_id = ${clientId} and s.id = v.id`,
+  );
   const runId = await planCardRun(
     tx,
     {

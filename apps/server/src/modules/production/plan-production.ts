@@ -95,6 +95,7 @@ export async function planCustomers(
         },
         input.period,
         charge.billFrom,
+        { given: charge.startGiven },
       );
       for (const billing of due) {
         const quantity = recurringQuantity(charge.quantity, billing.occurrences);

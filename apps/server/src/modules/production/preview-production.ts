@@ -38,15 +38,21 @@ import { latestRunsByCycle } from "./production-runs.js";
 // The preview: the same plan the run writes, computed and shown, nothing posted and nothing locked.
 
 type ClientPlan = { summary: ProductionClient; plans: CustomerPlan[] };
+/** What the run's confirmation may add: a first run's catch-up from the client's start date. */
+export type PreviewOptions = { catchUp?: boolean };
 
 async function planClient(
   db: Executor,
   client: ProductionClientRow,
   runDate: string,
   alreadyRun: boolean,
+  options: PreviewOptions,
   customerIds?: number[],
 ): Promise<ClientPlan> {
-  const period = billingPeriod(client.dateLastBilling, client.clientStartDate, runDate);
+  // The run's own period rule (start-production.ts), catch-up included: the preview is the run.
+  const period = billingPeriod(client.dateLastBilling, client.clientStartDate, runDate, {
+    catchUp: options.catchUp,
+  });
   const reason =
     clientSkipReason({
       statusCode: client.statusCode,
@@ -76,12 +82,13 @@ export async function previewCycle(
   db: Executor,
   cycle: number,
   runDate: string,
+  options: PreviewOptions = {},
 ): Promise<ProductionCyclePreview> {
   const clients = await clientsOfCycle(db, cycle);
   const alreadyRun = await clientsAlreadyRun(db, cycle, runDate);
   const previews: ProductionClient[] = [];
   for (const client of clients) {
-    previews.push((await planClient(db, client, runDate, alreadyRun.has(client.id))).summary);
+    previews.push((await planClient(db, client, runDate, alreadyRun.has(client.id), options)).summary);
   }
   return {
     cycle,
@@ -134,9 +141,10 @@ export async function previewClient(
   clientId: number,
   runDate: string,
   paging: { limit?: number; offset?: number; page?: number },
+  options: PreviewOptions = {},
 ): Promise<ProductionClientPreview> {
   const { client, alreadyRun } = await loadClient(db, clientId, runDate);
-  const { summary, plans } = await planClient(db, client, runDate, alreadyRun);
+  const { summary, plans } = await planClient(db, client, runDate, alreadyRun, options);
   const { limit, offset } = resolvePaging(paging);
   return {
     ...summary,
@@ -152,9 +160,10 @@ export async function planOneCustomer(
   clientId: number,
   customerId: number,
   runDate: string,
+  options: PreviewOptions = {},
 ): Promise<{ summary: ProductionClient; plan: CustomerPlan }> {
   const { client, alreadyRun } = await loadClient(db, clientId, runDate);
-  const { summary, plans } = await planClient(db, client, runDate, alreadyRun, [customerId]);
+  const { summary, plans } = await planClient(db, client, runDate, alreadyRun, options, [customerId]);
   const [plan] = plans;
   if (!plan) throw notFound();
   return { summary, plan };
@@ -166,8 +175,9 @@ export async function previewCustomer(
   clientId: number,
   customerId: number,
   runDate: string,
+  options: PreviewOptions = {},
 ): Promise<ProductionCustomerPreview> {
-  const { summary, plan } = await planOneCustomer(db, clientId, customerId, runDate);
+  const { summary, plan } = await planOneCustomer(db, clientId, customerId, runDate, options);
   return {
     ...customerRow(plan),
     client_id: clientId,

@@ -9,7 +9,7 @@ import { type BillLine } from "../invoices/bill-layout.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import { renderStatementsPdf } from "../statements/statement-page.pdf.js";
 import { LATE_FEE_CODE } from "./plan-production.js";
-import { planOneCustomer } from "./preview-production.js";
+import { planOneCustomer, type PreviewOptions } from "./preview-production.js";
 
 type LedgerRow = {
   service_date: string;
@@ -34,8 +34,9 @@ export async function renderPreviewStatementPdf(
   clientId: number,
   customerId: number,
   runDate: string,
+  options: PreviewOptions = {},
 ): Promise<PdfFile> {
-  const { plan } = await planOneCustomer(db, clientId, customerId, runDate);
+  const { plan } = await planOneCustomer(db, clientId, customerId, runDate, options);
   const [customer] = await db
     .select()
     .from(customers)

@@ -128,6 +128,8 @@ export type RecurringInput = {
   arrears: boolean;
   /** The later of the charge's start (its start date, or the day it was entered) and the customer's open date. */
   billFrom: string;
+  /** Whether the user gave it a start date (a start after the run's period then bills nothing yet). */
+  startGiven: boolean;
 };
 
 export type ClientCustomerInputs = {
@@ -184,12 +186,14 @@ export async function readCustomerInputs(
     frequency: string;
     arrears: boolean;
     bill_from: string;
+    start_given: boolean;
   }>(
     db,
     sql`select r.id, r.customer_id, r.code_id, k.code, k.code_type, r.description, k.description as code_description,
                r.rate::text as rate, r.quantity::text as quantity, r.unit_of_measure_id, r.start_month, r.end_month,
                r.frequency, r.arrears,
-               greatest(coalesce(r.start_date, r.created_at::date), c.open_date)::text as bill_from
+               greatest(coalesce(r.start_date, r.created_at::date), c.open_date)::text as bill_from,
+               r.start_date is not null as start_given
         from recurring_charges r
         join customers c on c.client_id = r.client_id and c.id = r.customer_id and not c.deleted
         join codes k on k.client_id = r.client_id and k.id = r.code_id
@@ -215,6 +219,7 @@ export async function readCustomerInputs(
       frequency: row.frequency,
       arrears: row.arrears,
       billFrom: row.bill_from,
+      startGiven: row.start_given,
     });
     recurring.set(customerId, list);
   }

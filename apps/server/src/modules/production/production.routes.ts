@@ -47,13 +47,14 @@ export function registerProductionRoutes(router: Router): void {
     method: "GET",
     url: "/api/dailyproduction/cycle/:n/",
     summary:
-      "What a run of cycle n on run_date (default today) would do, per client; skipped clients and why",
+      "What a run of cycle n on run_date (default today; catch_up=true as the run's catch-up option) would do, per client; skipped clients and why",
     tags,
     access: "admin",
     params: cycleParamsSchema,
     query: runDateQuerySchema,
     response: productionCyclePreviewSchema,
-    handle: ({ params, query }) => previewCycle(db, params.n, query.run_date ?? businessToday()),
+    handle: ({ params, query }) =>
+      previewCycle(db, params.n, query.run_date ?? businessToday(), { catchUp: query.catch_up }),
   });
 
   defineRoute(router, {
@@ -66,7 +67,8 @@ export function registerProductionRoutes(router: Router): void {
     params: productionClientParamsSchema,
     query: productionClientQuerySchema,
     response: productionClientPreviewSchema,
-    handle: ({ params, query }) => previewClient(db, params.id, query.run_date ?? businessToday(), query),
+    handle: ({ params, query }) =>
+      previewClient(db, params.id, query.run_date ?? businessToday(), query, { catchUp: query.catch_up }),
   });
 
   defineRoute(router, {
@@ -80,7 +82,9 @@ export function registerProductionRoutes(router: Router): void {
     query: runDateQuerySchema,
     response: productionCustomerPreviewSchema,
     handle: ({ params, query }) =>
-      previewCustomer(db, params.id, params.customer_id, query.run_date ?? businessToday()),
+      previewCustomer(db, params.id, params.customer_id, query.run_date ?? businessToday(), {
+        catchUp: query.catch_up,
+      }),
   });
 
   defineRoute(router, {
@@ -97,7 +101,15 @@ export function registerProductionRoutes(router: Router): void {
     handle: async ({ params, query, reply }) =>
       sendDownload(
         reply,
-        await renderPreviewStatementPdf(db, params.id, params.customer_id, query.run_date ?? businessToday()),
+        await renderPreviewStatementPdf(
+          db,
+          params.id,
+          params.customer_id,
+          query.run_date ?? businessToday(),
+          {
+            catchUp: query.catch_up,
+          },
+        ),
         "application/pdf",
       ),
   });

@@ -1,10 +1,11 @@
-import { productionRunSchema } from "@cyclebill/domain";
+import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import { cardRunSchema, luhnValid, productionRunSchema } from "@cyclebill/domain";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessToday } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
+import { clients, codes, customerPaymentMethods, customers, recurringCharges } from "../../db/tables.js";
 import { recurringFrequencies } from "../../db/schema/billing.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import {
@@ -15,29 +16,75 @@ import {
 } from "../../test-support/test-app.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { statementMismatches } from "../ledger/statement-mismatches.js";
+import { buildRequest, callGateway } from "../payments/bluepay-client.js";
+import { sealSecret } from "../secrets/secret-box.js";
 
 // Issue 28 "Statements that prove themselves": random small ledgers (charges, payments, credits,
 // debits, voids, late-fee tiers, recurring charges of every frequency in Advance and Arrears, entries back-dated
-// into the open period) billed by consecutive monthly runs through the API and the job path; after
-// each run the doctor finds no statement and no balance mismatch. STATEMENT_PROPERTY_RUNS sets how
+// into the open period, autopay customers with a stored card charged their statement's amount due by
+// the run's card run against the gateway sandbox, approved or declined) billed by consecutive monthly
+// runs through the API and the job path; after each run and its autopay the doctor finds no
+// statement and no balance mismatch. STATEMENT_PROPERTY_RUNS sets how
 // many ledgers are tried (3 by default, to keep CI short).
 
 const RUNS = Number(process.env.STATEMENT_PROPERTY_RUNS ?? 3);
 const CYCLES = 3;
 const CYCLE = 10;
 
+const ACCOUNT = { accountId: "100000002828", secretKey: "STATEMENTPROPERTYSECRETKEY000028" };
+
+let sandbox: Sandbox;
 let testApp: TestApp;
 let admin: ApiClient;
 let clientNo = 7000;
+let cardIndex = 0;
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
+  sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
+  testApp = await startTestApp({
+    jobs: { chunkSize: 10 },
+    // A long time-out: on a loaded machine an answer counted lost is retried with growing delays.
+    bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 30_000 },
+  });
   admin = testApp.client((await createTenantFixture(testApp)).adminToken);
 });
 
 afterAll(async () => {
   await testApp?.close();
+  await sandbox?.close();
 });
+
+/** A distinct Luhn-valid card per customer: the sandbox scrubs duplicates by card and amount. */
+function nextCard(): string {
+  cardIndex += 1;
+  const body = `4${String(cardIndex + 2800).padStart(14, "0")}`;
+  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
+  throw new Error("no check digit");
+}
+
+/** A card stored as the staff form stores one (a $0.00 AUTH whose TRANS_ID is the token). */
+async function storeCard(clientId: number, customerId: number): Promise<void> {
+  const answer = await callGateway(
+    sandbox.bp20postUrl,
+    buildRequest(ACCOUNT, {
+      transType: "AUTH",
+      mode: "TEST",
+      amount: "0.00",
+      account: { kind: "card", number: nextCard(), expire: "1299" },
+    }),
+    { timeoutMs: 5_000 },
+  );
+  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
+  await testApp.db.insert(customerPaymentMethods).values({
+    clientId,
+    customerId,
+    kind: "card",
+    token: answer.transId,
+    mask: answer.mask,
+    cardType: answer.cardType,
+    expiry: "1299",
+  });
+}
 
 /** The 10th of the month `back` months before today's month. */
 function runDateBack(back: number): string {
@@ -82,6 +129,8 @@ const ledgerArb = fc.record({
     }),
     { maxLength: 3 },
   ),
+  // Which of the three customers pay by autopay (a stored card; the sandbox approves odd dollars).
+  autopay: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
   // Late fees: none, or from 30/60/90 days overdue; a flat 30-day fee and percent 60/90-day tiers.
   lateFees: fc.record({
     flag: fc.constantFrom("N", "1", "2", "3"),
@@ -113,6 +162,7 @@ describe("statements prove themselves on random ledgers", () => {
   it("after every run of consecutive cycles the doctor finds no mismatch", async () => {
     let statementsSeen = 0;
     let lateFeesSeen = 0;
+    let autopaySeen = 0;
     await fc.assert(
       fc.asyncProperty(ledgerArb, async (ledger) => {
         clientNo += 1;
@@ -137,6 +187,8 @@ describe("statements prove themselves on random ledgers", () => {
             city: "Austin",
             state: "TX",
             zip: "73301",
+            bluepayAccountId: ACCOUNT.accountId,
+            bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
           })
           .returning({ id: clients.id });
         if (!client) throw new Error("client not made");
@@ -167,9 +219,11 @@ describe("statements prove themselves on random ledgers", () => {
               state: "TX",
               zip: "73301",
               openDate: addDaysTo(opened, -40),
+              autopayFlag: ledger.autopay[no - 1] ?? false,
             })
             .returning({ id: customers.id });
           customerIds.push(row?.id ?? 0);
+          if (ledger.autopay[no - 1]) await storeCard(clientId, row?.id ?? 0);
         }
         for (const charge of ledger.recurring)
           await testApp.db.insert(recurringCharges).values({
@@ -222,6 +276,26 @@ describe("statements prove themselves on random ledgers", () => {
           }
           const run = await runCycle(clientId, runDate);
           expect(run.status, JSON.stringify(run)).toBe("done");
+          // Its autopay, charged on the date the statements announced: when that is past (at once),
+          // it has posted before the books are proved; a later one waits for its day.
+          const autopayId = run.clients.find((part) => part.client_id === clientId)?.autopay_job_id;
+          const [announced] = await queryRows<{ day: string | null }>(
+            testApp.db,
+            sql`select max(autopay_charge_date)::text as day from statements
+                where client_id = ${clientId} and statement_date = ${runDate}`,
+          );
+          if (autopayId && announced?.day && announced.day <= businessToday()) {
+            const cards = await pollUntil(
+              async () =>
+                cardRunSchema.parse(
+                  (await admin.get(`/api/card-runs/${String(autopayId)}/`, { client_id: clientId })).body,
+                ),
+              (cardRun) => cardRun.job.status === "succeeded" || cardRun.job.status === "failed",
+              300_000,
+            );
+            expect(cards.job.status).toBe("succeeded");
+            autopaySeen += cards.count;
+          }
           const scope = { clientId };
           expect(await statementMismatches(testApp.db, scope)).toEqual([]);
           expect(await ledgerMismatches(testApp.db, scope)).toEqual([]);
@@ -241,7 +315,7 @@ describe("statements prove themselves on random ledgers", () => {
     // The runs drew statements (the opening charges and Advance recurring charges always bill).
     expect(statementsSeen).toBeGreaterThan(0);
     console.info(
-      `${String(RUNS)} ledgers: ${String(statementsSeen)} statements, ${String(lateFeesSeen)} late fees`,
+      `${String(RUNS)} ledgers: ${String(statementsSeen)} statements, ${String(lateFeesSeen)} late fees, ${String(autopaySeen)} autopay charges`,
     );
-  }, 600_000);
+  }, 1_200_000);
 });

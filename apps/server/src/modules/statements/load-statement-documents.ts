@@ -153,9 +153,13 @@ export async function loadStatementDocuments(
         payLink: options.publicUrl
           ? statementPayLink(options.publicUrl, clientId, statement.payCode)
           : undefined,
-        autopay: method
-          ? { method, chargeDate: autopayChargeDate(statement.statementDate, client.terms) }
-          : undefined,
+        // What the statement announced when its autopay charge was planned, once recorded.
+        autopay:
+          statement.autopayMethod && statement.autopayChargeDate
+            ? { method: statement.autopayMethod, chargeDate: statement.autopayChargeDate }
+            : method
+              ? { method, chargeDate: autopayChargeDate(statement.statementDate, client.terms) }
+              : undefined,
       },
     });
   }

@@ -51,6 +51,7 @@ const RECURRING_ORDER: readonly RecurringField[] = [
   "frequency",
   "arrears",
   "unitofmeasure",
+  "start_date",
 ];
 
 export function unitOptions(units: readonly UnitOfMeasure[]) {
@@ -253,6 +254,15 @@ export function RecurringDraftInputs({
             onChange={(value) => set("arrears", value === "arrears")}
           />
         </Stack>
+        <TextInput
+          label="Start date"
+          description="Blank: from the day it is added"
+          type="date"
+          w={170}
+          value={draft.start_date}
+          error={shownError(errors, "start_date", RECURRING_ORDER)}
+          onChange={(event) => set("start_date", event.currentTarget.value)}
+        />
       </Group>
     </Stack>
   );

@@ -1,15 +1,19 @@
 import { codeLabel } from "../../shared/codes";
 import { FREQUENCY_LABELS } from "@cyclebill/domain";
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState, type FormEvent } from "react";
-import { ApiError, describeApiError } from "../../api/api-client";
-import { formatAmount } from "../../lib/format";
+import { describeApiError } from "../../api/api-client";
+import { formatAmount, formatIsoDate } from "../../lib/format";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
-import { EditDeleteButtons } from "../shell/EditDeleteButtons";
-import { LoadingRows } from "../shell/LoadingRows";
 import {
-  draftErrorsFromBody,
+  chargeFailure,
+  descriptionCell,
+  EditableChargeTable,
+  type ChargeColumn,
+  type EditingRow,
+} from "./EditableChargeTable";
+import {
   emptyRecurringDraft,
   monthName,
   recurringDraftOf,
@@ -38,20 +42,21 @@ const RECURRING_FIELDS: readonly RecurringField[] = [
   "frequency",
   "arrears",
   "unitofmeasure",
+  "start_date",
 ];
 const RENAME: Partial<Record<string, RecurringField>> = { auto_code: "code" };
 
-type Editing = {
-  id: number;
-  draft: RecurringDraft;
-  errors: DraftErrors<RecurringField>;
-  problem: string | null;
-};
+type Editing = EditingRow<RecurringDraft, RecurringField>;
 
 function season(charge: Pick<RecurringCharge, "start_month" | "end_month">): string {
   if (charge.start_month === 1 && charge.end_month === 12) return "All year";
   if (charge.start_month === charge.end_month) return `${monthName(charge.start_month)} only`;
   return `${monthName(charge.start_month).slice(0, 3)} – ${monthName(charge.end_month).slice(0, 3)}`;
+}
+
+/** The start date the user gave it, or the day it was added (the run also waits for the open date). */
+function billsFrom(charge: Pick<RecurringCharge, "start_date" | "created">): string {
+  return formatIsoDate(charge.start_date ?? charge.created.slice(0, 10));
 }
 
 /** Recurring Charges: charges the production run bills on their schedule (season, frequency, Advance or Arrears). */
@@ -71,17 +76,7 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
     return code ? codeLabel(code) : codes.isPending ? "…" : `Code #${String(id)}`;
   };
 
-  const failureOf = (error: Error) => {
-    const parsed = draftErrorsFromBody<RecurringField>(
-      error instanceof ApiError ? error.body : null,
-      RECURRING_FIELDS,
-      RENAME,
-    );
-    return {
-      errors: parsed.errors,
-      problem: parsed.others[0] ?? (Object.keys(parsed.errors).length > 0 ? null : describeApiError(error)),
-    };
-  };
+  const failureOf = (error: Error) => chargeFailure(error, RECURRING_FIELDS, RENAME);
 
   const add = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -136,7 +131,29 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
   };
 
   const rows = list.data?.results ?? [];
-  const columns = 9;
+  const columns: ChargeColumn<RecurringCharge>[] = [
+    { header: "Code", cell: (row) => codeName(row.auto_code) },
+    { header: "Description", cell: (row) => descriptionCell(row.description) },
+    { header: "Rate", numeric: true, cell: (row) => trimRate(row.rate) },
+    { header: "Qty", numeric: true, cell: (row) => row.quantity },
+    { header: "Amount", numeric: true, strong: true, cell: (row) => formatAmount(row.auto_amount) },
+    { header: "Months", nowrap: true, cell: season },
+    { header: "Frequency", cell: (row) => FREQUENCY_LABELS[row.frequency] },
+    {
+      header: "Billed in",
+      cell: (row) => (
+        <Badge
+          variant="light"
+          color={row.arrears ? "grape" : "blue"}
+          tt="none"
+          style={{ minWidth: "fit-content" }}
+        >
+          {row.finance_type}
+        </Badge>
+      ),
+    },
+    { header: "Bills from", nowrap: true, cell: billsFrom },
+  ];
 
   return (
     <Stack gap="md">
@@ -147,7 +164,8 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
           </Title>
           <Text size="xs" c="dimmed" mb="sm">
             Billed by the production run from the start month to the end month at the chosen frequency.
-            Advance bills the month the cycle runs in; Arrears bills the month just ended.
+            Advance bills the month the cycle runs in; Arrears bills the month just ended. It bills from its
+            start date (blank: the day it is added), never before the customer&apos;s open date.
           </Text>
           <RecurringDraftInputs
             clientId={clientId}
@@ -177,114 +195,31 @@ export function RecurringChargesTab({ clientId, customerId }: { clientId: number
             {describeApiError(list.error)}
           </Alert>
         ) : (
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped verticalSpacing="xs" aria-label="Recurring charges">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Code</Table.Th>
-                  <Table.Th>Description</Table.Th>
-                  <Table.Th ta="right">Rate</Table.Th>
-                  <Table.Th ta="right">Qty</Table.Th>
-                  <Table.Th ta="right">Amount</Table.Th>
-                  <Table.Th>Months</Table.Th>
-                  <Table.Th>Frequency</Table.Th>
-                  <Table.Th>Billed in</Table.Th>
-                  <Table.Th ta="right" w={150}>
-                    Actions
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.isPending ? (
-                  <LoadingRows columns={columns} rows={3} />
-                ) : rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={columns}>
-                      <Text c="dimmed" ta="center" py="md" size="sm">
-                        No recurring charges yet.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : (
-                  rows.map((row) =>
-                    editing?.id === row.id ? (
-                      <Table.Tr key={row.id} bg="teal.0">
-                        <Table.Td colSpan={columns}>
-                          <Stack
-                            gap="sm"
-                            py={4}
-                            role="group"
-                            aria-label={`Edit recurring charge ${codeName(row.auto_code)}`}
-                          >
-                            <RecurringDraftInputs
-                              clientId={clientId}
-                              draft={editing.draft}
-                              errors={editing.errors}
-                              onChange={(next) => setEditing({ ...editing, draft: next, errors: {} })}
-                            />
-                            {editing.problem ? (
-                              <Alert color="red" variant="light">
-                                {editing.problem}
-                              </Alert>
-                            ) : null}
-                            <Group justify="flex-end" gap="xs">
-                              <Button variant="default" size="xs" onClick={() => setEditing(null)}>
-                                Cancel
-                              </Button>
-                              <Button size="xs" onClick={saveEdit} loading={save.isPending}>
-                                Save
-                              </Button>
-                            </Group>
-                          </Stack>
-                        </Table.Td>
-                      </Table.Tr>
-                    ) : (
-                      <Table.Tr key={row.id}>
-                        <Table.Td>{codeName(row.auto_code)}</Table.Td>
-                        <Table.Td>
-                          {row.description || (
-                            <Text c="dimmed" span size="sm">
-                              —
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td ta="right" style={{ fontVariantNumeric: "tabular-nums" }}>
-                          {trimRate(row.rate)}
-                        </Table.Td>
-                        <Table.Td ta="right">{row.quantity}</Table.Td>
-                        <Table.Td ta="right" fw={600} style={{ fontVariantNumeric: "tabular-nums" }}>
-                          {formatAmount(row.auto_amount)}
-                        </Table.Td>
-                        <Table.Td style={{ whiteSpace: "nowrap" }}>{season(row)}</Table.Td>
-                        <Table.Td>{FREQUENCY_LABELS[row.frequency]}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="light" color={row.arrears ? "grape" : "blue"} tt="none">
-                            {row.finance_type}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={4} justify="flex-end" wrap="nowrap">
-                            <EditDeleteButtons
-                              subject={`recurring charge ${codeName(row.auto_code)}`}
-                              onEdit={() =>
-                                setEditing({
-                                  id: row.id,
-                                  draft: recurringDraftOf(row, codes.byId),
-                                  errors: {},
-                                  problem: null,
-                                })
-                              }
-                              onDelete={() => setDeleting(row)}
-                            />
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ),
-                  )
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <EditableChargeTable
+            label="Recurring charges"
+            minWidth={940}
+            columns={columns}
+            rows={rows}
+            loading={list.isPending}
+            emptyText="No recurring charges yet."
+            subject={(row) => `recurring charge ${codeName(row.auto_code)}`}
+            editing={editing}
+            saving={save.isPending}
+            renderInputs={(current) => (
+              <RecurringDraftInputs
+                clientId={clientId}
+                draft={current.draft}
+                errors={current.errors}
+                onChange={(next) => setEditing({ ...current, draft: next, errors: {} })}
+              />
+            )}
+            onEdit={(row) =>
+              setEditing({ id: row.id, draft: recurringDraftOf(row, codes.byId), errors: {}, problem: null })
+            }
+            onDelete={setDeleting}
+            onCancel={() => setEditing(null)}
+            onSave={saveEdit}
+          />
         )}
       </Paper>
 

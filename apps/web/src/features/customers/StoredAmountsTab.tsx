@@ -1,15 +1,19 @@
 import { codeLabel } from "../../shared/codes";
-import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState, type FormEvent } from "react";
-import { ApiError, describeApiError } from "../../api/api-client";
+import { describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
-import { EditDeleteButtons } from "../shell/EditDeleteButtons";
-import { LoadingRows } from "../shell/LoadingRows";
+import {
+  chargeFailure,
+  descriptionCell,
+  EditableChargeTable,
+  type ChargeColumn,
+  type EditingRow,
+} from "./EditableChargeTable";
 import {
   displayQuantity,
-  draftErrorsFromBody,
   emptyStoredDraft,
   storedDraftOf,
   trimRate,
@@ -31,7 +35,7 @@ import { StoredDraftInputs } from "./DraftEditors";
 const STORED_FIELDS: readonly StoredField[] = ["code", "description", "rate", "quantity", "unitofmeasure"];
 const RENAME: Partial<Record<string, StoredField>> = { storedCode: "code" };
 
-type Editing = { id: number; draft: StoredDraft; errors: DraftErrors<StoredField>; problem: string | null };
+type Editing = EditingRow<StoredDraft, StoredField>;
 
 /** Stored Amounts: the code, description, rate and quantity offered when entering this customer's transactions. */
 export function StoredAmountsTab({ clientId, customerId }: { clientId: number; customerId: number }) {
@@ -71,15 +75,9 @@ export function StoredAmountsTab({ clientId, customerId }: { clientId: number; c
         onError: (error) => {
           // Spec: a failed add is logged and the form stays open with what was typed.
           console.warn("Adding the stored amount failed:", error);
-          const parsed = draftErrorsFromBody<StoredField>(
-            error instanceof ApiError ? error.body : null,
-            STORED_FIELDS,
-            RENAME,
-          );
-          setErrors(parsed.errors);
-          setProblem(
-            parsed.others[0] ?? (Object.keys(parsed.errors).length > 0 ? null : describeApiError(error)),
-          );
+          const failure = chargeFailure(error, STORED_FIELDS, RENAME);
+          setErrors(failure.errors);
+          setProblem(failure.problem);
         },
       },
     );
@@ -103,28 +101,22 @@ export function StoredAmountsTab({ clientId, customerId }: { clientId: number; c
         onError: (error) => {
           // Spec: a failed update is logged and the row stays in editing.
           console.warn("Saving the stored amount failed:", error);
-          const parsed = draftErrorsFromBody<StoredField>(
-            error instanceof ApiError ? error.body : null,
-            STORED_FIELDS,
-            RENAME,
-          );
-          setEditing((current) =>
-            current?.id === id
-              ? {
-                  ...current,
-                  errors: parsed.errors,
-                  problem:
-                    parsed.others[0] ??
-                    (Object.keys(parsed.errors).length > 0 ? null : describeApiError(error)),
-                }
-              : current,
-          );
+          const failure = chargeFailure(error, STORED_FIELDS, RENAME);
+          setEditing((current) => (current?.id === id ? { ...current, ...failure } : current));
         },
       },
     );
   };
 
   const rows = list.data?.results ?? [];
+  const columns: ChargeColumn<StoredAmount>[] = [
+    { header: "Code", cell: (row) => codeName(row.storedCode) },
+    { header: "Description", cell: (row) => descriptionCell(row.description) },
+    { header: "Rate", numeric: true, cell: (row) => trimRate(row.rate) },
+    { header: "Quantity", numeric: true, cell: (row) => displayQuantity(row.quantity) },
+    { header: "Units", cell: (row) => unitName(row.unitofmeasure) },
+    { header: "Amount", numeric: true, strong: true, cell: (row) => formatAmount(row.storedAmount) },
+  ];
 
   return (
     <Stack gap="md">
@@ -166,109 +158,32 @@ export function StoredAmountsTab({ clientId, customerId }: { clientId: number; c
             {describeApiError(list.error)}
           </Alert>
         ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped verticalSpacing="xs" aria-label="Stored amounts">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Code</Table.Th>
-                  <Table.Th>Description</Table.Th>
-                  <Table.Th ta="right">Rate</Table.Th>
-                  <Table.Th ta="right">Quantity</Table.Th>
-                  <Table.Th>Units</Table.Th>
-                  <Table.Th ta="right">Amount</Table.Th>
-                  <Table.Th ta="right" w={150}>
-                    Actions
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.isPending ? (
-                  <LoadingRows columns={7} rows={3} />
-                ) : rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={7}>
-                      <Text c="dimmed" ta="center" py="md" size="sm">
-                        No stored amounts yet.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : (
-                  rows.map((row) =>
-                    editing?.id === row.id ? (
-                      <Table.Tr key={row.id} bg="teal.0">
-                        <Table.Td colSpan={7}>
-                          <Stack
-                            gap="sm"
-                            py={4}
-                            aria-label={`Edit stored amount ${codeName(row.storedCode)}`}
-                            role="group"
-                          >
-                            <StoredDraftInputs
-                              clientId={clientId}
-                              draft={editing.draft}
-                              errors={editing.errors}
-                              units={units}
-                              onChange={(next) => setEditing({ ...editing, draft: next, errors: {} })}
-                            />
-                            {editing.problem ? (
-                              <Alert color="red" variant="light">
-                                {editing.problem}
-                              </Alert>
-                            ) : null}
-                            <Group justify="flex-end" gap="xs">
-                              <Button variant="default" size="xs" onClick={() => setEditing(null)}>
-                                Cancel
-                              </Button>
-                              <Button size="xs" onClick={saveEdit} loading={save.isPending}>
-                                Save
-                              </Button>
-                            </Group>
-                          </Stack>
-                        </Table.Td>
-                      </Table.Tr>
-                    ) : (
-                      <Table.Tr key={row.id}>
-                        <Table.Td>{codeName(row.storedCode)}</Table.Td>
-                        <Table.Td>
-                          {row.description || (
-                            <Text c="dimmed" span size="sm">
-                              —
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td ta="right" style={{ fontVariantNumeric: "tabular-nums" }}>
-                          {trimRate(row.rate)}
-                        </Table.Td>
-                        <Table.Td ta="right" style={{ fontVariantNumeric: "tabular-nums" }}>
-                          {displayQuantity(row.quantity)}
-                        </Table.Td>
-                        <Table.Td>{unitName(row.unitofmeasure)}</Table.Td>
-                        <Table.Td ta="right" fw={600} style={{ fontVariantNumeric: "tabular-nums" }}>
-                          {formatAmount(row.storedAmount)}
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={4} justify="flex-end" wrap="nowrap">
-                            <EditDeleteButtons
-                              subject={`stored amount ${codeName(row.storedCode)}`}
-                              onEdit={() =>
-                                setEditing({
-                                  id: row.id,
-                                  draft: storedDraftOf(row, codes.byId),
-                                  errors: {},
-                                  problem: null,
-                                })
-                              }
-                              onDelete={() => setDeleting(row)}
-                            />
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ),
-                  )
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <EditableChargeTable
+            label="Stored amounts"
+            minWidth={720}
+            columns={columns}
+            rows={rows}
+            loading={list.isPending}
+            emptyText="No stored amounts yet."
+            subject={(row) => `stored amount ${codeName(row.storedCode)}`}
+            editing={editing}
+            saving={save.isPending}
+            renderInputs={(current) => (
+              <StoredDraftInputs
+                clientId={clientId}
+                draft={current.draft}
+                errors={current.errors}
+                units={units}
+                onChange={(next) => setEditing({ ...current, draft: next, errors: {} })}
+              />
+            )}
+            onEdit={(row) =>
+              setEditing({ id: row.id, draft: storedDraftOf(row, codes.byId), errors: {}, problem: null })
+            }
+            onDelete={setDeleting}
+            onCancel={() => setEditing(null)}
+            onSave={saveEdit}
+          />
         )}
       </Paper>
 

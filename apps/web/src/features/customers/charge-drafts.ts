@@ -35,6 +35,8 @@ export type RecurringDraft = {
   /** false = Advance, true = Arrears. */
   arrears: boolean;
   unitofmeasure: string;
+  /** The first day it may bill, YYYY-MM-DD; "" bills from the day it is entered. */
+  start_date: string;
 };
 
 export type StoredField = keyof StoredDraft;
@@ -58,6 +60,7 @@ export function emptyRecurringDraft(): RecurringDraft {
     frequency: "monthly",
     arrears: false,
     unitofmeasure: "1",
+    start_date: "",
   };
 }
 
@@ -89,6 +92,7 @@ export function recurringDraftOf(
     frequency: row.frequency,
     arrears: row.arrears,
     unitofmeasure: String(row.unitofmeasure ?? 1),
+    start_date: row.start_date ?? "",
   };
 }
 
@@ -179,6 +183,7 @@ export type RecurringValues = {
   frequency: RecurringFrequency;
   arrears: boolean;
   unitofmeasure: number;
+  start_date: string | null;
 };
 
 /** The recurring charge's checks: 'Recurring charges must have a code, rate, start month, and end month.' and the rest. */
@@ -196,6 +201,7 @@ export function validateRecurringDraft(
       frequency: draft.frequency,
       arrears: draft.arrears,
       unitofmeasure: draft.unitofmeasure,
+      start_date: draft.start_date.trim() === "" ? null : draft.start_date.trim(),
     },
     { error: drfErrorMap },
   );
@@ -218,6 +224,7 @@ export function validateRecurringDraft(
       frequency: data.frequency,
       arrears: data.arrears,
       unitofmeasure: data.unitofmeasure,
+      start_date: data.start_date ?? null,
     },
   };
 }

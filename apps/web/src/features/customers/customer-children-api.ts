@@ -34,6 +34,9 @@ export type RecurringCharge = {
   arrears: boolean;
   finance_type: "Advance" | "Arrears";
   unitofmeasure: number | null;
+  /** The first day it may bill (null: from the day it was entered). */
+  start_date: string | null;
+  created: string;
 };
 
 /** Input shapes: the server parses them with the shared schemas. */
@@ -57,6 +60,7 @@ export type RecurringChargeBody = {
   frequency: RecurringFrequency;
   arrears: boolean;
   unitofmeasure: number;
+  start_date: string | null;
 };
 
 /** A bill code as the code lists return it: the shared code match. */

@@ -58,6 +58,8 @@ function AdminProcessing() {
   const [catchUp, setCatchUp] = useState(false);
   const cycles = useProductionCycles();
   const preview = useCyclePreview(cycle, runDate);
+  // Ticking catch-up on the confirmation shows what the run would then bill: the same computation.
+  const catchUpPreview = useCyclePreview(cycle, runDate, { catchUp: true, enabled: confirming && catchUp });
   const run = useProductionRun(runId);
   const start = useStartRun();
 
@@ -151,22 +153,12 @@ function AdminProcessing() {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Run cycle ${cycle}?`} size="lg">
         <Stack gap="sm">
           {confirmed ? (
-            <>
-              <Text>
-                Run cycle {cycle} for {runDate}: {confirmed.clients.length} client
-                {confirmed.clients.length === 1 ? "" : "s"} ({confirmed.clients.join(", ")}).
-              </Text>
-              <Text size="sm">
-                {confirmed.totals.customers} customers;{" "}
-                {confirmed.totals.statements.mail +
-                  confirmed.totals.statements.email +
-                  confirmed.totals.statements.both +
-                  confirmed.totals.statements.pulled}{" "}
-                statements; {confirmed.totals.recurring.count} recurring charges (
-                {formatAmount(confirmed.totals.recurring.total)}); {confirmed.totals.late_fees.count} late
-                fees ({formatAmount(confirmed.totals.late_fees.total)}).
-              </Text>
-            </>
+            <ConfirmedFigures
+              cycle={cycle}
+              runDate={runDate}
+              clients={confirmed.clients}
+              totals={catchUp && catchUpPreview.data ? catchUpPreview.data.totals : confirmed.totals}
+            />
           ) : null}
           <Text size="sm" c="dimmed">
             The statements close each client&apos;s books through {runDate}: nothing dated on or before it can
@@ -242,6 +234,31 @@ function CyclePreviewTable(props: {
           No client bills on this cycle.
         </Text>
       ) : null}
+    </>
+  );
+}
+
+/** The run's figures as confirmed (with catch-up: the catch-up preview's). */
+function ConfirmedFigures(props: {
+  cycle: number;
+  runDate: string;
+  clients: string[];
+  totals: ProductionCyclePreview["totals"];
+}) {
+  const { totals, clients } = props;
+  const statements =
+    totals.statements.mail + totals.statements.email + totals.statements.both + totals.statements.pulled;
+  return (
+    <>
+      <Text>
+        Run cycle {props.cycle} for {props.runDate}: {clients.length} client
+        {clients.length === 1 ? "" : "s"} ({clients.join(", ")}).
+      </Text>
+      <Text size="sm">
+        {totals.customers} customers; {statements} statements; {totals.recurring.count} recurring charges (
+        {formatAmount(totals.recurring.total)}); {totals.late_fees.count} late fees (
+        {formatAmount(totals.late_fees.total)}).
+      </Text>
     </>
   );
 }

@@ -21,12 +21,19 @@ export function useProductionCycles() {
   });
 }
 
-export function useCyclePreview(cycle: number, runDate: string) {
+/** The cycle's preview; `catchUp` asks for it as the run's catch-up option would bill first runs. */
+export function useCyclePreview(
+  cycle: number,
+  runDate: string,
+  options: { catchUp?: boolean; enabled?: boolean } = {},
+) {
+  const catchUp = options.catchUp ?? false;
   return useQuery({
-    queryKey: ["production", "preview", cycle, runDate],
+    queryKey: ["production", "preview", cycle, runDate, catchUp],
+    enabled: options.enabled ?? true,
     queryFn: ({ signal }) =>
       apiFetch<ProductionCyclePreview>(`/dailyproduction/cycle/${cycle}/`, {
-        query: { run_date: runDate },
+        query: { run_date: runDate, ...(catchUp ? { catch_up: "true" } : {}) },
         signal,
       }),
     placeholderData: keepPreviousData,

@@ -1,0 +1,156 @@
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import {
+  productionClientPreviewSchema,
+  productionCustomerPreviewSchema,
+  productionCyclePreviewSchema,
+  productionRunSchema,
+} from "@cyclebill/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clients, codes, customers, recurringCharges, transactions } from "../../db/tables.js";
+import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
+import {
+  createTenantFixture,
+  startTestApp,
+  type ApiClient,
+  type TestApp,
+} from "../../test-support/test-app.js";
+import { pollUntil } from "../../test-support/poll-until.js";
+import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+import { pdfText } from "../../test-support/pdf-text.js";
+
+// Issue 28 point 4: a first run bills one cycle unless the admin asks for a catch-up on the run's
+// confirmation. The preview is the run: asked with catch_up, it shows what the catch-up run posts.
+// Fixed 2025 dates (a run may not be dated past today), so the test passes on any day.
+const CYCLE = 13;
+const RUN_DATE = "2025-11-13";
+
+let testApp: TestApp;
+let admin: ApiClient;
+let adminToken: string;
+let clientId: number;
+let old: number;
+let recent: number;
+
+beforeAll(async () => {
+  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
+  adminToken = (await createTenantFixture(testApp)).adminToken;
+  admin = testApp.client(adminToken);
+  const [client] = await testApp.db
+    .insert(clients)
+    .values({ clientNo: 7013, clientName: "Catch-up", normalCycle: CYCLE, clientStartDate: "2025-08-20" })
+    .returning({ id: clients.id });
+  clientId = client!.id;
+  const [code] = await testApp.db
+    .insert(codes)
+    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
+    .returning({ id: codes.id });
+  const add = async (no: number, openDate: string) => {
+    const [customer] = await testApp.db
+      .insert(customers)
+      .values({ clientId, customerNo: no, customerName: `C${no}`, ...TEST_MAILING_ADDRESS, openDate })
+      .returning({ id: customers.id });
+    await testApp.db.insert(recurringCharges).values({
+      clientId,
+      customerId: customer!.id,
+      codeId: code!.id,
+      description: "Monthly",
+      rate: "25.00000",
+      quantity: "1",
+      amount: "25.00",
+      startMonth: 1,
+      endMonth: 12,
+      createdAt: new Date(`${openDate}T12:00:00Z`),
+    });
+    return customer!.id;
+  };
+  old = await add(1, "2024-01-01");
+  recent = await add(2, "2025-10-15");
+});
+
+afterAll(async () => {
+  expect(await ledgerMismatches(testApp.db)).toEqual([]);
+  await testApp?.close();
+});
+
+async function get<T>(path: string, schema: { parse: (value: unknown) => T }, query: Record<string, string>) {
+  const response = await admin.get(path, { run_date: RUN_DATE, ...query });
+  expect(response.status, response.text).toBe(200);
+  return schema.parse(response.body);
+}
+
+describe("the preview with the run's catch-up option", () => {
+  it("shows what the catch-up run posts, and without it one cycle", async () => {
+    const oneCycle = await get(`/api/dailyproduction/cycle/${CYCLE}/`, productionCyclePreviewSchema, {});
+    const mine = (preview: typeof oneCycle) => preview.clients.find((row) => row.client_id === clientId)!;
+    expect(mine(oneCycle)).toMatchObject({ period_start: "2025-10-14", period_end: RUN_DATE });
+    expect(mine(oneCycle).figures.recurring).toEqual({ count: 2, total: "50.00" });
+
+    const caughtUp = await get(`/api/dailyproduction/cycle/${CYCLE}/`, productionCyclePreviewSchema, {
+      catch_up: "true",
+    });
+    expect(mine(caughtUp)).toMatchObject({ period_start: "2025-08-20", period_end: RUN_DATE });
+    expect(mine(caughtUp).figures.recurring).toEqual({ count: 4, total: "100.00" });
+    const clientPreview = await get(
+      `/api/dailyproduction/client/${clientId}/`,
+      productionClientPreviewSchema,
+      {
+        catch_up: "true",
+      },
+    );
+    expect(clientPreview.figures).toEqual(mine(caughtUp).figures);
+    const customerPreview = await get(
+      `/api/dailyproduction/client/${clientId}/customers/${old}/`,
+      productionCustomerPreviewSchema,
+      { catch_up: "true" },
+    );
+    const previewLines = customerPreview.lines.map((line) => ({
+      serviceDate: line.service_date,
+      description: line.description,
+      amount: line.amount,
+    }));
+    expect(previewLines.map((line) => line.serviceDate)).toEqual(["2025-09-01", "2025-10-01", "2025-11-01"]);
+    const pdf = await fetch(
+      `${testApp.baseUrl}/api/dailyproduction/client/${clientId}/customers/${old}/pdf/?run_date=${RUN_DATE}&catch_up=true`,
+      { headers: { authorization: `Bearer ${adminToken}` } },
+    );
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
+    for (const date of ["09/01/2025", "10/01/2025", "11/01/2025"]) expect(text).toContain(date);
+    expect(text).toMatch(/NEW BALANCE[\s\S]*\$75\.00/);
+
+    // The run with the same option posts exactly what the preview showed.
+    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
+      run_date: RUN_DATE,
+      catch_up: true,
+    });
+    expect(started.status, started.text).toBe(202);
+    const run = await pollUntil(
+      async () =>
+        productionRunSchema.parse(
+          (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
+        ),
+      (current) => current.status === "done" || current.status === "failed",
+      60_000,
+    );
+    expect(run.status).toBe("done");
+    expect(run.figures.recurring).toEqual(mine(caughtUp).figures.recurring);
+    const posted = await testApp.db
+      .select({
+        customerId: transactions.customerId,
+        serviceDate: transactions.serviceDate,
+        description: transactions.description,
+        amount: transactions.ledgerAmount,
+      })
+      .from(transactions)
+      .where(and(eq(transactions.clientId, clientId), isNotNull(transactions.recurringChargeId)))
+      .orderBy(asc(transactions.customerId), asc(transactions.serviceDate));
+    expect(
+      posted
+        .filter((row) => row.customerId === old)
+        .map((row) => ({ serviceDate: row.serviceDate, description: row.description, amount: row.amount })),
+    ).toEqual(previewLines.map((line) => ({ ...line, amount: line.amount })));
+    expect(posted.filter((row) => row.customerId === recent).map((row) => row.serviceDate)).toEqual([
+      "2025-11-01",
+    ]);
+  });
+});
