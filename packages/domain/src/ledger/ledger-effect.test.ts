@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { balanceDirection, ledgerAmount, monthToDateBucket, refusesPosting } from "./ledger-effect.js";
+import {
+  balanceDirection,
+  ledgerAmount,
+  monthToDateBucket,
+  postingRefusal,
+  refusesPosting,
+} from "./ledger-effect.js";
 
 describe("ledger effect", () => {
   it("raises the balance for charges and debits and lowers it for payments, credits and discounts", () => {
@@ -31,5 +37,15 @@ describe("month-to-date buckets and deletion marks", () => {
     expect(refusesPosting("D", "payment")).toBe(false);
     expect(refusesPosting("S", "adjust")).toBe(false);
     expect(refusesPosting(null, "charge")).toBe(false);
+  });
+
+  it("names why a customer takes no new entry: gone, archived, or marked for deletion (charges only)", () => {
+    expect(postingRefusal(undefined, "charge")).toBe("unknown");
+    expect(postingRefusal({ deleted: true, deleteFlag: null }, "payment")).toBe("archived");
+    expect(postingRefusal({ deleted: true, deleteFlag: null }, null)).toBe("archived");
+    expect(postingRefusal({ deleted: false, deleteFlag: "D" }, "charge")).toBe("marked_for_deletion");
+    expect(postingRefusal({ deleted: false, deleteFlag: "S" }, "payment")).toBeNull();
+    expect(postingRefusal({ deleted: false, deleteFlag: "D" }, null)).toBeNull();
+    expect(postingRefusal({ deleted: false, deleteFlag: null }, "charge")).toBeNull();
   });
 });

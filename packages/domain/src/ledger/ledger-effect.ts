@@ -51,3 +51,21 @@ export const MARKED_FOR_DELETION_MESSAGE =
 export function refusesPosting(deleteFlag: string | null, codeType: CodeType): boolean {
   return (deleteFlag === "D" || deleteFlag === "S") && codeType === "charge";
 }
+
+/** Why a customer may not take a new entry: gone from the client, archived, or marked for deletion (charges only). */
+export type PostingRefusal = "unknown" | "archived" | "marked_for_deletion";
+
+/**
+ * The posting rule for new business, one for the ledger writer and the batch screens' preview:
+ * archived customers take nothing, customers marked for deletion no charges. With no code type
+ * (none chosen yet) only what refuses every entry counts.
+ */
+export function postingRefusal(
+  customer: { deleted: boolean; deleteFlag: string | null } | undefined,
+  codeType: CodeType | null,
+): PostingRefusal | null {
+  if (!customer) return "unknown";
+  if (customer.deleted) return "archived";
+  if (codeType !== null && refusesPosting(customer.deleteFlag, codeType)) return "marked_for_deletion";
+  return null;
+}

@@ -1,4 +1,9 @@
-import { MARKED_FOR_DELETION_MESSAGE, refusesPosting, type CodeType } from "@cyclebill/domain";
+import {
+  MARKED_FOR_DELETION_MESSAGE,
+  postingRefusal as domainPostingRefusal,
+  type CodeType,
+  type PostingRefusal,
+} from "@cyclebill/domain";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import type { LockedCustomer } from "./lock-customers.js";
 
@@ -6,17 +11,17 @@ export const ARCHIVED_CUSTOMER_MESSAGE =
   "This customer is archived. Unarchive it before entering transactions.";
 export const UNKNOWN_CUSTOMER_MESSAGE = "Invalid customer - object does not exist.";
 
-export type RefusalReason = "unknown" | "archived" | "marked_for_deletion";
+export type RefusalReason = PostingRefusal;
 
-/** Why a new entry may not go to this (locked) customer, or null: archived customers take nothing, marked ones no charges. */
+/**
+ * Why a new entry may not go to this (locked) customer, or null. The rule is the domain's, so the
+ * batch screens' preview leaves out exactly the customers the ledger writer refuses.
+ */
 export function postingRefusal(
   customer: LockedCustomer | undefined,
   codeType: CodeType,
 ): RefusalReason | null {
-  if (!customer) return "unknown";
-  if (customer.deleted) return "archived";
-  if (refusesPosting(customer.deleteFlag, codeType)) return "marked_for_deletion";
-  return null;
+  return domainPostingRefusal(customer, codeType);
 }
 
 export function refusalError(reason: RefusalReason) {

@@ -18,12 +18,13 @@ import { formatAmount } from "../../lib/format";
 import { CodePicker } from "../../shared/CodePicker";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { BatchMembersTable } from "./BatchMembersTable";
-import { BatchOutcome, type Outcome } from "./BatchOutcome";
+import { BatchLeftOutNotice, BatchOutcome, type LeftOutMember, type Outcome } from "./BatchOutcome";
 import {
   BUSY_MESSAGE,
   MISSING_CODE_MESSAGE,
   MISSING_GROUP_MESSAGE,
   lineAmount,
+  memberRefusal,
   parseAmount,
   parseQuantity,
   sumLines,
@@ -85,8 +86,17 @@ export function AddBatchForm(props: AddBatchFormProps) {
     showQty ? (override?.quantity ?? defaultQuantity) : "1";
   const amountOf = (override: RowOverride | undefined) => override?.amount ?? defaultAmount;
 
+  const codeType = code?.code_type ?? null;
   const included = members.filter((member) => !rows.omitted.has(member.id));
-  const includedLines = included.map((member) => {
+  // The server's posting rule: whoever it would refuse is listed apart, not counted or priced.
+  const leftOut: LeftOutMember[] = [];
+  const billed: BatchMember[] = [];
+  for (const member of included) {
+    const reason = memberRefusal(member, codeType);
+    if (reason === null) billed.push(member);
+    else leftOut.push({ member, reason });
+  }
+  const includedLines = billed.map((member) => {
     const override = rows.overrides.get(member.id);
     return lineAmount(amountOf(override), quantityOf(override));
   });
@@ -112,7 +122,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
     if (invalidRows > 0) return fail("Correct the highlighted amounts before adding.");
     if (serviceDate === "") return fail("Choose a date of service.");
     const customerAmounts: BatchBody["customer_amounts"] = [];
-    for (const member of included) {
+    for (const member of billed) {
       const override = rows.overrides.get(member.id);
       const rowAmount = parseAmount(amountOf(override));
       const rowQuantity = parseQuantity(quantityOf(override));
@@ -231,7 +241,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
               />
               <Group gap="md" wrap="wrap">
                 <Text size="sm" c="dimmed" aria-live="polite">
-                  {included.length} of {members.length} customers included · total {formatAmount(total)}
+                  {billed.length} of {members.length} customers included · total {formatAmount(total)}
                 </Text>
                 <Button onClick={() => void submit()} loading={busy}>
                   Add Transactions
@@ -242,6 +252,8 @@ export function AddBatchForm(props: AddBatchFormProps) {
         </Card>
 
         <BatchOutcome outcome={outcome} onDismiss={() => setOutcome(null)} />
+
+        <BatchLeftOutNotice leftOut={leftOut} />
 
         <Group justify="space-between" align="flex-end" gap="md" wrap="wrap">
           <TextInput
@@ -288,7 +300,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
           membersLoading={props.membersLoading}
           emptyText={props.emptyText}
           rows={rows}
-          code={code}
+          refusalOf={(member) => memberRefusal(member, codeType)}
           showQty={showQty}
           defaultAmount={defaultAmount}
           unitName={units.find((item) => String(item.id) === unit)?.name ?? ""}

@@ -1,14 +1,15 @@
 import { Badge, Group, Loader, Switch, Table, Text, TextInput } from "@mantine/core";
 import { formatAmount } from "../../lib/format";
 import {
+  REFUSAL_BADGE,
   lineAmount,
   parseAmount,
   parseQuantity,
   type BatchMember,
   type BatchType,
+  type RefusalReason,
   type RowOverride,
 } from "./group-batch-api";
-import type { PickedCode } from "./pickers";
 import type { BatchRows } from "./use-batch-rows";
 
 export type BatchMembersTableProps = {
@@ -19,7 +20,8 @@ export type BatchMembersTableProps = {
   membersLoading: boolean;
   emptyText: string;
   rows: BatchRows;
-  code: PickedCode | null;
+  /** Why the server would refuse this customer with the chosen code, or null. */
+  refusalOf: (member: BatchMember) => RefusalReason | null;
   showQty: boolean;
   defaultAmount: string;
   unitName: string;
@@ -30,7 +32,7 @@ export type BatchMembersTableProps = {
 
 /** The customers to bill: each included or omitted, with its own amount (and quantity). */
 export function BatchMembersTable(props: BatchMembersTableProps) {
-  const { transactionType, members, shown, rows, code, showQty, defaultAmount, submitted } = props;
+  const { transactionType, members, shown, rows, refusalOf, showQty, defaultAmount, submitted } = props;
   const { amountOf, quantityOf } = props;
   return (
     <Table.ScrollContainer minWidth={640}>
@@ -76,6 +78,7 @@ export function BatchMembersTable(props: BatchMembersTableProps) {
           ) : (
             shown.map((member) => {
               const omitted = rows.omitted.has(member.id);
+              const refusal = refusalOf(member);
               const override = rows.overrides.get(member.id);
               const amount = amountOf(override);
               const quantity = quantityOf(override);
@@ -97,19 +100,15 @@ export function BatchMembersTable(props: BatchMembersTableProps) {
                       <Text size="sm" lineClamp={1} title={member.customer_name}>
                         {member.customer_name}
                       </Text>
-                      {member.archived ? (
+                      {refusal ? (
                         <Badge
-                          color="dark"
+                          color={refusal === "marked_for_deletion" ? "orange" : "dark"}
                           variant="light"
                           size="xs"
                           tt="none"
-                          title="The server refuses entries for an archived customer"
+                          title="The server refuses this entry for this customer"
                         >
-                          Archived, will be left out
-                        </Badge>
-                      ) : member.delete_flag && code?.code_type === "charge" ? (
-                        <Badge color="orange" variant="light" size="xs" title="Takes no new charges">
-                          Marked for deletion
+                          {REFUSAL_BADGE[refusal]}
                         </Badge>
                       ) : null}
                     </Group>

@@ -1,5 +1,13 @@
 import { Alert, Text } from "@mantine/core";
-import { ZERO_CREATED_MESSAGE, batchResultMessage, refusedNote, type BatchResult } from "./group-batch-api";
+import {
+  ZERO_CREATED_MESSAGE,
+  batchResultMessage,
+  refusedNames,
+  refusedNote,
+  type BatchMember,
+  type BatchResult,
+  type RefusalReason,
+} from "./group-batch-api";
 
 export type Outcome = { kind: "created"; result: BatchResult } | { kind: "failed"; message: string } | null;
 
@@ -53,5 +61,34 @@ export function BatchOutcome({ outcome, onDismiss }: { outcome: Outcome; onDismi
         </Alert>
       ) : null}
     </>
+  );
+}
+
+export type LeftOutMember = { member: BatchMember; reason: RefusalReason };
+
+/**
+ * Before saving: the included customers the server will refuse with the chosen code, by name and
+ * why. They are not in the count or total above; the batch still names them, so its result does too.
+ */
+export function BatchLeftOutNotice({ leftOut }: { leftOut: readonly LeftOutMember[] }) {
+  if (leftOut.length === 0) return null;
+  const verb = leftOut.length === 1 ? "customer will be" : "customers will be";
+  const names = refusedNames(
+    leftOut.map(({ member, reason }) => ({
+      customer_no: member.customer_no,
+      customer_name: member.customer_name,
+      reason,
+    })),
+  );
+  return (
+    // A region, not an alert: it follows the code and the switches, and is read when reached.
+    <Alert color="yellow" role="region" title="Customers who will be left out">
+      <Text size="sm">
+        {leftOut.length} {verb} left out: {names}.
+      </Text>
+      <Text size="sm" mt={4}>
+        They cannot take this entry, so they are not counted in the total.
+      </Text>
+    </Alert>
   );
 }

@@ -1,9 +1,12 @@
 import {
   MAX_PAGE_SIZE,
+  isCodeType,
   multiplyRateByQuantity,
   nonNegativeAmountSchema,
+  postingRefusal,
   quantitySchema,
   sumAmounts,
+  type PostingRefusal,
 } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
@@ -49,7 +52,7 @@ export type BatchResult = {
   refused: { customer: number; customer_no: number; customer_name: string; reason: RefusalReason }[];
 };
 
-export type RefusalReason = "unknown" | "archived" | "marked_for_deletion";
+export type RefusalReason = PostingRefusal;
 
 const REFUSAL_TEXT: Record<RefusalReason, string> = {
   archived: "archived",
@@ -57,14 +60,37 @@ const REFUSAL_TEXT: Record<RefusalReason, string> = {
   unknown: "no longer a customer of this client",
 };
 
+/** The table's badge for a customer who will be left out. */
+export const REFUSAL_BADGE: Record<RefusalReason, string> = {
+  archived: "Archived, will be left out",
+  marked_for_deletion: "Marked for deletion, will be left out",
+  unknown: "Not a customer, will be left out",
+};
+
+type NamedRefusal = { customer_no: number | string; customer_name: string; reason: RefusalReason };
+
+/** "901 Archived Member (archived); 902 …": every one, by name, with the reason. */
+export function refusedNames(refused: readonly NamedRefusal[]): string {
+  return refused
+    .map((one) => `${one.customer_no} ${one.customer_name} (${REFUSAL_TEXT[one.reason]})`)
+    .join("; ");
+}
+
 /** " 2 customers were left out: 901 Archived Member (archived); 902 …": every one, by name. */
 export function refusedNote(result: BatchResult): string {
   if (result.refused.length === 0) return "";
-  const names = result.refused
-    .map((one) => `${one.customer_no} ${one.customer_name} (${REFUSAL_TEXT[one.reason]})`)
-    .join("; ");
   const verb = result.refused.length === 1 ? "customer was" : "customers were";
-  return ` ${result.refused.length} ${verb} left out: ${names}.`;
+  return ` ${result.refused.length} ${verb} left out: ${refusedNames(result.refused)}.`;
+}
+
+/**
+ * Why the server will leave this customer out of a batch with this code (null: it takes the
+ * entry). The domain's posting rule, the one the ledger writer applies, so the preview counts
+ * exactly the customers the batch will post to.
+ */
+export function memberRefusal(member: BatchMember, codeType: string | null): RefusalReason | null {
+  const type = codeType !== null && isCodeType(codeType) ? codeType : null;
+  return postingRefusal({ deleted: member.archived, deleteFlag: member.delete_flag }, type);
 }
 
 /** A customer the batch may post to, as the table lists it. */
