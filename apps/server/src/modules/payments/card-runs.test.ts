@@ -26,13 +26,8 @@ import {
   users,
 } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { sealSecret } from "../secrets/secret-box.js";
 import { buildRequest, callGateway } from "./bluepay-client.js";
@@ -138,11 +133,10 @@ async function addCustomer(
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
-  testApp = await startTestApp({
+  ({ testApp, fixture } = await startTenantApp({
     jobs: { chunkSize: 4 },
     bluepay: { url: sandbox.bp20postUrl, timeoutMs: 5_000 },
-  });
-  fixture = await createTenantFixture(testApp);
+  }));
   clientA = fixture.a.clientId;
   staffA = testApp.client(fixture.a.staffToken);
   ownerB = testApp.client(fixture.b.ownerToken);

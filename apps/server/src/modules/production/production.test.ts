@@ -21,13 +21,8 @@ import {
 import { postEntries } from "../ledger/post-entries.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { statementMismatches } from "../ledger/statement-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
@@ -67,8 +62,7 @@ async function addCustomer(
 }
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 4 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 4 } }));
   admin = testApp.client(fixture.adminToken);
   clientA = fixture.a.clientId;
   await testApp.db

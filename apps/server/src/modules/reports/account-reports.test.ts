@@ -5,12 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock, setClock } from "../../clock.js";
 import { codes, customers, invoices } from "../../db/tables.js";
 import { pdfText } from "../../test-support/pdf-text.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { emptyRegisterTotals, walkRegister } from "./account-register.js";
 
@@ -49,8 +45,7 @@ let clientId: number;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   clientId = fixture.a.clientId;
   const [charge, payment, credit, debit, lateFee] = await testApp.db
     .insert(codes)
