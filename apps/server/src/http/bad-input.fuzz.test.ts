@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { snapshotTables } from "../test-support/table-snapshot.js";
 import {
-  createTenantFixture,
-  startTestApp,
   type ApiClient,
   type ApiResponse,
   type TenantFixture,
   type TestApp,
 } from "../test-support/test-app.js";
+import { startTenantApp } from "../test-support/tenant-app.js";
 import { describeRoutes } from "./api-document.js";
 import type { DocumentedRoute } from "./router.js";
 
@@ -189,8 +188,7 @@ describe("NUL bytes and impossible dates on every route", () => {
   let targets: Target[];
 
   beforeAll(async () => {
-    testApp = await startTestApp();
-    fixture = await createTenantFixture(testApp);
+    ({ testApp, fixture } = await startTenantApp());
     actors = [
       { name: "admin", api: testApp.client(fixture.adminToken) },
       { name: "ownerA", api: testApp.client(fixture.a.ownerToken) },

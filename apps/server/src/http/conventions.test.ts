@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../test-support/test-app.js";
+import { startTenantApp } from "../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -22,8 +17,7 @@ type Code = {
 type Page = { count: number; results: Code[] };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   owner = testApp.client(fixture.a.ownerToken);
   for (let index = 0; index < 12; index += 1) {
     const response = await owner.post("/api/codes/", {

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUL_CHARACTER_MESSAGE } from "@cyclebill/domain";
 import { codes, customers } from "../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../test-support/test-app.js";
+import { startTenantApp } from "../test-support/tenant-app.js";
 
 // Issue 13, point 3: PostgreSQL refuses U+0000 in text, so a NUL that reached it answered 500.
 
@@ -18,8 +13,7 @@ let customerId: number;
 let codeId: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   owner = testApp.client(fixture.a.ownerToken);
   const [customer] = await testApp.db
     .insert(customers)

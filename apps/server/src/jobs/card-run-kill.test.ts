@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { luhnValid, toAmount } from "@cyclebill/domain";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
-import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, codes, customerPaymentMethods, customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
@@ -16,9 +11,9 @@ import { buildRequest, callGateway } from "../modules/payments/bluepay-client.js
 import { startBulkCardRun } from "../modules/payments/start-card-run.js";
 import { sealSecret } from "../modules/secrets/secret-box.js";
 import { createUser } from "../modules/users/create-user.js";
-import { openTestDatabase } from "../test-support/test-database.js";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import { startJobs, type JobQueue } from "./index.js";
+import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
+import { waitFor } from "../test-support/worker-process.js";
 
 // A Process CC run of 200 customers against the gateway sandbox, which drops 10% of its answers
 // (the charge happens, the answer is lost). The worker process is killed with SIGKILL in the middle
@@ -46,60 +41,34 @@ function balanceOf(index: number): string {
 }
 
 describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill -9 mid-run", () => {
-  let database: DatabaseHandle;
-  let jobs: JobQueue;
+  let bed: KillTestBed;
   let sandbox: Sandbox;
-  let databaseUrl: string;
-  let dataDir = "";
-  const workers: WorkerProcess[] = [];
-  const startWorker = () => {
-    const worker = startWorkerProcess(databaseUrl, {
-      dataDir,
+  const startWorker = () =>
+    bed.startWorker({
       expireSeconds: EXPIRE_SECONDS,
       env: { BLUEPAY_URL: sandbox.bp20postUrl, BLUEPAY_MODE: "TEST", BLUEPAY_TIMEOUT_SECONDS: "5" },
     });
-    workers.push(worker);
-    return worker;
-  };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-card-run-kill-"));
-    database = await openTestDatabase();
-    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-    databaseUrl = database.jobBackend.url;
     sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
-    const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: "x", BILLING_SECRETS_KEY: SECRETS_KEY });
-    // This process only queues (like an API started with WORKERS=0); the workers are children.
-    jobs = await startJobs({
-      db: database.db,
-      backend: database.jobBackend,
+    bed = await startKillTestBed({
+      name: "card-run-kill",
       // The chunks are queued from here: with the workers' short expiry, so a killed one is retried soon.
-      settings: { ...config.jobs, maintenanceSeconds: 1, expireSeconds: EXPIRE_SECONDS },
-      log: { info: () => undefined, warn: () => undefined, error: console.error },
-      work: false,
-      services: {
-        dataDir,
-        publicUrl: "http://billing.test",
-        mailer: { send: () => Promise.resolve() },
-        gateway: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 5_000, secretsKey: SECRETS_KEY },
-      },
+      jobs: (database, dataDir) =>
+        startQueueOnlyJobs(database, dataDir, {
+          expireSeconds: EXPIRE_SECONDS,
+          gateway: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 5_000, secretsKey: SECRETS_KEY },
+        }),
+      closeAlso: () => sandbox.close(),
     });
   });
-
-  afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
-    await Promise.all(workers.map((worker) => worker.exited));
-    await jobs?.stop();
-    await sandbox?.close();
-    await database?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bed?.close());
 
   it(
     "charges every customer exactly once; the ledger equals the gateway's record",
     { timeout: 240_000 },
     async () => {
-      const { db } = database;
+      const { db } = bed.database;
       const [client] = await db
         .insert(clients)
         .values({
@@ -187,7 +156,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
         ids,
         async (tx, chunks) => {
           for (const chunk of chunks)
-            await jobs.enqueue("card-run", chunk.payload, { executor: tx, priority: chunk.priority });
+            await bed.jobs.enqueue("card-run", chunk.payload, { executor: tx, priority: chunk.priority });
         },
       );
       const runId = started.job.id;

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
@@ -12,10 +8,8 @@ import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
 import { createProductionClient } from "../test-support/production-client.js";
-import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
-import { openTestDatabase } from "../test-support/test-database.js";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import type { JobQueue } from "./index.js";
+import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import { waitFor } from "../test-support/worker-process.js";
 
 // A 10,000-customer production run worked by three worker processes, one of them killed with
 // SIGKILL in the middle of the run: the others finish it, and no customer has two statements, two
@@ -30,30 +24,15 @@ const RUN_DATE = "2025-05-11";
 describe.runIf(process.env.TEST_DB === "postgres")(
   "a 10,000-customer run with a worker killed mid-run",
   () => {
-    let database: DatabaseHandle;
-    let jobs: JobQueue;
-    let dataDir = "";
-    let databaseUrl = "";
-    const workers: WorkerProcess[] = [];
+    let bed: KillTestBed;
 
     beforeAll(async () => {
-      dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-kill-many-"));
-      database = await openTestDatabase();
-      if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-      databaseUrl = database.jobBackend.url;
-      jobs = await startQueueOnlyJobs(database, dataDir);
+      bed = await startKillTestBed({ name: "kill-many" });
     });
-
-    afterAll(async () => {
-      for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
-      await Promise.all(workers.map((worker) => worker.exited));
-      await jobs?.stop();
-      await database?.close();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    });
+    afterAll(async () => bed?.close());
 
     it("finishes with the other workers, every customer done once", { timeout: 300_000 }, async () => {
-      const { db } = database;
+      const { db } = bed.database;
       const {
         clientId,
         codeId,
@@ -84,22 +63,21 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         ),
       );
 
-      for (let index = 0; index < 3; index++)
-        workers.push(startWorkerProcess(databaseUrl, { dataDir, expireSeconds: 20 }));
+      for (let index = 0; index < 3; index++) bed.startWorker({ expireSeconds: 20 });
       const run = await startProductionRun(
         db,
         { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
         { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
         async (tx, steps) => {
           for (const step of steps)
-            await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+            await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
         },
       );
       const jobRunId = run.clients[0]?.job_run_id;
       if (!jobRunId) throw new Error("no client part");
 
       // Mid-run, one of the three workers dies without a chance to clean up.
-      const victim = workers[0]!;
+      const victim = bed.workers[0]!;
       await waitFor(
         `${KILL_AFTER_DONE} customers done`,
         async () => ((await readJobRun(db, { clientId, runId: jobRunId }))?.done ?? 0) >= KILL_AFTER_DONE,
@@ -113,7 +91,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       await waitFor(
         "the run to finish",
         async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
-        workers[1],
+        bed.workers[1],
       );
       const finished = await getProductionRun(db, run.id);
       expect(finished).toMatchObject({ status: "done", total: CUSTOMERS, done: CUSTOMERS });

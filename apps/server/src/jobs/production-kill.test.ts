@@ -1,23 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
-import { clients, codes, customers, jobRunChunks, recurringCharges } from "../db/tables.js";
+import { clients, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
-import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
-import { openTestDatabase } from "../test-support/test-database.js";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import type { JobQueue } from "./index.js";
-import { TEST_MAILING_ADDRESS } from "../test-support/mailing-address.js";
+import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import { createProductionClient } from "../test-support/production-client.js";
+import { waitFor } from "../test-support/worker-process.js";
 
 // A production run whose worker process is killed with SIGKILL in the middle of a chunk (after
 // earlier chunks posted and made statements): a second worker finishes it, and no customer has a
@@ -32,92 +26,42 @@ const CYCLE = 5;
 const RUN_DATE = "2025-03-05";
 
 describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with kill -9 mid-chunk", () => {
-  let database: DatabaseHandle;
-  let jobs: JobQueue;
-  let databaseUrl: string;
-  let dataDir = "";
-  const workers: WorkerProcess[] = [];
-  const startWorker = () => {
-    const worker = startWorkerProcess(databaseUrl, { dataDir, expireSeconds: EXPIRE_SECONDS });
-    workers.push(worker);
-    return worker;
-  };
+  let bed: KillTestBed;
+  const startWorker = () => bed.startWorker({ expireSeconds: EXPIRE_SECONDS });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-production-kill-"));
-    database = await openTestDatabase();
-    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-    databaseUrl = database.jobBackend.url;
-    // This process only queues (like an API started with WORKERS=0); the workers are children.
-    jobs = await startQueueOnlyJobs(database, dataDir);
+    bed = await startKillTestBed({ name: "production-kill" });
   });
-
-  afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
-    await Promise.all(workers.map((worker) => worker.exited));
-    await jobs?.stop();
-    await database?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bed?.close());
 
   it("resumes in a second worker and posts nothing twice", { timeout: 180_000 }, async () => {
-    const { db } = database;
-    const [client] = await db
-      .insert(clients)
-      .values({
-        clientNo: 4343,
+    const { db } = bed.database;
+    // Every customer has a monthly charge; a third owe 40.00 from 44 days ago (the 30-day tier).
+    const {
+      clientId,
+      codeId,
+      customerIds: ids,
+    } = await createProductionClient(db, {
+      clientNo: 4343,
+      cycle: CYCLE,
+      dateLastBilling: "2025-02-05",
+      customers: CUSTOMERS,
+      client: {
         clientName: "Production kill test",
-        normalCycle: CYCLE,
-        dateLastBilling: "2025-02-05",
         financeFlag: "1",
         thirtyDayRateOrPercent: "rate",
         dayCharge30Day: "5.00",
-      })
-      .returning();
-    if (!client) throw new Error("client not created");
+      },
+    });
     const admin = await createUser(db, { email: "admin@kill.example", password: null, isAdmin: true });
-    const [code] = await db
-      .insert(codes)
-      .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
-      .returning({ id: codes.id });
-    if (!code) throw new Error("code not created");
-    const ids = (
-      await db
-        .insert(customers)
-        .values(
-          Array.from({ length: CUSTOMERS }, (_, index) => ({
-            clientId: client.id,
-            customerNo: index + 1,
-            customerName: `Customer ${index + 1}`,
-            ...TEST_MAILING_ADDRESS,
-          })),
-        )
-        .returning({ id: customers.id })
-    )
-      .map((row) => row.id)
-      .sort((a, b) => a - b);
-    // Every customer has a monthly charge; a third owe 40.00 from 44 days ago (the 30-day tier).
-    await db.insert(recurringCharges).values(
-      ids.map((customerId) => ({
-        clientId: client.id,
-        customerId,
-        codeId: code.id,
-        description: "Monthly service",
-        rate: "20.00000",
-        quantity: "1",
-        amount: "20.00",
-        startMonth: 1,
-        endMonth: 12,
-      })),
-    );
     const overdue = ids.filter((_, index) => index % 3 === 0);
     await db.transaction((tx) =>
       postEntries(
         tx,
-        { clientId: client.id },
+        { clientId },
         overdue.map((customerId) => ({
           customerId,
-          codeId: code.id,
+          codeId,
           codeType: "charge" as const,
           description: "Service",
           rate: "40.00",
@@ -128,11 +72,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
     );
 
     // Hold a customer of the blocked chunk: the worker's lock of its chunk's customers waits there.
-    const locker = new pg.Client({ connectionString: databaseUrl });
+    const locker = new pg.Client({ connectionString: bed.databaseUrl });
     await locker.connect();
     await locker.query("begin");
     await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
-      client.id,
+      clientId,
       ids[BLOCKED_CHUNK * CHUNK_SIZE + 2],
     ]);
 
@@ -142,18 +86,18 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
       { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
       async (tx, steps) => {
         for (const step of steps)
-          await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+          await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
       },
     );
     const jobRunId = run.clients[0]?.job_run_id;
     if (!jobRunId) throw new Error("no client part");
-    const key = { clientId: client.id, runId: jobRunId };
+    const key = { clientId, runId: jobRunId };
     const chunkNumbers = async () =>
       (
         await db
           .select({ chunkNo: jobRunChunks.chunkNo })
           .from(jobRunChunks)
-          .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, jobRunId)))
+          .where(and(eq(jobRunChunks.clientId, clientId), eq(jobRunChunks.runId, jobRunId)))
           .orderBy(asc(jobRunChunks.chunkNo))
       ).map((row) => row.chunkNo);
     const waitingOnLock = async () => {
@@ -174,7 +118,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
                     and t.transaction_type = 'late_fee') as late_fees,
                  (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id)
                    as statements
-            from customers c where c.client_id = ${client.id} order by c.id`,
+            from customers c where c.client_id = ${clientId} order by c.id`,
       );
 
     const first = startWorker();
@@ -220,7 +164,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
         statements: 1,
       })),
     );
-    const [bookkeeping] = await db.select().from(clients).where(eq(clients.id, client.id));
+    const [bookkeeping] = await db.select().from(clients).where(eq(clients.id, clientId));
     expect(bookkeeping).toMatchObject({ cycleRan: true, dateLastBilling: RUN_DATE, numberBillsSentYtd: 40 });
 
     // pg-boss's record: the killed chunk was retried once after it expired, no other chunk ran twice.

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { jobRunChunks } from "../db/tables.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
@@ -12,10 +8,8 @@ import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
 import { createProductionClient } from "../test-support/production-client.js";
-import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
-import { openTestDatabase } from "../test-support/test-database.js";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import type { JobQueue } from "./index.js";
+import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import { waitFor } from "../test-support/worker-process.js";
 
 // One client's run is split in chunks that several workers take at once: while one worker's chunk
 // waits (here on a customer a test transaction holds), the other worker does the remaining chunks.
@@ -27,33 +21,18 @@ const CYCLE = 13;
 const RUN_DATE = "2025-06-13";
 
 describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two workers at once", () => {
-  let database: DatabaseHandle;
-  let jobs: JobQueue;
-  let databaseUrl = "";
-  let dataDir = "";
-  const workers: WorkerProcess[] = [];
+  let bed: KillTestBed;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-parallel-chunks-"));
-    database = await openTestDatabase();
-    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-    databaseUrl = database.jobBackend.url;
-    jobs = await startQueueOnlyJobs(database, dataDir);
+    bed = await startKillTestBed({ name: "parallel-chunks" });
   });
-
-  afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
-    await Promise.all(workers.map((worker) => worker.exited));
-    await jobs?.stop();
-    await database?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bed?.close());
 
   it(
     "does the other chunks while one waits, and numbers every statement once",
     { timeout: 180_000 },
     async () => {
-      const { db } = database;
+      const { db } = bed.database;
       const { clientId, customerIds: ids } = await createProductionClient(db, {
         clientNo: 4646,
         cycle: CYCLE,
@@ -63,7 +42,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
       const admin = await createUser(db, { email: "admin@parallel.example", password: null, isAdmin: true });
 
       // Hold a customer of chunk 0 (the first one taken): its worker waits there.
-      const locker = new pg.Client({ connectionString: databaseUrl });
+      const locker = new pg.Client({ connectionString: bed.databaseUrl });
       await locker.connect();
       await locker.query("begin");
       await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
@@ -77,7 +56,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
         { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
         async (tx, steps) => {
           for (const step of steps)
-            await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+            await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
         },
       );
       const jobRunId = run.clients[0]?.job_run_id;
@@ -91,13 +70,12 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
             .orderBy(asc(jobRunChunks.chunkNo))
         ).map((row) => row.chunkNo);
 
-      for (let index = 0; index < 2; index++)
-        workers.push(startWorkerProcess(databaseUrl, { dataDir, expireSeconds: 120 }));
+      for (let index = 0; index < 2; index++) bed.startWorker({ expireSeconds: 120 });
       // Chunks 1-3 are done by the free worker while chunk 0 still waits on the held customer.
       await waitFor(
         "chunks 1 to 3 done while chunk 0 waits",
         async () => (await chunkNumbers()).length === 3,
-        workers[0],
+        bed.workers[0],
       );
       expect(await chunkNumbers()).toEqual([1, 2, 3]);
 
@@ -106,7 +84,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
       await waitFor(
         "the run to finish",
         async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
-        workers[1],
+        bed.workers[1],
       );
       expect(await getProductionRun(db, run.id)).toMatchObject({ status: "done", done: CUSTOMERS });
       const numbers = await queryRows<{ statement_num: number }>(

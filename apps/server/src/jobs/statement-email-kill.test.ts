@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, customers } from "../db/tables.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun } from "../modules/production/start-production.js";
 import { createUser } from "../modules/users/create-user.js";
-import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
-import { openTestDatabase } from "../test-support/test-database.js";
+import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
 import { startTestSmtp, type TestSmtp } from "../test-support/test-smtp.js";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import type { JobQueue } from "./index.js";
+import { waitFor } from "../test-support/worker-process.js";
 
 // A run's statement emails whose worker process is killed with SIGKILL while the mail server
 // stalls on the sixth message (the others were taken): a second worker finishes the emails and every
@@ -26,42 +20,18 @@ const CYCLE = 9;
 const RUN_DATE = "2025-04-09";
 
 describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with kill -9 mid-send", () => {
-  let database: DatabaseHandle;
-  let jobs: JobQueue;
+  let bed: KillTestBed;
   let smtp: TestSmtp;
-  let databaseUrl: string;
-  let dataDir = "";
-  const workers: WorkerProcess[] = [];
-  const startWorker = () => {
-    const worker = startWorkerProcess(databaseUrl, {
-      dataDir,
-      expireSeconds: EXPIRE_SECONDS,
-      smtpUrl: smtp.url,
-    });
-    workers.push(worker);
-    return worker;
-  };
+  const startWorker = () => bed.startWorker({ expireSeconds: EXPIRE_SECONDS, smtpUrl: smtp.url });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-email-kill-"));
     smtp = await startTestSmtp();
-    database = await openTestDatabase();
-    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-    databaseUrl = database.jobBackend.url;
-    jobs = await startQueueOnlyJobs(database, dataDir);
+    bed = await startKillTestBed({ name: "email-kill", closeAlso: () => smtp.close() });
   });
-
-  afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
-    await Promise.all(workers.map((worker) => worker.exited));
-    await jobs?.stop();
-    await database?.close();
-    await smtp?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bed?.close());
 
   it("resumes in a second worker and sends nobody a second email", { timeout: 180_000 }, async () => {
-    const { db } = database;
+    const { db } = bed.database;
     const [client] = await db
       .insert(clients)
       .values({
@@ -96,7 +66,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
       { cycle: CYCLE, runDate: RUN_DATE, chunkSize: 50 },
       async (tx, steps) => {
         for (const step of steps)
-          await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
+          await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
       },
     );
     const first = startWorker();

@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
 import { clients, customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
 import { createUser } from "../modules/users/create-user.js";
-import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
-import { openTestDatabase } from "../test-support/test-database.js";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../test-support/worker-process.js";
-import type { JobQueue } from "./index.js";
+import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import { waitFor } from "../test-support/worker-process.js";
 
 // A real worker process (src/worker.ts, as `npm run worker` runs it) is killed with SIGKILL while
 // it works on a chunk; a second worker must finish the run without doing any chunk twice.
@@ -24,40 +18,20 @@ const CHUNK_SIZE = 5; // 8 chunks
 const BLOCKED_CHUNK = 4; // the first worker finishes chunks 0-3, then waits on a lock in chunk 4
 const EXPIRE_SECONDS = 4;
 
-let dataDir = "";
-
-function startWorker(databaseUrl: string): WorkerProcess {
-  return startWorkerProcess(databaseUrl, { dataDir, expireSeconds: EXPIRE_SECONDS });
-}
-
 describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with kill -9 mid-job", () => {
-  let database: DatabaseHandle;
-  let jobs: JobQueue;
-  let databaseUrl: string;
-  const workers: WorkerProcess[] = [];
+  let bed: KillTestBed;
+  const startWorker = () => bed.startWorker({ expireSeconds: EXPIRE_SECONDS });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "cyclebill-worker-kill-"));
-    database = await openTestDatabase();
-    if (database.jobBackend.kind !== "postgres") throw new Error("needs PostgreSQL");
-    databaseUrl = database.jobBackend.url;
-    // This process only queues (like an API started with WORKERS=0); the workers are children.
-    jobs = await startQueueOnlyJobs(database, dataDir);
+    bed = await startKillTestBed({ name: "worker-kill" });
   });
-
-  afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
-    await Promise.all(workers.map((worker) => worker.exited));
-    await jobs?.stop();
-    await database?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => bed?.close());
 
   it(
     "is picked up again after its job expires and finishes every chunk exactly once",
     { timeout: 180_000 },
     async () => {
-      const { db } = database;
+      const { db } = bed.database;
       const [client] = await db
         .insert(clients)
         .values({
@@ -91,7 +65,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       ).map((row) => row.id);
 
       // Hold a customer of the blocked chunk: the worker's FOR SHARE waits there, mid-chunk.
-      const locker = new pg.Client({ connectionString: databaseUrl });
+      const locker = new pg.Client({ connectionString: bed.databaseUrl });
       await locker.connect();
       await locker.query("begin");
       await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
@@ -105,7 +79,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       };
       const run = await startLedgerCheck(db, tenant, { chunkSize: CHUNK_SIZE }, async (tx, steps) => {
         for (const step of steps)
-          await jobs.enqueue("ledger-check", step.payload, { executor: tx, priority: step.priority });
+          await bed.jobs.enqueue("ledger-check", step.payload, { executor: tx, priority: step.priority });
       });
       const key = { clientId: client.id, runId: run.id };
       const chunkNumbers = async () =>
@@ -125,8 +99,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
         return (row?.waiting ?? 0) > 0;
       };
 
-      const first = startWorker(databaseUrl);
-      workers.push(first);
+      const first = startWorker();
       await waitFor(
         "the first worker to block in chunk 4",
         async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitingOnLock()),
@@ -145,8 +118,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       await locker.query("commit");
       await locker.end();
 
-      const second = startWorker(databaseUrl);
-      workers.push(second);
+      const second = startWorker();
       await waitFor(
         "the run to finish",
         async () => (await readJobRun(db, key))?.status !== "running",

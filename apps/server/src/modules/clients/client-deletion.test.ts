@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers, paymentAttempts } from "../../db/tables.js";
 import { createStatement } from "../statements/create-statement.js";
-import {
-  startTestApp,
-  createTenantFixture,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 // Deleting a client (issue 30, point 6): the delete used to remove a client with its whole books
 // (ledger, statements, payments) by the database's cascades. Now a client holding any of them is
@@ -16,8 +12,7 @@ let testApp: TestApp;
 let fixture: TenantFixture;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
 });
 afterAll(async () => testApp?.close());
 

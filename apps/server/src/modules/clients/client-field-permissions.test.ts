@@ -1,12 +1,7 @@
 import { PROVIDER_ONLY_CLIENT_FIELDS, clientUpdateSchema } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 // Who may write each client field (issue 30, point 2): an owner could set the client's status from
 // D (Disabled) back to A and edit the bulk pull fields. Every field of the editor is walked here
@@ -101,8 +96,7 @@ const WRITE_ONLY = new Set(["bluepay_secret_key", "clear_blue_pay_key"]);
 const PROVIDER_ONLY = new Set<string>(PROVIDER_ONLY_CLIENT_FIELDS);
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   admin = testApp.client(fixture.adminToken);
 });
 afterAll(async () => testApp?.close());

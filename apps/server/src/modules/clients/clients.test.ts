@@ -1,11 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -13,8 +9,7 @@ let fixture: TenantFixture;
 type Client = Record<string, unknown> & { id: number; client_name: string };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   await testApp.db.execute(
     sql`update clients set bluepay_secret_key_encrypted = 'sealed-secret' where id = ${fixture.a.clientId}`,
   );

@@ -1,12 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients } from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { openSecret } from "../secrets/secret-box.js";
 
 let testApp: TestApp;
@@ -15,8 +11,7 @@ let fixture: TenantFixture;
 type Client = Record<string, unknown> & { id: number; client_no: number; client_name: string };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
 });
 afterAll(async () => testApp?.close());
 

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes } from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { businessToday } from "../../clock.js";
 
@@ -16,8 +11,7 @@ let owner: ApiClient;
 type Code = { id: number; code: number; description: string; code_type: string; taxable: boolean };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   owner = testApp.client(fixture.a.ownerToken);
   await testApp.db.insert(codes).values([
     { clientId: fixture.a.clientId, code: -1, description: "Late fee", codeType: "charge" },

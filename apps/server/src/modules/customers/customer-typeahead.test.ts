@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customers } from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -13,8 +9,7 @@ let fixture: TenantFixture;
 type Matches = { count: number; results: { customer_no: number; customer_name: string }[] };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   await testApp.db.insert(customers).values([
     ...Array.from({ length: 130 }, (_, index) => ({
       clientId: fixture.a.clientId,

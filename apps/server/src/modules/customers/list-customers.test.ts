@@ -1,61 +1,24 @@
 // The customer list reads its rows from the database already under the API's names, apart from
 // the record mapping (customerToApi) that GET /api/customers/{id}/ uses: both must say the same.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { customerListRowSchema } from "@cyclebill/domain";
-import { codes } from "../../db/tables.js";
 import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { postTransaction } from "../transactions/post-transaction.js";
+  add as addCustomer,
+  chargeCode,
+  creditCode,
+  owner,
+  paymentCode,
+  post,
+  useCustomerWorld,
+} from "../../test-support/customer-world.js";
 import { businessToday } from "../../clock.js";
-
-let testApp: TestApp;
-let fixture: TenantFixture;
-let owner: ApiClient;
-let code: { charge: number; payment: number; credit: number };
 
 type Row = Record<string, unknown> & { id: number; customer_no: number };
 type Page = { count: number; results: Row[] };
 
-beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
-  owner = testApp.client(fixture.a.ownerToken);
-  const rows = await testApp.db
-    .insert(codes)
-    .values([
-      { clientId: fixture.a.clientId, code: 100, description: "Service", codeType: "charge" },
-      { clientId: fixture.a.clientId, code: 200, description: "Payment", codeType: "payment" },
-      { clientId: fixture.a.clientId, code: 300, description: "Credit", codeType: "adjust" },
-    ])
-    .returning();
-  code = { charge: rows[0]!.id, payment: rows[1]!.id, credit: rows[2]!.id };
-});
-afterAll(async () => testApp?.close());
+useCustomerWorld();
 
-async function add(body: Record<string, unknown>): Promise<Row> {
-  const response = await owner.post("/api/customers/", {
-    address1: "1 Main St",
-    city: "Austin",
-    state: "TX",
-    zip: "73301",
-    ...body,
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body as Row;
-}
-
-function post(customerId: number, codeId: number, rate: string) {
-  return postTransaction(
-    testApp.db,
-    { clientId: fixture.a.clientId },
-    { customerId, codeId, description: "entry", rate },
-  );
-}
+const add = (body: Record<string, unknown>) => addCustomer<Row>(body);
 
 async function listRow(customer: Row, query: Record<string, string> = {}): Promise<Row> {
   const page = (await owner.get("/api/customers/", { query: String(customer.customer_no), ...query }))
@@ -90,9 +53,9 @@ describe("a customer list row", () => {
       property_city: "Shelbyville",
       message: "Thank you",
     });
-    await post(customer.id, code.charge, "100.00");
-    await post(customer.id, code.payment, "30.00");
-    await post(customer.id, code.credit, "5.50");
+    await post(customer.id, chargeCode, "100.00");
+    await post(customer.id, paymentCode, "30.00");
+    await post(customer.id, creditCode, "5.50");
     const marked = await owner.post(`/api/customers/${customer.id}/delete-flag/`, { delete_flag: "S" });
     expect(marked.status, marked.text).toBe(200);
 
@@ -169,7 +132,7 @@ describe("a customer list row", () => {
 
   it("gives the balance as of a past day from the ledger", async () => {
     const customer = await add({ first_name: "Past", last_name: "Balance" });
-    await post(customer.id, code.charge, "40.00");
+    await post(customer.id, chargeCode, "40.00");
     expect(await listRow(customer, { as_of: "2000-01-31" })).toMatchObject({
       balance: "0.00",
       total_balance: "0.00",

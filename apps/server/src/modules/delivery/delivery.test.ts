@@ -11,13 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, customers, routePlans, routes, statements } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { queryRows } from "../../db/query-rows.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { createRunDeliveries } from "./create-pools.js";
@@ -96,8 +91,7 @@ let run: ProductionRun;
 let productionRunId: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 3 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 3 } }));
   admin = testApp.client(fixture.adminToken);
   clientId = fixture.a.clientId;
   await testApp.db

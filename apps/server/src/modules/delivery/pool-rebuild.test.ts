@@ -11,13 +11,8 @@ import { clients, codes, customers, pools, statements } from "../../db/tables.js
 import { queryRows } from "../../db/query-rows.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { pollUntil } from "../../test-support/poll-until.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { renewJobLease } from "../../jobs/index.js";
 import { buildPool } from "./build-pool.js";
 
@@ -46,8 +41,7 @@ async function settledPools(count: number): Promise<PoolRecord[]> {
 }
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 5 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 5 } }));
   admin = testApp.client(fixture.adminToken);
   clientId = fixture.a.clientId;
   await testApp.db

@@ -2,13 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -27,8 +22,7 @@ type Plan = {
 type Group = { id: number; route_name: string; details?: Plan[] };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   owner = testApp.client(fixture.a.ownerToken);
   const rows = await testApp.db
     .insert(customers)

@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { createInvoice } from "./create-invoice.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 // Invoices created beside postings on the same customer (issue 30, point 4). Numbering used to
 // lock the client row FOR UPDATE, then the invoice's insert needed a key-share lock on the
@@ -25,8 +20,7 @@ let charge: number;
 let customer: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   staff = testApp.client(fixture.a.staffToken);
   const [code] = await testApp.db
     .insert(codes)

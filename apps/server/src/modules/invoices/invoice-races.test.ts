@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 // Closing an invoice while one of its entries is edited or voided, at the same time. The edit and
 // void paths used to read the invoice's status without locking it, so an edit or a void could land
@@ -26,8 +21,7 @@ let customer: number;
 type Invoice = { id: number; invoice_status: string; total: string };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   staff = testApp.client(fixture.a.staffToken);
   const [code] = await testApp.db
     .insert(codes)

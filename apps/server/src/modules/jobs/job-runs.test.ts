@@ -4,13 +4,8 @@ import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customers, jobRunChunks, users } from "../../db/tables.js";
 import { pgliteJobDb } from "../../jobs/sql-adapters.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { createJobRun } from "./job-runs.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 
@@ -26,8 +21,7 @@ let admin: ApiClient;
 let ownerA: ApiClient;
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: CHUNK_SIZE } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: CHUNK_SIZE } }));
   admin = testApp.client(fixture.adminToken);
   ownerA = testApp.client(fixture.a.ownerToken);
   await testApp.db.insert(customers).values(

@@ -3,13 +3,8 @@ import { productionClientPreviewSchema, productionRunSchema, type ProductionRun 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, customers, statements } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 
@@ -25,8 +20,7 @@ let clientId: number;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 2 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 2 } }));
   admin = testApp.client(fixture.adminToken);
   clientId = fixture.a.clientId;
   await testApp.db

@@ -3,13 +3,8 @@ import { closedPeriodSchema, productionRunSchema, type ProductionRun } from "@cy
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, customers, invoices, recurringCharges, transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
@@ -32,8 +27,7 @@ let closedInvoice: number;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 10 } }));
   admin = testApp.client(fixture.adminToken);
   staff = testApp.client(fixture.a.staffToken);
   clientId = fixture.a.clientId;

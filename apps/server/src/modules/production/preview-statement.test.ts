@@ -3,12 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // The preview statement PDF of one customer: drawn from the preview's plan, nothing written.
@@ -21,8 +17,7 @@ let clientId: number;
 let customerId: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   clientId = fixture.a.clientId;
   await testApp.db
     .update(clients)

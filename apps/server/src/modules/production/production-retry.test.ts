@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
@@ -28,8 +23,7 @@ let clientId: number;
 let ids: number[] = [];
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 2 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 2 } }));
   admin = testApp.client(fixture.adminToken);
   clientId = fixture.a.clientId;
   await testApp.db

@@ -13,13 +13,8 @@ import {
 import { queryRows } from "../../db/query-rows.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 
 // A cycle-9 client on a fixed run date (passes on any day): mailed customers with an overdue
@@ -35,8 +30,7 @@ let admin: ApiClient;
 let clientId: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 2 } });
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 2 } }));
   admin = testApp.client(fixture.adminToken);
   clientId = fixture.a.clientId;
   await testApp.db

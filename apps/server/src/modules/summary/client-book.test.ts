@@ -7,14 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, customers } from "../../db/tables.js";
 import {
-  createTenantFixture,
   httpClient,
-  startTestApp,
   TEST_JWT_SECRET,
   type ApiClient,
   type TenantFixture,
   type TestApp,
 } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { businessToday } from "../../clock.js";
 import { pruneCustomerChanges } from "../ledger/customer-changes.js";
 import { postTransaction } from "../transactions/post-transaction.js";
@@ -28,8 +27,7 @@ let testApp: TestApp;
 let fixture: TenantFixture;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
 });
 afterAll(async () => testApp?.close());
 

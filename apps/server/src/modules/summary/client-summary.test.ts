@@ -3,12 +3,8 @@ import { addAmounts, addBuckets, ageBalance, emptyBuckets, sumAmounts } from "@c
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customers } from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 import { seedDemo } from "../demo/seed-demo.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { ageClientTotals, ageCustomerBalances } from "./customer-ageing.queries.js";
@@ -18,8 +14,7 @@ let testApp: TestApp;
 let fixture: TenantFixture;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
 });
 afterAll(async () => testApp?.close());
 

@@ -6,12 +6,8 @@ import { describeRoutes } from "../../http/api-document.js";
 import type { DocumentedRoute } from "../../http/router.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import { tenantResourceCases } from "../../test-support/tenant-resources.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 /*
  * Every tenant route of the route table — production, pools, jobs, payments and reports as much as
@@ -110,8 +106,7 @@ describe("client b's users aimed at client a's records on every tenant route", (
 
   beforeAll(async () => {
     // With the job engine, so routes that start jobs answer as in production.
-    testApp = await startTestApp({ jobs: {} });
-    fixture = await createTenantFixture(testApp);
+    ({ testApp, fixture } = await startTenantApp({ jobs: {} }));
     const ownerA = testApp.client(fixture.a.ownerToken);
     for (const [index, resource] of tenantResourceCases.entries()) {
       const created = await ownerA.post(

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 // Edits that move entries between the same two customers in opposite directions, at the same
 // time. Locking the old customer and then the new one deadlocked on PostgreSQL (a 500 for the
@@ -21,8 +16,7 @@ let x: number;
 let y: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   staff = testApp.client(fixture.a.staffToken);
   const [code] = await testApp.db
     .insert(codes)

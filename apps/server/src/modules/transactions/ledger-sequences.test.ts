@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, customers } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -19,8 +14,7 @@ let codeIds: number[];
 let customerIds: number[];
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   api = testApp.client(fixture.a.ownerToken);
   const rows = await testApp.db
     .insert(codes)

@@ -2,14 +2,11 @@
 // the ordering, the page) and fills in each request's values: a search of the same shape with other
 // values, or by another client, must get its own rows, never the last one's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, customers } from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
+import { insertCustomers } from "../../test-support/test-customers.js";
+import { MOWING } from "../../test-support/transaction-world.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
@@ -21,28 +18,15 @@ type Entry = { id: number; customer: number; amount: string; serviceDate: string
 type Page = { count: number; results: Entry[] };
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   staff = testApp.client(fixture.a.staffToken);
-  const rows = await testApp.db
-    .insert(codes)
-    .values([
-      { clientId: fixture.a.clientId, code: 100, description: "Mowing", codeType: "charge" },
-      { clientId: fixture.a.clientId, code: 200, description: "Payment", codeType: "payment" },
-    ])
-    .returning();
-  code = { charge: rows[0]!.id, payment: rows[1]!.id };
-  const made = await testApp.db
-    .insert(customers)
-    .values(
-      [0, 1].map((index) => ({
-        clientId: fixture.a.clientId,
-        customerNo: 700 + index,
-        customerName: `Search ${index}`,
-      })),
-    )
-    .returning({ id: customers.id });
-  customerIds = made.map((row) => row.id);
+  code = await createCodes(testApp.db, fixture.a.clientId, { charge: MOWING, payment: "payment" });
+  customerIds = await insertCustomers(testApp.db, {
+    clientId: fixture.a.clientId,
+    count: 2,
+    firstNo: 700,
+    name: "Search",
+  });
   const post = async (customer: number, entryCode: number, rate: string, serviceDate: string) => {
     const response = await staff.post("/api/transactions/", {
       customer,

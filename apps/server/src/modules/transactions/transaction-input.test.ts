@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codes, customers } from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 // Issue 13, points 4 and 5: impossible dates and an amount that disagrees with rate × quantity.
 
@@ -17,8 +12,7 @@ let customerId: number;
 let codeId: number;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
   staff = testApp.client(fixture.a.staffToken);
   const [customer] = await testApp.db
     .insert(customers)

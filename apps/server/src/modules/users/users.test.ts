@@ -2,19 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { clients, users } from "../../db/tables.js";
 import { createUser } from "./create-user.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
+import { startTenantApp } from "../../test-support/tenant-app.js";
 
 let testApp: TestApp;
 let fixture: TenantFixture;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
+  ({ testApp, fixture } = await startTenantApp());
 });
 afterAll(async () => testApp?.close());
 

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect } from "vitest";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { postTransaction } from "../modules/transactions/post-transaction.js";
+import { startTenantApp } from "./tenant-app.js";
+import { createCodes } from "./test-codes.js";
+import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+
+// What the customer API tests (customers-*.test.ts) share: a server with two clients, client A's
+// charge, payment and credit codes, and helpers. The bindings are filled by useCustomerWorld's
+// beforeAll; each test file has its own module instance, so its own server.
+
+export let testApp: TestApp;
+export let fixture: TenantFixture;
+export let owner: ApiClient;
+export let chargeCode: number;
+export let paymentCode: number;
+export let creditCode: number;
+
+export type Customer = Record<string, unknown> & {
+  id: number;
+  customer_no: number;
+  customer_name: string;
+  archive_state: string;
+};
+export type Page = { count: number; results: Customer[] };
+
+/** Starts the server before the file's tests; the books balance at the end. */
+export function useCustomerWorld(): void {
+  beforeAll(async () => {
+    ({ testApp, fixture } = await startTenantApp());
+    owner = testApp.client(fixture.a.ownerToken);
+    ({
+      charge: chargeCode,
+      payment: paymentCode,
+      credit: creditCode,
+    } = await createCodes(testApp.db, fixture.a.clientId, {
+      charge: "charge",
+      payment: "payment",
+      credit: "credit",
+    }));
+  });
+  afterAll(async () => {
+    expect(await ledgerMismatches(testApp.db)).toEqual([]);
+    await testApp?.close();
+  });
+}
+
+export const ADDRESS = { address1: "1 Main St", city: "Austin", state: "TX", zip: "73301" };
+
+/** Adds a customer over the API (with a complete address unless the body gives one). */
+export async function add<Row = Customer>(body: Record<string, unknown>, api = owner): Promise<Row> {
+  const response = await api.post("/api/customers/", { ...ADDRESS, ...body });
+  expect(response.status, response.text).toBe(201);
+  return response.body as Row;
+}
+
+export function post(customerId: number, codeId: number, rate: string, serviceDate?: string) {
+  return postTransaction(
+    testApp.db,
+    { clientId: fixture.a.clientId },
+    { customerId, codeId, description: "entry", rate, serviceDate },
+  );
+}

@@ -1,0 +1,100 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { customers } from "../db/tables.js";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { createStatement } from "../modules/statements/create-statement.js";
+import { postTransaction } from "../modules/transactions/post-transaction.js";
+import { startTenantApp } from "./tenant-app.js";
+import { createCodes } from "./test-codes.js";
+import { insertCustomer, transactionRow } from "./test-customers.js";
+import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+
+// What the statement API tests (statements-*.test.ts) share: a server with two clients, client A's
+// codes of every type, and helpers. The bindings are filled by useStatementWorld's beforeAll; each
+// test file has its own module instance, so its own server.
+
+export let testApp: TestApp;
+export let fixture: TenantFixture;
+export let owner: ApiClient;
+export let otherOwner: ApiClient;
+export const code = { charge: 0, payment: 0, credit: 0, debit: 0, info: 0 };
+
+export type Statement = {
+  id: number;
+  statement_num: number;
+  invoice_num: number;
+  statement_date: string;
+  invoice_date: string;
+  customer: number;
+  customer_id: number;
+  customer_name: string;
+  invoice_status: string;
+  new_balance: string;
+  previous_balance: string;
+  transactions?: { id: number }[];
+  invoices?: { id: number }[];
+};
+export type Page = { count: number; results: Statement[] };
+
+export const tenantA = () => ({ clientId: fixture.a.clientId });
+
+/** Starts the server before the file's tests and checks the books after each. */
+export function useStatementWorld(): void {
+  beforeAll(async () => {
+    ({ testApp, fixture } = await startTenantApp());
+    owner = testApp.client(fixture.a.ownerToken);
+    otherOwner = testApp.client(fixture.b.ownerToken);
+    Object.assign(
+      code,
+      await createCodes(testApp.db, fixture.a.clientId, {
+        charge: "charge",
+        payment: "payment",
+        credit: "credit",
+        debit: "debit",
+        info: { code: 5, description: "Note", codeType: "info" },
+      }),
+    );
+  });
+  afterEach(async () => {
+    expect(await ledgerMismatches(testApp.db)).toEqual([]);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+}
+
+let customerCounter = 0;
+export function newCustomer(clientId = fixture.a.clientId): Promise<number> {
+  customerCounter += 1;
+  return insertCustomer(testApp.db, {
+    clientId,
+    customerNo: 700 + customerCounter,
+    customerName: `Statement customer ${customerCounter}`,
+  });
+}
+
+export function post(customerId: number, kind: keyof typeof code, rate: string, serviceDate: string) {
+  return postTransaction(testApp.db, tenantA(), {
+    customerId,
+    codeId: code[kind],
+    description: `${kind} entry`,
+    rate,
+    serviceDate,
+  });
+}
+
+export async function customerRow(id: number) {
+  const [row] = await testApp.db.select().from(customers).where(eq(customers.id, id));
+  if (!row) throw new Error("customer missing");
+  return row;
+}
+
+export const entry = (id: number) => transactionRow(testApp.db, id);
+
+/** A customer with one statement, and the statement. */
+export async function statementFor(date = "2024-03-31", rate = "10.00") {
+  const customerId = await newCustomer();
+  await post(customerId, "charge", rate, date);
+  const statement = await createStatement(testApp.db, tenantA(), { customerId, statementDate: date });
+  return { customerId, statement };
+}
