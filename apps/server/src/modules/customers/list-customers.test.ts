@@ -88,8 +88,8 @@ describe("a customer list row", () => {
 
   it("takes the last charge and credit from the entries themselves, never from a void or reversal", async () => {
     const customer = await add({ first_name: "Otto", last_name: "Offsets" });
-    await post(customer.id, code.charge, "40.00");
-    await post(customer.id, code.credit, "5.50");
+    await post(customer.id, chargeCode, "40.00");
+    await post(customer.id, creditCode, "5.50");
     const invoice = await owner.post("/api/invoices/", {
       customer: customer.id,
       invoice_date: businessToday(),
@@ -110,8 +110,8 @@ describe("a customer list row", () => {
       const voided = await owner.post(`/api/transactions/${(created.body as Row).id}/void_transaction/`, {});
       expect(voided.status, voided.text).toBe(201);
     };
-    await onInvoice(code.charge, "45.00");
-    await onInvoice(code.credit, "3.00");
+    await onInvoice(chargeCode, "45.00");
+    await onInvoice(creditCode, "3.00");
     // The voids came last, but they are not charges or credits of their own.
     expect(await listRow(customer)).toMatchObject({
       balance: "34.50",
