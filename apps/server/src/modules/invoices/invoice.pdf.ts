@@ -7,7 +7,7 @@ import {
   isZeroAmount,
   negateAmount,
   sumAmounts,
-  INVOICE_OPEN_NO_PDF_MESSAGE,
+  offeredInvoiceRefusal,
   TAXABLE_CHARGES_LABEL,
   taxableCharges,
 } from "@cyclebill/domain";
@@ -48,7 +48,8 @@ export async function renderInvoicePdf(db: Database, tenant: TenantContext, id: 
   if (!found) throw notFound();
   const { invoice } = found;
   // The spec offers Get PDF only once an invoice is no longer open: its lines may still change.
-  if (invoice.invoiceStatus === "open") throw new HttpError(409, { detail: INVOICE_OPEN_NO_PDF_MESSAGE });
+  const refusal = offeredInvoiceRefusal({ status: invoice.invoiceStatus }, "pdf");
+  if (refusal) throw new HttpError(409, { detail: refusal });
   const client = await loadBillClient(db, tenant.clientId);
   const customer = billCustomer(found.customer);
   const rows = await db

@@ -1,9 +1,13 @@
-import { MARKED_FOR_DELETION_MESSAGE, refusesPosting, type CodeType } from "@cyclebill/domain";
+import {
+  ARCHIVED_CUSTOMER_MESSAGE,
+  MARKED_FOR_DELETION_MESSAGE,
+  refusesPosting,
+  type CodeType,
+} from "@cyclebill/domain";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import type { LockedCustomer } from "./lock-customers.js";
 
-export const ARCHIVED_CUSTOMER_MESSAGE =
-  "This customer is archived. Unarchive it before entering transactions.";
+export { ARCHIVED_CUSTOMER_MESSAGE };
 export const UNKNOWN_CUSTOMER_MESSAGE = "Invalid customer - object does not exist.";
 
 export type RefusalReason = "unknown" | "archived" | "marked_for_deletion";
