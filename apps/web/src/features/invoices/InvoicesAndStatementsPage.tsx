@@ -486,7 +486,7 @@ function DocumentTableRow({
   onDelete: () => void;
 }) {
   const name = `${row.kind} ${String(row.invoice_num)}`;
-  const editable = row.invoice_status === "open";
+  const editable = row.actions.includes("edit");
   return (
     <Table.Tr>
       <Table.Td>
@@ -510,8 +510,8 @@ function DocumentTableRow({
       </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">
-          {/* The spec offers an invoice's PDF once it is no longer open. */}
-          {row.kind === "invoice" && row.invoice_status === "open" ? null : (
+          {/* The server offers an invoice's PDF once it is no longer open (spec). */}
+          {!row.actions.includes("pdf") ? null : (
             <Button
               size="compact-sm"
               variant="default"
@@ -534,15 +534,17 @@ function DocumentTableRow({
               >
                 {editable ? "Edit" : "View"}
               </Button>
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={onDelete}
-                aria-label={`Delete ${name}`}
-              >
-                Delete
-              </Button>
+              {row.actions.includes("delete") ? (
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color="red"
+                  onClick={onDelete}
+                  aria-label={`Delete ${name}`}
+                >
+                  Delete
+                </Button>
+              ) : null}
             </>
           ) : null}
         </Group>

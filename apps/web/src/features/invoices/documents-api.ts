@@ -42,6 +42,8 @@ export type DocumentRow = {
   /** Statements: how it went out, and its email when it went by email. */
   delivery: StatementRecord["delivery"] | null;
   email: StatementRecord["email"];
+  /** What the server accepts on it now (pdf, delete, ...): the row offers exactly these. */
+  actions: readonly string[];
 };
 
 export type DocumentSortField =
@@ -93,6 +95,7 @@ export function invoiceRow(invoice: InvoiceListRow): DocumentRow {
     statement_id: invoice.statement,
     delivery: null,
     email: null,
+    actions: invoice.actions,
   };
 }
 
@@ -113,6 +116,7 @@ export function statementRow(statement: StatementListRow): DocumentRow {
     statement_id: statement.id,
     delivery: statement.delivery,
     email: statement.email,
+    actions: statement.actions,
   };
 }
 
