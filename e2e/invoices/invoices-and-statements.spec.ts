@@ -57,12 +57,13 @@ describe("invoices and statements", () => {
   const table = () => page.getByRole("table", { name: "Invoices and statements" });
   const bodyRows = () => table().locator("tbody tr");
   const rowOf = (kind: "invoice" | "statement", number: number): Locator =>
-    // An invoice's row by its Delete button (an open invoice has no PDF: issue 28.10), a statement's by its PDF.
+    // An invoice's row by its Edit/View link (an open invoice has no PDF: issue 28.10, a sent one no
+    // Delete: issue 31.2), a statement's by its PDF.
     bodyRows().filter({
-      has: page.getByRole("button", {
-        name: kind === "invoice" ? `Delete invoice ${number}` : `Download statement ${number} PDF`,
-        exact: true,
-      }),
+      has:
+        kind === "invoice"
+          ? page.getByRole("link", { name: new RegExp(`^(Edit|View) invoice ${number}$`) })
+          : page.getByRole("button", { name: `Download statement ${number} PDF`, exact: true }),
     });
 
   /** Each row as [document, number, date, status] in the order shown. */
@@ -204,7 +205,7 @@ describe("invoices and statements", () => {
     expect(uncaught(pageErrors)).toEqual([]);
   });
 
-  test("deletes an open invoice after confirmation; a sent one is refused with the server's reason", async () => {
+  test("deletes an open invoice after confirmation; a sent one offers no Delete (the server refuses it)", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const created = await api.request<ApiInvoice>("POST", "invoices/", {
       customer: customer.id,
@@ -232,12 +233,16 @@ describe("invoices and statements", () => {
     const after = await documentsOfCustomer();
     expect(after.invoices.map((invoice) => invoice.id)).not.toContain(created.id);
 
+    // A sent invoice offers no Delete (issue 31.2): the server refuses it with its reason.
     const sentRow = rowOf("invoice", sent.invoice_num);
     expect(await sentRow.getByText("Sent").count()).toBe(1);
-    await sentRow.getByRole("button", { name: `Delete invoice ${sent.invoice_num}` }).click();
-    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
-    await page.getByRole("alert").filter({ hasText: PROCESSED_MESSAGE }).waitFor();
-    await dialog.waitFor({ state: "hidden" });
+    expect(await sentRow.getByRole("button", { name: `Delete invoice ${sent.invoice_num}` }).count()).toBe(0);
+    const refused = await fetch(`${server!.baseUrl}/api/invoices/${sent.id}/`, {
+      method: "DELETE",
+      headers: { Accept: "application/json", Authorization: `Bearer ${api.token}` },
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ non_field_errors: [PROCESSED_MESSAGE] });
     expect(await sentRow.count()).toBe(1);
     expect((await documentsOfCustomer()).invoices.map((invoice) => invoice.id)).toContain(sent.id);
     expect(uncaught(pageErrors)).toEqual([]);

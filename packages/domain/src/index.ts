@@ -29,6 +29,7 @@ export * from "./customers/customer-rules.js";
 export * from "./recurring/recurring-schedule.js";
 export * from "./customers/customer-schemas.js";
 export * from "./ledger/transaction-rules.js";
+export * from "./ledger/entry-actions.js";
 export * from "./invoices/invoice-rules.js";
 export * from "./invoices/invoice-schemas.js";
 export * from "./api/field-schemas.js";

@@ -3,6 +3,7 @@ import { amountString, dateString, timestampString } from "../api/page-schema.js
 import { integerParam, listQuerySchema } from "../api/list-query.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { DOCUMENT_TYPES, INVOICE_STATUSES } from "../invoices/invoice-rules.js";
+import { INVOICE_ACTIONS, STATEMENT_ACTIONS } from "../ledger/entry-actions.js";
 import { STATEMENT_DELIVERIES } from "./document-records.js";
 import { statementEmailSchema } from "./pool-records.js";
 
@@ -93,5 +94,7 @@ export const clientDocumentSchema = z.object({
   /** When its print pool was first downloaded (went to print). */
   printed_at: timestampString.nullable(),
   sent_state: z.enum(DOCUMENT_SENT_STATES),
+  /** What the server accepts on it now (an invoice's or a statement's actions): the row offers exactly these. */
+  actions: z.array(z.union([z.enum(INVOICE_ACTIONS), z.enum(STATEMENT_ACTIONS)])),
 });
 export type ClientDocument = z.output<typeof clientDocumentSchema>;

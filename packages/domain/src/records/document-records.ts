@@ -3,6 +3,7 @@ import { statementEmailSchema } from "./pool-records.js";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
 import { CODE_TYPES } from "../codes/code-types.js";
 import { INVOICE_STATUSES } from "../invoices/invoice-rules.js";
+import { INVOICE_ACTIONS, STATEMENT_ACTIONS } from "../ledger/entry-actions.js";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./transaction-records.js";
 
 const invoiceStatus = z.enum(INVOICE_STATUSES);
@@ -29,6 +30,8 @@ export const invoiceRecordSchema = z.object({
   created: timestampString,
   closed_at: timestampString.nullable(),
   processed_at: timestampString.nullable(),
+  /** Every action the server accepts on the invoice now (the screens offer exactly these). */
+  actions: z.array(z.enum(INVOICE_ACTIONS)),
 });
 export type InvoiceRecord = z.output<typeof invoiceRecordSchema>;
 
@@ -97,6 +100,8 @@ export const statementRecordSchema = z.object({
   overdue_60_days: amountString,
   overdue_90_days: amountString,
   overdue_over_90_days: amountString,
+  /** Every action the server accepts on the statement now (the screens offer exactly these). */
+  actions: z.array(z.enum(STATEMENT_ACTIONS)),
 });
 export type StatementRecord = z.output<typeof statementRecordSchema>;
 

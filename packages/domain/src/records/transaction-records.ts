@@ -2,6 +2,7 @@ import { z } from "zod";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
 import { CODE_TYPES } from "../codes/code-types.js";
 import { INVOICE_STATUSES } from "../invoices/invoice-rules.js";
+import { ENTRY_ACTIONS } from "../ledger/entry-actions.js";
 
 export const TRANSACTION_STATUSES = ["new", "attached"] as const;
 export const TRANSACTION_TYPES = [
@@ -54,6 +55,8 @@ export const transactionRecordSchema = z.object({
   voidable: z.boolean(),
   void_deletable: z.boolean(),
   reversible: z.boolean(),
+  /** Every action the server accepts on the entry now (the screens offer exactly these). */
+  actions: z.array(z.enum(ENTRY_ACTIONS)),
 });
 export type TransactionRecord = z.output<typeof transactionRecordSchema>;
 

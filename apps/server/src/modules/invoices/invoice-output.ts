@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import {
   displayInvoiceNum,
+  invoiceActions,
   toAmount,
   toQuantity,
   type InvoiceDetail,
@@ -68,6 +69,7 @@ export function invoiceToApi(row: InvoiceSelectionRow): InvoiceOutput {
     created: invoice.createdAt.toISOString(),
     closed_at: invoice.closedAt?.toISOString() ?? null,
     processed_at: invoice.processedAt?.toISOString() ?? null,
+    actions: invoiceActions({ status: invoice.invoiceStatus }),
   };
 }
 

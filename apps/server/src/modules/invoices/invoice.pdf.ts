@@ -7,7 +7,7 @@ import {
   isZeroAmount,
   negateAmount,
   sumAmounts,
-  INVOICE_OPEN_NO_PDF_MESSAGE,
+  offeredInvoiceRefusal,
   TAXABLE_CHARGES_LABEL,
   taxableCharges,
 } from "@cyclebill/domain";
@@ -63,7 +63,8 @@ export async function loadInvoiceDocument(
     .limit(1);
   if (!found) throw notFound();
   const { invoice } = found;
-  if (invoice.invoiceStatus === "open") throw new HttpError(409, { detail: INVOICE_OPEN_NO_PDF_MESSAGE });
+  const refusal = offeredInvoiceRefusal({ status: invoice.invoiceStatus }, "pdf");
+  if (refusal) throw new HttpError(409, { detail: refusal });
   const rows = await db
     .select({
       id: transactions.id,

@@ -2,6 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import {
   CLIENT_DOCUMENT_ORDERING_FIELDS,
   dueDaysOfTerms,
+  invoiceActions,
+  statementActions,
   parseOrdering,
   resolvePaging,
   type ClientDocument,
@@ -218,6 +220,10 @@ function toApi(row: Row): ClientDocument {
           },
     printed_at: row.printed_at,
     sent_state: row.sent_state,
+    actions:
+      row.document === "invoice"
+        ? invoiceActions({ status: row.invoice_status })
+        : statementActions({ status: row.invoice_status }),
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  ARCHIVED_CUSTOMER_MESSAGE,
   MARKED_FOR_DELETION_MESSAGE,
   postingRefusal as domainPostingRefusal,
   type CodeType,
@@ -7,8 +8,7 @@ import {
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import type { LockedCustomer } from "./lock-customers.js";
 
-export const ARCHIVED_CUSTOMER_MESSAGE =
-  "This customer is archived. Unarchive it before entering transactions.";
+export { ARCHIVED_CUSTOMER_MESSAGE };
 export const UNKNOWN_CUSTOMER_MESSAGE = "Invalid customer - object does not exist.";
 
 export type RefusalReason = PostingRefusal;

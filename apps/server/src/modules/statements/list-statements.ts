@@ -2,6 +2,7 @@ import { and, asc, count, eq, gte, lte, type SQL } from "drizzle-orm";
 import {
   displayInvoiceNum,
   resolvePaging,
+  statementActions,
   type DocumentListQuery,
   type Page,
   type StatementDetail,
@@ -103,6 +104,7 @@ function statementToApi({ statement, customerName, customerNo, email }: Selectio
     overdue_60_days: statement.overdue60Days,
     overdue_90_days: statement.overdue90Days,
     overdue_over_90_days: statement.overdueOver90Days,
+    actions: statementActions({ status: statement.invoiceStatus }),
   };
 }
 

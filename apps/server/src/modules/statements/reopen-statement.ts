@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { STATEMENT_NOT_PROCESSED_MESSAGE } from "@cyclebill/domain";
+import { statementActionRefusal } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -23,7 +23,8 @@ export async function reopenStatement(
       .for("update")
       .limit(1);
     if (!statement) throw notFound();
-    if (statement.status !== "processed") throw nonFieldError(STATEMENT_NOT_PROCESSED_MESSAGE);
+    const refusal = statementActionRefusal({ status: statement.status }, "reopen");
+    if (refusal) throw nonFieldError(refusal);
     await tx
       .update(statements)
       .set({ invoiceStatus: "open" })

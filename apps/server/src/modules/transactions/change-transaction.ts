@@ -1,12 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import {
-  isEditable,
-  isReversible,
-  isVoidDeletable,
-  isVoidable,
+  entryActionRefusal,
+  NOT_A_DELETABLE_VOID_MESSAGE,
   offsettingLedgerAmount,
   toQuantity,
   toRate,
+  type EntryAction,
   type transactionInputSchema,
 } from "@cyclebill/domain";
 import type { z } from "zod";
@@ -34,13 +33,21 @@ import {
 
 type TransactionInput = z.output<typeof transactionInputSchema>;
 
-export const NOT_EDITABLE_MESSAGE = "This transaction can no longer be edited. Void or reverse it instead.";
-export const NOT_VOIDABLE_MESSAGE = "This transaction cannot be voided.";
-export const NOT_A_DELETABLE_VOID_MESSAGE = "Only a new voiding entry can be deleted.";
-export const NOT_REVERSIBLE_MESSAGE = "This transaction cannot be reversed.";
-export const NOT_A_REVERSAL_MESSAGE = "This transaction is not a reversal.";
-export const REFUNDED_OFFSET_MESSAGE =
-  "This void or reversal refunded a card or ACH payment through the gateway; it cannot be deleted.";
+export { NOT_A_DELETABLE_VOID_MESSAGE };
+export {
+  NOT_A_REVERSAL_MESSAGE,
+  NOT_EDITABLE_MESSAGE,
+  NOT_REVERSIBLE_MESSAGE,
+  NOT_VOIDABLE_MESSAGE,
+  REFUNDED_OFFSET_MESSAGE,
+} from "@cyclebill/domain";
+
+/** Refuses as the entry's offered actions say: the same rule the records' `actions` come from. */
+export function assertEntryAction(entry: TransactionView, action: EntryAction): void {
+  const refusal = entryActionRefusal(entryState(entry), action);
+  if (!refusal) return;
+  throw refusal.field ? fieldError(refusal.field, refusal.message) : nonFieldError(refusal.message);
+}
 
 /** Staff entry: duplicates of the last 24 hours are refused unless forced. */
 export async function createTransaction(
@@ -128,7 +135,7 @@ export async function planRewrite(
   entry: TransactionView,
   changes: EntryChanges,
 ): Promise<EntryRewrite> {
-  if (!isEditable(entryState(entry))) throw nonFieldError(NOT_EDITABLE_MESSAGE);
+  assertEntryAction(entry, "edit");
   const [code] = await tx
     .select({ id: codes.id, codeType: codes.codeType })
     .from(codes)
@@ -177,7 +184,7 @@ export async function editTransaction(
 export async function deleteTransaction(db: Database, tenant: TenantContext, id: number): Promise<void> {
   await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
-    if (!isEditable(entryState(entry))) throw nonFieldError(NOT_EDITABLE_MESSAGE);
+    assertEntryAction(entry, "delete");
     await removeEntries(tx, tenant, [id]);
   });
 }
@@ -224,7 +231,7 @@ export async function voidTransaction(
 ): Promise<TransactionOutput> {
   const voidId = await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
-    if (!isVoidable(entryState(entry))) throw nonFieldError(NOT_VOIDABLE_MESSAGE);
+    assertEntryAction(entry, "void");
     const offsetId = await postOffset(tx, tenant, entry, "void");
     await setEntryVoided(tx, tenant.clientId, id, true);
     return offsetId;
@@ -236,9 +243,8 @@ export async function voidTransaction(
 export async function deleteVoid(db: Database, tenant: TenantContext, id: number): Promise<void> {
   await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
-    if (!isVoidDeletable(entryState(entry)) || entry.voidsTransactionId === null)
-      throw nonFieldError(NOT_A_DELETABLE_VOID_MESSAGE);
-    if (entry.gatewayTransId) throw nonFieldError(REFUNDED_OFFSET_MESSAGE);
+    assertEntryAction(entry, "delete_void");
+    if (entry.voidsTransactionId === null) throw nonFieldError(NOT_A_DELETABLE_VOID_MESSAGE);
     await removeEntries(tx, tenant, [id]);
     await setEntryVoided(tx, tenant.clientId, entry.voidsTransactionId, false);
   });
@@ -252,7 +258,7 @@ export async function reverseTransaction(
 ): Promise<TransactionOutput> {
   const reversalId = await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
-    if (!isReversible(entryState(entry))) throw nonFieldError(NOT_REVERSIBLE_MESSAGE);
+    assertEntryAction(entry, "reverse");
     return postOffset(tx, tenant, entry, "reversal");
   });
   return transactionToApi(await findTransaction(db, tenant, reversalId));
@@ -262,9 +268,7 @@ export async function reverseTransaction(
 export async function deleteReversal(db: Database, tenant: TenantContext, id: number): Promise<void> {
   await moneyTransaction(db, async (tx) => {
     const entry = await lockedEntry(tx, tenant, id);
-    if (entry.reversesTransactionId === null) throw nonFieldError(NOT_A_REVERSAL_MESSAGE);
-    if (entry.gatewayTransId) throw nonFieldError(REFUNDED_OFFSET_MESSAGE);
-    if (entry.statementId !== null) throw nonFieldError("A billed reversal cannot be deleted.");
+    assertEntryAction(entry, "delete_reversal");
     await removeEntries(tx, tenant, [id]);
   });
 }

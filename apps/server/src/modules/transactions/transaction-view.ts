@@ -1,16 +1,18 @@
 import { and, Column, eq, is, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
+  entryActions,
   isEditable,
   isReversible,
   isVoidable,
   isVoidDeletable,
-  type LedgerEntryState,
+  refusesPosting,
+  type EntryActionState,
   type TransactionRecord,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { hasPreparedRunner, inlineCount, preparedStatementArrays } from "../../db/prepared-rows.js";
-import { codes, customers, invoices, transactions, unitsOfMeasure } from "../../db/tables.js";
+import { clients, codes, customers, invoices, transactions, unitsOfMeasure } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
 
@@ -47,6 +49,12 @@ export const transactionSelection = {
   voided: transactions.voided,
   storedAmountFlag: transactions.storedAmountFlag,
   gatewayTransId: transactions.gatewayTransId,
+  // What the server checks before changing the entry: its customer takes business, its date is open.
+  customerArchived: customers.deleted,
+  customerDeleteFlag: customers.deleteFlag,
+  closedThrough: sql<
+    string | null
+  >`(select ${clients.booksClosedThrough}::text from ${clients} where ${clients.id} = ${transactions.clientId})`,
 };
 
 export function selectTransactions(db: Executor, where: SQL | undefined) {
@@ -72,8 +80,19 @@ export function selectTransactions(db: Executor, where: SQL | undefined) {
 
 export type TransactionView = Awaited<ReturnType<typeof selectTransactions>>[number];
 
-export function entryState(view: TransactionView): LedgerEntryState {
+export function entryState(view: TransactionView): EntryActionState {
   return {
+    codeType: view.codeType,
+    serviceDate: view.serviceDate,
+    closedThrough: view.closedThrough,
+    refundedThroughGateway:
+      Boolean(view.gatewayTransId) &&
+      (view.voidsTransactionId !== null || view.reversesTransactionId !== null),
+    customerRefusal: view.customerArchived
+      ? "archived"
+      : refusesPosting(view.customerDeleteFlag, "charge")
+        ? "marked_for_deletion"
+        : null,
     transactionStatus: view.transactionStatus,
     transactionType: view.transactionType,
     codeNumber: view.codeNumber,
@@ -124,6 +143,7 @@ export function transactionToApi(view: TransactionView): TransactionRecord {
     voidable: isVoidable(state),
     void_deletable: isVoidDeletable(state),
     reversible: isReversible(state),
+    actions: entryActions(state),
   };
 }
 export type TransactionOutput = TransactionRecord;

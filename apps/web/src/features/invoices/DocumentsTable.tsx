@@ -145,7 +145,7 @@ function DocumentTableRow({
   onDelete: () => void;
 }) {
   const name = documentName(row);
-  const editable = row.invoice_status === "open";
+  const editable = row.actions.includes("edit");
   const kind = row.document === "invoice" ? "Invoice" : "Statement";
   return (
     <Table.Tr bg={checked ? "var(--mantine-color-blue-light)" : undefined}>
@@ -229,15 +229,17 @@ function DocumentTableRow({
               >
                 {editable ? "Edit" : "View"}
               </Button>
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={onDelete}
-                aria-label={`Delete ${name}`}
-              >
-                Delete
-              </Button>
+              {row.actions.includes("delete") ? (
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color="red"
+                  onClick={onDelete}
+                  aria-label={`Delete ${name}`}
+                >
+                  Delete
+                </Button>
+              ) : null}
             </>
           ) : null}
         </Group>

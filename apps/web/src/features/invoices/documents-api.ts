@@ -203,9 +203,9 @@ export function documentName(row: Pick<DocumentRow, "document" | "invoice_num">)
   return `${row.document} ${String(row.invoice_num)}`;
 }
 
-/** A row has a PDF once it is not an open invoice (the spec's Get PDF rule). */
-export function hasPdf(row: Pick<DocumentRow, "document" | "invoice_status">): boolean {
-  return row.document === "statement" || row.invoice_status !== "open";
+/** A row has a PDF when the server offers one (not while an invoice is open: the spec's Get PDF rule). */
+export function hasPdf(row: Pick<DocumentRow, "actions">): boolean {
+  return (row.actions as readonly string[]).includes("pdf");
 }
 
 export function pdfPath(row: Pick<DocumentRow, "document" | "id">): string {

@@ -101,6 +101,7 @@ export function EditInvoicePage() {
     );
 
   const rows = lines.data?.results ?? [];
+  const offered = (action: (typeof data.actions)[number]) => data.actions.includes(action);
   return (
     <Stack gap="md">
       <PageHeader
@@ -116,54 +117,57 @@ export function EditInvoicePage() {
           </Group>
         }
         actions={
-          isOpen ? (
-            <>
-              <Button
-                variant="light"
-                onClick={() => setEditingDate(data.invoice_date)}
-                disabled={editingDate !== null}
-              >
-                Edit
-              </Button>
-              {adding ? (
-                <Button variant="default" onClick={() => finishAdding(tally.count > 0)}>
-                  Close
-                </Button>
-              ) : (
+          // Exactly the actions the server offers on this invoice.
+          <>
+            {offered("edit") ? (
+              <>
                 <Button
-                  onClick={() => {
-                    setMessage(null);
-                    setAdding(true);
-                  }}
+                  variant="light"
+                  onClick={() => setEditingDate(data.invoice_date)}
+                  disabled={editingDate !== null}
                 >
-                  Add Transaction
+                  Edit
                 </Button>
-              )}
+                {adding ? (
+                  <Button variant="default" onClick={() => finishAdding(tally.count > 0)}>
+                    Close
+                  </Button>
+                ) : (
+                  <Button
+                    onClick={() => {
+                      setMessage(null);
+                      setAdding(true);
+                    }}
+                  >
+                    Add Transaction
+                  </Button>
+                )}
+              </>
+            ) : null}
+            {offered("close") ? (
               <Button color="teal" onClick={() => run("close")} loading={command.isPending}>
                 Close Invoice
               </Button>
+            ) : null}
+            {offered("separate") ? (
               <Button variant="default" onClick={() => setConfirmSeparate(true)} disabled={command.isPending}>
                 Separate Transactions from Invoice
               </Button>
-              <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
-                Delete Invoice
-              </Button>
-            </>
-          ) : (
-            <>
-              {data.invoice_status === "closed" ? (
-                <>
-                  <Button onClick={() => run("reopen")} loading={command.isPending}>
-                    Open Invoice
-                  </Button>
-                  <Button
-                    variant="light"
-                    onClick={() => void navigate(withClient("/transactions/invoice/add"))}
-                  >
-                    New Invoice
-                  </Button>
-                </>
-              ) : null}
+            ) : null}
+            {offered("reopen") ? (
+              <>
+                <Button onClick={() => run("reopen")} loading={command.isPending}>
+                  Open Invoice
+                </Button>
+                <Button
+                  variant="light"
+                  onClick={() => void navigate(withClient("/transactions/invoice/add"))}
+                >
+                  New Invoice
+                </Button>
+              </>
+            ) : null}
+            {offered("pdf") ? (
               <Button
                 variant="default"
                 leftSection={<DownloadIcon />}
@@ -178,13 +182,13 @@ export function EditInvoicePage() {
               >
                 Get PDF
               </Button>
-              {data.invoice_status === "closed" ? (
-                <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
-                  Delete Invoice
-                </Button>
-              ) : null}
-            </>
-          )
+            ) : null}
+            {offered("delete") ? (
+              <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
+                Delete Invoice
+              </Button>
+            ) : null}
+          </>
         }
       />
       <Paper withBorder p="md">

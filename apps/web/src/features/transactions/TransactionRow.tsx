@@ -16,7 +16,7 @@ import { Link } from "react-router";
 import { formatAmount, formatIsoDate, formatRate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
 import { draftAmount, tidyDecimal } from "./add-row-draft";
-import { ACTION_LABELS, actionsFor, massEditRefusal, rowStyle } from "./row-rules";
+import { ACTION_LABELS, actionsFor, massEditRefusal, offers, rowStyle } from "./row-rules";
 import type { RowAction, Transaction } from "./transactions-api";
 import type { RowEdit } from "./use-row-edit";
 
@@ -196,7 +196,7 @@ export function TransactionRow(props: TransactionRowProps) {
             </>
           ) : (
             <>
-              {row.editable ? (
+              {offers(row, "edit") ? (
                 <Button
                   size="compact-xs"
                   variant="light"
@@ -217,7 +217,7 @@ export function TransactionRow(props: TransactionRowProps) {
                   {ACTION_LABELS[candidate.kind]}
                 </Button>
               ))}
-              {row.invoice !== null && row.invoice !== props.currentInvoiceId ? (
+              {offers(row, "open_invoice") && row.invoice !== props.currentInvoiceId ? (
                 <Anchor
                   component={Link}
                   size="xs"

@@ -2,7 +2,7 @@ import type { RowAction, Transaction } from "./transactions-api";
 
 /** Why mass edit cannot change this entry (it can change exactly the entries one may edit), or null. */
 export function massEditRefusal(row: Transaction): string | null {
-  if (row.editable) return null;
+  if (row.actions.includes("edit")) return null;
   if (row.voided || row.transaction_type === "voids_a_transaction")
     return "Voided entries cannot be changed.";
   if (row.reverses_transaction !== null || row.reversed_by !== null)
@@ -38,14 +38,26 @@ export const ACTION_CONFIRMATIONS: Record<RowAction["kind"], string> = {
   deleteReversal: "Delete this reversal entry?",
 };
 
-/** The row actions per the API's flags (Edit is offered on its own, when the entry is editable). */
+const ROW_ACTION_KINDS: Partial<Record<Transaction["actions"][number], RowAction["kind"]>> = {
+  delete: "delete",
+  void: "void",
+  delete_void: "deleteVoid",
+  reverse: "reversal",
+  delete_reversal: "deleteReversal",
+};
+
+/**
+ * The row's confirmable actions: exactly those the server offers in the entry's `actions`
+ * (Edit and the invoice link are shown on their own, from the same list).
+ */
 export function actionsFor(row: Transaction): RowAction[] {
-  const list: RowAction[] = [];
-  if (row.editable) list.push({ kind: "delete", id: row.id });
-  if (row.voidable) list.push({ kind: "void", id: row.id });
-  if (row.void_deletable) list.push({ kind: "deleteVoid", id: row.id });
-  if (row.reversible) list.push({ kind: "reversal", id: row.id });
-  if (row.reverses_transaction !== null && row.transaction_status === "new" && row.invoice === null)
-    list.push({ kind: "deleteReversal", id: row.id });
-  return list;
+  return row.actions.flatMap((action) => {
+    const kind = ROW_ACTION_KINDS[action];
+    return kind ? [{ kind, id: row.id }] : [];
+  });
+}
+
+/** Whether the server offers this action on the entry. */
+export function offers(row: Transaction, action: Transaction["actions"][number]): boolean {
+  return row.actions.includes(action);
 }
