@@ -100,7 +100,13 @@ describe("the top bar", () => {
     const response = await fetch(`${server?.baseUrl ?? fail()}/api/register/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ firstName: "Nova", lastName: "Newcomer", email, password, confirmPassword: password }),
+      body: JSON.stringify({
+        firstName: "Nova",
+        lastName: "Newcomer",
+        email,
+        password,
+        confirmPassword: password,
+      }),
     });
     expect(response.status).toBeLessThan(300);
     await open(email, password);

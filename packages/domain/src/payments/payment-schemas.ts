@@ -170,7 +170,6 @@ export type BulkPaymentRequest = z.infer<typeof bulkPaymentRequestSchema>;
 export const CARD_RUN_IN_PROGRESS_MESSAGE =
   "A card run of this client is still in progress. Wait for it to finish before starting another.";
 
-
 /** GET /api/customers/credit-card-customers/: customers with a stored method (500 a page by default). */
 export const creditCardCustomersQuerySchema = listQuerySchema.extend({
   query: z.string().trim().max(100).optional(),

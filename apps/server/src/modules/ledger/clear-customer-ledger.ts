@@ -22,7 +22,8 @@ export async function clearCustomerLedger(tx: Executor, clientId: number, custom
       sql`select min(service_date)::text as first from transactions
           where client_id = ${clientId} and customer_id = ${customerId}`,
     );
-    if (oldest?.first && inClosedPeriod(oldest.first, closed)) throw nonFieldError(closedPeriodMessage(closed));
+    if (oldest?.first && inClosedPeriod(oldest.first, closed))
+      throw nonFieldError(closedPeriodMessage(closed));
   }
   // Voiding entries refer to what they void; clear those links first.
   await tx.execute(sql`update transactions set voids_transaction_id = null, reverses_transaction_id = null
