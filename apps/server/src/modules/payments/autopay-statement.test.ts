@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { PaymentInfo } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients } from "../../db/tables.js";
+import { clients, statements } from "../../db/tables.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import {
   MASTERCARD,
@@ -108,6 +108,12 @@ describe("statements of autopay and other customers", () => {
       });
     expect(stored.status).toBe(200);
     expect((await staffA().get(`/api/customers/${customerId}/`)).body).toMatchObject({ autopay_flag: true });
+    // What a production run records when it plans the statement's autopay charge (start-card-run.ts):
+    // the statement keeps what it announced.
+    await fixture.testApp.db
+      .update(statements)
+      .set({ autopayMethod: "MC ending 4444", autopayChargeDate: "2026-02-10" })
+      .where(eq(statements.id, statementId));
     const notice = "Autopay: $60.00 will be charged to your MC ending 4444 on 02/10/2026. Nothing to pay.";
 
     const info = (

@@ -67,15 +67,18 @@ async function statementAutopayNotice(
   statement: StatementRow,
   hasStoredMethod: boolean,
 ): Promise<string | null> {
-  if (!statement.autopayMethod || !statement.autopayChargeDate || statement.productionRunId === null)
-    return null;
-  const attempts = await queryRows<{ status: string }>(
-    db,
-    sql`select a.status from payment_attempts a
-        join production_runs p on p.client_id = a.client_id and p.autopay_job_run_id = a.card_run_id
-        where p.client_id = ${statement.clientId} and p.id = ${statement.productionRunId}
-          and a.customer_id = ${customer.id} and a.kind = 'sale' and a.source = 'autopay'`,
-  );
+  if (!statement.autopayMethod || !statement.autopayChargeDate) return null;
+  // A statement of no production run has no autopay card run to ask: its charge is still to come.
+  const attempts =
+    statement.productionRunId === null
+      ? []
+      : await queryRows<{ status: string }>(
+          db,
+          sql`select a.status from payment_attempts a
+              join production_runs p on p.client_id = a.client_id and p.autopay_job_run_id = a.card_run_id
+              where p.client_id = ${statement.clientId} and p.id = ${statement.productionRunId}
+                and a.customer_id = ${customer.id} and a.kind = 'sale' and a.source = 'autopay'`,
+        );
   const statuses = new Set(attempts.map((row) => row.status));
   const charged = statuses.has("approved") || statuses.has("pending");
   const failed = !charged && (statuses.has("declined") || statuses.has("error"));

@@ -79,6 +79,7 @@ describe("drafts from saved rows", () => {
       quantity: "1",
       start_month: "3",
       end_month: "10",
+      start_date: "",
       frequency: "monthly",
       arrears: true,
       unitofmeasure: "2",
@@ -139,11 +140,17 @@ describe("recurring charge checks", () => {
         quantity: 2,
         start_month: 3,
         end_month: 10,
+        start_date: null,
         frequency: "monthly",
         arrears: true,
         unitofmeasure: 1,
       },
     });
+  });
+
+  it("sends a start date the user gives, and none for a blank one", () => {
+    const dated = validateRecurringDraft(draft({ code: MOWING, rate: "40", start_date: " 2026-03-01 " }));
+    expect(dated.ok && dated.data.start_date).toBe("2026-03-01");
   });
 });
 
