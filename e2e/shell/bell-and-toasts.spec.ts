@@ -53,7 +53,9 @@ describe("the top bar", () => {
     await page.getByRole("button", { name: "Edit system message" }).click();
     await page.getByRole("textbox", { name: "System message" }).fill(systemMessage);
     await page.getByRole("button", { name: "Save" }).click();
-    await page.getByText(systemMessage).waitFor();
+    // Saved: the editor closes and the bell shows the message (the textarea may hold the same text).
+    await page.getByRole("button", { name: "Edit system message" }).waitFor();
+    await page.getByRole("dialog").locator("p").filter({ hasText: systemMessage }).waitFor();
     await closePage(page);
 
     const owner = demoLogin(logins, "owner@greenway.example");
