@@ -134,9 +134,16 @@ describe("invoices and statements", () => {
     await page.getByRole("option", { name: /^1004 · / }).click();
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get("customer_id") === String(customer.id));
-    await bodyRows()
-      .nth(invoices.length + statements.length - 1)
-      .waitFor();
+    // The list of every customer's documents is on screen until the customer's answer replaces it.
+    const expected = [
+      ...invoices.map((invoice) => `Invoice ${String(invoice.invoice_num)}`),
+      ...statements.map((statement) => `Statement ${String(statement.statement_num)}`),
+    ].sort();
+    await expect
+      .poll(async () => (await shownRows()).map((row) => `${row[0] ?? ""} ${row[1] ?? ""}`).sort(), {
+        timeout: 30_000,
+      })
+      .toEqual(expected);
 
     const shown = await shownRows();
     expect(shown).toHaveLength(invoices.length + statements.length);
