@@ -40,7 +40,9 @@ export async function sendStatementEmails(
 ): Promise<{ sent: number; failed: number }> {
   const { clientId, productionRunId } = input;
   const client = await loadBillClient(db, clientId);
-  const tried: number[] = [];
+  // Batches go by id: each call tries every email once (a failure waits for the job's retry). The
+  // last id read, not a list of those tried, keeps each batch's query as cheap as the first.
+  let lastId = 0;
   let sent = 0;
   let failed = 0;
   const threads = pdfPool();
@@ -51,10 +53,10 @@ export async function sendStatementEmails(
           where client_id = ${clientId} and production_run_id = ${productionRunId} and channel = 'email'
             and (status in ('queued', 'sending')
                  or (status = 'failed' and recipient <> '' and attempts < ${MAX_EMAIL_ATTEMPTS}))
-            and id <> all(${sqlArray(tried, "bigint")})
+            and id > ${lastId}
           order by id limit ${BATCH}`,
     );
-    tried.push(...batch.map((row) => Number(row.id)));
+    lastId = Math.max(lastId, ...batch.map((row) => Number(row.id)));
     const loaded = await loadStatementDocuments(
       db,
       clientId,
