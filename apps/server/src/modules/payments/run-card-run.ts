@@ -193,6 +193,9 @@ async function chargeRound(
         key === cardRunAttemptKey(chunk.runId, item.customerId) &&
         customer.method === "card" &&
         (await sharesCardAndAmount(db, chunk.clientId, item.customerId, chunk.runId, amount)),
+      // Only the wait on the gateway counts against the run's calls in flight: reading the
+      // customer, committing the attempt and settling the answer overlap other customers' calls.
+      gatewayLane: (call) => inCardRunLane(chunk.runId, CARD_RUN_CONCURRENCY, call),
     },
     gateway,
   );
@@ -289,9 +292,7 @@ export async function runCardRunChunk(
   // No gateway configured or no key: the chunk fails (and is retried) rather than skip everyone.
   await gatewayAccess(db, gateway, chunk.clientId);
   const chargeAll = () =>
-    mapLimited(chunk.items, chunk.items.length, (item) =>
-      inCardRunLane(chunk.runId, CARD_RUN_CONCURRENCY, () => chargeOrSkip(db, gateway, chunk, item)),
-    );
+    mapLimited(chunk.items, chunk.items.length, (item) => chargeOrSkip(db, gateway, chunk, item));
   let outcomes = await chargeAll();
   for (
     let round = 0;

@@ -58,6 +58,11 @@ export type SendPaymentInput = {
   duplicateOverride?: boolean;
   /** The email the payer typed on the public page (the receipt goes there). */
   payerEmail?: string;
+  /**
+   * Runs the gateway call itself (a card run's bound on calls in flight): the attempt is already
+   * committed when it starts, and the answer is recorded after it ends, outside the bound.
+   */
+  gatewayLane?: <T>(call: () => Promise<T>) => Promise<T>;
 };
 
 export type PaymentOutcome = {
@@ -310,7 +315,8 @@ export async function sendPaymentAttempt(
     orderId: String(inserted.id),
     ...chargeMarks(input, method, storedId, customer.companyName),
   });
-  const answer = await callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
+  const call = () => callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
+  const answer = await (input.gatewayLane ? input.gatewayLane(call) : call());
   if (answer.status !== "no-answer") await recordAnswer(db, input.clientId, inserted.id, answer);
   else if (!answer.maybeProcessed)
     await recordAnswer(db, input.clientId, inserted.id, {
