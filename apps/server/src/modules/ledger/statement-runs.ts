@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
 import type { AgeingSnapshot, BilledFigures } from "./statement-period.js";
 import { sqlArray } from "./sql-arrays.js";
@@ -9,8 +9,21 @@ import { sqlArray } from "./sql-arrays.js";
 export type StatementToBill = { customerId: number; statementId: number; statementDate: string };
 
 /**
- * Bills each customer's entries on its statement: those not yet billed dated up to the statement
- * date, plus every entry of the invoices the statement carries (already pointing at it).
+ * The entries a customer's statement dated `statementDate` bills (on the customer's own ledger,
+ * `t`): those not yet billed dated up to the statement date, plus every entry of the customer's
+ * closed invoices, which the statement carries. One condition for the boxes read before the
+ * statement is written and for the billing after, so the two cannot disagree.
+ */
+export function billedByStatement(statementDate: SQL): SQL {
+  return sql`t.statement_id is null
+    and (t.service_date <= ${statementDate}
+         or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
+                    and i.customer_id = t.customer_id and i.invoice_status = 'closed'))`;
+}
+
+/**
+ * Bills each customer's entries on its statement (billedByStatement): call it before the statement
+ * carries the customer's closed invoices (marks them processed).
  */
 export async function billEntriesOnStatements(
   tx: Executor,
@@ -41,10 +54,7 @@ export async function billEntriesOnStatements(
         items.map((item) => item.customerId),
         "bigint",
       )})
-      and t.customer_id = s.customer_id and t.statement_id is null
-      and (t.service_date <= s.statement_date
-           or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
-                      and i.statement_id = s.statement_id))`);
+      and t.customer_id = s.customer_id and ${billedByStatement(sql`s.statement_date`)}`);
 }
 
 export type NextPeriod = {

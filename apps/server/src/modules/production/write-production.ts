@@ -8,7 +8,7 @@ import { postEntries, type NewLedgerEntry } from "../ledger/post-entries.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { billEntriesOnStatements, startNextPeriods } from "../ledger/statement-runs.js";
 import { billedFigures, type AgeingSnapshot } from "../ledger/statement-period.js";
-import { boxesOfStatements, writeStatementBoxes } from "../statements/statement-boxes.js";
+import { boxesOfStatementsToMake } from "../statements/statement-boxes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { LATE_FEE_CODE, type CustomerPlan } from "./plan-production.js";
 
@@ -177,23 +177,21 @@ async function makeStatements(
   if (plans.length === 0) return { statements: 0, invoicesProcessed: 0 };
   const { clientId, productionRunId, runDate } = input;
   const ids = plans.map((plan) => plan.customer.id);
-  const figures = await queryRows<{
-    id: string | number;
-    previous_balance: string;
-    mtd_charges: string;
-    mtd_payments: string;
-    mtd_cr_adj: string;
-    mtd_db_adj: string;
-    total_balance: string;
-  }>(
+  const figures = await queryRows<{ id: string | number; previous_balance: string }>(
     tx,
-    sql`select id, previous_balance::text, mtd_charges::text, mtd_payments::text, mtd_cr_adj::text,
-               mtd_db_adj::text, total_balance::text
+    sql`select id, previous_balance::text
         from customers where client_id = ${clientId} and id = any(${sqlArray(ids, "bigint")}) order by id`,
   );
   const byId = new Map(figures.map((row) => [Number(row.id), row]));
   const ageing = new Map(
     (await ageCustomerBalances(tx, clientId, runDate, ids)).map((row) => [row.customerId, snapshotOf(row)]),
+  );
+  // Each statement's boxes from the entries it is about to bill: written once, with the statement.
+  const boxes = await boxesOfStatementsToMake(
+    tx,
+    clientId,
+    runDate,
+    ids.map((id) => ({ customerId: id, previousBalance: byId.get(id)?.previous_balance ?? "0" })),
   );
   // Taken last, after every row lock of the chunk, and held to its commit: chunks running at once
   // draw their statement numbers one after another.
@@ -206,9 +204,12 @@ async function makeStatements(
   const rows = plans.map((plan, index) => {
     const customer = byId.get(plan.customer.id);
     if (!customer) throw new Error(`customer ${plan.customer.id} not found`);
+    const own = boxes.get(plan.customer.id);
+    if (!own) throw new Error(`statement boxes of customer ${plan.customer.id} missing`);
     return {
       plan,
       customer,
+      boxes: own,
       num: firstNum + index,
       ageing: ageing.get(plan.customer.id) ?? snapshotOf(undefined),
       delivery: plan.decision.produce ? plan.decision.delivery : "mail",
@@ -235,31 +236,31 @@ async function makeStatements(
             "text",
           )},
           ${sqlArray(
-            column((row) => row.customer.previous_balance),
+            column((row) => row.boxes.previousBalance),
             "numeric",
           )},
           ${sqlArray(
-            column((row) => row.customer.mtd_charges),
+            column((row) => row.boxes.charges),
             "numeric",
           )},
           ${sqlArray(
-            column((row) => row.customer.mtd_payments),
+            column((row) => row.boxes.payments),
             "numeric",
           )},
           ${sqlArray(
-            column((row) => row.customer.mtd_cr_adj),
+            column((row) => row.boxes.creditAdjustments),
             "numeric",
           )},
           ${sqlArray(
-            column((row) => row.customer.mtd_db_adj),
+            column((row) => row.boxes.debitAdjustments),
             "numeric",
           )},
           ${sqlArray(
-            column((row) => row.plan.lateFee.total),
+            column((row) => row.boxes.lateFees),
             "numeric",
           )},
           ${sqlArray(
-            column((row) => row.customer.total_balance),
+            column((row) => row.boxes.newBalance),
             "numeric",
           )},
           ${sqlArray(
@@ -288,6 +289,12 @@ async function makeStatements(
   );
   const statementOf = new Map(inserted.map((row) => [Number(row.customer_id), Number(row.id)]));
   const pairs = ids.map((id) => ({ customerId: id, statementId: statementOf.get(id) as number }));
+  // Billed before the invoices are carried: billedByStatement takes the customer's closed invoices.
+  await billEntriesOnStatements(
+    tx,
+    clientId,
+    pairs.map((pair) => ({ ...pair, statementDate: runDate })),
+  );
   const carried = await queryRows<{ id: string | number }>(
     tx,
     sql`update invoices i set invoice_status = 'processed', statement_id = s.statement_id, processed_at = now()
@@ -305,34 +312,15 @@ async function makeStatements(
           and i.customer_id = s.customer_id and i.invoice_status = 'closed'
         returning i.id`,
   );
-  await billEntriesOnStatements(
-    tx,
-    clientId,
-    pairs.map((pair) => ({ ...pair, statementDate: runDate })),
-  );
-  // The boxes from the entries each statement now carries: each entry once, the late fee in its own box.
-  const boxes = await boxesOfStatements(
-    tx,
-    clientId,
-    rows.map((row) => ({
-      statementId: statementOf.get(row.plan.customer.id) as number,
-      previousBalance: row.customer.previous_balance,
-    })),
-  );
-  await writeStatementBoxes(tx, clientId, boxes);
   await startNextPeriods(
     tx,
     clientId,
-    rows.map((row) => {
-      const own = boxes.get(statementOf.get(row.plan.customer.id) as number);
-      if (!own) throw new Error(`statement boxes of customer ${row.plan.customer.id} missing`);
-      return {
-        customerId: row.plan.customer.id,
-        previousBalance: own.newBalance,
-        ageing: row.ageing,
-        billed: billedFigures(own),
-      };
-    }),
+    rows.map((row) => ({
+      customerId: row.plan.customer.id,
+      previousBalance: row.boxes.newBalance,
+      ageing: row.ageing,
+      billed: billedFigures(row.boxes),
+    })),
   );
   return { statements: inserted.length, invoicesProcessed: carried.length };
 }

@@ -3,11 +3,60 @@ import { statementBoxes, type CodeType, type StatementBoxes } from "@cyclebill/d
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
+import { billedByStatement } from "../ledger/statement-runs.js";
 
 /** The late-fee system code (plan-production's LATE_FEE_CODE): its entries and their voids are late fees. */
 const LATE_FEE_CODE = -1;
 
 export type StatementToBox = { statementId: number; previousBalance: string };
+
+type BoxRow = { owner: string | number; code_type: CodeType; late_fee: boolean; ledger_amount: string };
+
+/** Boxes per owner (statement or customer) from entry sums by code type and late fee. */
+function boxesFrom(
+  rows: readonly BoxRow[],
+  items: readonly { owner: number; previousBalance: string }[],
+): Map<number, StatementBoxes> {
+  const entriesOf = new Map<number, { codeType: CodeType; ledgerAmount: string; lateFee: boolean }[]>();
+  for (const row of rows) {
+    const key = Number(row.owner);
+    const list = entriesOf.get(key) ?? [];
+    list.push({ codeType: row.code_type, ledgerAmount: row.ledger_amount, lateFee: row.late_fee });
+    entriesOf.set(key, list);
+  }
+  return new Map(
+    items.map((item) => [item.owner, statementBoxes(item.previousBalance, entriesOf.get(item.owner) ?? [])]),
+  );
+}
+
+/**
+ * The boxes of statements about to be made (a production run's chunk), by customer: from the
+ * entries each statement will bill (billedByStatement), read before the statements are written so
+ * each is inserted with its figures once.
+ */
+export async function boxesOfStatementsToMake(
+  tx: Executor,
+  clientId: number,
+  statementDate: string,
+  items: readonly { customerId: number; previousBalance: string }[],
+): Promise<Map<number, StatementBoxes>> {
+  if (items.length === 0) return new Map();
+  const rows = await queryRows<BoxRow>(
+    tx,
+    sql`select t.customer_id as owner, k.code_type, (k.code = ${LATE_FEE_CODE} or t.transaction_type = 'late_fee') as late_fee,
+               sum(t.ledger_amount)::text as ledger_amount
+        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+        where t.client_id = ${clientId} and t.customer_id = any(${sqlArray(
+          items.map((item) => item.customerId),
+          "bigint",
+        )}) and ${billedByStatement(sql`${statementDate}::date`)}
+        group by 1, 2, 3`,
+  );
+  return boxesFrom(
+    rows,
+    items.map((item) => ({ owner: item.customerId, previousBalance: item.previousBalance })),
+  );
+}
 
 /**
  * Each statement's boxes from the entries it carries (set-based, one query): the one domain rule
@@ -19,14 +68,9 @@ export async function boxesOfStatements(
   items: readonly StatementToBox[],
 ): Promise<Map<number, StatementBoxes>> {
   if (items.length === 0) return new Map();
-  const rows = await queryRows<{
-    statement_id: string | number;
-    code_type: CodeType;
-    late_fee: boolean;
-    ledger_amount: string;
-  }>(
+  const rows = await queryRows<BoxRow>(
     tx,
-    sql`select t.statement_id, k.code_type, (k.code = ${LATE_FEE_CODE} or t.transaction_type = 'late_fee') as late_fee,
+    sql`select t.statement_id as owner, k.code_type, (k.code = ${LATE_FEE_CODE} or t.transaction_type = 'late_fee') as late_fee,
                sum(t.ledger_amount)::text as ledger_amount
         from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
         where t.client_id = ${clientId} and t.statement_id = any(${sqlArray(
@@ -35,18 +79,9 @@ export async function boxesOfStatements(
         )})
         group by 1, 2, 3`,
   );
-  const entriesOf = new Map<number, { codeType: CodeType; ledgerAmount: string; lateFee: boolean }[]>();
-  for (const row of rows) {
-    const key = Number(row.statement_id);
-    const list = entriesOf.get(key) ?? [];
-    list.push({ codeType: row.code_type, ledgerAmount: row.ledger_amount, lateFee: row.late_fee });
-    entriesOf.set(key, list);
-  }
-  return new Map(
-    items.map((item) => [
-      item.statementId,
-      statementBoxes(item.previousBalance, entriesOf.get(item.statementId) ?? []),
-    ]),
+  return boxesFrom(
+    rows,
+    items.map((item) => ({ owner: item.statementId, previousBalance: item.previousBalance })),
   );
 }
 
