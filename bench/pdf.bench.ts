@@ -3,8 +3,12 @@
 // Chromium's printToPDF of the same statement's HTML (one tab, as peers that print HTML do), in the
 // same run; then the ratio. A CPU profile of our one-off statements after the first checks that no
 // font metrics are parsed again (pdfkit's AFM parser and its file reads).
-// Usage: npm run bench:pdf [-- --count 2000 --chromium-count 200]
-// Targets: one statement ≤ 5 ms of CPU, ≥ 200 a second per core, ≥ 10× Chromium's rate.
+// Then, when the server is built, the statement and invoice PDF routes over HTTP on PostgreSQL
+// (pdf-requests.ts; BENCH_DATABASE_URL, default the local test server; --no-requests skips them).
+// Usage: npm run bench:pdf [-- --count 2000 --chromium-count 200 --no-requests]
+// Targets: one statement ≤ 5 ms of CPU, ≥ 200 a second per core, ≥ 10× Chromium's rate; each PDF
+// route ≥ 150 requests a second.
+import { existsSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -12,12 +16,15 @@ import { parseArgs } from "node:util";
 import { renderStatementsPdf } from "../apps/server/src/modules/statements/statement-page.pdf.js";
 import { sampleStatement } from "../apps/server/src/test-support/sample-statement.js";
 import { launchBrowser } from "../e2e/support/browser.js";
+import { REPO_ROOT } from "../e2e/support/server.js";
+import { measurePdfRequests } from "./pdf-requests.js";
 import { statementHtml } from "./statement-html.js";
 
 const { values } = parseArgs({
   options: {
     count: { type: "string", default: "2000" },
     "chromium-count": { type: "string", default: "200" },
+    "no-requests": { type: "boolean", default: false },
   },
 });
 const COUNT = Number(values.count);
@@ -98,3 +105,11 @@ console.log(
   `headless Chromium printToPDF of the same statement's HTML: ${CHROMIUM_COUNT}, ${theirs.toFixed(1)} statements/s`,
 );
 console.log(`ratio: ours ${(mine.perSecond / theirs).toFixed(1)}× Chromium's (load average ${load()})`);
+
+if (values["no-requests"]) process.exit(0);
+if (!existsSync(`${REPO_ROOT}/apps/server/dist/main.js`)) {
+  console.log("PDF routes over HTTP: not measured (run `npm run build` first)");
+} else {
+  console.log(`PDF routes over HTTP on PostgreSQL, demo data (load average ${load()}):`);
+  await measurePdfRequests(process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test");
+}
