@@ -20,8 +20,11 @@ import type { DeliveryServices } from "./delivery-jobs.js";
 import type { PoolCover } from "./pool-cover.pdf.js";
 import { ensurePoolDir, poolFiles, removePoolFiles, removeWorkFiles, openPoolZip } from "./pool-files.js";
 
-/** Statements drawn per message to a PDF thread: enough to spread the messaging cost. */
-const BATCH = 200;
+/**
+ * Statements drawn per message to a PDF thread: enough to spread the messaging cost, few enough
+ * that the batches read and drawn ahead keep memory well under the pool's bound (+500 MB).
+ */
+const BATCH = 100;
 /** Batches read or drawn ahead per PDF thread: every thread stays busy, memory stays flat. */
 const AHEAD_PER_THREAD = 2;
 
