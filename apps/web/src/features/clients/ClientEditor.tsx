@@ -27,6 +27,7 @@ import {
   type ClientTab,
 } from "./client-form";
 import { toUpdateBody, type ClientRecord } from "./client-record";
+import { RetryAlert } from "../shell/RetryAlert";
 
 export const CLIENT_SAVED_MESSAGE = "Client successfuly saved";
 export const CLIENT_SAVE_FAILED_MESSAGE = "Error saving client info please check form and/or try again.";
@@ -64,19 +65,7 @@ export function ClientEditor({ clientId, title, back }: ClientEditorProps) {
       <Stack gap="md">
         {back}
         <PageHeader title={title} />
-        <Alert color="red" title="The client could not be loaded" maw={640}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeApiError(detail.error)}</Text>
-            <Button
-              size="xs"
-              variant="light"
-              onClick={() => void detail.refetch()}
-              loading={detail.isFetching}
-            >
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <RetryAlert title="The client could not be loaded" query={detail} />
       </Stack>
     );
   }

@@ -3,6 +3,8 @@ import { Group, SegmentedControl, Select, Stack, Text, TextInput } from "@mantin
 import {
   MONTH_OPTIONS,
   liveAmount,
+  RECURRING_FIELDS,
+  STORED_FIELDS,
   type DraftErrors,
   type RecurringDraft,
   type RecurringField,
@@ -39,20 +41,6 @@ function shownError<K extends string>(
   const earlier = order.slice(0, order.indexOf(field));
   return earlier.some((other) => errors[other] === message) ? true : message;
 }
-
-const STORED_ORDER: readonly StoredField[] = ["code", "description", "rate", "quantity", "unitofmeasure"];
-const RECURRING_ORDER: readonly RecurringField[] = [
-  "code",
-  "description",
-  "rate",
-  "quantity",
-  "start_month",
-  "end_month",
-  "frequency",
-  "arrears",
-  "unitofmeasure",
-  "start_date",
-];
 
 export function unitOptions(units: readonly UnitOfMeasure[]) {
   return units.map((unit) => ({ value: String(unit.id), label: unit.name }));
@@ -171,7 +159,7 @@ export function StoredDraftInputs({
         clientId={clientId}
         line={draft}
         codeError={errors.code}
-        errorOf={(field) => shownError(errors, field, STORED_ORDER)}
+        errorOf={(field) => shownError(errors, field, STORED_FIELDS)}
         quantityInputMode="decimal"
         onChange={(patch) => onChange({ ...draft, ...patch })}
       />
@@ -180,7 +168,7 @@ export function StoredDraftInputs({
         w={110}
         data={unitOptions(units)}
         value={draft.unitofmeasure}
-        error={shownError(errors, "unitofmeasure", STORED_ORDER)}
+        error={shownError(errors, "unitofmeasure", STORED_FIELDS)}
         allowDeselect={false}
         onChange={(value) => value && set("unitofmeasure", value)}
       />
@@ -209,7 +197,7 @@ export function RecurringDraftInputs({
           clientId={clientId}
           line={draft}
           codeError={errors.code}
-          errorOf={(field) => shownError(errors, field, RECURRING_ORDER)}
+          errorOf={(field) => shownError(errors, field, RECURRING_FIELDS)}
           quantityInputMode="numeric"
           onChange={(patch) => onChange({ ...draft, ...patch })}
         />
@@ -221,7 +209,7 @@ export function RecurringDraftInputs({
           w={150}
           data={MONTH_OPTIONS}
           value={draft.start_month || null}
-          error={shownError(errors, "start_month", RECURRING_ORDER)}
+          error={shownError(errors, "start_month", RECURRING_FIELDS)}
           clearable
           onChange={(value) => set("start_month", value ?? "")}
         />
@@ -230,7 +218,7 @@ export function RecurringDraftInputs({
           w={150}
           data={MONTH_OPTIONS}
           value={draft.end_month || null}
-          error={shownError(errors, "end_month", RECURRING_ORDER)}
+          error={shownError(errors, "end_month", RECURRING_FIELDS)}
           clearable
           onChange={(value) => set("end_month", value ?? "")}
         />
@@ -239,7 +227,7 @@ export function RecurringDraftInputs({
           w={170}
           data={FREQUENCY_OPTIONS}
           value={draft.frequency}
-          error={shownError(errors, "frequency", RECURRING_ORDER)}
+          error={shownError(errors, "frequency", RECURRING_FIELDS)}
           allowDeselect={false}
           onChange={(value) => value && set("frequency", value as RecurringDraft["frequency"])}
         />
@@ -260,7 +248,7 @@ export function RecurringDraftInputs({
           type="date"
           w={170}
           value={draft.start_date}
-          error={shownError(errors, "start_date", RECURRING_ORDER)}
+          error={shownError(errors, "start_date", RECURRING_FIELDS)}
           onChange={(event) => set("start_date", event.currentTarget.value)}
         />
       </Group>

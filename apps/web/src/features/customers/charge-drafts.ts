@@ -43,6 +43,21 @@ export type StoredField = keyof StoredDraft;
 export type RecurringField = keyof RecurringDraft;
 export type DraftErrors<K extends string> = Partial<Record<K, string>>;
 
+/** The drafts' fields in form order: the first of several inputs with one message carries its text. */
+export const STORED_FIELDS: readonly StoredField[] = ["code", "description", "rate", "quantity", "unitofmeasure"];
+export const RECURRING_FIELDS: readonly RecurringField[] = [
+  "code",
+  "description",
+  "rate",
+  "quantity",
+  "start_month",
+  "end_month",
+  "frequency",
+  "arrears",
+  "unitofmeasure",
+  "start_date",
+];
+
 export { MONTH_NAMES, MONTH_OPTIONS, monthName } from "../../lib/months";
 
 export function emptyStoredDraft(): StoredDraft {

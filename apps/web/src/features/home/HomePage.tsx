@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Button,
   Card,
   Divider,
   Group,
@@ -14,13 +13,13 @@ import {
 import { isValidDecimalString, monthStart, sumAmounts } from "@cyclebill/domain";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { displayName } from "../auth/current-user";
 import { LoginAlerts } from "../auth/LoginAlerts";
 import { useUser } from "../auth/user-context";
 import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
+import { RetryAlert } from "../shell/RetryAlert";
 
 export function HomePage() {
   const user = useUser();
@@ -91,19 +90,7 @@ function ClientDashboard({ clientId, showBalances }: { clientId: number; showBal
   }
   if (summary.isError) {
     return (
-      <Alert color="red" title="The summary could not be loaded" maw={640}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeApiError(summary.error)}</Text>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => void summary.refetch()}
-            loading={summary.isFetching}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <RetryAlert title="The summary could not be loaded" query={summary} />
     );
   }
 
