@@ -3,7 +3,7 @@ import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs 
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { ApiError, describeApiError } from "../../api/api-client";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { useClientRecord } from "../clients/client-api";
 import { CustomerPaymentsTab } from "../payments/CustomerPaymentsTab";
 import { parseClientId, useClientContext } from "../../shared/client-context";
@@ -36,11 +36,15 @@ export function CustomerEditorPage() {
   );
   if (clientId === null) {
     return (
-      <Stack gap="md">
-        {back}
-        <PageHeader title="Edit Customer" />
-        <NoClientNotice what="customers" />
-      </Stack>
+      <NoClientPage
+        header={
+          <>
+            {back}
+            <PageHeader title="Edit Customer" />
+          </>
+        }
+        what="customers"
+      />
     );
   }
   return (

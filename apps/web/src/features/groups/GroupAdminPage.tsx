@@ -1,6 +1,6 @@
 import { Grid, Stack } from "@mantine/core";
 import { useSearchParams } from "react-router";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { parseClientId, useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
 import { GroupDetailPanel } from "./GroupDetailPanel";
@@ -16,10 +16,7 @@ export function GroupAdminPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
     return (
-      <Stack gap="md">
-        <PageHeader title={TITLE} description={DESCRIPTION} />
-        <NoClientNotice what="groups" />
-      </Stack>
+      <NoClientPage header={<PageHeader title={TITLE} description={DESCRIPTION} />} what="groups" />
     );
   }
   return <GroupAdmin key={clientId} clientId={clientId} />;

@@ -21,7 +21,7 @@ import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { parseClientId, useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { editorPath } from "../customers/customer-links";
 import { LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
@@ -42,10 +42,7 @@ export function ProcessCCPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
     return (
-      <Stack gap="md">
-        <PageHeader title={TITLE} />
-        <NoClientNotice what="customers" />
-      </Stack>
+      <NoClientPage header={<PageHeader title={TITLE} />} what="customers" />
     );
   }
   return <ProcessCC key={clientId} clientId={clientId} />;

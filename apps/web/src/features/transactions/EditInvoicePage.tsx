@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useDownload } from "../../api/download";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
@@ -27,7 +27,7 @@ const STATUS_COLORS: Record<InvoiceStatus, string> = { open: "teal", closed: "bl
 export function EditInvoicePage() {
   const { invoiceId } = useParams();
   const id = Number(invoiceId);
-  const { clientId, isAdmin, withClient } = useClientContext();
+  const { clientId, withClient } = useClientContext();
   const navigate = useNavigate();
   const invoice = useInvoice(clientId, id);
   const command = useInvoiceCommand(clientId, id);
@@ -58,14 +58,7 @@ export function EditInvoicePage() {
 
   if (clientId === null) {
     return (
-      <Stack>
-        <PageHeader title="Edit Invoice" />
-        {isAdmin ? (
-          <Alert color="blue">Choose a client to see its invoices.</Alert>
-        ) : (
-          <NoClientNotice what="invoices" />
-        )}
-      </Stack>
+      <NoClientPage header={<PageHeader title="Edit Invoice" />} what="invoices" adminNotice="Choose a client to see its invoices." />
     );
   }
   if (invoice.isError) {

@@ -19,7 +19,7 @@ import { useSearchParams } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { useDownload } from "../../api/download";
 import { useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { useSelectedCustomer } from "../customers/selected-customer";
 import { DownloadIcon, RefreshIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
@@ -79,7 +79,7 @@ function toFilters(state: FilterState, customerId: number | null): TransactionFi
 
 /** /transactions/search: filters, totals, the table 50 per page, add and mass update modes. */
 export function TransactionSearchPage() {
-  const { clientId, isAdmin } = useClientContext();
+  const { clientId } = useClientContext();
   const [params] = useSearchParams();
   const prefillCustomerId = Number(params.get("customer_id")) || null;
   // customer_id from the address filters until the user picks or clears the customer.
@@ -160,14 +160,7 @@ export function TransactionSearchPage() {
 
   if (clientId === null) {
     return (
-      <Stack>
-        <PageHeader title="Search Transactions" />
-        {isAdmin ? (
-          <Alert color="blue">Choose a client to see its transactions.</Alert>
-        ) : (
-          <NoClientNotice what="transactions" />
-        )}
-      </Stack>
+      <NoClientPage header={<PageHeader title="Search Transactions" />} what="transactions" adminNotice="Choose a client to see its transactions." />
     );
   }
 
