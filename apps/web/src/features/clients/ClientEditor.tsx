@@ -4,7 +4,7 @@ import {
   cycleChangeCausesDoubleBilling,
   type ClientUpdateInput,
 } from "@cyclebill/domain";
-import { Alert, Badge, Box, Button, Group, List, Paper, Skeleton, Stack, Tabs, Text } from "@mantine/core";
+import { Alert, Badge, Button, List, Paper, Skeleton, Stack, Tabs, Text } from "@mantine/core";
 import { useEffect, useState, type ReactNode } from "react";
 import { ApiError, allMessages, describeApiError } from "../../api/api-client";
 import { fieldErrorsFromBody } from "../../api/field-errors";
@@ -28,6 +28,7 @@ import {
 } from "./client-form";
 import { toUpdateBody, type ClientRecord } from "./client-record";
 import { RetryAlert } from "../shell/RetryAlert";
+import { StickyTabBar } from "../shell/StickyTabBar";
 
 export const CLIENT_SAVED_MESSAGE = "Client successfuly saved";
 export const CLIENT_SAVE_FAILED_MESSAGE = "Error saving client info please check form and/or try again.";
@@ -168,36 +169,31 @@ function ClientEditorForm({
       )}
 
       <Tabs value={tab} onChange={(value) => value && setTab(value as ClientTab)} keepMounted={false}>
-        <Box
-          pos="sticky"
-          top="var(--app-shell-header-offset, 0px)"
-          bg="var(--mantine-color-gray-0)"
-          pt="xs"
-          style={{ zIndex: 5 }}
+        <StickyTabBar
+          tabs={
+            <>
+        {FORM_TABS.map((value) => (
+          <Tabs.Tab
+            key={value}
+            value={value}
+            rightSection={
+              errorCounts[value] ? (
+                <Badge size="xs" color="red" circle aria-label={`${errorCounts[value]} to fix`}>
+                  {errorCounts[value]}
+                </Badge>
+              ) : null
+            }
+          >
+            {CLIENT_TAB_LABELS[value]}
+          </Tabs.Tab>
+        ))}
+        {canEdit ? <Tabs.Tab value="users">{CLIENT_TAB_LABELS.users}</Tabs.Tab> : null}
+            </>
+          }
+          action={saveButton}
         >
-          <Group justify="space-between" align="flex-end" wrap="nowrap" gap="md">
-            <Tabs.List style={{ flex: 1 }}>
-              {FORM_TABS.map((value) => (
-                <Tabs.Tab
-                  key={value}
-                  value={value}
-                  rightSection={
-                    errorCounts[value] ? (
-                      <Badge size="xs" color="red" circle aria-label={`${errorCounts[value]} to fix`}>
-                        {errorCounts[value]}
-                      </Badge>
-                    ) : null
-                  }
-                >
-                  {CLIENT_TAB_LABELS[value]}
-                </Tabs.Tab>
-              ))}
-              {canEdit ? <Tabs.Tab value="users">{CLIENT_TAB_LABELS.users}</Tabs.Tab> : null}
-            </Tabs.List>
-            <Box pb={6}>{saveButton}</Box>
-          </Group>
           <SaveAlerts status={status} errorCounts={errorCounts} onClose={() => setStatus({ kind: "idle" })} />
-        </Box>
+        </StickyTabBar>
 
         <Paper p={{ base: "sm", md: "md" }} mt="md" bg="transparent">
           <Tabs.Panel value="overview">
