@@ -1,6 +1,6 @@
-import { Checkbox, Table, Text } from "@mantine/core";
+import { Checkbox, Table } from "@mantine/core";
 import type { SortState } from "../../lib/paging";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { SortableTh } from "../shell/SortableTh";
 import { CodeEditingRow } from "./CodeEditingRow";
 import { CodeViewingRow } from "./CodeViewingRow";
@@ -76,13 +76,9 @@ export function CodesTable({
           {loading ? (
             <LoadingRows columns={columns} />
           ) : rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={columns}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={columns} look="roomy">
+              {emptyText}
+            </EmptyRow>
           ) : (
             rows.map((code) =>
               editing?.id === code.id ? (

@@ -1,7 +1,7 @@
-import { Checkbox, Table, Text, VisuallyHidden } from "@mantine/core";
+import { Checkbox, Table, VisuallyHidden } from "@mantine/core";
 import type { CustomerListRow } from "@cyclebill/domain";
 import type { SortState } from "../../lib/paging";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { SortableTh } from "../shell/SortableTh";
 import type { CustomerSortField } from "./customer-api";
 import type { ColumnContext, CustomerColumn } from "./customer-columns";
@@ -99,13 +99,9 @@ export function CustomersTable({
           {loading ? (
             <LoadingRows columns={columns.length + 2} />
           ) : rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={columns.length + 2}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={columns.length + 2} look="roomy">
+              {emptyText}
+            </EmptyRow>
           ) : (
             rows.map((row) => (
               <Table.Tr

@@ -2,7 +2,7 @@ import { Badge, Button, Checkbox, Group, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import type { SortState } from "../../lib/paging";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { SortableTh } from "../shell/SortableTh";
 import { DeliveryNote } from "./DeliveryNote";
 import {
@@ -73,13 +73,9 @@ export function DocumentsTable(props: DocumentsTableProps) {
           {props.loading ? (
             <LoadingRows columns={COLUMNS} />
           ) : rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={COLUMNS}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {props.emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={COLUMNS} look="roomy">
+              {props.emptyText}
+            </EmptyRow>
           ) : (
             rows.map((row) => (
               <DocumentTableRow

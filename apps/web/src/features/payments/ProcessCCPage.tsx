@@ -23,7 +23,7 @@ import { nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { parseClientId, useClientContext } from "../../shared/client-context";
 import { NoClientPage } from "../clients/ClientRequired";
 import { editorPath } from "../customers/customer-links";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
@@ -266,15 +266,11 @@ function ProcessCC({ clientId }: { clientId: number }) {
               </Table.Tr>
             ))}
             {list.isSuccess && rows.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={8}>
-                  <Text size="sm" c="dimmed">
-                    {query || pendingOnly
-                      ? "No customer with a payment method on file matches."
-                      : "No customer has a card or bank account on file yet. Store one from a customer's page."}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <EmptyRow columns={8} look="plain">
+                {query || pendingOnly
+                  ? "No customer with a payment method on file matches."
+                  : "No customer has a card or bank account on file yet. Store one from a customer's page."}
+              </EmptyRow>
             ) : null}
           </Table.Tbody>
         </Table>

@@ -1,17 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Tooltip,
-} from "@mantine/core";
+import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -21,7 +8,7 @@ import { useDownload } from "../../api/download";
 import { useClientContext } from "../../shared/client-context";
 import { NoClientPage } from "../clients/ClientRequired";
 import { useSelectedCustomer } from "../customers/selected-customer";
-import { DownloadIcon, RefreshIcon } from "../shell/icons";
+import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { TablePager } from "../shell/TablePager";
 import { AddTransactionRow } from "./AddTransactionRow";
@@ -40,6 +27,7 @@ import {
   type CustomerMatch,
   type TransactionFilters,
 } from "./transactions-api";
+import { RefreshButton } from "../shell/RefreshButton";
 
 type FilterState = {
   customer: PickedCustomer | null;
@@ -275,16 +263,7 @@ export function TransactionSearchPage() {
               : "Totals loading…"}
           </Text>
           <Group gap="xs">
-            <Tooltip label="Refresh">
-              <ActionIcon
-                variant="default"
-                aria-label="Refresh transactions"
-                loading={list.isFetching || totals.isFetching}
-                onClick={() => void refresh()}
-              >
-                <RefreshIcon />
-              </ActionIcon>
-            </Tooltip>
+            <RefreshButton label="Refresh transactions" loading={list.isFetching || totals.isFetching} onClick={() => void refresh()} />
             <Button
               variant="subtle"
               size="xs"
