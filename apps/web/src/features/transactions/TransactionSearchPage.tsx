@@ -28,6 +28,7 @@ import {
   type TransactionFilters,
 } from "./transactions-api";
 import { RefreshButton } from "../shell/RefreshButton";
+import { textBinder } from "../../lib/bind-text";
 
 type FilterState = {
   customer: PickedCustomer | null;
@@ -120,6 +121,7 @@ export function TransactionSearchPage() {
     setState((current) => ({ ...current, ...values }));
     setPage(1);
   };
+  const bind = textBinder(state, patch);
 
   const finishAdding = (message: boolean) => {
     if (message) {
@@ -234,26 +236,22 @@ export function TransactionSearchPage() {
           <TextInput
             type="date"
             label="Entered from"
-            value={state.createdFrom}
-            onChange={(event) => patch({ createdFrom: event.currentTarget.value })}
+            {...bind("createdFrom")}
           />
           <TextInput
             type="date"
             label="Entered to"
-            value={state.createdTo}
-            onChange={(event) => patch({ createdTo: event.currentTarget.value })}
+            {...bind("createdTo")}
           />
           <TextInput
             type="date"
             label="Service from"
-            value={state.serviceFrom}
-            onChange={(event) => patch({ serviceFrom: event.currentTarget.value })}
+            {...bind("serviceFrom")}
           />
           <TextInput
             type="date"
             label="Service to"
-            value={state.serviceTo}
-            onChange={(event) => patch({ serviceTo: event.currentTarget.value })}
+            {...bind("serviceTo")}
           />
         </SimpleGrid>
         <Group justify="space-between" mt="sm">
