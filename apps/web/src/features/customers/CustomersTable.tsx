@@ -6,6 +6,7 @@ import { SortableTh } from "../shell/SortableTh";
 import type { CustomerSortField } from "./customer-api";
 import type { ColumnContext, CustomerColumn } from "./customer-columns";
 import { CustomerRowActions } from "./CustomerRowActions";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 /** One page of Manage Customers: the chosen columns, a tick box and an actions menu per row. */
 export function CustomersTable({
@@ -59,11 +60,11 @@ export function CustomersTable({
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
-              <Checkbox
-                aria-label="Select every customer on this page"
-                checked={rows.length > 0 && pageSelected === rows.length}
-                indeterminate={pageSelected > 0 && pageSelected < rows.length}
-                onChange={(event) => onTogglePage(event.currentTarget.checked)}
+              <PageCheckbox
+                label="Select every customer on this page"
+                selected={pageSelected}
+                total={rows.length}
+                onChange={onTogglePage}
               />
             </Table.Th>
             {columns.map((column) =>

@@ -13,6 +13,7 @@ import {
   type DocumentRow,
   type DocumentSortField,
 } from "./documents-api";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 const COLUMNS = 10;
 const STATUS_COLORS = { open: "blue", closed: "gray", processed: "teal" } as const;
@@ -49,12 +50,12 @@ export function DocumentsTable(props: DocumentsTableProps) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={36}>
-              <Checkbox
-                aria-label="Select every PDF on this page"
-                checked={selectable.length > 0 && pageSelected === selectable.length}
-                indeterminate={pageSelected > 0 && pageSelected < selectable.length}
+              <PageCheckbox
+                label="Select every PDF on this page"
+                selected={pageSelected}
+                total={selectable.length}
                 disabled={selectable.length === 0}
-                onChange={(event) => onSelect(selectable, event.currentTarget.checked)}
+                onChange={(checked) => onSelect(selectable, checked)}
               />
             </Table.Th>
             {th("document", "Document", 96)}

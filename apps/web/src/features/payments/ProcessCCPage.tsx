@@ -31,6 +31,7 @@ import { AutopayDeclines } from "./AutopayDeclines";
 import { CardRunResults } from "./CardRunResults";
 import { storedMethodLabel } from "./payment-form";
 import { startBulkPayments, useCreditCardCustomers, type CreditCardSortField } from "./payments-api";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 /** Spec §9: make payments is debounced 300 ms; the filter waits for a pause in typing. */
 export const MAKE_PAYMENTS_DEBOUNCE_MS = 300;
@@ -215,11 +216,11 @@ function ProcessCC({ clientId }: { clientId: number }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={40}>
-                <Checkbox
-                  aria-label="Select all on this page"
-                  checked={rows.length > 0 && pageSelected === rows.length}
-                  indeterminate={pageSelected > 0 && pageSelected < rows.length}
-                  onChange={(event) => togglePage(event.currentTarget.checked)}
+                <PageCheckbox
+                  label="Select all on this page"
+                  selected={pageSelected}
+                  total={rows.length}
+                  onChange={togglePage}
                 />
               </Table.Th>
               {th("customer_no", "No.")}
