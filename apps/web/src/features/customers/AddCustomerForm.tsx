@@ -2,7 +2,8 @@ import { NAME_REQUIRED_MESSAGE, type CustomerRecord } from "@cyclebill/domain";
 import { Accordion, Alert, Box, Button, Group, List, MultiSelect, Stack } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { DraftSection, FoldedSection } from "./AddCustomerParts";
-import { useGroupOptions, useUnitsOfMeasure } from "./customer-children-api";
+import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { useGroupOptions } from "./customer-children-api";
 import {
   AddressSection,
   BillingSection,

@@ -12,7 +12,7 @@ import {
   type StoredField,
 } from "./charge-drafts";
 import { CodePicker } from "../../shared/CodePicker";
-import type { UnitOfMeasure } from "./customer-children-api";
+import { unitOptions, type UnitOfMeasure } from "../codes/units-of-measure";
 
 // The inputs of one stored amount or one recurring charge, laid out as a row of a form. Used by the
 // add forms of the editor's tabs and by the Add Customer dialog.
@@ -40,10 +40,6 @@ function shownError<K extends string>(
   if (!message) return false;
   const earlier = order.slice(0, order.indexOf(field));
   return earlier.some((other) => errors[other] === message) ? true : message;
-}
-
-export function unitOptions(units: readonly UnitOfMeasure[]) {
-  return units.map((unit) => ({ value: String(unit.id), label: unit.name }));
 }
 
 /** The live amount next to the inputs: quantity × rate, computed exactly. */

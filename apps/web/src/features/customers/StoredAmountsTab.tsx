@@ -15,10 +15,10 @@ import {
   useDeleteStoredAmount,
   useSaveStoredAmount,
   useStoredAmounts,
-  useUnitsOfMeasure,
   type StoredAmount,
 } from "./customer-children-api";
 import { StoredDraftInputs } from "./DraftEditors";
+import { useUnitsOfMeasure } from "../codes/units-of-measure";
 
 /** Stored Amounts: the code, description, rate and quantity offered when entering this customer's transactions. */
 export function StoredAmountsTab({ clientId, customerId }: { clientId: number; customerId: number }) {

@@ -46,7 +46,6 @@ export type RecurringChargeBody = RecurringValues & { customer: number };
 
 /** A bill code as the code lists return it: the shared code match. */
 export type CodeOption = CodeMatch;
-export type UnitOfMeasure = { id: number; name: string };
 export type GroupOption = { id: number; route_name: string };
 
 export type BillIndicatorFlag = "standard" | "skip" | "pause";
@@ -69,11 +68,6 @@ export type MembershipBody = {
   bill_indicator_flag: BillIndicatorFlag;
 };
 
-/** The catalogue's fallback when the units cannot be fetched. */
-export const FALLBACK_UNITS: readonly UnitOfMeasure[] = [
-  { id: 1, name: "Each" },
-  { id: 2, name: "Box" },
-];
 
 const storedKey = (clientId: number, customerId: number) => ["storedamounts", clientId, customerId] as const;
 const recurringKey = (clientId: number, customerId: number) => ["autoamounts", clientId, customerId] as const;
@@ -95,17 +89,6 @@ export function useCodeLookup(clientId: number) {
   return { byId, isPending: codes.isPending };
 }
 
-/** Units for quantities; a failed fetch falls back to Each and Box without an alert (spec section 8). */
-export function useUnitsOfMeasure(): readonly UnitOfMeasure[] {
-  const units = useQuery({
-    queryKey: ["unitofmeasure"],
-    queryFn: ({ signal }) => apiFetch<Page<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
-    retry: false,
-    staleTime: 10 * 60_000,
-  });
-  if (units.isError || (units.data && units.data.results.length === 0)) return FALLBACK_UNITS;
-  return units.data?.results ?? FALLBACK_UNITS;
-}
 
 export function useGroupOptions(clientId: number) {
   return useQuery({

@@ -16,7 +16,7 @@ import { useLocation, useNavigate } from "react-router";
 import { makeInvoiceRefusal } from "@cyclebill/domain";
 import { apiFetch, describeApiError } from "../../api/api-client";
 import { useClientContext } from "../../shared/client-context";
-import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { unitOptions, useUnitsOfMeasure } from "../codes/units-of-measure";
 import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
 import { useRefreshLedger, type Transaction } from "./transactions-api";
@@ -216,7 +216,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
             {...bind("uom")}
             data={[
               { value: "", label: "Unchanged" },
-              ...units.map((unit) => ({ value: String(unit.id), label: unit.name })),
+              ...unitOptions(units),
             ]}
           />
         </SimpleGrid>
