@@ -46,6 +46,14 @@ type ArchiveTarget = Pick<
 
 type Choice = "S" | "D" | "remove";
 
+/** The customer to archive or unarchive (null: no dialog); `onDone` runs after a change. */
+type ArchiveDialogProps = {
+  clientId: number;
+  target: ArchiveTarget | null;
+  onClose: () => void;
+  onDone?: () => void;
+};
+
 /**
  * Starts the archive of a customer: the zero-balance confirmation, or the choice dialog when it has a
  * balance (or already carries a mark). `onDone` runs after a change, e.g. to step back a page.
@@ -55,12 +63,7 @@ export function ArchiveDialogs({
   target,
   onClose,
   onDone,
-}: {
-  clientId: number;
-  target: ArchiveTarget | null;
-  onClose: () => void;
-  onDone?: () => void;
-}) {
+}: ArchiveDialogProps) {
   const archive = useArchiveCustomer(clientId);
   // A customer whose balance turned out non-zero after all (the list was stale) gets the choices.
   const [forceChoices, setForceChoices] = useState(false);
@@ -270,12 +273,7 @@ export function UnarchiveDialog({
   target,
   onClose,
   onDone,
-}: {
-  clientId: number;
-  target: ArchiveTarget | null;
-  onClose: () => void;
-  onDone?: () => void;
-}) {
+}: ArchiveDialogProps) {
   const undelete = useUndeleteCustomer(clientId);
   if (target === null) return null;
   const confirm = () =>
