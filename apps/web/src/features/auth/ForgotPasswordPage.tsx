@@ -34,7 +34,9 @@ export function ForgotPasswordPage() {
 
   return (
     <Stack gap="md">
-      <AuthHeading title="Forgot Password">Enter the email you registered with and we will send you a link to choose a new password.</AuthHeading>
+      <AuthHeading title="Forgot Password">
+        Enter the email you registered with and we will send you a link to choose a new password.
+      </AuthHeading>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput

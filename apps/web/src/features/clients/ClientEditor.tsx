@@ -172,22 +172,22 @@ function ClientEditorForm({
         <StickyTabBar
           tabs={
             <>
-        {FORM_TABS.map((value) => (
-          <Tabs.Tab
-            key={value}
-            value={value}
-            rightSection={
-              errorCounts[value] ? (
-                <Badge size="xs" color="red" circle aria-label={`${errorCounts[value]} to fix`}>
-                  {errorCounts[value]}
-                </Badge>
-              ) : null
-            }
-          >
-            {CLIENT_TAB_LABELS[value]}
-          </Tabs.Tab>
-        ))}
-        {canEdit ? <Tabs.Tab value="users">{CLIENT_TAB_LABELS.users}</Tabs.Tab> : null}
+              {FORM_TABS.map((value) => (
+                <Tabs.Tab
+                  key={value}
+                  value={value}
+                  rightSection={
+                    errorCounts[value] ? (
+                      <Badge size="xs" color="red" circle aria-label={`${errorCounts[value]} to fix`}>
+                        {errorCounts[value]}
+                      </Badge>
+                    ) : null
+                  }
+                >
+                  {CLIENT_TAB_LABELS[value]}
+                </Tabs.Tab>
+              ))}
+              {canEdit ? <Tabs.Tab value="users">{CLIENT_TAB_LABELS.users}</Tabs.Tab> : null}
             </>
           }
           action={saveButton}

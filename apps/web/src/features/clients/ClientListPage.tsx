@@ -95,7 +95,12 @@ function ClientList() {
               setPage(1);
             }}
           />
-          <RefreshButton label="Refresh clients" size="lg" loading={list.isFetching} onClick={() => void list.refetch()} />
+          <RefreshButton
+            label="Refresh clients"
+            size="lg"
+            loading={list.isFetching}
+            onClick={() => void list.refetch()}
+          />
         </Group>
 
         {list.isError ? (

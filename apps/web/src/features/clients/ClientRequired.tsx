@@ -37,7 +37,15 @@ export function NoClientNotice({ what }: { what: string }) {
  * A client's screen while there is no client: its header above the notice. `adminNotice`, where given,
  * is what admins see instead of the prompt to choose one.
  */
-export function NoClientPage({ header, what, adminNotice }: { header: ReactNode; what: string; adminNotice?: string }) {
+export function NoClientPage({
+  header,
+  what,
+  adminNotice,
+}: {
+  header: ReactNode;
+  what: string;
+  adminNotice?: string;
+}) {
   const { isAdmin } = useClientContext();
   return (
     <Stack gap="md">

@@ -7,9 +7,7 @@ import { useClientContext } from "../../shared/client-context";
 export function SettingsPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
-    return (
-      <NoClientPage header={<PageHeader title="Settings" />} what="settings" />
-    );
+    return <NoClientPage header={<PageHeader title="Settings" />} what="settings" />;
   }
   return <ClientEditor clientId={clientId} title="Settings" />;
 }

@@ -155,7 +155,12 @@ function CodesScreen({
               }}
             />
           </Group>
-          <RefreshButton label="Refresh codes" size="lg" loading={codes.isFetching} onClick={() => void codes.refetch()} />
+          <RefreshButton
+            label="Refresh codes"
+            size="lg"
+            loading={codes.isFetching}
+            onClick={() => void codes.refetch()}
+          />
         </Group>
 
         {mass ? (

@@ -98,7 +98,12 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
             setRows={form.setRecurring}
             onAdd={form.addRecurring}
             inputs={(row, onChange) => (
-              <RecurringDraftInputs clientId={clientId} draft={row.draft} errors={row.errors} onChange={onChange} />
+              <RecurringDraftInputs
+                clientId={clientId}
+                draft={row.draft}
+                errors={row.errors}
+                onChange={onChange}
+              />
             )}
           />
           <DraftSection

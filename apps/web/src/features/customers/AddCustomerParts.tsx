@@ -83,29 +83,29 @@ export function DraftSection<Draft, Field extends string>(props: {
   return (
     <FoldedSection value={props.value} title={props.title} count={rows.length}>
       <Stack gap="sm">
-          {rows.map((row, index) => (
-            <DraftCard
-              key={row.key}
-              title={`${props.noun} ${String(index + 1)}`}
-              onRemove={() => setRows((current) => current.filter((other) => other.key !== row.key))}
-            >
-              {props.inputs(row, (draft) =>
-                setRows((current) =>
-                  current.map((other) => (other.key === row.key ? { ...other, draft, errors: {} } : other)),
-                ),
-              )}
-            </DraftCard>
-          ))}
-          <Group>
-            <Button variant="light" size="xs" onClick={props.onAdd}>
-              {`Add ${props.noun.toLowerCase()}`}
-            </Button>
-            {rows.length === 0 ? (
-              <Text size="xs" c="dimmed">
-                {props.hint}
-              </Text>
-            ) : null}
-          </Group>
+        {rows.map((row, index) => (
+          <DraftCard
+            key={row.key}
+            title={`${props.noun} ${String(index + 1)}`}
+            onRemove={() => setRows((current) => current.filter((other) => other.key !== row.key))}
+          >
+            {props.inputs(row, (draft) =>
+              setRows((current) =>
+                current.map((other) => (other.key === row.key ? { ...other, draft, errors: {} } : other)),
+              ),
+            )}
+          </DraftCard>
+        ))}
+        <Group>
+          <Button variant="light" size="xs" onClick={props.onAdd}>
+            {`Add ${props.noun.toLowerCase()}`}
+          </Button>
+          {rows.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              {props.hint}
+            </Text>
+          ) : null}
+        </Group>
       </Stack>
     </FoldedSection>
   );

@@ -5,18 +5,25 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { describeApiError } from "../../api/api-client";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import type { DraftErrors } from "./charge-drafts";
-import { chargeFailure, EditableChargeTable, type ChargeColumn, type EditingRow } from "./EditableChargeTable";
+import {
+  chargeFailure,
+  EditableChargeTable,
+  type ChargeColumn,
+  type EditingRow,
+} from "./EditableChargeTable";
 
 // The editor's Stored Amounts and Recurring Charges tabs: the add form, the editable table and the delete
 // confirmation. The two tabs differ only in their drafts, inputs, columns and words, which they pass in.
 
 type Validated<Values, Field extends string> =
-  | { ok: true; data: Values }
-  | { ok: false; errors: DraftErrors<Field> };
+  { ok: true; data: Values } | { ok: false; errors: DraftErrors<Field> };
 
 /** The part of a TanStack mutation the tab uses. */
 type Mutation<Variables> = {
-  mutate: (variables: Variables, options: { onSuccess?: () => void; onError?: (error: Error) => void }) => void;
+  mutate: (
+    variables: Variables,
+    options: { onSuccess?: () => void; onError?: (error: Error) => void },
+  ) => void;
   isPending: boolean;
 };
 

@@ -69,9 +69,7 @@ export function CustomerSection({
   children: ReactNode;
   bordered?: boolean;
 }) {
-  return (
-    <FieldSection {...props} wideAt="md" bordered={bordered} bg={bordered ? "white" : "transparent"} />
-  );
+  return <FieldSection {...props} wideAt="md" bordered={bordered} bg={bordered ? "white" : "transparent"} />;
 }
 
 function text(props: CustomerSectionProps, field: CustomerField, label: string, extra: object = {}) {

@@ -205,7 +205,12 @@ function CustomerList({ clientId }: { clientId: number }) {
             </Group>
             <Group gap="xs">
               <ColumnChooser keys={columnKeys} onChange={setColumnKeys} />
-              <RefreshButton label="Refresh customers" size="lg" loading={list.isFetching} onClick={() => void list.refetch()} />
+              <RefreshButton
+                label="Refresh customers"
+                size="lg"
+                loading={list.isFetching}
+                onClick={() => void list.refetch()}
+              />
             </Group>
           </Group>
           <Group gap="lg" justify="space-between" wrap="wrap">

@@ -18,9 +18,7 @@ export function CustomerStatusTab({ clientId, customerId }: { clientId: number; 
     );
   }
   if (summary.isError) {
-    return (
-      <RetryAlert title="The status could not be loaded" query={summary} />
-    );
+    return <RetryAlert title="The status could not be loaded" query={summary} />;
   }
   return <StatusPanels data={summary.data} />;
 }

@@ -57,7 +57,13 @@ export function StoredAmountsTab({ clientId, customerId }: { clientId: number; c
       draftOf={(row) => storedDraftOf(row, codes.byId)}
       validate={validateStoredDraft}
       inputs={(draft, errors, onChange) => (
-        <StoredDraftInputs clientId={clientId} draft={draft} errors={errors} units={units} onChange={onChange} />
+        <StoredDraftInputs
+          clientId={clientId}
+          draft={draft}
+          errors={errors}
+          units={units}
+          onChange={onChange}
+        />
       )}
       columns={columns}
       minWidth={720}

@@ -58,12 +58,7 @@ type ArchiveDialogProps = {
  * Starts the archive of a customer: the zero-balance confirmation, or the choice dialog when it has a
  * balance (or already carries a mark). `onDone` runs after a change, e.g. to step back a page.
  */
-export function ArchiveDialogs({
-  clientId,
-  target,
-  onClose,
-  onDone,
-}: ArchiveDialogProps) {
+export function ArchiveDialogs({ clientId, target, onClose, onDone }: ArchiveDialogProps) {
   const archive = useArchiveCustomer(clientId);
   // A customer whose balance turned out non-zero after all (the list was stale) gets the choices.
   const [forceChoices, setForceChoices] = useState(false);
@@ -268,12 +263,7 @@ function ChoiceText({
 }
 
 /** Unarchive, after a warning that the archived customer's transaction history is not kept. */
-export function UnarchiveDialog({
-  clientId,
-  target,
-  onClose,
-  onDone,
-}: ArchiveDialogProps) {
+export function UnarchiveDialog({ clientId, target, onClose, onDone }: ArchiveDialogProps) {
   const undelete = useUndeleteCustomer(clientId);
   if (target === null) return null;
   const confirm = () =>

@@ -44,7 +44,13 @@ export type RecurringField = keyof RecurringDraft;
 export type DraftErrors<K extends string> = Partial<Record<K, string>>;
 
 /** The drafts' fields in form order: the first of several inputs with one message carries its text. */
-export const STORED_FIELDS: readonly StoredField[] = ["code", "description", "rate", "quantity", "unitofmeasure"];
+export const STORED_FIELDS: readonly StoredField[] = [
+  "code",
+  "description",
+  "rate",
+  "quantity",
+  "unitofmeasure",
+];
 export const RECURRING_FIELDS: readonly RecurringField[] = [
   "code",
   "description",

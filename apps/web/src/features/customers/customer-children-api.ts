@@ -68,7 +68,6 @@ export type MembershipBody = {
   bill_indicator_flag: BillIndicatorFlag;
 };
 
-
 const storedKey = (clientId: number, customerId: number) => ["storedamounts", clientId, customerId] as const;
 const recurringKey = (clientId: number, customerId: number) => ["autoamounts", clientId, customerId] as const;
 // Group Admin invalidates ["routeplans", clientId] after its changes, so this tab follows them.
@@ -89,7 +88,6 @@ export function useCodeLookup(clientId: number) {
   return { byId, isPending: codes.isPending };
 }
 
-
 export function useGroupOptions(clientId: number) {
   return useQuery({
     queryKey: ["routes", clientId, "customer-options"],
@@ -104,11 +102,18 @@ export function useGroupOptions(clientId: number) {
 // ---- Stored amounts ----
 
 export function useStoredAmounts(clientId: number, customerId: number) {
-  return useCustomerRecords<StoredAmount>(clientId, customerId, "/storedamounts/", storedKey(clientId, customerId));
+  return useCustomerRecords<StoredAmount>(
+    clientId,
+    customerId,
+    "/storedamounts/",
+    storedKey(clientId, customerId),
+  );
 }
 
 export function useSaveStoredAmount(clientId: number, customerId: number) {
-  return useSaveRecord<StoredAmount, StoredAmountBody>(clientId, "/storedamounts/", [storedKey(clientId, customerId)]);
+  return useSaveRecord<StoredAmount, StoredAmountBody>(clientId, "/storedamounts/", [
+    storedKey(clientId, customerId),
+  ]);
 }
 
 export function useDeleteStoredAmount(clientId: number, customerId: number) {
@@ -118,7 +123,12 @@ export function useDeleteStoredAmount(clientId: number, customerId: number) {
 // ---- Recurring charges ----
 
 export function useRecurringCharges(clientId: number, customerId: number) {
-  return useCustomerRecords<RecurringCharge>(clientId, customerId, "/autoamounts/", recurringKey(clientId, customerId));
+  return useCustomerRecords<RecurringCharge>(
+    clientId,
+    customerId,
+    "/autoamounts/",
+    recurringKey(clientId, customerId),
+  );
 }
 
 /** Every list a recurring charge shows in: the customer's, and the customer list's contract balance (its sum). */
@@ -182,7 +192,12 @@ export function useRemoveMembership(clientId: number) {
 
 type QueryKeys = readonly (readonly unknown[])[];
 
-function useCustomerRecords<Row>(clientId: number, customerId: number, path: string, queryKey: readonly unknown[]) {
+function useCustomerRecords<Row>(
+  clientId: number,
+  customerId: number,
+  path: string,
+  queryKey: readonly unknown[],
+) {
   return useQuery({
     queryKey,
     queryFn: ({ signal }) =>

@@ -15,9 +15,7 @@ const DESCRIPTION = "Groups of customers billed together, in the order of their 
 export function GroupAdminPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
-    return (
-      <NoClientPage header={<PageHeader title={TITLE} description={DESCRIPTION} />} what="groups" />
-    );
+    return <NoClientPage header={<PageHeader title={TITLE} description={DESCRIPTION} />} what="groups" />;
   }
   return <GroupAdmin key={clientId} clientId={clientId} />;
 }

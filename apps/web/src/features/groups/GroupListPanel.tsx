@@ -1,5 +1,15 @@
 import { groupInputSchema } from "@cyclebill/domain";
-import { Alert, Button, Group as MantineGroup, Paper, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
+import {
+  Alert,
+  Button,
+  Group as MantineGroup,
+  Paper,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -69,7 +79,11 @@ export function GroupListPanel({
         <Title order={2} size="h4">
           Groups
         </Title>
-        <RefreshButton label="Refresh groups" loading={groups.isFetching} onClick={() => void groups.refetch()} />
+        <RefreshButton
+          label="Refresh groups"
+          loading={groups.isFetching}
+          onClick={() => void groups.refetch()}
+        />
       </MantineGroup>
 
       <form onSubmit={submit} noValidate>

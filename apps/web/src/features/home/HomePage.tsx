@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Card,
-  Divider,
-  Group,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Card, Divider, Group, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { isValidDecimalString, monthStart, sumAmounts } from "@cyclebill/domain";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
@@ -89,9 +78,7 @@ function ClientDashboard({ clientId, showBalances }: { clientId: number; showBal
     );
   }
   if (summary.isError) {
-    return (
-      <RetryAlert title="The summary could not be loaded" query={summary} />
-    );
+    return <RetryAlert title="The summary could not be loaded" query={summary} />;
   }
 
   const data = summary.data;

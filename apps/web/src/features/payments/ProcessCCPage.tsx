@@ -42,9 +42,7 @@ const TITLE = "Process CC Payments";
 export function ProcessCCPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
-    return (
-      <NoClientPage header={<PageHeader title={TITLE} />} what="customers" />
-    );
+    return <NoClientPage header={<PageHeader title={TITLE} />} what="customers" />;
   }
   return <ProcessCC key={clientId} clientId={clientId} />;
 }

@@ -5,7 +5,15 @@ import { BrandLink } from "./BrandLink";
 import { RouteLoading } from "./RouteLoading";
 
 /** The frame of pages that need no login: the brand (linking `home`) and the page on a card, no navbar. */
-export function PublicFrame({ home, width, headerEnd }: { home: string; width: number; headerEnd?: ReactNode }) {
+export function PublicFrame({
+  home,
+  width,
+  headerEnd,
+}: {
+  home: string;
+  width: number;
+  headerEnd?: ReactNode;
+}) {
   return (
     <AppShell header={{ height: 56 }} padding="lg">
       <AppShell.Header>

@@ -22,7 +22,11 @@ export function AddInvoicePage() {
 
   if (clientId === null) {
     return (
-      <NoClientPage header={<PageHeader title="Create Invoice" />} what="invoices" adminNotice="Choose a client to create invoices." />
+      <NoClientPage
+        header={<PageHeader title="Create Invoice" />}
+        what="invoices"
+        adminNotice="Choose a client to create invoices."
+      />
     );
   }
   return (

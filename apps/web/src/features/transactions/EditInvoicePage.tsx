@@ -58,7 +58,11 @@ export function EditInvoicePage() {
 
   if (clientId === null) {
     return (
-      <NoClientPage header={<PageHeader title="Edit Invoice" />} what="invoices" adminNotice="Choose a client to see its invoices." />
+      <NoClientPage
+        header={<PageHeader title="Edit Invoice" />}
+        what="invoices"
+        adminNotice="Choose a client to see its invoices."
+      />
     );
   }
   if (invoice.isError) {

@@ -192,32 +192,14 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
             value={changes.code}
             onChange={(code) => patch({ code })}
           />
-          <TextInput
-            label="New description"
-            {...bind("description")}
-          />
-          <TextInput
-            type="date"
-            label="New service date"
-            {...bind("serviceDate")}
-          />
-          <TextInput
-            label="New rate"
-            inputMode="decimal"
-            {...bind("rate")}
-          />
-          <TextInput
-            label="New quantity"
-            inputMode="decimal"
-            {...bind("quantity")}
-          />
+          <TextInput label="New description" {...bind("description")} />
+          <TextInput type="date" label="New service date" {...bind("serviceDate")} />
+          <TextInput label="New rate" inputMode="decimal" {...bind("rate")} />
+          <TextInput label="New quantity" inputMode="decimal" {...bind("quantity")} />
           <NativeSelect
             label="New units"
             {...bind("uom")}
-            data={[
-              { value: "", label: "Unchanged" },
-              ...unitOptions(units),
-            ]}
+            data={[{ value: "", label: "Unchanged" }, ...unitOptions(units)]}
           />
         </SimpleGrid>
         {message ? (

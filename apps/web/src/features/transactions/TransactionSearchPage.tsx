@@ -1,4 +1,15 @@
-import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
+import {
+  Alert,
+  Button,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -150,7 +161,11 @@ export function TransactionSearchPage() {
 
   if (clientId === null) {
     return (
-      <NoClientPage header={<PageHeader title="Search Transactions" />} what="transactions" adminNotice="Choose a client to see its transactions." />
+      <NoClientPage
+        header={<PageHeader title="Search Transactions" />}
+        what="transactions"
+        adminNotice="Choose a client to see its transactions."
+      />
     );
   }
 
@@ -233,26 +248,10 @@ export function TransactionSearchPage() {
               onChange={(event) => patch({ historical: event.currentTarget.checked })}
             />
           </Stack>
-          <TextInput
-            type="date"
-            label="Entered from"
-            {...bind("createdFrom")}
-          />
-          <TextInput
-            type="date"
-            label="Entered to"
-            {...bind("createdTo")}
-          />
-          <TextInput
-            type="date"
-            label="Service from"
-            {...bind("serviceFrom")}
-          />
-          <TextInput
-            type="date"
-            label="Service to"
-            {...bind("serviceTo")}
-          />
+          <TextInput type="date" label="Entered from" {...bind("createdFrom")} />
+          <TextInput type="date" label="Entered to" {...bind("createdTo")} />
+          <TextInput type="date" label="Service from" {...bind("serviceFrom")} />
+          <TextInput type="date" label="Service to" {...bind("serviceTo")} />
         </SimpleGrid>
         <Group justify="space-between" mt="sm">
           <Text size="sm" aria-label="Totals" aria-live="polite">
@@ -261,7 +260,11 @@ export function TransactionSearchPage() {
               : "Totals loading…"}
           </Text>
           <Group gap="xs">
-            <RefreshButton label="Refresh transactions" loading={list.isFetching || totals.isFetching} onClick={() => void refresh()} />
+            <RefreshButton
+              label="Refresh transactions"
+              loading={list.isFetching || totals.isFetching}
+              onClick={() => void refresh()}
+            />
             <Button
               variant="subtle"
               size="xs"
