@@ -14,7 +14,8 @@ import { AddTransactionRow } from "./AddTransactionRow";
 import type { InvoiceStatus } from "@cyclebill/domain";
 import { STATUS_LABELS, useInvoice, useInvoiceCommand } from "./invoice-api";
 import { TransactionTable } from "./TransactionTable";
-import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
+import { EMPTY_TALLY, addToTally, createdMessage, type Tally } from "./tally";
+import { SessionNotes } from "./SessionNotes";
 import { EMPTY_FILTERS, useRefreshLedger, useTransactionPage } from "./transactions-api";
 
 // Spec section 2: the shared table pages by 14 (options 5, 10 and 15).
@@ -240,16 +241,7 @@ export function EditInvoicePage() {
           />
         </Group>
       </Paper>
-      {message ? (
-        <Alert color="teal" withCloseButton onClose={() => setMessage(null)} role="status">
-          {message}
-        </Alert>
-      ) : null}
-      {adding && tally.count > 0 ? (
-        <Text size="sm" c="dimmed" aria-live="polite">
-          Added this session: {tally.count} · {describeSplit(tally.charges, tally.credits, tallyNet(tally))}
-        </Text>
-      ) : null}
+      <SessionNotes message={message} onDismiss={() => setMessage(null)} adding={adding} tally={tally} />
       <TransactionTable
         label="Invoice transactions"
         clientId={clientId}

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -28,7 +17,8 @@ import { CodePicker } from "../../shared/CodePicker";
 import { CODE_TYPE_OPTIONS } from "../../shared/codes";
 import { CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
 import { TransactionTable } from "./TransactionTable";
-import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
+import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, type Tally } from "./tally";
+import { SessionNotes } from "./SessionNotes";
 import {
   EMPTY_FILTERS,
   SEARCH_PAGE_SIZE,
@@ -280,16 +270,12 @@ export function TransactionSearchPage() {
         </Group>
       </Paper>
 
-      {doneMessage ? (
-        <Alert color="teal" withCloseButton onClose={() => setDoneMessage(null)} role="status">
-          {doneMessage}
-        </Alert>
-      ) : null}
-      {adding && tally.count > 0 ? (
-        <Text size="sm" c="dimmed" aria-live="polite">
-          Added this session: {tally.count} · {describeSplit(tally.charges, tally.credits, tallyNet(tally))}
-        </Text>
-      ) : null}
+      <SessionNotes
+        message={doneMessage}
+        onDismiss={() => setDoneMessage(null)}
+        adding={adding}
+        tally={tally}
+      />
       {mass.active ? <MassUpdatePanel clientId={clientId} mass={mass} /> : null}
 
       <TransactionTable
