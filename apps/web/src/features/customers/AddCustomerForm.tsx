@@ -46,12 +46,30 @@ export function AddCustomerForm(props: AddCustomerFormProps) {
 function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddCustomerFormProps) {
   const units = useUnitsOfMeasure();
   const groups = useGroupOptions(clientId);
-  const form = useAddCustomer(clientId, onSaved);
-  const { values, problems, pendingAction, creating } = form;
+  const {
+    formRef,
+    values,
+    errors,
+    set,
+    problems,
+    recurring,
+    setRecurring,
+    addRecurring,
+    stored,
+    setStored,
+    addStored,
+    groupIds,
+    setGroupIds,
+    open,
+    setOpen,
+    submit,
+    pendingAction,
+    creating,
+  } = useAddCustomer(clientId, onSaved);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    form.submit(false);
+    submit(false);
   };
 
   const nameMissing =
@@ -59,14 +77,14 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
     !values.first_name.trim() &&
     !values.last_name.trim() &&
     !values.company_name.trim();
-  const sectionProps = { values, errors: form.errors, set: form.set, nameMissing };
+  const sectionProps = { values, errors, set, nameMissing };
   const groupData = (groups.data?.results ?? []).map((group) => ({
     value: String(group.id),
     label: group.route_name,
   }));
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label="Add Customer">
+    <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Add Customer">
       <Stack gap="md">
         <NameSection {...sectionProps} mode="add" />
         <ContactSection {...sectionProps} />
@@ -76,8 +94,8 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
         <Accordion
           multiple
           variant="separated"
-          value={form.open}
-          onChange={(value) => form.setOpen(value as AddCustomerSection[])}
+          value={open}
+          onChange={(value) => setOpen(value as AddCustomerSection[])}
           // No height animation: a picker opened while its panel was still growing would position its
           // list against the clipped panel and keep it hidden.
           transitionDuration={0}
@@ -94,9 +112,9 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
             title="Recurring charges"
             noun="Recurring charge"
             hint="Charges billed automatically on a schedule. They can also be added later in the editor."
-            rows={form.recurring}
-            setRows={form.setRecurring}
-            onAdd={form.addRecurring}
+            rows={recurring}
+            setRows={setRecurring}
+            onAdd={addRecurring}
             inputs={(row, onChange) => (
               <RecurringDraftInputs
                 clientId={clientId}
@@ -111,9 +129,9 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
             title="Stored amounts"
             noun="Stored amount"
             hint="The code, description and rate offered when entering this customer's transactions."
-            rows={form.stored}
-            setRows={form.setStored}
-            onAdd={form.addStored}
+            rows={stored}
+            setRows={setStored}
+            onAdd={addStored}
             inputs={(row, onChange) => (
               <StoredDraftInputs
                 clientId={clientId}
@@ -124,14 +142,14 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
               />
             )}
           />
-          <FoldedSection value="groups" title="Groups" count={form.groupIds.length}>
+          <FoldedSection value="groups" title="Groups" count={groupIds.length}>
             <MultiSelect
               label="Add to groups"
               description="The customer joins each group at the last position, with standard processing."
               placeholder={groupData.length === 0 ? "No groups yet" : "Choose groups"}
               data={groupData}
-              value={form.groupIds}
-              onChange={form.setGroupIds}
+              value={groupIds}
+              onChange={setGroupIds}
               searchable
               clearable
               comboboxProps={{ withinPortal: true }}
@@ -161,7 +179,7 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
             </Button>
             <Button
               variant="light"
-              onClick={() => form.submit(true)}
+              onClick={() => submit(true)}
               loading={pendingAction === "new"}
               disabled={creating && pendingAction !== "new"}
             >

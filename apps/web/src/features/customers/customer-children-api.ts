@@ -3,7 +3,6 @@ import { MAX_PAGE_SIZE, type RecurringFrequency } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, type ApiFetchOptions } from "../../api/api-client";
 import type { Page } from "@cyclebill/domain";
-import type { RecurringValues, StoredValues } from "./charge-drafts";
 
 // Stored amounts, recurring charges, group memberships of one customer, and the look-ups their forms need.
 
@@ -40,9 +39,29 @@ export type RecurringCharge = {
   created: string;
 };
 
-/** Input shapes: a draft's checked values for this customer; the server parses them with the shared schemas. */
-export type StoredAmountBody = StoredValues & { customer: number };
-export type RecurringChargeBody = RecurringValues & { customer: number };
+/** Input shapes: the server parses them with the shared schemas. */
+export type StoredAmountBody = {
+  customer: number;
+  storedCode: number;
+  description: string;
+  rate: string;
+  quantity: string;
+  unitofmeasure: number;
+};
+
+export type RecurringChargeBody = {
+  customer: number;
+  auto_code: number;
+  description: string;
+  rate: string;
+  quantity: number;
+  start_month: number;
+  end_month: number;
+  frequency: RecurringFrequency;
+  arrears: boolean;
+  unitofmeasure: number;
+  start_date: string | null;
+};
 
 /** A bill code as the code lists return it: the shared code match. */
 export type CodeOption = CodeMatch;
