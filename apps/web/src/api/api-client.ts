@@ -67,18 +67,34 @@ export function buildApiUrl(path: string, query?: QueryParams): string {
   return qs ? `${url}?${qs}` : url;
 }
 
-export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  const { method = "GET", query, body, signal, handles = [] } = options;
-  const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
+/** Sends a request with the session's token; a body goes as JSON. */
+function send(
+  path: string,
+  options: Pick<ApiFetchOptions, "method" | "query" | "body" | "signal"> & {
+    headers: Record<string, string>;
+  },
+): Promise<Response> {
+  const { body } = options;
+  const headers = { ...options.headers };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-
-  const response = await fetch(buildApiUrl(path, query), {
-    method,
+  return fetch(buildApiUrl(path, options.query), {
+    method: options.method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: options.signal,
+  });
+}
+
+export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
+  const { method = "GET", query, body, signal, handles = [] } = options;
+  const response = await send(path, {
+    method,
+    query,
+    body,
     signal,
+    headers: { ...options.headers, Accept: "application/json" },
   });
 
   const parsed = await parseBody(response);
@@ -106,16 +122,7 @@ export async function apiDownload(
   },
 ): Promise<DownloadedFile> {
   const { query, signal, handles = [], fallbackName, method = "GET", body } = options;
-  const headers: Record<string, string> = {};
-  const token = readToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(buildApiUrl(path, query), {
-    method,
-    headers,
-    signal,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await send(path, { method, query, body, signal, headers: {} });
   if (!response.ok) {
     const parsed = await parseBody(response);
     const handled = handles === "all" || handles.includes(response.status);

@@ -1,10 +1,11 @@
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@cyclebill/domain";
-import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Stack, Text, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { validateForm, type FieldErrors } from "./form-validation";
+import { AuthHeading } from "./AuthHeading";
 
 export const FORGOT_SUCCEEDED = "Forgot password succeeded, check your email for a password reset link";
 export const FORGOT_FAILED = "Forgot password failed, double check the entered email.";
@@ -33,15 +34,9 @@ export function ForgotPasswordPage() {
 
   return (
     <Stack gap="md">
-      <title>Forgot Password · Cyclebill</title>
-      <div>
-        <Title order={1} size="h2">
-          Forgot Password
-        </Title>
-        <Text c="dimmed" size="sm">
-          Enter the email you registered with and we will send you a link to choose a new password.
-        </Text>
-      </div>
+      <AuthHeading title="Forgot Password">
+        Enter the email you registered with and we will send you a link to choose a new password.
+      </AuthHeading>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput

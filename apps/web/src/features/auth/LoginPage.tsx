@@ -11,7 +11,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
@@ -21,6 +20,7 @@ import { clearSession, storeToken, useSessionToken } from "../../api/session";
 import { fetchMe, meQueryKey, useCurrentUser } from "./current-user";
 import type { FieldErrors } from "./form-validation";
 import { safeRedirectTarget } from "./redirect";
+import { AuthHeading } from "./AuthHeading";
 
 type LoginField = "username" | "password";
 
@@ -87,15 +87,7 @@ export function LoginPage() {
 
   return (
     <Stack gap="md">
-      <title>Login · Cyclebill</title>
-      <div>
-        <Title order={1} size="h2">
-          Login
-        </Title>
-        <Text c="dimmed" size="sm">
-          Sign in to manage billing and receivables.
-        </Text>
-      </div>
+      <AuthHeading title="Login">Sign in to manage billing and receivables.</AuthHeading>
 
       {checkingStoredToken ? (
         <Group gap="sm" py="md">

@@ -4,12 +4,13 @@ import {
   resetPasswordSchema,
   type ResetPasswordInput,
 } from "@cyclebill/domain";
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { ApiError, allMessages, apiFetch, describeApiError } from "../../api/api-client";
 import { validateForm, type FieldErrors } from "./form-validation";
+import { AuthHeading } from "./AuthHeading";
 
 type ResetField = "password" | "password_confirmation";
 
@@ -47,15 +48,7 @@ export function PasswordResetPage() {
   };
 
   const header = (
-    <div>
-      <title>Reset Password · Cyclebill</title>
-      <Title order={1} size="h2">
-        Reset Password
-      </Title>
-      <Text c="dimmed" size="sm">
-        Choose a new password for your Cyclebill account.
-      </Text>
-    </div>
+    <AuthHeading title="Reset Password">Choose a new password for your Cyclebill account.</AuthHeading>
   );
 
   if (reset.isSuccess && reset.data.success !== false) {

@@ -16,6 +16,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { ApiError, allMessages, apiFetch, describeApiError } from "../../api/api-client";
 import { validateForm, type FieldErrors } from "./form-validation";
+import { AuthHeading } from "./AuthHeading";
 
 type RegistrationField = keyof RegistrationInput;
 // The same answer whether or not the email already had an account (its owner is emailed instead).
@@ -93,15 +94,7 @@ export function RegisterPage() {
 
   return (
     <Stack gap="md">
-      <title>Register · Cyclebill</title>
-      <div>
-        <Title order={1} size="h2">
-          Register
-        </Title>
-        <Text c="dimmed" size="sm">
-          Create an account to work with your business&apos;s billing.
-        </Text>
-      </div>
+      <AuthHeading title="Register">Create an account to work with your business&apos;s billing.</AuthHeading>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <Group grow align="flex-start">

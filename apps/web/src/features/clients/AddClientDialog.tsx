@@ -1,5 +1,5 @@
 import { clientCreateSchema } from "@cyclebill/domain";
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Modal, Stack, Text, TextInput } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { fieldErrorsFromBody } from "../../api/field-errors";
@@ -7,6 +7,7 @@ import type { FieldErrors } from "../auth/form-validation";
 import { validateForm } from "../auth/form-validation";
 import { useCreateClient } from "./client-api";
 import type { ClientRecord } from "./client-record";
+import { FormDialogFooter } from "../shell/FormDialogFooter";
 
 /** Add Client: a name (at least 3 characters) is all it takes; the number is assigned. */
 export function AddClientDialog({
@@ -76,19 +77,13 @@ export function AddClientDialog({
             The client number is assigned automatically. Fill in the address, messages and rates in the editor
             that opens next.
           </Text>
-          {problem ? (
-            <Alert color="red" title="The client was not added">
-              {problem}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Add Client
-            </Button>
-          </Group>
+          <FormDialogFooter
+            problem={problem}
+            problemTitle="The client was not added"
+            submitLabel="Add Client"
+            saving={create.isPending}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </Modal>

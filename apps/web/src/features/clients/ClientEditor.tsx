@@ -4,7 +4,7 @@ import {
   cycleChangeCausesDoubleBilling,
   type ClientUpdateInput,
 } from "@cyclebill/domain";
-import { Alert, Badge, Box, Button, Group, List, Paper, Skeleton, Stack, Tabs, Text } from "@mantine/core";
+import { Alert, Badge, Button, List, Paper, Skeleton, Stack, Tabs, Text } from "@mantine/core";
 import { useEffect, useState, type ReactNode } from "react";
 import { ApiError, allMessages, describeApiError } from "../../api/api-client";
 import { fieldErrorsFromBody } from "../../api/field-errors";
@@ -27,6 +27,8 @@ import {
   type ClientTab,
 } from "./client-form";
 import { toUpdateBody, type ClientRecord } from "./client-record";
+import { RetryAlert } from "../shell/RetryAlert";
+import { StickyTabBar } from "../shell/StickyTabBar";
 
 export const CLIENT_SAVED_MESSAGE = "Client successfuly saved";
 export const CLIENT_SAVE_FAILED_MESSAGE = "Error saving client info please check form and/or try again.";
@@ -64,19 +66,7 @@ export function ClientEditor({ clientId, title, back }: ClientEditorProps) {
       <Stack gap="md">
         {back}
         <PageHeader title={title} />
-        <Alert color="red" title="The client could not be loaded" maw={640}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeApiError(detail.error)}</Text>
-            <Button
-              size="xs"
-              variant="light"
-              onClick={() => void detail.refetch()}
-              loading={detail.isFetching}
-            >
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <RetryAlert title="The client could not be loaded" query={detail} />
       </Stack>
     );
   }
@@ -179,15 +169,9 @@ function ClientEditorForm({
       )}
 
       <Tabs value={tab} onChange={(value) => value && setTab(value as ClientTab)} keepMounted={false}>
-        <Box
-          pos="sticky"
-          top="var(--app-shell-header-offset, 0px)"
-          bg="var(--mantine-color-gray-0)"
-          pt="xs"
-          style={{ zIndex: 5 }}
-        >
-          <Group justify="space-between" align="flex-end" wrap="nowrap" gap="md">
-            <Tabs.List style={{ flex: 1 }}>
+        <StickyTabBar
+          tabs={
+            <>
               {FORM_TABS.map((value) => (
                 <Tabs.Tab
                   key={value}
@@ -204,11 +188,12 @@ function ClientEditorForm({
                 </Tabs.Tab>
               ))}
               {canEdit ? <Tabs.Tab value="users">{CLIENT_TAB_LABELS.users}</Tabs.Tab> : null}
-            </Tabs.List>
-            <Box pb={6}>{saveButton}</Box>
-          </Group>
+            </>
+          }
+          action={saveButton}
+        >
           <SaveAlerts status={status} errorCounts={errorCounts} onClose={() => setStatus({ kind: "idle" })} />
-        </Box>
+        </StickyTabBar>
 
         <Paper p={{ base: "sm", md: "md" }} mt="md" bg="transparent">
           <Tabs.Panel value="overview">

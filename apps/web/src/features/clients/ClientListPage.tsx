@@ -1,18 +1,5 @@
 import { CLIENT_STATUS_LABELS, type ClientStatusCode } from "@cyclebill/domain";
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
@@ -20,9 +7,8 @@ import { Link, useNavigate } from "react-router";
 import { describeApiError } from "../../api/api-client";
 import { DEFAULT_PAGE_SIZE, nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { EditDeleteButtons } from "../shell/EditDeleteButtons";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
-import { RefreshIcon } from "../shell/icons";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { AddClientDialog } from "./AddClientDialog";
@@ -31,6 +17,7 @@ import { AdminOnly } from "./ClientRequired";
 import { useClientList, useDeleteClient } from "./client-api";
 import { CLIENT_ID_PARAM, useClientContext } from "../../shared/client-context";
 import type { ClientRecord } from "./client-record";
+import { RefreshButton } from "../shell/RefreshButton";
 
 type ClientSortField = "client_no" | "client_name" | "city" | "state" | "status_code" | "normal_cycle";
 
@@ -108,17 +95,12 @@ function ClientList() {
               setPage(1);
             }}
           />
-          <Tooltip label="Refresh">
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label="Refresh clients"
-              loading={list.isFetching}
-              onClick={() => void list.refetch()}
-            >
-              <RefreshIcon />
-            </ActionIcon>
-          </Tooltip>
+          <RefreshButton
+            label="Refresh clients"
+            size="lg"
+            loading={list.isFetching}
+            onClick={() => void list.refetch()}
+          />
         </Group>
 
         {list.isError ? (
@@ -157,13 +139,9 @@ function ClientList() {
                 {list.isPending ? (
                   <LoadingRows columns={7} />
                 ) : list.data.results.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={7}>
-                      <Text c="dimmed" ta="center" py="lg">
-                        {query ? `No clients match “${query}”.` : "No clients yet. Add the first one."}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                  <EmptyRow columns={7} look="roomy">
+                    {query ? `No clients match “${query}”.` : "No clients yet. Add the first one."}
+                  </EmptyRow>
                 ) : (
                   list.data.results.map((client) => (
                     <Table.Tr key={client.id}>

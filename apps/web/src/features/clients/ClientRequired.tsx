@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Text } from "@mantine/core";
+import { Alert, Anchor, Card, Stack, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useUser } from "../auth/user-context";
@@ -30,6 +30,32 @@ export function NoClientNotice({ what }: { what: string }) {
     <Alert color="yellow" title="Your account is not attached to a client yet" maw={640}>
       An administrator must attach {user.email} to a client before you can work with its {what}.
     </Alert>
+  );
+}
+
+/**
+ * A client's screen while there is no client: its header above the notice. `adminNotice`, where given,
+ * is what admins see instead of the prompt to choose one.
+ */
+export function NoClientPage({
+  header,
+  what,
+  adminNotice,
+}: {
+  header: ReactNode;
+  what: string;
+  adminNotice?: string;
+}) {
+  const { isAdmin } = useClientContext();
+  return (
+    <Stack gap="md">
+      {header}
+      {isAdmin && adminNotice !== undefined ? (
+        <Alert color="blue">{adminNotice}</Alert>
+      ) : (
+        <NoClientNotice what={what} />
+      )}
+    </Stack>
   );
 }
 

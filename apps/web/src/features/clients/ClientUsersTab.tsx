@@ -23,6 +23,7 @@ import { useUser } from "../auth/user-context";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { fieldErrorsFromBody } from "../../api/field-errors";
 import { useClientUsers, useDeleteClientUser, useSaveClientUser, type ClientUser } from "./users-api";
+import { FormDialogFooter } from "../shell/FormDialogFooter";
 
 type Editing = { mode: "add" } | { mode: "edit"; user: ClientUser } | null;
 
@@ -268,19 +269,13 @@ function UserDialog({
               The new user gets an email with a link to set a password.
             </Text>
           )}
-          {problem ? (
-            <Alert color="red" title="The user was not saved">
-              {problem}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {user ? "Save User" : "Add User"}
-            </Button>
-          </Group>
+          <FormDialogFooter
+            problem={problem}
+            problemTitle="The user was not saved"
+            submitLabel={user ? "Save User" : "Add User"}
+            saving={save.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

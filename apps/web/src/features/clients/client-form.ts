@@ -2,7 +2,7 @@ import { CLIENT_RATE_FIELDS, isProviderOnlyClientField, type ClientUpdateInput }
 import { useState, type ChangeEvent } from "react";
 import type { FieldErrors } from "../auth/form-validation";
 import type { ClientEditableField, ClientFormValues, ClientRecord } from "./client-record";
-import { toFormValues } from "./client-record";
+import { CLIENT_MESSAGE_FIELDS, toFormValues } from "./client-record";
 
 export type ClientField = keyof ClientUpdateInput;
 
@@ -26,15 +26,7 @@ export const CLIENT_TAB_LABELS: Record<ClientTab, string> = {
   users: "User Management",
 };
 
-const MESSAGE_FIELDS: readonly ClientField[] = [
-  "terms_message",
-  "info_message",
-  "bill_message_line_1",
-  "bill_message_line_2",
-  "bill_message_line_3",
-  "bi_message",
-  "client_message",
-];
+const MESSAGE_FIELDS: readonly ClientField[] = CLIENT_MESSAGE_FIELDS;
 
 const STATUS_FIELDS: readonly ClientField[] = [
   "status_code",

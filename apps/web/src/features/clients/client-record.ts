@@ -2,6 +2,17 @@ import type { ClientUpdateInput } from "@cyclebill/domain";
 
 // The client as GET /api/clients/{id}/ returns it: every spec field under its spec name.
 
+/** The messages printed on bills and shown to the client (text fields; the editor's Messages tab). */
+export const CLIENT_MESSAGE_FIELDS = [
+  "terms_message",
+  "info_message",
+  "bill_message_line_1",
+  "bill_message_line_2",
+  "bill_message_line_3",
+  "bi_message",
+  "client_message",
+] as const;
+
 /** Text fields (never null). */
 export const CLIENT_TEXT_FIELDS = [
   "client_name",
@@ -36,13 +47,7 @@ export const CLIENT_TEXT_FIELDS = [
   "license",
   "corporate_name",
   "pull_explanation",
-  "terms_message",
-  "info_message",
-  "bill_message_line_1",
-  "bill_message_line_2",
-  "bill_message_line_3",
-  "bi_message",
-  "client_message",
+  ...CLIENT_MESSAGE_FIELDS,
   "status_code",
   "inactive_flag",
   "finance_flag",

@@ -1,5 +1,5 @@
 import { CODE_TYPE_LABELS } from "@cyclebill/domain";
-import { ActionIcon, Alert, Button, Group, Paper, Stack, Switch, TextInput, Tooltip } from "@mantine/core";
+import { Alert, Button, Group, Paper, Stack, Switch, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { describeApiError } from "../../api/api-client";
@@ -16,7 +16,7 @@ import { NoClientNotice } from "../clients/ClientRequired";
 import { useClientContext } from "../../shared/client-context";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { PageHeader } from "../shell/PageHeader";
-import { DownloadIcon, RefreshIcon } from "../shell/icons";
+import { DownloadIcon } from "../shell/icons";
 import { TablePager } from "../shell/TablePager";
 import { AddCodeDialog } from "./AddCodeDialog";
 import { CodesTable, type CodeSortField } from "./CodesTable";
@@ -24,6 +24,7 @@ import { isShownByDefault, useCodes, useDeleteCode, type Code } from "./codes-ap
 import { MassEditBar } from "./MassEditBar";
 import { useCodeEditing } from "./use-code-editing";
 import { useMassEdit } from "./use-mass-edit";
+import { RefreshButton } from "../shell/RefreshButton";
 
 export function CodesPage() {
   const { clientId } = useClientContext();
@@ -154,17 +155,12 @@ function CodesScreen({
               }}
             />
           </Group>
-          <Tooltip label="Refresh">
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label="Refresh codes"
-              loading={codes.isFetching}
-              onClick={() => void codes.refetch()}
-            >
-              <RefreshIcon />
-            </ActionIcon>
-          </Tooltip>
+          <RefreshButton
+            label="Refresh codes"
+            size="lg"
+            loading={codes.isFetching}
+            onClick={() => void codes.refetch()}
+          />
         </Group>
 
         {mass ? (

@@ -1,12 +1,13 @@
-import { Checkbox, Table, Text } from "@mantine/core";
+import { Table } from "@mantine/core";
 import type { SortState } from "../../lib/paging";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { SortableTh } from "../shell/SortableTh";
 import { CodeEditingRow } from "./CodeEditingRow";
 import { CodeViewingRow } from "./CodeViewingRow";
 import { isSystemCode, type Code } from "./codes-api";
 import type { useCodeEditing } from "./use-code-editing";
 import type { MassEdit } from "./use-mass-edit";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 export type CodeSortField = "code" | "code_name" | "description" | "code_type" | "taxable";
 
@@ -44,11 +45,11 @@ export function CodesTable({
           <Table.Tr>
             {mass ? (
               <Table.Th w={44}>
-                <Checkbox
-                  aria-label="Select every code on this page"
-                  checked={editableOnPage.length > 0 && selectedOnPage === editableOnPage.length}
-                  indeterminate={selectedOnPage > 0 && selectedOnPage < editableOnPage.length}
-                  onChange={(event) => onToggle(editableOnPage, event.currentTarget.checked)}
+                <PageCheckbox
+                  label="Select every code on this page"
+                  selected={selectedOnPage}
+                  total={editableOnPage.length}
+                  onChange={(checked) => onToggle(editableOnPage, checked)}
                 />
               </Table.Th>
             ) : null}
@@ -76,13 +77,9 @@ export function CodesTable({
           {loading ? (
             <LoadingRows columns={columns} />
           ) : rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={columns}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={columns} look="roomy">
+              {emptyText}
+            </EmptyRow>
           ) : (
             rows.map((code) =>
               editing?.id === code.id ? (

@@ -10,6 +10,11 @@ export const FALLBACK_UNITS: readonly UnitOfMeasure[] = [
   { id: 2, name: "Box" },
 ];
 
+/** The units as a select's options. */
+export function unitOptions(units: readonly UnitOfMeasure[]) {
+  return units.map((unit) => ({ value: String(unit.id), label: unit.name }));
+}
+
 /**
  * Units of measure for quantities on transactions, stored amounts and recurring charges. A failed
  * fetch falls back to Each and Box without an alert (spec section 8).

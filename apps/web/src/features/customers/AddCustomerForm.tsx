@@ -1,8 +1,9 @@
 import { NAME_REQUIRED_MESSAGE, type CustomerRecord } from "@cyclebill/domain";
-import { Accordion, Alert, Box, Button, Group, List, MultiSelect, Stack, Text } from "@mantine/core";
+import { Accordion, Alert, Box, Button, Group, List, MultiSelect, Stack } from "@mantine/core";
 import { useState, type FormEvent } from "react";
-import { DraftCard, SectionTitle } from "./AddCustomerParts";
-import { useGroupOptions, useUnitsOfMeasure } from "./customer-children-api";
+import { DraftSection, FoldedSection } from "./AddCustomerParts";
+import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { useGroupOptions } from "./customer-children-api";
 import {
   AddressSection,
   BillingSection,
@@ -100,119 +101,60 @@ function AddCustomerFormBody({ clientId, onSaved, onCancel, stickyFooter }: AddC
           transitionDuration={0}
           styles={{ item: { background: "white" } }}
         >
-          <Accordion.Item value="property">
-            <Accordion.Control>
-              <SectionTitle title="Property address" hint="Optional" />
-            </Accordion.Control>
-            <Accordion.Panel>
-              <AddressSection {...sectionProps} kind="property" bordered={false} />
-            </Accordion.Panel>
-          </Accordion.Item>
-          <Accordion.Item value="messages">
-            <Accordion.Control>
-              <SectionTitle title="Messages" hint="Optional" />
-            </Accordion.Control>
-            <Accordion.Panel>
-              <MessagesSection {...sectionProps} bordered={false} />
-            </Accordion.Panel>
-          </Accordion.Item>
-          <Accordion.Item value="recurring">
-            <Accordion.Control>
-              <SectionTitle title="Recurring charges" count={recurring.length} />
-            </Accordion.Control>
-            <Accordion.Panel>
-              <Stack gap="sm">
-                {recurring.map((row, index) => (
-                  <DraftCard
-                    key={row.key}
-                    title={`Recurring charge ${String(index + 1)}`}
-                    onRemove={() => setRecurring((rows) => rows.filter((other) => other.key !== row.key))}
-                  >
-                    <RecurringDraftInputs
-                      clientId={clientId}
-                      draft={row.draft}
-                      errors={row.errors}
-                      onChange={(draft) =>
-                        setRecurring((rows) =>
-                          rows.map((other) =>
-                            other.key === row.key ? { ...other, draft, errors: {} } : other,
-                          ),
-                        )
-                      }
-                    />
-                  </DraftCard>
-                ))}
-                <Group>
-                  <Button variant="light" size="xs" onClick={addRecurring}>
-                    Add recurring charge
-                  </Button>
-                  {recurring.length === 0 ? (
-                    <Text size="xs" c="dimmed">
-                      Charges billed automatically on a schedule. They can also be added later in the editor.
-                    </Text>
-                  ) : null}
-                </Group>
-              </Stack>
-            </Accordion.Panel>
-          </Accordion.Item>
-          <Accordion.Item value="stored">
-            <Accordion.Control>
-              <SectionTitle title="Stored amounts" count={stored.length} />
-            </Accordion.Control>
-            <Accordion.Panel>
-              <Stack gap="sm">
-                {stored.map((row, index) => (
-                  <DraftCard
-                    key={row.key}
-                    title={`Stored amount ${String(index + 1)}`}
-                    onRemove={() => setStored((rows) => rows.filter((other) => other.key !== row.key))}
-                  >
-                    <StoredDraftInputs
-                      clientId={clientId}
-                      draft={row.draft}
-                      errors={row.errors}
-                      units={units}
-                      onChange={(draft) =>
-                        setStored((rows) =>
-                          rows.map((other) =>
-                            other.key === row.key ? { ...other, draft, errors: {} } : other,
-                          ),
-                        )
-                      }
-                    />
-                  </DraftCard>
-                ))}
-                <Group>
-                  <Button variant="light" size="xs" onClick={addStored}>
-                    Add stored amount
-                  </Button>
-                  {stored.length === 0 ? (
-                    <Text size="xs" c="dimmed">
-                      The code, description and rate offered when entering this customer&apos;s transactions.
-                    </Text>
-                  ) : null}
-                </Group>
-              </Stack>
-            </Accordion.Panel>
-          </Accordion.Item>
-          <Accordion.Item value="groups">
-            <Accordion.Control>
-              <SectionTitle title="Groups" count={groupIds.length} />
-            </Accordion.Control>
-            <Accordion.Panel>
-              <MultiSelect
-                label="Add to groups"
-                description="The customer joins each group at the last position, with standard processing."
-                placeholder={groupData.length === 0 ? "No groups yet" : "Choose groups"}
-                data={groupData}
-                value={groupIds}
-                onChange={setGroupIds}
-                searchable
-                clearable
-                comboboxProps={{ withinPortal: true }}
+          <FoldedSection value="property" title="Property address" hint="Optional">
+            <AddressSection {...sectionProps} kind="property" bordered={false} />
+          </FoldedSection>
+          <FoldedSection value="messages" title="Messages" hint="Optional">
+            <MessagesSection {...sectionProps} bordered={false} />
+          </FoldedSection>
+          <DraftSection
+            value="recurring"
+            title="Recurring charges"
+            noun="Recurring charge"
+            hint="Charges billed automatically on a schedule. They can also be added later in the editor."
+            rows={recurring}
+            setRows={setRecurring}
+            onAdd={addRecurring}
+            inputs={(row, onChange) => (
+              <RecurringDraftInputs
+                clientId={clientId}
+                draft={row.draft}
+                errors={row.errors}
+                onChange={onChange}
               />
-            </Accordion.Panel>
-          </Accordion.Item>
+            )}
+          />
+          <DraftSection
+            value="stored"
+            title="Stored amounts"
+            noun="Stored amount"
+            hint="The code, description and rate offered when entering this customer's transactions."
+            rows={stored}
+            setRows={setStored}
+            onAdd={addStored}
+            inputs={(row, onChange) => (
+              <StoredDraftInputs
+                clientId={clientId}
+                draft={row.draft}
+                errors={row.errors}
+                units={units}
+                onChange={onChange}
+              />
+            )}
+          />
+          <FoldedSection value="groups" title="Groups" count={groupIds.length}>
+            <MultiSelect
+              label="Add to groups"
+              description="The customer joins each group at the last position, with standard processing."
+              placeholder={groupData.length === 0 ? "No groups yet" : "Choose groups"}
+              data={groupData}
+              value={groupIds}
+              onChange={setGroupIds}
+              searchable
+              clearable
+              comboboxProps={{ withinPortal: true }}
+            />
+          </FoldedSection>
         </Accordion>
 
         <Box

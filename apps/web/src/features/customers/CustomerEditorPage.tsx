@@ -1,9 +1,9 @@
 import { NAME_REQUIRED_ON_UPDATE_MESSAGE } from "@cyclebill/domain";
-import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Paper, Skeleton, Stack, Tabs } from "@mantine/core";
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { ApiError, describeApiError } from "../../api/api-client";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { useClientRecord } from "../clients/client-api";
 import { CustomerPaymentsTab } from "../payments/CustomerPaymentsTab";
 import { parseClientId, useClientContext } from "../../shared/client-context";
@@ -17,6 +17,7 @@ import { CustomerDetailsTab } from "./CustomerDetailsTab";
 import { ArchiveNotice, CustomerEditorHeader } from "./CustomerEditorHeader";
 import { CustomerGroupsTab } from "./CustomerGroupsTab";
 import { CustomerSaveAlert } from "./CustomerSaveAlert";
+import { StickyTabBar } from "../shell/StickyTabBar";
 import { CustomerStatusTab } from "./CustomerStatusTab";
 import { CUSTOMER_TABS, CUSTOMER_TAB_LABELS, isTab, type CustomerTab } from "./customer-tabs";
 import { RecurringChargesTab } from "./RecurringChargesTab";
@@ -36,11 +37,15 @@ export function CustomerEditorPage() {
   );
   if (clientId === null) {
     return (
-      <Stack gap="md">
-        {back}
-        <PageHeader title="Edit Customer" />
-        <NoClientNotice what="customers" />
-      </Stack>
+      <NoClientPage
+        header={
+          <>
+            {back}
+            <PageHeader title="Edit Customer" />
+          </>
+        }
+        what="customers"
+      />
     );
   }
   return (
@@ -139,43 +144,34 @@ function CustomerEditorForm({
       />
 
       <Tabs value={tab} onChange={(value) => isTab(value) && selectTab(value)} keepMounted={false}>
-        <Box
-          pos="sticky"
-          top="var(--app-shell-header-offset, 0px)"
-          bg="var(--mantine-color-gray-0)"
-          pt="xs"
-          style={{ zIndex: 5 }}
+        <StickyTabBar
+          tabs={CUSTOMER_TABS.map((value) => (
+            <Tabs.Tab
+              key={value}
+              value={value}
+              rightSection={
+                value === "details" && Object.values(errors).some(Boolean) ? (
+                  <Badge size="xs" color="red" circle aria-label="Fields to fix">
+                    !
+                  </Badge>
+                ) : null
+              }
+            >
+              {CUSTOMER_TAB_LABELS[value]}
+            </Tabs.Tab>
+          ))}
+          action={
+            tab === "details" ? (
+              <Button onClick={save} loading={saving}>
+                Save Customer
+              </Button>
+            ) : undefined
+          }
         >
-          <Group justify="space-between" align="flex-end" wrap="nowrap" gap="md">
-            <Tabs.List style={{ flex: 1 }}>
-              {CUSTOMER_TABS.map((value) => (
-                <Tabs.Tab
-                  key={value}
-                  value={value}
-                  rightSection={
-                    value === "details" && Object.values(errors).some(Boolean) ? (
-                      <Badge size="xs" color="red" circle aria-label="Fields to fix">
-                        !
-                      </Badge>
-                    ) : null
-                  }
-                >
-                  {CUSTOMER_TAB_LABELS[value]}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
-            {tab === "details" ? (
-              <Box pb={6}>
-                <Button onClick={save} loading={saving}>
-                  Save Customer
-                </Button>
-              </Box>
-            ) : null}
-          </Group>
           {tab === "details" ? (
             <CustomerSaveAlert status={status} onClose={() => setStatus({ kind: "idle" })} />
           ) : null}
-        </Box>
+        </StickyTabBar>
 
         <Paper mt="md" bg="transparent">
           <Tabs.Panel value="details">

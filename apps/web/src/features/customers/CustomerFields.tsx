@@ -12,11 +12,12 @@ import {
   needsEmail,
   type PullFlag,
 } from "@cyclebill/domain";
-import { Paper, Select, SimpleGrid, Switch, Text, TextInput, Textarea, Title } from "@mantine/core";
+import { Select, Switch, TextInput, Textarea } from "@mantine/core";
 import type { ReactNode } from "react";
 import { PhoneInput } from "../shell/PhoneInput";
 import { StateSelect } from "../shell/StateSelect";
 import type { CustomerField, CustomerFieldErrors, CustomerFormValues } from "./customer-form";
+import { FieldSection } from "../shell/FieldSection";
 
 export type SetCustomerField = <K extends CustomerField>(field: K, value: CustomerFormValues[K]) => void;
 
@@ -57,13 +58,10 @@ const PULL_EXPLANATION_OPTIONS = PULL_EXPLANATIONS.map((code) => ({
   label: `${code} · ${PULL_EXPLANATION_LABELS[code]}`,
 }));
 
-/** A titled group of fields in columns. */
+/** A titled group of fields in columns; an unbordered one is transparent. */
 export function CustomerSection({
-  title,
-  description,
-  cols = 3,
-  children,
   bordered = true,
+  ...props
 }: {
   title: string;
   description?: ReactNode;
@@ -71,28 +69,7 @@ export function CustomerSection({
   children: ReactNode;
   bordered?: boolean;
 }) {
-  return (
-    <Paper
-      withBorder={bordered}
-      p={bordered ? "md" : 0}
-      radius="sm"
-      component="section"
-      aria-label={title}
-      bg={bordered ? "white" : "transparent"}
-    >
-      <Title order={3} size="h5" mb={description ? 2 : "sm"}>
-        {title}
-      </Title>
-      {description ? (
-        <Text size="xs" c="dimmed" mb="sm">
-          {description}
-        </Text>
-      ) : null}
-      <SimpleGrid cols={{ base: 1, sm: Math.min(2, cols), md: cols }} spacing="md" verticalSpacing="sm">
-        {children}
-      </SimpleGrid>
-    </Paper>
-  );
+  return <FieldSection {...props} wideAt="md" bordered={bordered} bg={bordered ? "white" : "transparent"} />;
 }
 
 function text(props: CustomerSectionProps, field: CustomerField, label: string, extra: object = {}) {

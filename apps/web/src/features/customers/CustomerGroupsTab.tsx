@@ -4,7 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { useState, type FormEvent } from "react";
 import { ApiError, allMessages, describeApiError } from "../../api/api-client";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import {
   useGroupOptions,
   useGroupSize,
@@ -90,13 +90,9 @@ export function CustomerGroupsTab({
                 {memberships.isPending ? (
                   <LoadingRows columns={4} rows={2} />
                 ) : rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={4}>
-                      <Text c="dimmed" ta="center" py="md" size="sm">
-                        Not in any group yet.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                  <EmptyRow columns={4} look="compact">
+                    Not in any group yet.
+                  </EmptyRow>
                 ) : (
                   rows.map((row) => (
                     <MembershipRow

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Paper, Stack, Switch, TextInput, Tooltip } from "@mantine/core";
+import { Alert, Button, Group, Paper, Stack, Switch, TextInput } from "@mantine/core";
 import { useLocalStorage } from "@mantine/hooks";
 import { useEffect, useState, type KeyboardEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
@@ -8,7 +8,7 @@ import { nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { NoClientNotice } from "../clients/ClientRequired";
 import { useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
-import { DownloadIcon, RefreshIcon } from "../shell/icons";
+import { DownloadIcon } from "../shell/icons";
 import { TablePager } from "../shell/TablePager";
 import { AddCustomerDialog } from "./AddCustomerDialog";
 import { ArchiveDialogs, UnarchiveDialog } from "./archive";
@@ -19,6 +19,7 @@ import { editorPath, labelsPath } from "./customer-links";
 import { ColumnChooser, SelectionBar } from "./CustomerListControls";
 import { CustomersTable } from "./CustomersTable";
 import { useCustomerSelection } from "./use-customer-selection";
+import { RefreshButton } from "../shell/RefreshButton";
 
 /** Spec section 9: the customer list shows 15 per page and its filter waits 2 s for a pause in typing. */
 export const CUSTOMER_PAGE_SIZE = 15;
@@ -204,17 +205,12 @@ function CustomerList({ clientId }: { clientId: number }) {
             </Group>
             <Group gap="xs">
               <ColumnChooser keys={columnKeys} onChange={setColumnKeys} />
-              <Tooltip label="Refresh">
-                <ActionIcon
-                  variant="default"
-                  size="lg"
-                  aria-label="Refresh customers"
-                  loading={list.isFetching}
-                  onClick={() => void list.refetch()}
-                >
-                  <RefreshIcon />
-                </ActionIcon>
-              </Tooltip>
+              <RefreshButton
+                label="Refresh customers"
+                size="lg"
+                loading={list.isFetching}
+                onClick={() => void list.refetch()}
+              />
             </Group>
           </Group>
           <Group gap="lg" justify="space-between" wrap="wrap">

@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { TAXABLE_CHARGES_LABEL, type CustomerSummary } from "@cyclebill/domain";
 import { today } from "../../lib/business-date";
 import { useCustomerSummary } from "./customer-api";
+import { RetryAlert } from "../shell/RetryAlert";
 
 /** Status: dates, balances, ageing and month/year-to-date summaries from GET /api/summary-data/customer/{id}. */
 export function CustomerStatusTab({ clientId, customerId }: { clientId: number; customerId: number }) {
@@ -18,21 +18,7 @@ export function CustomerStatusTab({ clientId, customerId }: { clientId: number; 
     );
   }
   if (summary.isError) {
-    return (
-      <Alert color="red" title="The status could not be loaded" maw={640}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeApiError(summary.error)}</Text>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => void summary.refetch()}
-            loading={summary.isFetching}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    return <RetryAlert title="The status could not be loaded" query={summary} />;
   }
   return <StatusPanels data={summary.data} />;
 }

@@ -1,11 +1,12 @@
-import { Checkbox, Table, Text, VisuallyHidden } from "@mantine/core";
+import { Checkbox, Table, VisuallyHidden } from "@mantine/core";
 import type { CustomerListRow } from "@cyclebill/domain";
 import type { SortState } from "../../lib/paging";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { SortableTh } from "../shell/SortableTh";
 import type { CustomerSortField } from "./customer-api";
 import type { ColumnContext, CustomerColumn } from "./customer-columns";
 import { CustomerRowActions } from "./CustomerRowActions";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 /** One page of Manage Customers: the chosen columns, a tick box and an actions menu per row. */
 export function CustomersTable({
@@ -59,11 +60,11 @@ export function CustomersTable({
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
-              <Checkbox
-                aria-label="Select every customer on this page"
-                checked={rows.length > 0 && pageSelected === rows.length}
-                indeterminate={pageSelected > 0 && pageSelected < rows.length}
-                onChange={(event) => onTogglePage(event.currentTarget.checked)}
+              <PageCheckbox
+                label="Select every customer on this page"
+                selected={pageSelected}
+                total={rows.length}
+                onChange={onTogglePage}
               />
             </Table.Th>
             {columns.map((column) =>
@@ -99,13 +100,9 @@ export function CustomersTable({
           {loading ? (
             <LoadingRows columns={columns.length + 2} />
           ) : rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={columns.length + 2}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={columns.length + 2} look="roomy">
+              {emptyText}
+            </EmptyRow>
           ) : (
             rows.map((row) => (
               <Table.Tr

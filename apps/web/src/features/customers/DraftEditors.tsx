@@ -3,6 +3,8 @@ import { Group, SegmentedControl, Select, Stack, Text, TextInput } from "@mantin
 import {
   MONTH_OPTIONS,
   liveAmount,
+  RECURRING_FIELDS,
+  STORED_FIELDS,
   type DraftErrors,
   type RecurringDraft,
   type RecurringField,
@@ -10,7 +12,7 @@ import {
   type StoredField,
 } from "./charge-drafts";
 import { CodePicker } from "../../shared/CodePicker";
-import type { UnitOfMeasure } from "./customer-children-api";
+import { unitOptions, type UnitOfMeasure } from "../codes/units-of-measure";
 
 // The inputs of one stored amount or one recurring charge, laid out as a row of a form. Used by the
 // add forms of the editor's tabs and by the Add Customer dialog.
@@ -38,24 +40,6 @@ function shownError<K extends string>(
   if (!message) return false;
   const earlier = order.slice(0, order.indexOf(field));
   return earlier.some((other) => errors[other] === message) ? true : message;
-}
-
-const STORED_ORDER: readonly StoredField[] = ["code", "description", "rate", "quantity", "unitofmeasure"];
-const RECURRING_ORDER: readonly RecurringField[] = [
-  "code",
-  "description",
-  "rate",
-  "quantity",
-  "start_month",
-  "end_month",
-  "frequency",
-  "arrears",
-  "unitofmeasure",
-  "start_date",
-];
-
-export function unitOptions(units: readonly UnitOfMeasure[]) {
-  return units.map((unit) => ({ value: String(unit.id), label: unit.name }));
 }
 
 /** The live amount next to the inputs: quantity × rate, computed exactly. */
@@ -171,7 +155,7 @@ export function StoredDraftInputs({
         clientId={clientId}
         line={draft}
         codeError={errors.code}
-        errorOf={(field) => shownError(errors, field, STORED_ORDER)}
+        errorOf={(field) => shownError(errors, field, STORED_FIELDS)}
         quantityInputMode="decimal"
         onChange={(patch) => onChange({ ...draft, ...patch })}
       />
@@ -180,7 +164,7 @@ export function StoredDraftInputs({
         w={110}
         data={unitOptions(units)}
         value={draft.unitofmeasure}
-        error={shownError(errors, "unitofmeasure", STORED_ORDER)}
+        error={shownError(errors, "unitofmeasure", STORED_FIELDS)}
         allowDeselect={false}
         onChange={(value) => value && set("unitofmeasure", value)}
       />
@@ -209,7 +193,7 @@ export function RecurringDraftInputs({
           clientId={clientId}
           line={draft}
           codeError={errors.code}
-          errorOf={(field) => shownError(errors, field, RECURRING_ORDER)}
+          errorOf={(field) => shownError(errors, field, RECURRING_FIELDS)}
           quantityInputMode="numeric"
           onChange={(patch) => onChange({ ...draft, ...patch })}
         />
@@ -221,7 +205,7 @@ export function RecurringDraftInputs({
           w={150}
           data={MONTH_OPTIONS}
           value={draft.start_month || null}
-          error={shownError(errors, "start_month", RECURRING_ORDER)}
+          error={shownError(errors, "start_month", RECURRING_FIELDS)}
           clearable
           onChange={(value) => set("start_month", value ?? "")}
         />
@@ -230,7 +214,7 @@ export function RecurringDraftInputs({
           w={150}
           data={MONTH_OPTIONS}
           value={draft.end_month || null}
-          error={shownError(errors, "end_month", RECURRING_ORDER)}
+          error={shownError(errors, "end_month", RECURRING_FIELDS)}
           clearable
           onChange={(value) => set("end_month", value ?? "")}
         />
@@ -239,7 +223,7 @@ export function RecurringDraftInputs({
           w={170}
           data={FREQUENCY_OPTIONS}
           value={draft.frequency}
-          error={shownError(errors, "frequency", RECURRING_ORDER)}
+          error={shownError(errors, "frequency", RECURRING_FIELDS)}
           allowDeselect={false}
           onChange={(value) => value && set("frequency", value as RecurringDraft["frequency"])}
         />
@@ -260,7 +244,7 @@ export function RecurringDraftInputs({
           type="date"
           w={170}
           value={draft.start_date}
-          error={shownError(errors, "start_date", RECURRING_ORDER)}
+          error={shownError(errors, "start_date", RECURRING_FIELDS)}
           onChange={(event) => set("start_date", event.currentTarget.value)}
         />
       </Group>

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Stack, Table, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { EditDeleteButtons } from "../shell/EditDeleteButtons";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { draftErrorsFromBody, type DraftErrors } from "./charge-drafts";
 
 // The editable table of the editor's Stored Amounts and Recurring Charges tabs: one row per record,
@@ -89,13 +89,9 @@ export function EditableChargeTable<Row extends { id: number }, Draft, Field ext
           {props.loading ? (
             <LoadingRows columns={span} rows={3} />
           ) : props.rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={span}>
-                <Text c="dimmed" ta="center" py="md" size="sm">
-                  {props.emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={span} look="compact">
+              {props.emptyText}
+            </EmptyRow>
           ) : (
             props.rows.map((row) =>
               editing?.id === row.id ? (

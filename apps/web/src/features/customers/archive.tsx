@@ -46,21 +46,19 @@ type ArchiveTarget = Pick<
 
 type Choice = "S" | "D" | "remove";
 
-/**
- * Starts the archive of a customer: the zero-balance confirmation, or the choice dialog when it has a
- * balance (or already carries a mark). `onDone` runs after a change, e.g. to step back a page.
- */
-export function ArchiveDialogs({
-  clientId,
-  target,
-  onClose,
-  onDone,
-}: {
+/** The customer to archive or unarchive (null: no dialog); `onDone` runs after a change. */
+type ArchiveDialogProps = {
   clientId: number;
   target: ArchiveTarget | null;
   onClose: () => void;
   onDone?: () => void;
-}) {
+};
+
+/**
+ * Starts the archive of a customer: the zero-balance confirmation, or the choice dialog when it has a
+ * balance (or already carries a mark). `onDone` runs after a change, e.g. to step back a page.
+ */
+export function ArchiveDialogs({ clientId, target, onClose, onDone }: ArchiveDialogProps) {
   const archive = useArchiveCustomer(clientId);
   // A customer whose balance turned out non-zero after all (the list was stale) gets the choices.
   const [forceChoices, setForceChoices] = useState(false);
@@ -265,17 +263,7 @@ function ChoiceText({
 }
 
 /** Unarchive, after a warning that the archived customer's transaction history is not kept. */
-export function UnarchiveDialog({
-  clientId,
-  target,
-  onClose,
-  onDone,
-}: {
-  clientId: number;
-  target: ArchiveTarget | null;
-  onClose: () => void;
-  onDone?: () => void;
-}) {
+export function UnarchiveDialog({ clientId, target, onClose, onDone }: ArchiveDialogProps) {
   const undelete = useUndeleteCustomer(clientId);
   if (target === null) return null;
   const confirm = () =>

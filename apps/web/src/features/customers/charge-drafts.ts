@@ -8,7 +8,13 @@ import {
   toQuantity,
   type RecurringFrequency,
 } from "@cyclebill/domain";
-import type { CodeOption, RecurringCharge, StoredAmount } from "./customer-children-api";
+import type {
+  CodeOption,
+  RecurringCharge,
+  RecurringChargeBody,
+  StoredAmount,
+  StoredAmountBody,
+} from "./customer-children-api";
 
 // Drafts of stored amounts and recurring charges as their forms hold them, validated with the shared
 // schemas. The Add Customer dialog and the editor's tabs share them.
@@ -42,6 +48,27 @@ export type RecurringDraft = {
 export type StoredField = keyof StoredDraft;
 export type RecurringField = keyof RecurringDraft;
 export type DraftErrors<K extends string> = Partial<Record<K, string>>;
+
+/** The drafts' fields in form order: the first of several inputs with one message carries its text. */
+export const STORED_FIELDS: readonly StoredField[] = [
+  "code",
+  "description",
+  "rate",
+  "quantity",
+  "unitofmeasure",
+];
+export const RECURRING_FIELDS: readonly RecurringField[] = [
+  "code",
+  "description",
+  "rate",
+  "quantity",
+  "start_month",
+  "end_month",
+  "frequency",
+  "arrears",
+  "unitofmeasure",
+  "start_date",
+];
 
 export { MONTH_NAMES, MONTH_OPTIONS, monthName } from "../../lib/months";
 
@@ -132,13 +159,8 @@ function issuesToErrors<K extends string>(
   return errors;
 }
 
-export type StoredValues = {
-  storedCode: number;
-  description: string;
-  rate: string;
-  quantity: string;
-  unitofmeasure: number;
-};
+/** A stored amount's checked values: its body without the customer. */
+export type StoredValues = Omit<StoredAmountBody, "customer">;
 
 /** The stored amount's checks: code and rate ('Stored amounts must have a code and a rate.'), 60 characters, rate digits. */
 export function validateStoredDraft(
@@ -173,18 +195,8 @@ export function validateStoredDraft(
   };
 }
 
-export type RecurringValues = {
-  auto_code: number;
-  description: string;
-  rate: string;
-  quantity: number;
-  start_month: number;
-  end_month: number;
-  frequency: RecurringFrequency;
-  arrears: boolean;
-  unitofmeasure: number;
-  start_date: string | null;
-};
+/** A recurring charge's checked values: its body without the customer. */
+export type RecurringValues = Omit<RecurringChargeBody, "customer">;
 
 /** The recurring charge's checks: 'Recurring charges must have a code, rate, start month, and end month.' and the rest. */
 export function validateRecurringDraft(

@@ -100,10 +100,23 @@ function useInvalidateCustomers(clientId: number) {
     ]);
 }
 
-/** Add Customer with its recurring charges, stored amounts and groups; all or nothing. */
-export function useFullCreateCustomer(clientId: number) {
+/**
+ * After a customer is added or saved: its record as the server answered, then fresh customer lists and
+ * group lists, which show the customer (an added one joins its groups with it).
+ */
+function useCustomerSaved(clientId: number) {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateCustomers(clientId);
+  return async (customer: CustomerRecord) => {
+    queryClient.setQueryData(customerKey(clientId, customer.id), customer);
+    await invalidate();
+    await queryClient.invalidateQueries({ queryKey: ["routes", clientId] });
+  };
+}
+
+/** Add Customer with its recurring charges, stored amounts and groups; all or nothing. */
+export function useFullCreateCustomer(clientId: number) {
+  const saved = useCustomerSaved(clientId);
   return useMutation({
     mutationFn: (body: FullCreateBody) =>
       apiFetch<CustomerRecord>("/customers/full-create/", {
@@ -112,19 +125,13 @@ export function useFullCreateCustomer(clientId: number) {
         body,
         handles: [400],
       }),
-    onSuccess: async (customer) => {
-      queryClient.setQueryData(customerKey(clientId, customer.id), customer);
-      await invalidate();
-      // Group memberships were created with it.
-      await queryClient.invalidateQueries({ queryKey: ["routes", clientId] });
-    },
+    onSuccess: saved,
   });
 }
 
 /** The editor's Save Customer (PUT, full body). */
 export function useUpdateCustomer(clientId: number, customerId: number) {
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateCustomers(clientId);
+  const saved = useCustomerSaved(clientId);
   return useMutation({
     mutationFn: (body: CustomerValues) =>
       apiFetch<CustomerRecord>(`/customers/${String(customerId)}/`, {
@@ -133,11 +140,7 @@ export function useUpdateCustomer(clientId: number, customerId: number) {
         body,
         handles: [400],
       }),
-    onSuccess: async (customer) => {
-      queryClient.setQueryData(customerKey(clientId, customer.id), customer);
-      await invalidate();
-      await queryClient.invalidateQueries({ queryKey: ["routes", clientId] });
-    },
+    onSuccess: saved,
   });
 }
 

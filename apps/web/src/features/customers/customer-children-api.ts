@@ -1,7 +1,7 @@
 import type { CodeMatch } from "../../shared/codes";
 import { MAX_PAGE_SIZE, type RecurringFrequency } from "@cyclebill/domain";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../api/api-client";
+import { apiFetch, type ApiFetchOptions } from "../../api/api-client";
 import type { Page } from "@cyclebill/domain";
 
 // Stored amounts, recurring charges, group memberships of one customer, and the look-ups their forms need.
@@ -65,7 +65,6 @@ export type RecurringChargeBody = {
 
 /** A bill code as the code lists return it: the shared code match. */
 export type CodeOption = CodeMatch;
-export type UnitOfMeasure = { id: number; name: string };
 export type GroupOption = { id: number; route_name: string };
 
 export type BillIndicatorFlag = "standard" | "skip" | "pause";
@@ -88,12 +87,6 @@ export type MembershipBody = {
   bill_indicator_flag: BillIndicatorFlag;
 };
 
-/** The catalogue's fallback when the units cannot be fetched. */
-export const FALLBACK_UNITS: readonly UnitOfMeasure[] = [
-  { id: 1, name: "Each" },
-  { id: 2, name: "Box" },
-];
-
 const storedKey = (clientId: number, customerId: number) => ["storedamounts", clientId, customerId] as const;
 const recurringKey = (clientId: number, customerId: number) => ["autoamounts", clientId, customerId] as const;
 // Group Admin invalidates ["routeplans", clientId] after its changes, so this tab follows them.
@@ -114,18 +107,6 @@ export function useCodeLookup(clientId: number) {
   return { byId, isPending: codes.isPending };
 }
 
-/** Units for quantities; a failed fetch falls back to Each and Box without an alert (spec section 8). */
-export function useUnitsOfMeasure(): readonly UnitOfMeasure[] {
-  const units = useQuery({
-    queryKey: ["unitofmeasure"],
-    queryFn: ({ signal }) => apiFetch<Page<UnitOfMeasure>>("/unitofmeasure", { signal, handles: "all" }),
-    retry: false,
-    staleTime: 10 * 60_000,
-  });
-  if (units.isError || (units.data && units.data.results.length === 0)) return FALLBACK_UNITS;
-  return units.data?.results ?? FALLBACK_UNITS;
-}
-
 export function useGroupOptions(clientId: number) {
   return useQuery({
     queryKey: ["routes", clientId, "customer-options"],
@@ -140,97 +121,51 @@ export function useGroupOptions(clientId: number) {
 // ---- Stored amounts ----
 
 export function useStoredAmounts(clientId: number, customerId: number) {
-  return useQuery({
-    queryKey: storedKey(clientId, customerId),
-    queryFn: ({ signal }) =>
-      apiFetch<Page<StoredAmount>>("/storedamounts/", {
-        query: { client_id: clientId, customer__id: customerId, limit: MAX_PAGE_SIZE },
-        signal,
-      }),
-  });
+  return useCustomerRecords<StoredAmount>(
+    clientId,
+    customerId,
+    "/storedamounts/",
+    storedKey(clientId, customerId),
+  );
 }
 
-/** Add (id null), replace or delete a stored amount. The tab reports failures itself (spec: logged, form stays open). */
 export function useSaveStoredAmount(clientId: number, customerId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number | null; body: StoredAmountBody }) =>
-      id === null
-        ? apiFetch<StoredAmount>("/storedamounts/", {
-            method: "POST",
-            query: { client_id: clientId },
-            body,
-            handles: "all",
-          })
-        : apiFetch<StoredAmount>(`/storedamounts/${String(id)}/`, {
-            method: "PUT",
-            query: { client_id: clientId },
-            body,
-            handles: "all",
-          }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: storedKey(clientId, customerId) }),
-  });
+  return useSaveRecord<StoredAmount, StoredAmountBody>(clientId, "/storedamounts/", [
+    storedKey(clientId, customerId),
+  ]);
 }
 
 export function useDeleteStoredAmount(clientId: number, customerId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) =>
-      apiFetch<void>(`/storedamounts/${String(id)}/`, { method: "DELETE", query: { client_id: clientId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: storedKey(clientId, customerId) }),
-  });
+  return useDeleteRecord(clientId, "/storedamounts/", [storedKey(clientId, customerId)]);
 }
 
 // ---- Recurring charges ----
 
 export function useRecurringCharges(clientId: number, customerId: number) {
-  return useQuery({
-    queryKey: recurringKey(clientId, customerId),
-    queryFn: ({ signal }) =>
-      apiFetch<Page<RecurringCharge>>("/autoamounts/", {
-        query: { client_id: clientId, customer__id: customerId, limit: MAX_PAGE_SIZE },
-        signal,
-      }),
-  });
+  return useCustomerRecords<RecurringCharge>(
+    clientId,
+    customerId,
+    "/autoamounts/",
+    recurringKey(clientId, customerId),
+  );
 }
 
+/** Every list a recurring charge shows in: the customer's, and the customer list's contract balance (its sum). */
+const recurringKeys = (clientId: number, customerId: number) => [
+  recurringKey(clientId, customerId),
+  ["customers", clientId, "list"],
+];
+
 export function useSaveRecurringCharge(clientId: number, customerId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number | null; body: RecurringChargeBody }) =>
-      id === null
-        ? apiFetch<RecurringCharge>("/autoamounts/", {
-            method: "POST",
-            query: { client_id: clientId },
-            body,
-            handles: "all",
-          })
-        : apiFetch<RecurringCharge>(`/autoamounts/${String(id)}/`, {
-            method: "PUT",
-            query: { client_id: clientId },
-            body,
-            handles: "all",
-          }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: recurringKey(clientId, customerId) }),
-        // The list's contract balance sums the recurring charges.
-        queryClient.invalidateQueries({ queryKey: ["customers", clientId, "list"] }),
-      ]),
-  });
+  return useSaveRecord<RecurringCharge, RecurringChargeBody>(
+    clientId,
+    "/autoamounts/",
+    recurringKeys(clientId, customerId),
+  );
 }
 
 export function useDeleteRecurringCharge(clientId: number, customerId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) =>
-      apiFetch<void>(`/autoamounts/${String(id)}/`, { method: "DELETE", query: { client_id: clientId } }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: recurringKey(clientId, customerId) }),
-        queryClient.invalidateQueries({ queryKey: ["customers", clientId, "list"] }),
-      ]),
-  });
+  return useDeleteRecord(clientId, "/autoamounts/", recurringKeys(clientId, customerId));
 }
 
 // ---- Groups ----
@@ -257,43 +192,74 @@ export function useGroupSize(clientId: number, groupId: number | null) {
   return members.data?.count ?? null;
 }
 
-function useInvalidateMemberships(clientId: number) {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["routeplans", clientId] }),
-      // Group Admin's lists.
-      queryClient.invalidateQueries({ queryKey: ["routes", clientId] }),
-    ]);
-}
+// Group Admin's lists follow a membership's change too.
+const membershipKeys = (clientId: number) => [
+  ["routeplans", clientId],
+  ["routes", clientId],
+];
 
 /** Add (id null) or change a membership; the tab reports refusals ('No group selected…') itself. */
 export function useSaveMembership(clientId: number) {
-  const invalidate = useInvalidateMemberships(clientId);
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number | null; body: MembershipBody }) =>
-      id === null
-        ? apiFetch<Membership>("/routeplans/", {
-            method: "POST",
-            query: { client_id: clientId },
-            body,
-            handles: [400],
-          })
-        : apiFetch<Membership>(`/routeplans/${String(id)}/`, {
-            method: "PUT",
-            query: { client_id: clientId },
-            body,
-            handles: [400],
-          }),
-    onSuccess: invalidate,
-  });
+  return useSaveRecord<Membership, MembershipBody>(clientId, "/routeplans/", membershipKeys(clientId), [400]);
 }
 
 export function useRemoveMembership(clientId: number) {
-  const invalidate = useInvalidateMemberships(clientId);
+  return useDeleteRecord(clientId, "/routeplans/", membershipKeys(clientId));
+}
+
+// ---- One customer's list, and saving and deleting one of its records ----
+
+type QueryKeys = readonly (readonly unknown[])[];
+
+function useCustomerRecords<Row>(
+  clientId: number,
+  customerId: number,
+  path: string,
+  queryKey: readonly unknown[],
+) {
+  return useQuery({
+    queryKey,
+    queryFn: ({ signal }) =>
+      apiFetch<Page<Row>>(path, {
+        query: { client_id: clientId, customer__id: customerId, limit: MAX_PAGE_SIZE },
+        signal,
+      }),
+  });
+}
+
+function useRefetch(keys: QueryKeys) {
+  const queryClient = useQueryClient();
+  return () => Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
+/**
+ * Add (id null) or replace a record of the list at `path` ("/storedamounts/"), then refetch `keys`. The tabs
+ * report the refusals they are `handles`-ed for themselves (spec: logged, form stays open).
+ */
+function useSaveRecord<Row, Body>(
+  clientId: number,
+  path: string,
+  keys: QueryKeys,
+  handles: ApiFetchOptions["handles"] = "all",
+) {
+  const refetch = useRefetch(keys);
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number | null; body: Body }) =>
+      apiFetch<Row>(id === null ? path : `${path}${String(id)}/`, {
+        method: id === null ? "POST" : "PUT",
+        query: { client_id: clientId },
+        body,
+        handles,
+      }),
+    onSuccess: refetch,
+  });
+}
+
+function useDeleteRecord(clientId: number, path: string, keys: QueryKeys) {
+  const refetch = useRefetch(keys);
   return useMutation({
     mutationFn: (id: number) =>
-      apiFetch<void>(`/routeplans/${String(id)}/`, { method: "DELETE", query: { client_id: clientId } }),
-    onSuccess: invalidate,
+      apiFetch<void>(`${path}${String(id)}/`, { method: "DELETE", query: { client_id: clientId } }),
+    onSuccess: refetch,
   });
 }

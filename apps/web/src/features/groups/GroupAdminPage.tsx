@@ -1,6 +1,6 @@
 import { Grid, Stack } from "@mantine/core";
 import { useSearchParams } from "react-router";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { parseClientId, useClientContext } from "../../shared/client-context";
 import { PageHeader } from "../shell/PageHeader";
 import { GroupDetailPanel } from "./GroupDetailPanel";
@@ -15,12 +15,7 @@ const DESCRIPTION = "Groups of customers billed together, in the order of their 
 export function GroupAdminPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
-    return (
-      <Stack gap="md">
-        <PageHeader title={TITLE} description={DESCRIPTION} />
-        <NoClientNotice what="groups" />
-      </Stack>
-    );
+    return <NoClientPage header={<PageHeader title={TITLE} description={DESCRIPTION} />} what="groups" />;
   }
   return <GroupAdmin key={clientId} clientId={clientId} />;
 }

@@ -1,6 +1,5 @@
 import { groupInputSchema } from "@cyclebill/domain";
 import {
-  ActionIcon,
   Alert,
   Button,
   Group as MantineGroup,
@@ -9,7 +8,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
   UnstyledButton,
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
@@ -21,9 +19,9 @@ import { DEFAULT_PAGE_SIZE, pageCount, pageSlice } from "../../lib/paging";
 import { validateForm } from "../auth/form-validation";
 import type { Page } from "@cyclebill/domain";
 import { LoadingRows } from "../shell/LoadingRows";
-import { RefreshIcon } from "../shell/icons";
 import { TablePager } from "../shell/TablePager";
 import { useSaveGroup, type Group } from "./groups-api";
+import { RefreshButton } from "../shell/RefreshButton";
 
 /** The client's groups: create one, filter, and pick one to manage (15 per page). */
 export function GroupListPanel({
@@ -81,16 +79,11 @@ export function GroupListPanel({
         <Title order={2} size="h4">
           Groups
         </Title>
-        <Tooltip label="Refresh">
-          <ActionIcon
-            variant="default"
-            aria-label="Refresh groups"
-            loading={groups.isFetching}
-            onClick={() => void groups.refetch()}
-          >
-            <RefreshIcon />
-          </ActionIcon>
-        </Tooltip>
+        <RefreshButton
+          label="Refresh groups"
+          loading={groups.isFetching}
+          onClick={() => void groups.refetch()}
+        />
       </MantineGroup>
 
       <form onSubmit={submit} noValidate>

@@ -1,26 +1,14 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Divider,
-  Group,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Anchor, Card, Divider, Group, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { isValidDecimalString, monthStart, sumAmounts } from "@cyclebill/domain";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { displayName } from "../auth/current-user";
 import { LoginAlerts } from "../auth/LoginAlerts";
 import { useUser } from "../auth/user-context";
 import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
+import { RetryAlert } from "../shell/RetryAlert";
 
 export function HomePage() {
   const user = useUser();
@@ -90,21 +78,7 @@ function ClientDashboard({ clientId, showBalances }: { clientId: number; showBal
     );
   }
   if (summary.isError) {
-    return (
-      <Alert color="red" title="The summary could not be loaded" maw={640}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeApiError(summary.error)}</Text>
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => void summary.refetch()}
-            loading={summary.isFetching}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    return <RetryAlert title="The summary could not be loaded" query={summary} />;
   }
 
   const data = summary.data;

@@ -2,7 +2,7 @@ import { Badge, Button, Checkbox, Group, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import type { SortState } from "../../lib/paging";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { SortableTh } from "../shell/SortableTh";
 import { DeliveryNote } from "./DeliveryNote";
 import {
@@ -13,6 +13,7 @@ import {
   type DocumentRow,
   type DocumentSortField,
 } from "./documents-api";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 const COLUMNS = 10;
 const STATUS_COLORS = { open: "blue", closed: "gray", processed: "teal" } as const;
@@ -49,12 +50,12 @@ export function DocumentsTable(props: DocumentsTableProps) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={36}>
-              <Checkbox
-                aria-label="Select every PDF on this page"
-                checked={selectable.length > 0 && pageSelected === selectable.length}
-                indeterminate={pageSelected > 0 && pageSelected < selectable.length}
+              <PageCheckbox
+                label="Select every PDF on this page"
+                selected={pageSelected}
+                total={selectable.length}
                 disabled={selectable.length === 0}
-                onChange={(event) => onSelect(selectable, event.currentTarget.checked)}
+                onChange={(checked) => onSelect(selectable, checked)}
               />
             </Table.Th>
             {th("document", "Document", 96)}
@@ -73,13 +74,9 @@ export function DocumentsTable(props: DocumentsTableProps) {
           {props.loading ? (
             <LoadingRows columns={COLUMNS} />
           ) : rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={COLUMNS}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {props.emptyText}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={COLUMNS} look="roomy">
+              {props.emptyText}
+            </EmptyRow>
           ) : (
             rows.map((row) => (
               <DocumentTableRow

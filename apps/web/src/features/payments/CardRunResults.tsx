@@ -6,6 +6,7 @@ import { formatAmount } from "../../lib/format";
 import { JobProgress } from "../../shared/JobProgress";
 import { TablePager } from "../shell/TablePager";
 import { CARD_RUN_RESULTS_LIMIT, useCardRun } from "./payments-api";
+import { EmptyRow } from "../shell/LoadingRows";
 
 type Filter = "all" | "approved" | "declined";
 
@@ -98,13 +99,9 @@ function CardRunView({
                   <ResultRow key={row.customer_id} row={row} />
                 ))}
                 {rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={6}>
-                      <Text size="sm" c="dimmed">
-                        No {filter} results on this page.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                  <EmptyRow columns={6} look="plain">
+                    No {filter} results on this page.
+                  </EmptyRow>
                 ) : null}
               </Table.Tbody>
             </Table>

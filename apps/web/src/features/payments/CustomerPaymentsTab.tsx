@@ -19,7 +19,7 @@ import { Link } from "react-router";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { TablePager } from "../shell/TablePager";
 import { storedMethodLabel } from "./payment-form";
 import {
@@ -276,13 +276,9 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
               </Table.Tr>
             ))}
             {attempts.isSuccess && rows.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={9}>
-                  <Text size="sm" c="dimmed">
-                    No card or ACH payments have been attempted for this customer.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <EmptyRow columns={9} look="plain">
+                No card or ACH payments have been attempted for this customer.
+              </EmptyRow>
             ) : null}
           </Table.Tbody>
         </Table>

@@ -21,9 +21,9 @@ import { describeApiError } from "../../api/api-client";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { parseClientId, useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { editorPath } from "../customers/customer-links";
-import { LoadingRows } from "../shell/LoadingRows";
+import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
 import { PageHeader } from "../shell/PageHeader";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
@@ -31,6 +31,7 @@ import { AutopayDeclines } from "./AutopayDeclines";
 import { CardRunResults } from "./CardRunResults";
 import { storedMethodLabel } from "./payment-form";
 import { startBulkPayments, useCreditCardCustomers, type CreditCardSortField } from "./payments-api";
+import { PageCheckbox } from "../shell/PageCheckbox";
 
 /** Spec §9: make payments is debounced 300 ms; the filter waits for a pause in typing. */
 export const MAKE_PAYMENTS_DEBOUNCE_MS = 300;
@@ -41,12 +42,7 @@ const TITLE = "Process CC Payments";
 export function ProcessCCPage() {
   const { clientId } = useClientContext();
   if (clientId === null) {
-    return (
-      <Stack gap="md">
-        <PageHeader title={TITLE} />
-        <NoClientNotice what="customers" />
-      </Stack>
-    );
+    return <NoClientPage header={<PageHeader title={TITLE} />} what="customers" />;
   }
   return <ProcessCC key={clientId} clientId={clientId} />;
 }
@@ -218,11 +214,11 @@ function ProcessCC({ clientId }: { clientId: number }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={40}>
-                <Checkbox
-                  aria-label="Select all on this page"
-                  checked={rows.length > 0 && pageSelected === rows.length}
-                  indeterminate={pageSelected > 0 && pageSelected < rows.length}
-                  onChange={(event) => togglePage(event.currentTarget.checked)}
+                <PageCheckbox
+                  label="Select all on this page"
+                  selected={pageSelected}
+                  total={rows.length}
+                  onChange={togglePage}
                 />
               </Table.Th>
               {th("customer_no", "No.")}
@@ -269,15 +265,11 @@ function ProcessCC({ clientId }: { clientId: number }) {
               </Table.Tr>
             ))}
             {list.isSuccess && rows.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={8}>
-                  <Text size="sm" c="dimmed">
-                    {query || pendingOnly
-                      ? "No customer with a payment method on file matches."
-                      : "No customer has a card or bank account on file yet. Store one from a customer's page."}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <EmptyRow columns={8} look="plain">
+                {query || pendingOnly
+                  ? "No customer with a payment method on file matches."
+                  : "No customer has a card or bank account on file yet. Store one from a customer's page."}
+              </EmptyRow>
             ) : null}
           </Table.Tbody>
         </Table>

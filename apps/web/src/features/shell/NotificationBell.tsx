@@ -16,6 +16,7 @@ import { apiFetch, describeApiError } from "../../api/api-client";
 import { useClientContext } from "../../shared/client-context";
 import { useUser } from "../auth/user-context";
 import { parseSeen, seenStorageKey, unreadCount, type BellMessages } from "./bell-seen";
+import { StrokeIcon } from "./icons";
 
 export type Messages = { client_message: string | null; system_message: string | null };
 
@@ -213,19 +214,9 @@ function MessageSection({ title, text }: { title: string; text: string }) {
 
 function BellIcon() {
   return (
-    <svg
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
+    <StrokeIcon size={20}>
       <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
       <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-    </svg>
+    </StrokeIcon>
   );
 }

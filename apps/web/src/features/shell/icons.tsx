@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 // Small inline icons (no icon package): stroke icons that follow the text colour.
 
-function StrokeIcon({ children, size = 18 }: { children: ReactNode; size?: number }) {
+export function StrokeIcon({ children, size = 18 }: { children: ReactNode; size?: number }) {
   return (
     <svg
       width={size}

@@ -264,32 +264,23 @@ export function AddBatchForm(props: AddBatchFormProps) {
             onChange={(event) => setFilter(event.currentTarget.value)}
           />
           <Group gap="xs">
-            <Button
-              variant="default"
-              size="xs"
-              disabled={shown.length === 0}
-              onClick={() =>
-                rows.setOmitted(
-                  shown.map((member) => member.id),
-                  false,
-                )
-              }
-            >
-              Include all{deferredFilter ? " shown" : ""}
-            </Button>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={shown.length === 0}
-              onClick={() =>
-                rows.setOmitted(
-                  shown.map((member) => member.id),
-                  true,
-                )
-              }
-            >
-              Omit all{deferredFilter ? " shown" : ""}
-            </Button>
+            {([false, true] as const).map((omit) => (
+              <Button
+                key={String(omit)}
+                variant="default"
+                size="xs"
+                disabled={shown.length === 0}
+                onClick={() =>
+                  rows.setOmitted(
+                    shown.map((member) => member.id),
+                    omit,
+                  )
+                }
+              >
+                {omit ? "Omit all" : "Include all"}
+                {deferredFilter ? " shown" : ""}
+              </Button>
+            ))}
           </Group>
         </Group>
 

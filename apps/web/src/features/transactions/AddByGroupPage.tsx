@@ -1,10 +1,9 @@
 import type { ArchiveState } from "@cyclebill/domain";
-import { Box, Button, Select, Stack } from "@mantine/core";
-import { Link, useSearchParams } from "react-router";
-import { NoClientNotice } from "../clients/ClientRequired";
-import { parseClientId, useClientContext } from "../../shared/client-context";
+import { Box, Select } from "@mantine/core";
+import { useSearchParams } from "react-router";
+import { parseClientId } from "../../shared/client-context";
 import { useGroupDetail, useGroups } from "../groups/groups-api";
-import { PageHeader } from "../shell/PageHeader";
+import { BatchPage } from "./BatchPage";
 import { AddBatchForm } from "./AddBatchForm";
 import { nameFromLabel, type BatchMember } from "./group-batch-api";
 
@@ -20,31 +19,15 @@ function deleteFlagOf(state: ArchiveState): BatchMember["delete_flag"] {
 }
 
 export function AddByGroupPage() {
-  const { clientId, withClient } = useClientContext();
-  const header = (
-    <PageHeader
+  return (
+    <BatchPage
       title={TITLE}
       description={DESCRIPTION}
-      actions={
-        <Button variant="default" component={Link} to={withClient("/transactions/addForAllCustomers")}>
-          Add to all customers
-        </Button>
-      }
-    />
-  );
-  if (clientId === null) {
-    return (
-      <Stack gap="md">
-        {header}
-        <NoClientNotice what="groups" />
-      </Stack>
-    );
-  }
-  return (
-    <Stack gap="md">
-      {header}
-      <AddByGroup key={clientId} clientId={clientId} />
-    </Stack>
+      other={{ path: "/transactions/addForAllCustomers", label: "Add to all customers" }}
+      what="groups"
+    >
+      {(clientId) => <AddByGroup key={clientId} clientId={clientId} />}
+    </BatchPage>
   );
 }
 

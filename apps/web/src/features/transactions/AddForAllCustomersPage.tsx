@@ -1,8 +1,4 @@
-import { Button, Stack } from "@mantine/core";
-import { Link } from "react-router";
-import { NoClientNotice } from "../clients/ClientRequired";
-import { useClientContext } from "../../shared/client-context";
-import { PageHeader } from "../shell/PageHeader";
+import { BatchPage } from "./BatchPage";
 import { AddBatchForm } from "./AddBatchForm";
 import { useActiveCustomers, type BatchMember } from "./group-batch-api";
 
@@ -11,31 +7,15 @@ const DESCRIPTION =
   "One transaction for each active customer of the client. Omit customers or change their amounts before adding.";
 
 export function AddForAllCustomersPage() {
-  const { clientId, withClient } = useClientContext();
-  const header = (
-    <PageHeader
+  return (
+    <BatchPage
       title={TITLE}
       description={DESCRIPTION}
-      actions={
-        <Button variant="default" component={Link} to={withClient("/transactions/addByRoute")}>
-          Add by group
-        </Button>
-      }
-    />
-  );
-  if (clientId === null) {
-    return (
-      <Stack gap="md">
-        {header}
-        <NoClientNotice what="customers" />
-      </Stack>
-    );
-  }
-  return (
-    <Stack gap="md">
-      {header}
-      <AddForAll key={clientId} clientId={clientId} />
-    </Stack>
+      other={{ path: "/transactions/addByRoute", label: "Add by group" }}
+      what="customers"
+    >
+      {(clientId) => <AddForAll key={clientId} clientId={clientId} />}
+    </BatchPage>
   );
 }
 

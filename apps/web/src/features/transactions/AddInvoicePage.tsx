@@ -1,9 +1,9 @@
-import { Alert, Button, Group, Paper, Stack, TextInput } from "@mantine/core";
+import { Button, Group, Paper, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { PageHeader } from "../shell/PageHeader";
 import { today } from "../../lib/business-date";
 import { addInvoice } from "./invoice-api";
@@ -11,7 +11,7 @@ import { CustomerPicker, type PickedCustomer } from "./pickers";
 
 /** Create Invoice: a customer and a date; the new, open invoice opens in Edit Invoice. */
 export function AddInvoicePage() {
-  const { clientId, isAdmin, withClient } = useClientContext();
+  const { clientId, withClient } = useClientContext();
   const navigate = useNavigate();
   const [customer, setCustomer] = useState<PickedCustomer | null>(null);
   const [invoiceDate, setInvoiceDate] = useState(today());
@@ -22,14 +22,11 @@ export function AddInvoicePage() {
 
   if (clientId === null) {
     return (
-      <Stack>
-        <PageHeader title="Create Invoice" />
-        {isAdmin ? (
-          <Alert color="blue">Choose a client to create invoices.</Alert>
-        ) : (
-          <NoClientNotice what="invoices" />
-        )}
-      </Stack>
+      <NoClientPage
+        header={<PageHeader title="Create Invoice" />}
+        what="invoices"
+        adminNotice="Choose a client to create invoices."
+      />
     );
   }
   return (

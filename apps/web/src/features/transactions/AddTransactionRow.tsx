@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, Table, Text, TextInput } from "@mantine/co
 import { displayedDraftAmount, isCodeType } from "@cyclebill/domain";
 import { useState, type KeyboardEvent } from "react";
 import { formatAmount } from "../../lib/format";
-import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { unitOptions, useUnitsOfMeasure } from "../codes/units-of-measure";
 import { SaveFeedback } from "./SaveFeedback";
 import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
@@ -238,7 +238,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
                     <NativeSelect
                       aria-label="New transaction units"
                       value={draft.unitofmeasure}
-                      data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+                      data={unitOptions(units)}
                       onChange={(event) => update({ unitofmeasure: event.currentTarget.value })}
                       w={90}
                     />

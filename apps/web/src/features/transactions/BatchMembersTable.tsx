@@ -11,6 +11,7 @@ import {
   type RowOverride,
 } from "./group-batch-api";
 import type { BatchRows } from "./use-batch-rows";
+import { EmptyRow } from "../shell/LoadingRows";
 
 export type BatchMembersTableProps = {
   transactionType: BatchType;
@@ -68,13 +69,9 @@ export function BatchMembersTable(props: BatchMembersTableProps) {
               </Table.Td>
             </Table.Tr>
           ) : shown.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={8}>
-                <Text size="sm" c="dimmed">
-                  {members.length === 0 ? props.emptyText : "No customers match the filter."}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
+            <EmptyRow columns={8} look="plain">
+              {members.length === 0 ? props.emptyText : "No customers match the filter."}
+            </EmptyRow>
           ) : (
             shown.map((member) => {
               const omitted = rows.omitted.has(member.id);

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useDownload } from "../../api/download";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
@@ -14,7 +14,8 @@ import { AddTransactionRow } from "./AddTransactionRow";
 import type { InvoiceStatus } from "@cyclebill/domain";
 import { STATUS_LABELS, useInvoice, useInvoiceCommand } from "./invoice-api";
 import { TransactionTable } from "./TransactionTable";
-import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
+import { EMPTY_TALLY, addToTally, createdMessage, type Tally } from "./tally";
+import { SessionNotes } from "./SessionNotes";
 import { EMPTY_FILTERS, useRefreshLedger, useTransactionPage } from "./transactions-api";
 
 // Spec section 2: the shared table pages by 14 (options 5, 10 and 15).
@@ -27,7 +28,7 @@ const STATUS_COLORS: Record<InvoiceStatus, string> = { open: "teal", closed: "bl
 export function EditInvoicePage() {
   const { invoiceId } = useParams();
   const id = Number(invoiceId);
-  const { clientId, isAdmin, withClient } = useClientContext();
+  const { clientId, withClient } = useClientContext();
   const navigate = useNavigate();
   const invoice = useInvoice(clientId, id);
   const command = useInvoiceCommand(clientId, id);
@@ -58,14 +59,11 @@ export function EditInvoicePage() {
 
   if (clientId === null) {
     return (
-      <Stack>
-        <PageHeader title="Edit Invoice" />
-        {isAdmin ? (
-          <Alert color="blue">Choose a client to see its invoices.</Alert>
-        ) : (
-          <NoClientNotice what="invoices" />
-        )}
-      </Stack>
+      <NoClientPage
+        header={<PageHeader title="Edit Invoice" />}
+        what="invoices"
+        adminNotice="Choose a client to see its invoices."
+      />
     );
   }
   if (invoice.isError) {
@@ -243,16 +241,7 @@ export function EditInvoicePage() {
           />
         </Group>
       </Paper>
-      {message ? (
-        <Alert color="teal" withCloseButton onClose={() => setMessage(null)} role="status">
-          {message}
-        </Alert>
-      ) : null}
-      {adding && tally.count > 0 ? (
-        <Text size="sm" c="dimmed" aria-live="polite">
-          Added this session: {tally.count} · {describeSplit(tally.charges, tally.credits, tallyNet(tally))}
-        </Text>
-      ) : null}
+      <SessionNotes message={message} onDismiss={() => setMessage(null)} adding={adding} tally={tally} />
       <TransactionTable
         label="Invoice transactions"
         clientId={clientId}

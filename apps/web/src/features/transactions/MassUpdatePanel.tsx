@@ -16,10 +16,11 @@ import { useLocation, useNavigate } from "react-router";
 import { makeInvoiceRefusal } from "@cyclebill/domain";
 import { apiFetch, describeApiError } from "../../api/api-client";
 import { useClientContext } from "../../shared/client-context";
-import { useUnitsOfMeasure } from "../codes/units-of-measure";
+import { unitOptions, useUnitsOfMeasure } from "../codes/units-of-measure";
 import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
 import { useRefreshLedger, type Transaction } from "./transactions-api";
+import { textBinder } from "../../lib/bind-text";
 
 export const MAKE_INVOICE_DEBOUNCE_MS = 2500;
 
@@ -166,6 +167,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
   };
 
   const patch = (values: Partial<Changes>) => setChanges((current) => ({ ...current, ...values }));
+  const bind = textBinder(changes, patch);
   // Make Invoice from Selected is offered only when the server would accept it; otherwise why not.
   const invoiceRefusal = count === 0 ? null : makeInvoiceRefusal(mass.rows);
   return (
@@ -190,37 +192,14 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
             value={changes.code}
             onChange={(code) => patch({ code })}
           />
-          <TextInput
-            label="New description"
-            value={changes.description}
-            onChange={(event) => patch({ description: event.currentTarget.value })}
-          />
-          <TextInput
-            type="date"
-            label="New service date"
-            value={changes.serviceDate}
-            onChange={(event) => patch({ serviceDate: event.currentTarget.value })}
-          />
-          <TextInput
-            label="New rate"
-            inputMode="decimal"
-            value={changes.rate}
-            onChange={(event) => patch({ rate: event.currentTarget.value })}
-          />
-          <TextInput
-            label="New quantity"
-            inputMode="decimal"
-            value={changes.quantity}
-            onChange={(event) => patch({ quantity: event.currentTarget.value })}
-          />
+          <TextInput label="New description" {...bind("description")} />
+          <TextInput type="date" label="New service date" {...bind("serviceDate")} />
+          <TextInput label="New rate" inputMode="decimal" {...bind("rate")} />
+          <TextInput label="New quantity" inputMode="decimal" {...bind("quantity")} />
           <NativeSelect
             label="New units"
-            value={changes.uom}
-            data={[
-              { value: "", label: "Unchanged" },
-              ...units.map((unit) => ({ value: String(unit.id), label: unit.name })),
-            ]}
-            onChange={(event) => patch({ uom: event.currentTarget.value })}
+            {...bind("uom")}
+            data={[{ value: "", label: "Unchanged" }, ...unitOptions(units)]}
           />
         </SimpleGrid>
         {message ? (

@@ -19,6 +19,7 @@ import { draftAmount, tidyDecimal } from "./add-row-draft";
 import { ACTION_LABELS, actionsFor, massEditRefusal, offers, rowStyle } from "./row-rules";
 import type { RowAction, Transaction } from "./transactions-api";
 import type { RowEdit } from "./use-row-edit";
+import { unitOptions } from "../codes/units-of-measure";
 
 export type TransactionRowProps = {
   row: Transaction;
@@ -147,7 +148,7 @@ export function TransactionRow(props: TransactionRowProps) {
                 aria-label="Units"
                 size="xs"
                 value={editing.draft.unitofmeasure}
-                data={units.map((unit) => ({ value: String(unit.id), label: unit.name }))}
+                data={unitOptions(units)}
                 onChange={(event) => patch({ unitofmeasure: event.currentTarget.value })}
               />
             ) : (

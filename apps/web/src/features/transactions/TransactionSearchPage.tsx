@@ -1,17 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Tooltip,
-} from "@mantine/core";
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -19,9 +6,9 @@ import { useSearchParams } from "react-router";
 import { apiFetch } from "../../api/api-client";
 import { useDownload } from "../../api/download";
 import { useClientContext } from "../../shared/client-context";
-import { NoClientNotice } from "../clients/ClientRequired";
+import { NoClientPage } from "../clients/ClientRequired";
 import { useSelectedCustomer } from "../customers/selected-customer";
-import { DownloadIcon, RefreshIcon } from "../shell/icons";
+import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { TablePager } from "../shell/TablePager";
 import { AddTransactionRow } from "./AddTransactionRow";
@@ -30,7 +17,8 @@ import { CodePicker } from "../../shared/CodePicker";
 import { CODE_TYPE_OPTIONS } from "../../shared/codes";
 import { CustomerPicker, customerText, type PickedCode, type PickedCustomer } from "./pickers";
 import { TransactionTable } from "./TransactionTable";
-import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, tallyNet, type Tally } from "./tally";
+import { EMPTY_TALLY, addToTally, createdMessage, describeSplit, type Tally } from "./tally";
+import { SessionNotes } from "./SessionNotes";
 import {
   EMPTY_FILTERS,
   SEARCH_PAGE_SIZE,
@@ -40,6 +28,8 @@ import {
   type CustomerMatch,
   type TransactionFilters,
 } from "./transactions-api";
+import { RefreshButton } from "../shell/RefreshButton";
+import { textBinder } from "../../lib/bind-text";
 
 type FilterState = {
   customer: PickedCustomer | null;
@@ -79,7 +69,7 @@ function toFilters(state: FilterState, customerId: number | null): TransactionFi
 
 /** /transactions/search: filters, totals, the table 50 per page, add and mass update modes. */
 export function TransactionSearchPage() {
-  const { clientId, isAdmin } = useClientContext();
+  const { clientId } = useClientContext();
   const [params] = useSearchParams();
   const prefillCustomerId = Number(params.get("customer_id")) || null;
   // customer_id from the address filters until the user picks or clears the customer.
@@ -132,6 +122,7 @@ export function TransactionSearchPage() {
     setState((current) => ({ ...current, ...values }));
     setPage(1);
   };
+  const bind = textBinder(state, patch);
 
   const finishAdding = (message: boolean) => {
     if (message) {
@@ -160,14 +151,11 @@ export function TransactionSearchPage() {
 
   if (clientId === null) {
     return (
-      <Stack>
-        <PageHeader title="Search Transactions" />
-        {isAdmin ? (
-          <Alert color="blue">Choose a client to see its transactions.</Alert>
-        ) : (
-          <NoClientNotice what="transactions" />
-        )}
-      </Stack>
+      <NoClientPage
+        header={<PageHeader title="Search Transactions" />}
+        what="transactions"
+        adminNotice="Choose a client to see its transactions."
+      />
     );
   }
 
@@ -250,30 +238,10 @@ export function TransactionSearchPage() {
               onChange={(event) => patch({ historical: event.currentTarget.checked })}
             />
           </Stack>
-          <TextInput
-            type="date"
-            label="Entered from"
-            value={state.createdFrom}
-            onChange={(event) => patch({ createdFrom: event.currentTarget.value })}
-          />
-          <TextInput
-            type="date"
-            label="Entered to"
-            value={state.createdTo}
-            onChange={(event) => patch({ createdTo: event.currentTarget.value })}
-          />
-          <TextInput
-            type="date"
-            label="Service from"
-            value={state.serviceFrom}
-            onChange={(event) => patch({ serviceFrom: event.currentTarget.value })}
-          />
-          <TextInput
-            type="date"
-            label="Service to"
-            value={state.serviceTo}
-            onChange={(event) => patch({ serviceTo: event.currentTarget.value })}
-          />
+          <TextInput type="date" label="Entered from" {...bind("createdFrom")} />
+          <TextInput type="date" label="Entered to" {...bind("createdTo")} />
+          <TextInput type="date" label="Service from" {...bind("serviceFrom")} />
+          <TextInput type="date" label="Service to" {...bind("serviceTo")} />
         </SimpleGrid>
         <Group justify="space-between" mt="sm">
           <Text size="sm" aria-label="Totals" aria-live="polite">
@@ -282,16 +250,11 @@ export function TransactionSearchPage() {
               : "Totals loading…"}
           </Text>
           <Group gap="xs">
-            <Tooltip label="Refresh">
-              <ActionIcon
-                variant="default"
-                aria-label="Refresh transactions"
-                loading={list.isFetching || totals.isFetching}
-                onClick={() => void refresh()}
-              >
-                <RefreshIcon />
-              </ActionIcon>
-            </Tooltip>
+            <RefreshButton
+              label="Refresh transactions"
+              loading={list.isFetching || totals.isFetching}
+              onClick={() => void refresh()}
+            />
             <Button
               variant="subtle"
               size="xs"
@@ -307,16 +270,12 @@ export function TransactionSearchPage() {
         </Group>
       </Paper>
 
-      {doneMessage ? (
-        <Alert color="teal" withCloseButton onClose={() => setDoneMessage(null)} role="status">
-          {doneMessage}
-        </Alert>
-      ) : null}
-      {adding && tally.count > 0 ? (
-        <Text size="sm" c="dimmed" aria-live="polite">
-          Added this session: {tally.count} · {describeSplit(tally.charges, tally.credits, tallyNet(tally))}
-        </Text>
-      ) : null}
+      <SessionNotes
+        message={doneMessage}
+        onDismiss={() => setDoneMessage(null)}
+        adding={adding}
+        tally={tally}
+      />
       {mass.active ? <MassUpdatePanel clientId={clientId} mass={mass} /> : null}
 
       <TransactionTable

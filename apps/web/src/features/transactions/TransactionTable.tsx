@@ -1,4 +1,4 @@
-import { Checkbox, Table, Text } from "@mantine/core";
+import { Checkbox, Table } from "@mantine/core";
 import { useState, type ReactNode } from "react";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
@@ -7,6 +7,7 @@ import { SaveFeedback } from "./SaveFeedback";
 import { TransactionRow } from "./TransactionRow";
 import { useRowAction, type RowAction, type Transaction } from "./transactions-api";
 import { useRowEdit } from "./use-row-edit";
+import { EmptyRow } from "../shell/LoadingRows";
 
 export type TransactionTableProps = {
   label: string;
@@ -93,13 +94,9 @@ export function TransactionTable(props: TransactionTableProps) {
             {props.addRow}
             {rows.map(renderRow)}
             {rows.length === 0 && !props.loading ? (
-              <Table.Tr>
-                <Table.Td colSpan={columns}>
-                  <Text size="sm" c="dimmed" ta="center" py="md">
-                    {props.emptyText ?? "No transactions match these filters."}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
+              <EmptyRow columns={columns} look="compact">
+                {props.emptyText ?? "No transactions match these filters."}
+              </EmptyRow>
             ) : null}
           </Table.Tbody>
         </Table>
