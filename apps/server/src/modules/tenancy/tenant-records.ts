@@ -161,13 +161,7 @@ export async function updateTenantRecord<TTable extends PgTable, TInput, TOutput
 ): Promise<TOutput> {
   assertCanWrite(resource as AnyTenantResource, tenant);
   return db.transaction(async (tx) => {
-    const existing = await findRow(
-      tx,
-      tenant,
-      resource as TenantResource<TTable, unknown, unknown, unknown>,
-      id,
-    );
-    assertUnprotected(resource as AnyTenantResource, existing);
+    await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
     await resource.validate?.(tx, tenant, input, id);
     const [row] = await tx
       .update(resource.table as PgTable)
@@ -187,18 +181,19 @@ export async function deleteTenantRecord<TTable extends PgTable, TInput, TOutput
 ): Promise<void> {
   assertCanWrite(resource as AnyTenantResource, tenant);
   await db.transaction(async (tx) => {
-    const existing = await findRow(
-      tx,
-      tenant,
-      resource as TenantResource<TTable, unknown, unknown, unknown>,
-      id,
-    );
-    assertUnprotected(resource as AnyTenantResource, existing);
+    await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
     await tx.delete(resource.table as PgTable).where(scope(resource as AnyTenantResource, tenant, id));
   });
 }
 
-function assertUnprotected(resource: AnyTenantResource, row: unknown): void {
-  const reason = resource.protect?.(row as never);
+/** Before an update or delete: the row exists in the tenant (404) and is not protected (400). */
+async function assertChangeable(
+  tx: Executor,
+  tenant: TenantContext,
+  resource: AnyTenantResource,
+  id: number,
+): Promise<void> {
+  const existing = await findRow(tx, tenant, resource, id);
+  const reason = resource.protect?.(existing as never);
   if (reason) throw nonFieldError(reason);
 }
