@@ -2,7 +2,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import {
   entryActionRefusal,
   NOT_A_DELETABLE_VOID_MESSAGE,
-  offsettingLedgerAmount,
   toQuantity,
   toRate,
   type EntryAction,
@@ -21,6 +20,7 @@ import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { removeEntries } from "../ledger/remove-entries.js";
+import { offsetEntry } from "./offset-entry.js";
 import { postTransaction } from "./post-transaction.js";
 import {
   entryState,
@@ -198,27 +198,7 @@ async function postOffset(
 ): Promise<number> {
   const {
     ids: [offsetId],
-  } = await postEntries(tx, tenant, [
-    {
-      customerId: entry.customerId,
-      codeId: entry.codeId,
-      codeType: entry.codeType,
-      description: `${kind === "void" ? "VOID" : "REVERSAL"}: ${entry.description}`.slice(0, 60),
-      quantity: entry.quantity,
-      rate: entry.rate,
-      serviceDate: businessToday(),
-      datedToday: true,
-      unitOfMeasureId: entry.unitOfMeasureId,
-      transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
-      createdByUserId: tenant.user.id,
-      offsets: {
-        kind,
-        entryId: entry.id,
-        amount: entry.amount,
-        ledgerAmount: offsettingLedgerAmount(entry.ledgerAmount),
-      },
-    },
-  ]);
+  } = await postEntries(tx, tenant, [offsetEntry(entry, kind, { createdByUserId: tenant.user.id })]);
   if (!offsetId) throw new Error("offsetting entry not created");
   return offsetId;
 }
