@@ -89,7 +89,6 @@ export const recurringChargesResource: TenantResource<
   operationNames: { one: "RecurringCharge", many: "RecurringCharges" },
   tag: "Recurring charges",
   table: recurringCharges,
-  columns: { id: recurringCharges.id, clientId: recurringCharges.clientId },
   input: recurringChargeInputSchema,
   output: recurringChargeOutputSchema,
   filters: {

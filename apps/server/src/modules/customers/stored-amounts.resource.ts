@@ -55,7 +55,6 @@ export const storedAmountsResource: TenantResource<
   operationNames: { one: "StoredAmount", many: "StoredAmounts" },
   tag: "Stored amounts",
   table: storedAmounts,
-  columns: { id: storedAmounts.id, clientId: storedAmounts.clientId },
   input: storedAmountInputSchema,
   output: storedAmountOutputSchema,
   filters: {
