@@ -12,6 +12,7 @@ import type { Database, Executor } from "../../db/database.js";
 import { billIndicatorFlags, customers, routePlans, routes } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
+import { assertClientCustomer } from "../tenancy/tenant-refs.js";
 
 export const routePlanOutputSchema = z.object({
   routeplan_id: z.number().int(),
@@ -162,15 +163,6 @@ async function writeStops(tx: Executor, tenant: TenantContext, order: readonly n
     where rp.client_id = ${tenant.clientId} and rp.id = v.id and rp.stop <> v.stop`);
 }
 
-async function assertCustomer(tx: Executor, tenant: TenantContext, customerId: number): Promise<void> {
-  const [customer] = await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)))
-    .limit(1);
-  if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
-}
-
 export type RoutePlanInput = {
   route: number;
   customer: number;
@@ -218,7 +210,7 @@ export async function addRoutePlan(
 ): Promise<RoutePlanOutput> {
   return db.transaction(async (tx) => {
     await lockGroup(tx, tenant, input.route);
-    await assertCustomer(tx, tenant, input.customer);
+    await assertClientCustomer(tx, tenant.clientId, input.customer);
     const order = await memberOrder(tx, tenant, input.route);
     await assertNotInGroup(tx, tenant, input);
     const stop = resolveAddStop(input.stop, order.length);

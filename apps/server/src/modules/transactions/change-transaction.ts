@@ -10,7 +10,7 @@ import {
 import type { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
-import { codes, invoices, transactions } from "../../db/tables.js";
+import { invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { attachTransactions } from "../invoices/create-invoice.js";
@@ -41,6 +41,7 @@ export {
   NOT_VOIDABLE_MESSAGE,
   REFUNDED_OFFSET_MESSAGE,
 } from "@cyclebill/domain";
+import { clientCode } from "../tenancy/tenant-refs.js";
 
 /** Refuses as the entry's offered actions say: the same rule the records' `actions` come from. */
 export function assertEntryAction(entry: TransactionView, action: EntryAction): void {
@@ -136,12 +137,7 @@ export async function planRewrite(
   changes: EntryChanges,
 ): Promise<EntryRewrite> {
   assertEntryAction(entry, "edit");
-  const [code] = await tx
-    .select({ id: codes.id, codeType: codes.codeType })
-    .from(codes)
-    .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, changes.code)))
-    .limit(1);
-  if (!code) throw fieldError("code", "Invalid code - object does not exist.");
+  const code = await clientCode(tx, tenant.clientId, changes.code);
   if (entry.invoiceId !== null && changes.customer !== entry.customerId) {
     throw fieldError("customer", ENTRY_STAYS_WITH_INVOICE_MESSAGE);
   }
