@@ -189,18 +189,23 @@ export const routePlans = pgTable(
   ],
 );
 
+/** A customer's charge by code: what stored amounts and recurring charges both hold, in this order. */
+const customerChargeColumns = () => ({
+  customerId: refColumn("customer_id").notNull(),
+  codeId: refColumn("code_id").notNull(),
+  description: varchar("description", { length: 60 }).notNull().default(""),
+  rate: rateColumn("rate").notNull(),
+  quantity: quantityColumn("quantity").notNull().default("1"),
+  unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
+  amount: amountColumn("amount").notNull(),
+});
+
 export const storedAmounts = pgTable(
   "stored_amounts",
   {
     clientId: clientIdColumn(),
     id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    codeId: refColumn("code_id").notNull(),
-    description: varchar("description", { length: 60 }).notNull().default(""),
-    rate: rateColumn("rate").notNull(),
-    quantity: quantityColumn("quantity").notNull().default("1"),
-    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
-    amount: amountColumn("amount").notNull(),
+    ...customerChargeColumns(),
     createdAt: createdAtColumn(),
   },
   (t) => [
@@ -231,13 +236,7 @@ export const recurringCharges = pgTable(
   {
     clientId: clientIdColumn(),
     id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    codeId: refColumn("code_id").notNull(),
-    description: varchar("description", { length: 60 }).notNull().default(""),
-    rate: rateColumn("rate").notNull(),
-    quantity: quantityColumn("quantity").notNull().default("1"),
-    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
-    amount: amountColumn("amount").notNull(),
+    ...customerChargeColumns(),
     startMonth: smallint("start_month").notNull(),
     endMonth: smallint("end_month").notNull(),
     frequency: varchar("frequency", { length: 12, enum: recurringFrequencies }).notNull().default("monthly"),
