@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ledgerAmount, multiplyRateByQuantity, type CodeType } from "@cyclebill/domain";
+import { ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { notFound } from "../../http/errors.js";
@@ -18,17 +18,7 @@ import { assertPostable } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
 
 /** The new content of an editable entry. Rate and quantity are normalised; the amount follows. */
-export type EntryRewrite = {
-  id: number;
-  customerId: number;
-  codeId: number;
-  codeType: CodeType;
-  description: string;
-  rate: string;
-  quantity: string;
-  serviceDate: string;
-  unitOfMeasureId: number;
-};
+export type EntryRewrite = Omit<EntryContent, "amount" | "ledgerAmount"> & { id: number };
 
 type CurrentRow = StoredEntryRow & { id: number | string };
 
