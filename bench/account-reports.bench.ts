@@ -6,23 +6,13 @@
 // process's client book refreshes the changed customers).
 // Usage: npm run bench:reports [-- --pglite-only | --postgres-only] [--summary-only]   (default: PostgreSQL only)
 // BENCH_DATABASE_URL picks the PostgreSQL server, BENCH_DATABASE_NAME the database (cyclebill_bench).
-import { existsSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { buildApp } from "../apps/server/src/app.js";
-import { loadConfig } from "../apps/server/src/config.js";
-import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
-import { ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
+import { measureOnBenchDatabases, percentile, startBenchApp } from "./bench-app.js";
 
-const here = path.dirname(new URL(import.meta.url).pathname);
 const MB = 1024 * 1024;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 function spread(label: string, timings: number[]): string {
   const sorted = [...timings].sort((a, b) => a - b);
@@ -74,16 +64,9 @@ async function measureReports(
 }
 
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
-  const client = await ensureBenchData(handle, label);
-  const config = {
-    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
-    webDistDir: "/none",
-  };
-  const app = await buildApp({ db: handle.db, config }, { logger: false });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api`;
-  const headers = { authorization: `Bearer ${await signAccessToken(SECRET, client.ownerUserId)}` };
+  const { client, app, port, token } = await startBenchApp(handle, label);
+  const base = `http://127.0.0.1:${port}/api`;
+  const headers = { authorization: `Bearer ${token}` };
   const [range] = await queryRows<{ month: string; entries: string }>(
     handle.db,
     sql`with m as (select to_char(date_trunc('month', max(service_date)) - interval '1 month', 'YYYY-MM') as month
@@ -171,14 +154,5 @@ const args = process.argv.slice(2);
 const only = args.find((arg) => arg === "--pglite-only" || arg === "--postgres-only");
 /** Only the client summary (skips the register and totals). */
 const summaryOnly = args.includes("--summary-only");
-if (only === "--pglite-only") {
-  const dataDir = path.join(here, ".data", "pglite");
-  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
-  const handle = await openDatabase({ kind: "pglite", dataDir });
-  await measure(handle, "PGlite");
-  await handle.close();
-} else {
-  const handle = await postgresBenchHandle();
-  await measure(handle, "PostgreSQL");
-  await handle.close();
-}
+// PostgreSQL only unless --pglite-only.
+await measureOnBenchDatabases(only === "--pglite-only" ? only : "--postgres-only", measure);

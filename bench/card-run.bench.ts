@@ -11,8 +11,7 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { sql } from "drizzle-orm";
-import pg from "pg";
-import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { readJobRun } from "../apps/server/src/modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
@@ -24,6 +23,7 @@ import { cardRunJob } from "../apps/server/src/jobs/card-run.job.js";
 import { startBulkCardRun, type CardRunChunk } from "../apps/server/src/modules/payments/start-card-run.js";
 import { sealSecret } from "../apps/server/src/modules/secrets/secret-box.js";
 import { createUser } from "../apps/server/src/modules/users/create-user.js";
+import { measureOnFreshDatabases } from "./fresh-postgres.js";
 
 const CUSTOMERS = Number(process.env.BENCH_CARD_CUSTOMERS ?? 10_000);
 const { concurrency } = cardRunJob.queue;
@@ -177,40 +177,4 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   }
 }
 
-async function postgresHandle(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
-  const name = "cyclebill_bench_cards";
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 10 });
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      const dropper = new pg.Client({ connectionString: server });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
-const args = new Set(process.argv.slice(2));
-if (!args.has("--postgres-only")) {
-  const handle = await openDatabase({ kind: "pglite", dataDir: null });
-  await measure(handle, "PGlite (in memory)");
-  await handle.close();
-}
-if (!args.has("--pglite-only")) {
-  const { handle, drop } = await postgresHandle();
-  try {
-    await measure(handle, "PostgreSQL");
-  } finally {
-    await drop();
-  }
-}
+await measureOnFreshDatabases("cyclebill_bench_cards", 10, measure);

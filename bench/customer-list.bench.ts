@@ -3,17 +3,11 @@
 // Usage: npm run bench:customers [-- --pglite-only | --postgres-only]
 // BENCH_DATABASE_URL picks the PostgreSQL server (default postgres://root@127.0.0.1:5432/test; a
 // database cyclebill_bench is created there once and reused). PGlite data is kept in bench/.data.
-import { existsSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { buildApp } from "../apps/server/src/app.js";
-import { loadConfig } from "../apps/server/src/config.js";
-import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
-import { ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
+import type { DatabaseHandle } from "../apps/server/src/db/database.js";
+import { measureOnBenchDatabases, percentile, startBenchApp } from "./bench-app.js";
 
 const REQUESTS = 100;
-const here = path.dirname(new URL(import.meta.url).pathname);
 
 const queries: Record<string, string>[] = [
   { ordering: "customer_no" },
@@ -28,21 +22,8 @@ const queries: Record<string, string>[] = [
   { ordering: "-last_pay_date", page: "7" },
 ];
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
-  const client = await ensureBenchData(handle, label);
-  const config = {
-    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
-    webDistDir: "/none",
-  };
-  const app = await buildApp({ db: handle.db, config }, { logger: false });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  const token = await signAccessToken(SECRET, client.ownerUserId);
+  const { client, app, port, token } = await startBenchApp(handle, label);
   const request = async (query: Record<string, string>) => {
     const url = new URL(`http://127.0.0.1:${port}/api/customers/`);
     for (const [key, value] of Object.entries({ limit: "15", ...query })) url.searchParams.set(key, value);
@@ -64,16 +45,4 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   await app.close();
 }
 
-const only = process.argv[2];
-if (only !== "--postgres-only") {
-  const dataDir = path.join(here, ".data", "pglite");
-  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
-  const handle = await openDatabase({ kind: "pglite", dataDir });
-  await measure(handle, "PGlite");
-  await handle.close();
-}
-if (only !== "--pglite-only") {
-  const handle = await postgresBenchHandle();
-  await measure(handle, "PostgreSQL");
-  await handle.close();
-}
+await measureOnBenchDatabases(process.argv[2], measure);

@@ -4,11 +4,11 @@
 // Target: at most 5 s on PostgreSQL on the 2-core machine.
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import pg from "pg";
-import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
 import { postEntries, type NewLedgerEntry } from "../apps/server/src/modules/ledger/post-entries.js";
+import { measureOnFreshDatabases } from "./fresh-postgres.js";
 
 const CUSTOMERS = Number(process.env.BENCH_POST_CUSTOMERS ?? 100_000);
 const ROUNDS = 3;
@@ -69,40 +69,4 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   );
 }
 
-async function postgresHandle(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
-  const name = "cyclebill_bench_post_entries";
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      const dropper = new pg.Client({ connectionString: server });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
-const args = new Set(process.argv.slice(2));
-if (!args.has("--postgres-only")) {
-  const handle = await openDatabase({ kind: "pglite", dataDir: null });
-  await measure(handle, "PGlite (in memory)");
-  await handle.close();
-}
-if (!args.has("--pglite-only")) {
-  const { handle, drop } = await postgresHandle();
-  try {
-    await measure(handle, "PostgreSQL");
-  } finally {
-    await drop();
-  }
-}
+await measureOnFreshDatabases("cyclebill_bench_post_entries", 2, measure);

@@ -1,8 +1,7 @@
 // The production benchmarks' client: many customers, each with last month's statement, a monthly
 // recurring charge, and a third of them 45 days overdue (a late fee each).
 import { sql } from "drizzle-orm";
-import pg from "pg";
-import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
 
@@ -67,30 +66,4 @@ export async function generateProductionClient(handle: DatabaseHandle, customers
   // Statistics, as autovacuum (PostgreSQL) or the start-up analyze (PGlite) keep them on a live system.
   await handle.db.execute(sql`analyze`);
   return { clientId, overdue: overdue.length };
-}
-
-/** A new, empty PostgreSQL database of that name on BENCH_DATABASE_URL (dropped first if left over). */
-export async function freshPostgres(
-  name: string,
-): Promise<{ handle: DatabaseHandle; url: string; drop: () => Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 2 });
-  return {
-    handle,
-    url: url.toString(),
-    drop: async () => {
-      await handle.close();
-      const dropper = new pg.Client({ connectionString: server });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
 }

@@ -16,7 +16,8 @@ import { getProductionRun } from "../apps/server/src/modules/production/producti
 import { startProductionRun } from "../apps/server/src/modules/production/start-production.js";
 import { createUser } from "../apps/server/src/modules/users/create-user.js";
 import { startWorkerProcess, type WorkerProcess } from "../apps/server/src/test-support/worker-process.js";
-import { CYCLE, RUN_DATE, freshPostgres, generateProductionClient } from "./production-data.js";
+import { freshPostgres } from "./fresh-postgres.js";
+import { CYCLE, RUN_DATE, generateProductionClient } from "./production-data.js";
 
 const CUSTOMERS = Number(process.env.BENCH_PRODUCTION_CUSTOMERS ?? 100_000);
 const CHUNK_SIZE = Number(process.env.JOB_CHUNK_SIZE ?? 500);

@@ -1,34 +1,16 @@
 // Ledger benchmarks on the 50,000-customer / 1,000,000-posting client (see customer-list.bench.ts):
 // transaction search page p95, total-amount p95 (100 requests each, varied filters), and posting a
 // batch to a 5,000-customer group. Usage: npm run bench:transactions [-- --pglite-only | --postgres-only]
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { buildApp } from "../apps/server/src/app.js";
-import { loadConfig } from "../apps/server/src/config.js";
-import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
+import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
-import { ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
+import { measureOnBenchDatabases, percentile, startBenchApp } from "./bench-app.js";
 
-const here = path.dirname(new URL(import.meta.url).pathname);
 const REQUESTS = 100;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
-  const client = await ensureBenchData(handle, label);
-  const config = {
-    ...loadConfig({ DATA_DIR: path.join(here, ".data"), JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
-    webDistDir: "/none",
-  };
-  const app = await buildApp({ db: handle.db, config }, { logger: false });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  const token = await signAccessToken(SECRET, client.ownerUserId);
+  const { client, app, port, token } = await startBenchApp(handle, label);
   const [range] = await queryRows<{ first: number; codes: number }>(
     handle.db,
     sql`select min(id) as first, (select min(id) from codes where client_id = ${client.clientId} and code = 200) as codes
@@ -138,14 +120,4 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   await app.close();
 }
 
-const only = process.argv[2];
-if (only !== "--postgres-only") {
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(here, ".data", "pglite") });
-  await measure(handle, "PGlite");
-  await handle.close();
-}
-if (only !== "--pglite-only") {
-  const handle = await postgresBenchHandle();
-  await measure(handle, "PostgreSQL");
-  await handle.close();
-}
+await measureOnBenchDatabases(process.argv[2], measure);

@@ -35,6 +35,8 @@ export * from "./invoices/invoice-schemas.js";
 export * from "./api/field-schemas.js";
 export * from "./api/page-schema.js";
 export * from "./records/customer-records.js";
+export * from "./records/client-summary-records.js";
+export * from "./records/user-records.js";
 export * from "./records/transaction-records.js";
 export * from "./records/document-records.js";
 export * from "./records/client-document-records.js";

@@ -1,14 +1,21 @@
-/** The signed-in user as the API sees it. */
-export type AuthUser = {
-  id: number;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  isAdmin: boolean;
-  isClientStaff: boolean;
-  clientId: number | null;
-};
+import type { CachedUser } from "../db/auth-cache.js";
+
+/** The signed-in user as the API sees it: the user authentication read, less what it checked. */
+export type AuthUser = Omit<CachedUser, "isActive" | "tokensValidAfter">;
+
+/** Only the AuthUser fields of a user read with more (a users row, the authentication cache's entry). */
+export function authUserOf(user: AuthUser): AuthUser {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    isAdmin: user.isAdmin,
+    isClientStaff: user.isClientStaff,
+    clientId: user.clientId,
+  };
+}
 
 export type AuthContext = { user: AuthUser; tokenId: string; expiresAt: Date };
 

@@ -7,15 +7,7 @@ export function sendDownload(
   file: { fileName: string; content: Buffer },
   contentType: string,
 ) {
-  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/"/g, "'");
-  return reply
-    .header("content-type", contentType)
-    .header(
-      "content-disposition",
-      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-    )
-    .header("cache-control", "no-store")
-    .send(file.content);
+  return downloadHeaders(reply, file.fileName, contentType).send(file.content);
 }
 
 /** Sends a download whose body is written while it is read (a report streamed from the database). */
@@ -23,13 +15,16 @@ export function sendStreamedDownload(
   reply: FastifyReply,
   file: { fileName: string; contentType: string; body: Readable },
 ) {
-  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/"/g, "'");
+  return downloadHeaders(reply, file.fileName, file.contentType).send(file.body);
+}
+
+function downloadHeaders(reply: FastifyReply, fileName: string, contentType: string): FastifyReply {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/"/g, "'");
   return reply
-    .header("content-type", file.contentType)
+    .header("content-type", contentType)
     .header(
       "content-disposition",
-      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     )
-    .header("cache-control", "no-store")
-    .send(file.body);
+    .header("cache-control", "no-store");
 }

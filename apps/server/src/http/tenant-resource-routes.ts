@@ -1,4 +1,3 @@
-import type { PgTable } from "drizzle-orm/pg-core";
 import { listQuerySchema, recordIdParamsSchema, recordQuerySchema, type ListQuery } from "@cyclebill/domain";
 import { z } from "zod";
 import {
@@ -8,11 +7,12 @@ import {
   listTenantRecords,
   updateTenantRecord,
   type TenantResource,
+  type TenantTable,
 } from "../modules/tenancy/tenant-records.js";
 import { defineRoute, type Router } from "./router.js";
 
 /** Registers the five conventional routes of a tenant resource under /api/{name}/. */
-export function registerTenantResource<TTable extends PgTable, TInput, TOutput, TFilters>(
+export function registerTenantResource<TTable extends TenantTable, TInput, TOutput, TFilters>(
   router: Router,
   resource: TenantResource<TTable, TInput, TOutput, TFilters>,
 ): void {

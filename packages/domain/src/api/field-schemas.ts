@@ -39,3 +39,11 @@ export const optionalStateField = () =>
     .trim()
     .toUpperCase()
     .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
+
+/** Empty, or an email address (at most 254 characters). */
+export const optionalEmailField = () =>
+  z
+    .string()
+    .trim()
+    .max(254)
+    .refine((value) => value === "" || z.email().safeParse(value).success, "Enter a valid email address.");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   ZIP_MESSAGE,
+  optionalEmailField,
   optionalStateField,
   optionalZipField,
   phoneField,
@@ -53,12 +54,7 @@ const clientDetailFields = {
   fax_number: phone.default(""),
   cell_phone: phone.default(""),
   home_phone: phone.default(""),
-  email: z
-    .string()
-    .trim()
-    .max(254)
-    .refine((value) => value === "" || z.email().safeParse(value).success, "Enter a valid email address.")
-    .default(""),
+  email: optionalEmailField().default(""),
   business_owner: text(120).default(""),
   primary_contact: text(120).default(""),
   alternate_contact: text(120).default(""),

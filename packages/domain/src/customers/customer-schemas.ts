@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
-import { optionalStateField, optionalZipField, phoneField, trimmedText } from "../api/field-schemas.js";
+import {
+  optionalEmailField,
+  optionalStateField,
+  optionalZipField,
+  phoneField,
+  trimmedText,
+} from "../api/field-schemas.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { quantitySchema, rateSchema } from "../money/money-schemas.js";
 import { RECURRING_FREQUENCIES } from "../recurring/recurring-schedule.js";
@@ -41,12 +47,7 @@ export const customerFieldsSchema = z.object({
   phone1: phone.default(""),
   phone2: phone.default(""),
   phone3: phone.default(""),
-  email: z
-    .string()
-    .trim()
-    .max(254)
-    .refine((value) => value === "" || z.email().safeParse(value).success, "Enter a valid email address.")
-    .default(""),
+  email: optionalEmailField().default(""),
   address1: text(120).default(""),
   address2: text(120).default(""),
   address3: text(120).default(""),

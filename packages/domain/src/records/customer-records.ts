@@ -9,16 +9,21 @@ const ARCHIVE_STATES = [
   "archived",
 ] as const satisfies readonly ArchiveState[];
 
-/** A customer as GET /api/customers/{id}/ returns it (and every write of one answers with it). */
-export const customerRecordSchema = z.object({
-  id: z.number().int(),
-  client: z.number().int(),
-  client_id: z.number().int(),
+/** How every customer record names its customer: number, display name and the name's parts. */
+export const customerNameFields = {
   customer_no: z.number().int(),
   customer_name: z.string(),
   first_name: z.string(),
   last_name: z.string(),
   company_name: z.string(),
+};
+
+/** A customer as GET /api/customers/{id}/ returns it (and every write of one answers with it). */
+export const customerRecordSchema = z.object({
+  id: z.number().int(),
+  client: z.number().int(),
+  client_id: z.number().int(),
+  ...customerNameFields,
   phone1: z.string(),
   phone2: z.string(),
   phone3: z.string(),
@@ -134,11 +139,7 @@ export type CustomerSummary = z.output<typeof customerSummarySchema>;
 /** Customer Select: a typeahead match. */
 export const customerMatchSchema = z.object({
   id: z.number().int(),
-  customer_no: z.number().int(),
-  customer_name: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  company_name: z.string(),
+  ...customerNameFields,
 });
 export type CustomerMatch = z.output<typeof customerMatchSchema>;
 

@@ -4,7 +4,7 @@ import { amountString, dateString, timestampString } from "../api/page-schema.js
 import { CODE_TYPES } from "../codes/code-types.js";
 import { INVOICE_STATUSES } from "../invoices/invoice-rules.js";
 import { INVOICE_ACTIONS, STATEMENT_ACTIONS } from "../ledger/entry-actions.js";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./transaction-records.js";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, entryContentFields } from "./transaction-records.js";
 
 const invoiceStatus = z.enum(INVOICE_STATUSES);
 
@@ -41,13 +41,7 @@ export const ledgerLineSchema = z.object({
   code: z.number().int(),
   displayCode: z.number().int(),
   code_type: z.enum(CODE_TYPES),
-  description: z.string(),
-  quantity: z.string().describe("decimal string"),
-  rate: z.string().describe("decimal string, 5 places"),
-  amount: amountString,
-  ledger_amount: amountString,
-  serviceDate: dateString,
-  created: timestampString,
+  ...entryContentFields,
   transaction_status: z.enum(TRANSACTION_STATUSES),
   transaction_type: z.enum(TRANSACTION_TYPES),
   voided: z.boolean(),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
 import { jobRunSchema } from "../jobs/job-run.js";
+import { customerNameFields } from "./customer-records.js";
 
 // What the payment endpoints answer. Public answers (the pay-a-statement page) carry only what the
 // page needs: never ids of other records, never more than a mask of a payment account.
@@ -130,11 +131,7 @@ export type CardRun = z.infer<typeof cardRunSchema>;
 export const creditCardCustomerSchema = z.object({
   id: z.number().int(),
   client_id: z.number().int(),
-  customer_no: z.number().int(),
-  customer_name: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  company_name: z.string(),
+  ...customerNameFields,
   total_balance: amountString,
   last_pay_date: dateString.nullable(),
   autopay_flag: z.boolean(),

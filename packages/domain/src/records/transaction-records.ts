@@ -16,6 +16,18 @@ export const TRANSACTION_TYPES = [
   "late_fee",
 ] as const;
 
+/** What an entry says and when, as every list of entries shows it. */
+export const entryContentFields = {
+  description: z.string(),
+  quantity: z.string().describe("decimal string"),
+  rate: z.string().describe("decimal string, 5 places"),
+  amount: amountString,
+  /** The signed effect on the balance. */
+  ledger_amount: amountString,
+  serviceDate: dateString,
+  created: timestampString,
+};
+
 /** One ledger entry as GET /api/transactions/ returns it, with what may still be done to it. */
 export const transactionRecordSchema = z.object({
   id: z.number().int(),
@@ -28,14 +40,7 @@ export const transactionRecordSchema = z.object({
   displayCode: z.number().int(),
   code_type: z.enum(CODE_TYPES),
   code_type_id: z.number().int(),
-  description: z.string(),
-  quantity: z.string().describe("decimal string"),
-  rate: z.string().describe("decimal string, 5 places"),
-  amount: amountString,
-  /** The signed effect on the balance. */
-  ledger_amount: amountString,
-  serviceDate: dateString,
-  created: timestampString,
+  ...entryContentFields,
   unitofmeasure: z.number().int().nullable(),
   uom: z.string().nullable(),
   transaction_status: z.enum(TRANSACTION_STATUSES),

@@ -3,7 +3,6 @@ import {
   bigint,
   boolean,
   date,
-  foreignKey,
   index,
   integer,
   pgTable,
@@ -17,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import {
   amountColumn,
+  clientForeignKey,
   createdAtColumn,
   idColumn,
   quantityColumn,
@@ -183,46 +183,37 @@ export const routePlans = pgTable(
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     unique("route_plans_route_customer_key").on(t.clientId, t.routeId, t.customerId),
-    foreignKey({
-      name: "route_plans_route_id_fk",
-      columns: [t.clientId, t.routeId],
-      foreignColumns: [routes.clientId, routes.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "route_plans_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
+    clientForeignKey("route_plans_route_id_fk", [t.clientId, t.routeId], routes).onDelete("cascade"),
+    clientForeignKey("route_plans_customer_id_fk", [t.clientId, t.customerId], customers).onDelete("cascade"),
     index("route_plans_route_stop_idx").on(t.clientId, t.routeId, t.stop),
   ],
 );
+
+/** A customer's charge by code: what stored amounts and recurring charges both hold, in this order. */
+const customerChargeColumns = () => ({
+  customerId: refColumn("customer_id").notNull(),
+  codeId: refColumn("code_id").notNull(),
+  description: varchar("description", { length: 60 }).notNull().default(""),
+  rate: rateColumn("rate").notNull(),
+  quantity: quantityColumn("quantity").notNull().default("1"),
+  unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
+  amount: amountColumn("amount").notNull(),
+});
 
 export const storedAmounts = pgTable(
   "stored_amounts",
   {
     clientId: clientIdColumn(),
     id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    codeId: refColumn("code_id").notNull(),
-    description: varchar("description", { length: 60 }).notNull().default(""),
-    rate: rateColumn("rate").notNull(),
-    quantity: quantityColumn("quantity").notNull().default("1"),
-    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
-    amount: amountColumn("amount").notNull(),
+    ...customerChargeColumns(),
     createdAt: createdAtColumn(),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
-    foreignKey({
-      name: "stored_amounts_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "stored_amounts_code_id_fk",
-      columns: [t.clientId, t.codeId],
-      foreignColumns: [codes.clientId, codes.id],
-    }),
+    clientForeignKey("stored_amounts_customer_id_fk", [t.clientId, t.customerId], customers).onDelete(
+      "cascade",
+    ),
+    clientForeignKey("stored_amounts_code_id_fk", [t.clientId, t.codeId], codes),
     index("stored_amounts_customer_idx").on(t.clientId, t.customerId),
   ],
 );
@@ -245,13 +236,7 @@ export const recurringCharges = pgTable(
   {
     clientId: clientIdColumn(),
     id: idColumn(),
-    customerId: refColumn("customer_id").notNull(),
-    codeId: refColumn("code_id").notNull(),
-    description: varchar("description", { length: 60 }).notNull().default(""),
-    rate: rateColumn("rate").notNull(),
-    quantity: quantityColumn("quantity").notNull().default("1"),
-    unitOfMeasureId: refColumn("unit_of_measure_id").references(() => unitsOfMeasure.id),
-    amount: amountColumn("amount").notNull(),
+    ...customerChargeColumns(),
     startMonth: smallint("start_month").notNull(),
     endMonth: smallint("end_month").notNull(),
     frequency: varchar("frequency", { length: 12, enum: recurringFrequencies }).notNull().default("monthly"),
@@ -264,16 +249,10 @@ export const recurringCharges = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
-    foreignKey({
-      name: "recurring_charges_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "recurring_charges_code_id_fk",
-      columns: [t.clientId, t.codeId],
-      foreignColumns: [codes.clientId, codes.id],
-    }),
+    clientForeignKey("recurring_charges_customer_id_fk", [t.clientId, t.customerId], customers).onDelete(
+      "cascade",
+    ),
+    clientForeignKey("recurring_charges_code_id_fk", [t.clientId, t.codeId], codes),
     index("recurring_charges_customer_idx").on(t.clientId, t.customerId),
   ],
 );
@@ -335,16 +314,8 @@ export const statements = pgTable(
     index("statements_pool_idx")
       .on(t.clientId, t.poolId)
       .where(sql`pool_id is not null`),
-    foreignKey({
-      name: "statements_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "statements_production_run_id_fk",
-      columns: [t.clientId, t.productionRunId],
-      foreignColumns: [productionRuns.clientId, productionRuns.id],
-    }),
+    clientForeignKey("statements_customer_id_fk", [t.clientId, t.customerId], customers).onDelete("cascade"),
+    clientForeignKey("statements_production_run_id_fk", [t.clientId, t.productionRunId], productionRuns),
     index("statements_customer_date_idx").on(t.clientId, t.customerId, t.statementDate),
     // One statement per customer and production run, whatever a replayed job does.
     uniqueIndex("statements_run_customer_key")
@@ -372,16 +343,8 @@ export const invoices = pgTable(
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     unique("invoices_client_invoice_num_key").on(t.clientId, t.invoiceNum),
-    foreignKey({
-      name: "invoices_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "invoices_statement_id_fk",
-      columns: [t.clientId, t.statementId],
-      foreignColumns: [statements.clientId, statements.id],
-    }),
+    clientForeignKey("invoices_customer_id_fk", [t.clientId, t.customerId], customers).onDelete("cascade"),
+    clientForeignKey("invoices_statement_id_fk", [t.clientId, t.statementId], statements),
     index("invoices_customer_date_idx").on(t.clientId, t.customerId, t.invoiceDate),
     index("invoices_statement_idx")
       .on(t.clientId, t.statementId)
@@ -448,46 +411,26 @@ export const transactions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
-    foreignKey({
-      name: "transactions_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "transactions_code_id_fk",
-      columns: [t.clientId, t.codeId],
-      foreignColumns: [codes.clientId, codes.id],
-    }),
-    foreignKey({
-      name: "transactions_invoice_id_fk",
-      columns: [t.clientId, t.invoiceId],
-      foreignColumns: [invoices.clientId, invoices.id],
-    }),
-    foreignKey({
-      name: "transactions_statement_id_fk",
-      columns: [t.clientId, t.statementId],
-      foreignColumns: [statements.clientId, statements.id],
-    }),
-    foreignKey({
-      name: "transactions_voids_transaction_id_fk",
-      columns: [t.clientId, t.voidsTransactionId],
-      foreignColumns: [t.clientId, t.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "transactions_reverses_transaction_id_fk",
-      columns: [t.clientId, t.reversesTransactionId],
-      foreignColumns: [t.clientId, t.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "transactions_recurring_charge_id_fk",
-      columns: [t.clientId, t.recurringChargeId],
-      foreignColumns: [recurringCharges.clientId, recurringCharges.id],
-    }),
-    foreignKey({
-      name: "transactions_production_run_id_fk",
-      columns: [t.clientId, t.productionRunId],
-      foreignColumns: [productionRuns.clientId, productionRuns.id],
-    }),
+    clientForeignKey("transactions_customer_id_fk", [t.clientId, t.customerId], customers).onDelete(
+      "cascade",
+    ),
+    clientForeignKey("transactions_code_id_fk", [t.clientId, t.codeId], codes),
+    clientForeignKey("transactions_invoice_id_fk", [t.clientId, t.invoiceId], invoices),
+    clientForeignKey("transactions_statement_id_fk", [t.clientId, t.statementId], statements),
+    clientForeignKey("transactions_voids_transaction_id_fk", [t.clientId, t.voidsTransactionId], t).onDelete(
+      "cascade",
+    ),
+    clientForeignKey(
+      "transactions_reverses_transaction_id_fk",
+      [t.clientId, t.reversesTransactionId],
+      t,
+    ).onDelete("cascade"),
+    clientForeignKey(
+      "transactions_recurring_charge_id_fk",
+      [t.clientId, t.recurringChargeId],
+      recurringCharges,
+    ),
+    clientForeignKey("transactions_production_run_id_fk", [t.clientId, t.productionRunId], productionRuns),
     // The id ends the date indexes: lists order by date then id, and a page of the newest 50 reads
     // 50 index entries instead of every entry of the newest day (5,000 on a large client) and sorting.
     index("transactions_customer_service_date_id_idx").on(t.clientId, t.customerId, t.serviceDate, t.id),
@@ -550,11 +493,11 @@ export const statementDeliveries = pgTable(
     primaryKey({ columns: [t.clientId, t.id] }),
     // One email per statement, whatever a replayed or resumed job does.
     unique("statement_deliveries_statement_channel_key").on(t.clientId, t.statementId, t.channel),
-    foreignKey({
-      name: "statement_deliveries_statement_id_fk",
-      columns: [t.clientId, t.statementId],
-      foreignColumns: [statements.clientId, statements.id],
-    }).onDelete("cascade"),
+    clientForeignKey(
+      "statement_deliveries_statement_id_fk",
+      [t.clientId, t.statementId],
+      statements,
+    ).onDelete("cascade"),
     index("statement_deliveries_run_idx").on(t.clientId, t.productionRunId, t.status),
   ],
 );

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   date,
-  foreignKey,
   index,
   integer,
   pgTable,
@@ -14,7 +13,14 @@ import {
   varchar,
 } from "drizzle-orm/pg-core";
 import { customers, transactions } from "./billing.js";
-import { amountColumn, createdAtColumn, idColumn, refColumn, updatedAtColumn } from "./columns.js";
+import {
+  amountColumn,
+  clientForeignKey,
+  createdAtColumn,
+  idColumn,
+  refColumn,
+  updatedAtColumn,
+} from "./columns.js";
 import { clients, users } from "./platform.js";
 
 // Card and ACH payments through the gateway. Nothing here ever holds a card or account number or a
@@ -93,16 +99,10 @@ export const paymentAttempts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
-    foreignKey({
-      name: "payment_attempts_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "payment_attempts_transaction_id_fk",
-      columns: [t.clientId, t.transactionId],
-      foreignColumns: [transactions.clientId, transactions.id],
-    }),
+    clientForeignKey("payment_attempts_customer_id_fk", [t.clientId, t.customerId], customers).onDelete(
+      "cascade",
+    ),
+    clientForeignKey("payment_attempts_transaction_id_fk", [t.clientId, t.transactionId], transactions),
     uniqueIndex("payment_attempts_idempotency_key").on(t.clientId, t.idempotencyKey),
     uniqueIndex("payment_attempts_transaction_key")
       .on(t.clientId, t.transactionId)
@@ -140,11 +140,11 @@ export const customerPaymentMethods = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.customerId] }),
-    foreignKey({
-      name: "customer_payment_methods_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
+    clientForeignKey(
+      "customer_payment_methods_customer_id_fk",
+      [t.clientId, t.customerId],
+      customers,
+    ).onDelete("cascade"),
   ],
 );
 
@@ -181,16 +181,12 @@ export const paymentReceipts = pgTable(
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
     unique("payment_receipts_attempt_key").on(t.clientId, t.attemptId),
-    foreignKey({
-      name: "payment_receipts_attempt_id_fk",
-      columns: [t.clientId, t.attemptId],
-      foreignColumns: [paymentAttempts.clientId, paymentAttempts.id],
-    }).onDelete("cascade"),
-    foreignKey({
-      name: "payment_receipts_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
+    clientForeignKey("payment_receipts_attempt_id_fk", [t.clientId, t.attemptId], paymentAttempts).onDelete(
+      "cascade",
+    ),
+    clientForeignKey("payment_receipts_customer_id_fk", [t.clientId, t.customerId], customers).onDelete(
+      "cascade",
+    ),
     index("payment_receipts_customer_idx").on(t.clientId, t.customerId, t.createdAt),
     index("payment_receipts_unsent_idx")
       .on(t.clientId, t.id)
@@ -221,10 +217,8 @@ export const paymentLinks = pgTable(
     // Unique per client (client_id leads every tenant key); the page finds a link by its token alone.
     unique("payment_links_client_token_hash_key").on(t.clientId, t.tokenHash),
     index("payment_links_token_hash_idx").on(t.tokenHash),
-    foreignKey({
-      name: "payment_links_customer_id_fk",
-      columns: [t.clientId, t.customerId],
-      foreignColumns: [customers.clientId, customers.id],
-    }).onDelete("cascade"),
+    clientForeignKey("payment_links_customer_id_fk", [t.clientId, t.customerId], customers).onDelete(
+      "cascade",
+    ),
   ],
 );

@@ -1,9 +1,11 @@
 import {
   forgotPasswordSchema,
   loginSchema,
+  meSchema,
   recordQuerySchema,
   registrationSchema,
   resetPasswordSchema,
+  userNameFields,
 } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
@@ -16,28 +18,6 @@ import { registerUser } from "./register-user.js";
 
 const tags = ["Access"];
 const successSchema = z.object({ success: z.literal(true) });
-const userNames = {
-  id: z.number().int(),
-  username: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  name: z.string(),
-};
-const meSchema = z.object({
-  userInfo: z.object({
-    ...userNames,
-    is_client_staff: z.boolean(),
-    isAdmin: z.boolean(),
-    role: z.enum(["admin", "owner", "staff"]),
-    client_id: z.number().int().nullable(),
-    client: z
-      .object({ id: z.number().int(), client_no: z.number().int(), client_name: z.string() })
-      .nullable(),
-  }),
-  has_blue_pay_key: z.boolean(),
-});
-
 export function registerAuthRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
 
@@ -97,7 +77,7 @@ export function registerAuthRoutes(router: Router): void {
     tags,
     access: "public",
     body: registrationSchema,
-    response: z.object(userNames).omit({ id: true }),
+    response: z.object(userNameFields).omit({ id: true }),
     successStatus: 201,
     handle: ({ body, request }) => registerUser(db, mailer, config.publicUrl, body, request.ip),
   });

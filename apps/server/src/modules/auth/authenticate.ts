@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { revokedTokens, users } from "../../db/tables.js";
-import type { AuthContext } from "../../http/auth-context.js";
+import { authUserOf, type AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
 import { authCacheOf, type CachedUser } from "../../db/auth-cache.js";
@@ -63,15 +63,6 @@ export async function authenticate(
   return {
     tokenId: claims.tokenId,
     expiresAt: claims.expiresAt,
-    user: {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      isAdmin: user.isAdmin,
-      isClientStaff: user.isClientStaff,
-      clientId: user.clientId,
-    },
+    user: authUserOf(user),
   };
 }

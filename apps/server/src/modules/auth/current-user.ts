@@ -1,23 +1,8 @@
 import { eq } from "drizzle-orm";
+import type { Me } from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { clients } from "../../db/tables.js";
-import { roleOf, type AuthContext, type Role } from "../../http/auth-context.js";
-
-export type UserInfo = {
-  id: number;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  name: string;
-  is_client_staff: boolean;
-  isAdmin: boolean;
-  role: Role;
-  client_id: number | null;
-  client: { id: number; client_no: number; client_name: string } | null;
-};
-
-export type Me = { userInfo: UserInfo; has_blue_pay_key: boolean };
+import { roleOf, type AuthContext } from "../../http/auth-context.js";
 
 /** GET /api/me/. For an admin, has_blue_pay_key speaks of the client named by client_id, if any. */
 export async function describeCurrentUser(

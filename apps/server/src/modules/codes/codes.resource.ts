@@ -28,7 +28,6 @@ export const codesResource: TenantResource<typeof codes, CodeInput, CodeOutput, 
   operationNames: { one: "Code", many: "Codes" },
   tag: "Bill codes",
   table: codes,
-  columns: { id: codes.id, clientId: codes.clientId },
   input: codeInputSchema,
   output: codeOutputSchema,
   filters: {

@@ -16,6 +16,7 @@ import {
   recordQuerySchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
+import type { TenantContext } from "../../http/auth-context.js";
 import { sendDownload } from "../../http/send-file.js";
 import { registerTenantResource } from "../../http/tenant-resource-routes.js";
 import { defineRoute, type Router } from "../../http/router.js";
@@ -181,34 +182,41 @@ export function registerCustomerRoutes(router: Router): void {
     handle: async ({ params, query, tenant }) => summarizeCustomer(db, tenant, params.id, query.as_of),
   });
 
-  defineRoute(router, {
-    name: "exportCustomersZip",
-    method: "GET",
-    url: "/api/csv/customers/:client",
-    summary: "Customers.zip: a CSV of every customer of the client with every field and balance",
-    tags,
-    access: "tenant",
-    clientIdFrom: ({ params }) => params.client,
-    params: clientParams,
-    produces: "application/zip",
-    handle: async ({ tenant, reply }) =>
-      sendDownload(reply, await exportCustomersZip(db, tenant), "application/zip"),
-  });
+  /** A whole-client download, the client named in the path. */
+  const defineDownload = (
+    name: string,
+    url: string,
+    summary: string,
+    contentType: "application/zip" | "application/pdf",
+    render: (tenant: TenantContext) => Promise<Parameters<typeof sendDownload>[1]>,
+  ) =>
+    defineRoute(router, {
+      name,
+      method: "GET",
+      url,
+      summary,
+      tags,
+      access: "tenant",
+      clientIdFrom: ({ params }) => params.client,
+      params: clientParams,
+      produces: contentType,
+      handle: async ({ tenant, reply }) => sendDownload(reply, await render(tenant), contentType),
+    });
 
-  defineRoute(router, {
-    name: "getCustomerBalanceSheetPdf",
-    method: "GET",
-    url: "/api/pdf/customer-mtd-report/:client",
-    summary:
-      "Customer-Balance-Sheet.pdf: each customer's figures since their last statement and balance, with totals",
-    tags,
-    access: "tenant",
-    clientIdFrom: ({ params }) => params.client,
-    params: clientParams,
-    produces: "application/pdf",
-    handle: async ({ tenant, reply }) =>
-      sendDownload(reply, await renderBalanceSheet(db, tenant), "application/pdf"),
-  });
+  defineDownload(
+    "exportCustomersZip",
+    "/api/csv/customers/:client",
+    "Customers.zip: a CSV of every customer of the client with every field and balance",
+    "application/zip",
+    (tenant) => exportCustomersZip(db, tenant),
+  );
+  defineDownload(
+    "getCustomerBalanceSheetPdf",
+    "/api/pdf/customer-mtd-report/:client",
+    "Customer-Balance-Sheet.pdf: each customer's figures since their last statement and balance, with totals",
+    "application/pdf",
+    (tenant) => renderBalanceSheet(db, tenant),
+  );
 
   defineRoute(router, {
     name: "searchCustomers",

@@ -4,7 +4,6 @@ import {
   customerDisplayName,
   formatUsd,
   isZeroAmount,
-  multiplyRateByQuantity,
   recurringStartDateProblem,
   type CustomerValues,
   type customerFullCreateSchema,
@@ -31,6 +30,8 @@ import { recordCustomerChanges } from "../ledger/customer-changes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
 import { businessToday, currentClock } from "../../clock.js";
+import { recurringChargeValues } from "./recurring-charges.resource.js";
+import { storedAmountValues } from "./stored-amounts.resource.js";
 
 export const HAS_BALANCE_MESSAGE = (balance: string) =>
   `This customer has a balance of ${formatUsd(balance)}. Choose to archive it when the balance reaches zero instead.`;
@@ -323,32 +324,15 @@ export async function fullCreateCustomer(
       for (const charge of input.recurring_charges) {
         await tx.insert(recurringCharges).values({
           clientId: tenant.clientId,
-          customerId: customer.id,
           // Production bills from the created date: the app's clock, as every business date.
           createdAt: currentClock().now(),
-          codeId: charge.auto_code as number,
-          description: charge.description,
-          rate: charge.rate as string,
-          quantity: String(charge.quantity),
-          amount: multiplyRateByQuantity(charge.rate as string, String(charge.quantity)),
-          startMonth: charge.start_month as number,
-          endMonth: charge.end_month as number,
-          frequency: charge.frequency,
-          arrears: charge.arrears,
-          unitOfMeasureId: charge.unitofmeasure,
-          startDate: charge.start_date ?? null,
+          ...recurringChargeValues(charge, customer.id),
         });
       }
       for (const stored of input.stored_amounts) {
         await tx.insert(storedAmounts).values({
           clientId: tenant.clientId,
-          customerId: customer.id,
-          codeId: stored.storedCode as number,
-          description: stored.description,
-          rate: stored.rate,
-          quantity: stored.quantity,
-          amount: multiplyRateByQuantity(stored.rate, stored.quantity),
-          unitOfMeasureId: stored.unitofmeasure,
+          ...storedAmountValues(stored, customer.id),
         });
       }
       for (const groupId of new Set(input.group_ids)) {

@@ -2,6 +2,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 import {
   integerParam,
   multiplyRateByQuantity,
+  type recurringChargeFieldsSchema,
   recurringChargeInputSchema,
   recurringStartDateProblem,
   RECURRING_FREQUENCIES,
@@ -28,6 +29,28 @@ async function assertStartDate(
     .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)));
   const problem = customer ? recurringStartDateProblem(startDate, customer.openDate) : null;
   if (problem) throw fieldError("start_date", problem);
+}
+
+/** A recurring charge's columns from its API fields (its customer's id given apart). */
+export function recurringChargeValues(
+  input: z.output<typeof recurringChargeFieldsSchema>,
+  customerId: number,
+) {
+  return {
+    customerId,
+    codeId: input.auto_code as number,
+    description: input.description,
+    rate: input.rate as string,
+    quantity: String(input.quantity),
+    amount: multiplyRateByQuantity(input.rate as string, String(input.quantity)),
+    startMonth: input.start_month as number,
+    endMonth: input.end_month as number,
+    frequency: input.frequency,
+    arrears: input.arrears,
+    unitOfMeasureId: input.unitofmeasure,
+    // Left out of an update: kept as it was; null: bills from the day it was entered.
+    startDate: input.start_date,
+  };
 }
 
 export const recurringChargeOutputSchema = z.object({
@@ -66,7 +89,6 @@ export const recurringChargesResource: TenantResource<
   operationNames: { one: "RecurringCharge", many: "RecurringCharges" },
   tag: "Recurring charges",
   table: recurringCharges,
-  columns: { id: recurringCharges.id, clientId: recurringCharges.clientId },
   input: recurringChargeInputSchema,
   output: recurringChargeOutputSchema,
   filters: {
@@ -83,21 +105,7 @@ export const recurringChargesResource: TenantResource<
     created: recurringCharges.createdAt,
   },
   defaultOrdering: "id",
-  toValues: (input) => ({
-    customerId: input.customer,
-    codeId: input.auto_code as number,
-    description: input.description,
-    rate: input.rate as string,
-    quantity: String(input.quantity),
-    amount: multiplyRateByQuantity(input.rate as string, String(input.quantity)),
-    startMonth: input.start_month as number,
-    endMonth: input.end_month as number,
-    frequency: input.frequency,
-    arrears: input.arrears,
-    unitOfMeasureId: input.unitofmeasure,
-    // Left out of an update: kept as it was; null: bills from the day it was entered.
-    startDate: input.start_date,
-  }),
+  toValues: (input) => recurringChargeValues(input, input.customer),
   toApi: (row) => ({
     id: row.id,
     client: row.clientId,

@@ -1,9 +1,28 @@
 import { eq, type SQL } from "drizzle-orm";
-import { integerParam, multiplyRateByQuantity, storedAmountInputSchema, toQuantity } from "@cyclebill/domain";
+import {
+  integerParam,
+  multiplyRateByQuantity,
+  type storedAmountFieldsSchema,
+  storedAmountInputSchema,
+  toQuantity,
+} from "@cyclebill/domain";
 import { z } from "zod";
 import { storedAmounts } from "../../db/tables.js";
 import type { TenantResource } from "../tenancy/tenant-records.js";
 import { assertCustomerCodeUnit } from "./customer-children.js";
+
+/** A stored amount's columns from its API fields (its customer's id given apart). */
+export function storedAmountValues(input: z.output<typeof storedAmountFieldsSchema>, customerId: number) {
+  return {
+    customerId,
+    codeId: input.storedCode as number,
+    description: input.description,
+    rate: input.rate,
+    quantity: input.quantity,
+    unitOfMeasureId: input.unitofmeasure,
+    amount: multiplyRateByQuantity(input.rate, input.quantity),
+  };
+}
 
 export const storedAmountOutputSchema = z.object({
   id: z.number().int(),
@@ -36,7 +55,6 @@ export const storedAmountsResource: TenantResource<
   operationNames: { one: "StoredAmount", many: "StoredAmounts" },
   tag: "Stored amounts",
   table: storedAmounts,
-  columns: { id: storedAmounts.id, clientId: storedAmounts.clientId },
   input: storedAmountInputSchema,
   output: storedAmountOutputSchema,
   filters: {
@@ -55,15 +73,7 @@ export const storedAmountsResource: TenantResource<
     created: storedAmounts.createdAt,
   },
   defaultOrdering: "id",
-  toValues: (input) => ({
-    customerId: input.customer,
-    codeId: input.storedCode as number,
-    description: input.description,
-    rate: input.rate,
-    quantity: input.quantity,
-    unitOfMeasureId: input.unitofmeasure,
-    amount: multiplyRateByQuantity(input.rate, input.quantity),
-  }),
+  toValues: (input) => storedAmountValues(input, input.customer),
   toApi: (row) => ({
     id: row.id,
     client: row.clientId,

@@ -28,7 +28,7 @@ export function statementEmail(input: {
   payLink: string;
   messageId: string;
 }): MailMessage {
-  const { client, customer, statement } = input.document;
+  const { client, statement } = input.document;
   const credit = isNegativeAmount(statement.newBalance);
   const due = formatUsd(credit ? "0.00" : statement.newBalance);
   const creditBalance = formatUsd(negateAmount(statement.newBalance));
@@ -40,51 +40,19 @@ export function statementEmail(input: {
       ? input.document.autopay
       : undefined;
   if (autopay) return autopayEmail(input, autopay);
-  const subject = `Your ${client.name} statement: ${due} due ${dueDate}`;
-  const lines = [
-    `Dear ${customer.name},`,
-    "",
-    `Your statement from ${client.name} dated ${usDate(statement.statementDate)} is attached.`,
-    "",
-    credit
+  return statementMessage(input, {
+    subject: `Your ${client.name} statement: ${due} due ${dueDate}`,
+    summary: credit
       ? `Your account has a credit balance of ${creditBalance}; nothing is due.`
       : `Amount due: ${due}, ${dueLabel}.`,
-    `Account number: ${customer.customerNo} · Statement number: ${statement.statementNum}`,
-    "",
-    ...(credit ? [] : [`Pay online: ${input.payLink}`, ""]),
-    `Questions? Contact ${client.name}${client.phone ? ` at ${client.phone}` : ""}${client.email ? ` or ${client.email}` : ""}.`,
-  ];
-  const html = `<!doctype html>
-<html><body style="margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933">
-<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<tr><td>
-<p style="margin:0 0 4px;font-size:13px;color:#616e7c">${escapeHtml(client.name)}</p>
-<h1 style="margin:0 0 16px;font-size:20px">Your statement is ready</h1>
-<p>Dear ${escapeHtml(customer.name)},</p>
-<p>Your statement dated ${usDate(statement.statementDate)} is attached as a PDF.</p>
-<table role="presentation" style="width:100%;border-collapse:collapse;margin:16px 0;font-size:14px">
-<tr><td style="padding:6px 0;color:#616e7c">${credit ? "Credit balance" : "Amount due"}</td><td style="padding:6px 0;text-align:right;font-weight:bold;font-size:18px">${escapeHtml(credit ? creditBalance : due)}</td></tr>
+    payLines: credit ? [] : [`Pay online: ${input.payLink}`, ""],
+    htmlBeforeTable: "",
+    htmlAmountRows: `<tr><td style="padding:6px 0;color:#616e7c">${credit ? "Credit balance" : "Amount due"}</td><td style="padding:6px 0;text-align:right;font-weight:bold;font-size:18px">${escapeHtml(credit ? creditBalance : due)}</td></tr>
 ${credit ? "" : `<tr><td style="padding:6px 0;color:#616e7c">Due</td><td style="padding:6px 0;text-align:right">${escapeHtml(dueLabel)}</td></tr>`}
-<tr><td style="padding:6px 0;color:#616e7c">Account number</td><td style="padding:6px 0;text-align:right">${customer.customerNo}</td></tr>
-<tr><td style="padding:6px 0;color:#616e7c">Statement number</td><td style="padding:6px 0;text-align:right">${statement.statementNum}</td></tr>
-</table>
-${credit ? "" : `<p style="text-align:center;margin:24px 0"><a href="${escapeHtml(input.payLink)}" style="background:#1c7ed6;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">Pay your statement</a></p>`}
-<p style="font-size:13px;color:#616e7c">Questions? Contact ${escapeHtml(client.name)}${client.phone ? ` at ${escapeHtml(client.phone)}` : ""}${client.email ? ` or ${escapeHtml(client.email)}` : ""}.</p>
-</td></tr></table></body></html>`;
-  return {
-    to: input.to,
-    subject,
-    text: lines.join("\n") + "\n",
-    html,
-    messageId: input.messageId,
-    attachments: [
-      {
-        filename: statementFileName(statement.statementNum),
-        content: input.pdf,
-        contentType: "application/pdf",
-      },
-    ],
-  };
+`,
+    htmlAfterTable: `${credit ? "" : `<p style="text-align:center;margin:24px 0"><a href="${escapeHtml(input.payLink)}" style="background:#1c7ed6;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">Pay your statement</a></p>`}
+`,
+  });
 }
 
 type StatementEmailInput = Parameters<typeof statementEmail>[0];
@@ -94,21 +62,45 @@ function autopayEmail(
   input: StatementEmailInput,
   autopay: { method: string; chargeDate: string },
 ): MailMessage {
-  const { client, customer, statement } = input.document;
+  const { client, statement } = input.document;
   const notice = autopayNotice({
     amount: statement.newBalance,
     method: autopay.method,
     chargeDate: autopay.chargeDate,
   });
-  const subject = `Your ${client.name} statement: ${formatUsd(statement.newBalance)} by autopay on ${usDate(autopay.chargeDate)}`;
+  return statementMessage(input, {
+    subject: `Your ${client.name} statement: ${formatUsd(statement.newBalance)} by autopay on ${usDate(autopay.chargeDate)}`,
+    summary: notice,
+    payLines: [],
+    htmlBeforeTable: `<p style="font-size:15px;font-weight:bold">${escapeHtml(notice)}</p>
+`,
+    htmlAmountRows: "",
+    htmlAfterTable: "",
+  });
+}
+
+/** What the two kinds of statement email differ in; each html part ends with its own line break. */
+type StatementMessageParts = {
+  subject: string;
+  summary: string;
+  payLines: string[];
+  htmlBeforeTable: string;
+  htmlAmountRows: string;
+  htmlAfterTable: string;
+};
+
+/** The frame both statement emails share: greeting, account rows, contact line and the PDF. */
+function statementMessage(input: StatementEmailInput, parts: StatementMessageParts): MailMessage {
+  const { client, customer, statement } = input.document;
   const lines = [
     `Dear ${customer.name},`,
     "",
     `Your statement from ${client.name} dated ${usDate(statement.statementDate)} is attached.`,
     "",
-    notice,
+    parts.summary,
     `Account number: ${customer.customerNo} · Statement number: ${statement.statementNum}`,
     "",
+    ...parts.payLines,
     `Questions? Contact ${client.name}${client.phone ? ` at ${client.phone}` : ""}${client.email ? ` or ${client.email}` : ""}.`,
   ];
   const html = `<!doctype html>
@@ -119,16 +111,15 @@ function autopayEmail(
 <h1 style="margin:0 0 16px;font-size:20px">Your statement is ready</h1>
 <p>Dear ${escapeHtml(customer.name)},</p>
 <p>Your statement dated ${usDate(statement.statementDate)} is attached as a PDF.</p>
-<p style="font-size:15px;font-weight:bold">${escapeHtml(notice)}</p>
-<table role="presentation" style="width:100%;border-collapse:collapse;margin:16px 0;font-size:14px">
-<tr><td style="padding:6px 0;color:#616e7c">Account number</td><td style="padding:6px 0;text-align:right">${customer.customerNo}</td></tr>
+${parts.htmlBeforeTable}<table role="presentation" style="width:100%;border-collapse:collapse;margin:16px 0;font-size:14px">
+${parts.htmlAmountRows}<tr><td style="padding:6px 0;color:#616e7c">Account number</td><td style="padding:6px 0;text-align:right">${customer.customerNo}</td></tr>
 <tr><td style="padding:6px 0;color:#616e7c">Statement number</td><td style="padding:6px 0;text-align:right">${statement.statementNum}</td></tr>
 </table>
-<p style="font-size:13px;color:#616e7c">Questions? Contact ${escapeHtml(client.name)}${client.phone ? ` at ${escapeHtml(client.phone)}` : ""}${client.email ? ` or ${escapeHtml(client.email)}` : ""}.</p>
+${parts.htmlAfterTable}<p style="font-size:13px;color:#616e7c">Questions? Contact ${escapeHtml(client.name)}${client.phone ? ` at ${escapeHtml(client.phone)}` : ""}${client.email ? ` or ${escapeHtml(client.email)}` : ""}.</p>
 </td></tr></table></body></html>`;
   return {
     to: input.to,
-    subject,
+    subject: parts.subject,
     text: lines.join("\n") + "\n",
     html,
     messageId: input.messageId,

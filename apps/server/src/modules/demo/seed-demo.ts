@@ -1,8 +1,8 @@
 import type { Database } from "../../db/database.js";
 import { clients, codes, routes } from "../../db/tables.js";
-import type { AuthUser, TenantContext } from "../../http/auth-context.js";
+import { authUserOf, type TenantContext } from "../../http/auth-context.js";
 import { refreshStatistics } from "../../db/refresh-statistics.js";
-import { createUser, type UserRow } from "../users/create-user.js";
+import { createUser } from "../users/create-user.js";
 import { currentClock } from "../../clock.js";
 import { seedDemoCustomers } from "./seed-demo-customers.js";
 import { demoClients, demoCodes, demoPassword, dayOfMonth, isoDate, seededRandom } from "./seed-demo-data.js";
@@ -147,17 +147,4 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
   // Statistics for the data just written: PGlite has no autovacuum to gather them.
   await refreshStatistics(db);
   return logins;
-}
-
-function authUserOf(user: UserRow): AuthUser {
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    isAdmin: user.isAdmin,
-    isClientStaff: user.isClientStaff,
-    clientId: user.clientId,
-  };
 }

@@ -19,7 +19,6 @@ export const groupsResource: TenantResource<typeof routes, GroupInput, GroupOutp
   operationNames: { one: "Group", many: "Groups" },
   tag: "Groups",
   table: routes,
-  columns: { id: routes.id, clientId: routes.clientId },
   input: groupInputSchema,
   output: groupOutputSchema,
   orderingFields: { id: routes.id, route_name: routes.routeName },

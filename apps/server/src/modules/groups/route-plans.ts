@@ -12,6 +12,7 @@ import type { Database, Executor } from "../../db/database.js";
 import { billIndicatorFlags, customers, routePlans, routes } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
+import { assertClientCustomer } from "../tenancy/tenant-refs.js";
 
 export const routePlanOutputSchema = z.object({
   routeplan_id: z.number().int(),
@@ -162,15 +163,6 @@ async function writeStops(tx: Executor, tenant: TenantContext, order: readonly n
     where rp.client_id = ${tenant.clientId} and rp.id = v.id and rp.stop <> v.stop`);
 }
 
-async function assertCustomer(tx: Executor, tenant: TenantContext, customerId: number): Promise<void> {
-  const [customer] = await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)))
-    .limit(1);
-  if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
-}
-
 export type RoutePlanInput = {
   route: number;
   customer: number;
@@ -178,12 +170,28 @@ export type RoutePlanInput = {
   bill_indicator_flag: (typeof billIndicatorFlags)[number];
 };
 
-async function findPlan(tx: Executor, tenant: TenantContext, id: number) {
-  const [plan] = await tx
-    .select()
+/** Refuses to put a customer in a group it is already in. */
+async function assertNotInGroup(tx: Executor, tenant: TenantContext, input: RoutePlanInput): Promise<void> {
+  const [existing] = await tx
+    .select({ id: routePlans.id })
     .from(routePlans)
-    .where(and(eq(routePlans.clientId, tenant.clientId), eq(routePlans.id, id)))
+    .where(
+      and(
+        eq(routePlans.clientId, tenant.clientId),
+        eq(routePlans.routeId, input.route),
+        eq(routePlans.customerId, input.customer),
+      ),
+    )
     .limit(1);
+  if (existing) throw nonFieldError(ALREADY_IN_GROUP_MESSAGE);
+}
+
+function planScope(tenant: TenantContext, id: number): SQL | undefined {
+  return and(eq(routePlans.clientId, tenant.clientId), eq(routePlans.id, id));
+}
+
+async function findPlan(tx: Executor, tenant: TenantContext, id: number) {
+  const [plan] = await tx.select().from(routePlans).where(planScope(tenant, id)).limit(1);
   if (!plan) throw notFound();
   return plan;
 }
@@ -202,20 +210,9 @@ export async function addRoutePlan(
 ): Promise<RoutePlanOutput> {
   return db.transaction(async (tx) => {
     await lockGroup(tx, tenant, input.route);
-    await assertCustomer(tx, tenant, input.customer);
+    await assertClientCustomer(tx, tenant.clientId, input.customer);
     const order = await memberOrder(tx, tenant, input.route);
-    const [existing] = await tx
-      .select({ id: routePlans.id })
-      .from(routePlans)
-      .where(
-        and(
-          eq(routePlans.clientId, tenant.clientId),
-          eq(routePlans.routeId, input.route),
-          eq(routePlans.customerId, input.customer),
-        ),
-      )
-      .limit(1);
-    if (existing) throw nonFieldError(ALREADY_IN_GROUP_MESSAGE);
+    await assertNotInGroup(tx, tenant, input);
     const stop = resolveAddStop(input.stop, order.length);
     const [created] = await tx
       .insert(routePlans)
@@ -254,29 +251,18 @@ export async function updateRoutePlan(
       await writeStops(tx, tenant, placeMember(order, id, resolveMoveStop(input.stop, order.length)));
     } else {
       const target = await memberOrder(tx, tenant, input.route);
-      const [clash] = await tx
-        .select({ id: routePlans.id })
-        .from(routePlans)
-        .where(
-          and(
-            eq(routePlans.clientId, tenant.clientId),
-            eq(routePlans.routeId, input.route),
-            eq(routePlans.customerId, input.customer),
-          ),
-        )
-        .limit(1);
-      if (clash) throw nonFieldError(ALREADY_IN_GROUP_MESSAGE);
+      await assertNotInGroup(tx, tenant, input);
       await tx
         .update(routePlans)
         .set({ routeId: input.route, stop: target.length })
-        .where(and(eq(routePlans.clientId, tenant.clientId), eq(routePlans.id, id)));
+        .where(planScope(tenant, id));
       await writeStops(tx, tenant, removeMember(await memberOrder(tx, tenant, plan.routeId), id));
       await writeStops(tx, tenant, placeMember(target, id, resolveAddStop(input.stop, target.length)));
     }
     await tx
       .update(routePlans)
       .set({ billIndicatorFlag: input.bill_indicator_flag })
-      .where(and(eq(routePlans.clientId, tenant.clientId), eq(routePlans.id, id)));
+      .where(planScope(tenant, id));
     return readPlan(tx, tenant, id);
   });
 }
@@ -286,7 +272,7 @@ export async function deleteRoutePlan(db: Database, tenant: TenantContext, id: n
   await db.transaction(async (tx) => {
     const plan = await findPlan(tx, tenant, id);
     await lockGroup(tx, tenant, plan.routeId);
-    await tx.delete(routePlans).where(and(eq(routePlans.clientId, tenant.clientId), eq(routePlans.id, id)));
+    await tx.delete(routePlans).where(planScope(tenant, id));
     await writeStops(tx, tenant, await memberOrder(tx, tenant, plan.routeId));
   });
 }

@@ -75,18 +75,13 @@ export function drawBillHeader(
 
   // The address sits where a #10 window envelope shows it.
   const addressTop = Math.max(leftBottom + 22, y + 14, 150);
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(7.5)
-    .fillColor(MUTED)
-    .text("BILL TO", PAGE.left, addressTop, { characterSpacing: 1 });
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(11)
-    .fillColor(INK)
-    .text(customer.name, PAGE.left, addressTop + 12, { width: 280 });
-  doc.font("Helvetica").fontSize(10).fillColor(INK);
-  for (const line of customer.addressLines) doc.text(line, { width: 280 });
+  drawAddressBlock(doc, {
+    caption: "BILL TO",
+    name: customer.name,
+    lines: customer.addressLines,
+    y: addressTop,
+    look: { nameSize: 11, nameGap: 12, lineSize: 10, width: 280 },
+  });
   const addressBottom = doc.y;
 
   if (options.highlight) {
@@ -142,4 +137,30 @@ export function drawSectionTitle(doc: Pdf, title: string, y: number): number {
     .strokeColor(RULE)
     .stroke();
   return y + 18;
+}
+
+/** A small spaced caption, a bold name under it and the address lines (BILL TO, MAKE PAYMENT TO). */
+export function drawAddressBlock(
+  doc: Pdf,
+  block: {
+    caption: string;
+    name: string;
+    lines: readonly string[];
+    y: number;
+    look: { nameSize: number; nameGap: number; lineSize: number; width: number };
+  },
+): void {
+  const { look } = block;
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(7.5)
+    .fillColor(MUTED)
+    .text(block.caption, PAGE.left, block.y, { characterSpacing: 1 });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(look.nameSize)
+    .fillColor(INK)
+    .text(block.name, PAGE.left, block.y + look.nameGap, { width: look.width });
+  doc.font("Helvetica").fontSize(look.lineSize).fillColor(INK);
+  for (const line of block.lines) doc.text(line, { width: look.width });
 }

@@ -31,6 +31,7 @@ import { billCustomer, loadBillClient } from "./bill-parties.js";
 import { continuePage, drawBillHeader } from "./bill-header.pdf.js";
 import { drawBillLines } from "./bill-lines.pdf.js";
 import { drawNotes, drawTotals } from "./bill-summary.pdf.js";
+import { billLineColumns } from "./bill-line-columns.js";
 
 /** One invoice ready to draw: its lines with voids spelled out, and the client and customer. */
 export type InvoiceDocument = {
@@ -69,15 +70,8 @@ export async function loadInvoiceDocument(
     .select({
       id: transactions.id,
       voidsTransactionId: transactions.voidsTransactionId,
-      serviceDate: transactions.serviceDate,
-      code: codes.code,
-      codeType: codes.codeType,
       taxable: codes.taxable,
-      description: transactions.description,
-      quantity: transactions.quantity,
-      rate: transactions.rate,
-      ledgerAmount: transactions.ledgerAmount,
-      voided: transactions.voided,
+      ...billLineColumns,
     })
     .from(transactions)
     .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))

@@ -9,7 +9,7 @@ import {
   type InvoiceUpdateInput,
 } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
-import { customers, invoices, statements, transactions } from "../../db/tables.js";
+import { invoices, statements, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { detachInvoiceEntries } from "../ledger/entry-links.js";
@@ -17,6 +17,7 @@ import { createInvoice, type InvoiceRow } from "./create-invoice.js";
 import { getInvoice } from "./list-invoices.js";
 import type { InvoiceDetail } from "./invoice-output.js";
 import { businessToday } from "../../clock.js";
+import { assertClientCustomer } from "../tenancy/tenant-refs.js";
 
 // Every change here is one database transaction that locks the invoice row first, so two
 // clicks on Close and Delete cannot interleave. None of them moves a balance: an invoice
@@ -69,12 +70,7 @@ export async function updateInvoice(
     const invoice = await lockInvoice(tx, tenant, id, "edit");
     const customerId = input.customer ?? invoice.customerId;
     if (customerId !== invoice.customerId) {
-      const [customer] = await tx
-        .select({ id: customers.id })
-        .from(customers)
-        .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, customerId)))
-        .limit(1);
-      if (!customer) throw fieldError("customer", "Invalid customer - object does not exist.");
+      await assertClientCustomer(tx, tenant.clientId, customerId);
       const [held] = await tx
         .select({ total: count() })
         .from(transactions)

@@ -1,35 +1,26 @@
 import { sql } from "drizzle-orm";
-import { ledgerAmount, multiplyRateByQuantity, type CodeType } from "@cyclebill/domain";
+import { ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { notFound } from "../../http/errors.js";
-import { applyCustomerFigures, type FiguresChange } from "./apply-customer-figures.js";
+import { applyCustomerFigures } from "./apply-customer-figures.js";
 import { assertOpenPeriod } from "./closed-period.js";
+import {
+  ENTRY_CONTENT_COLUMNS,
+  entryContentArrays,
+  postingOf,
+  removalOf,
+  type EntryContent,
+  type StoredEntryRow,
+} from "./entry-content.js";
 import { lockCustomers } from "./lock-customers.js";
 import { assertPostable } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
 
 /** The new content of an editable entry. Rate and quantity are normalised; the amount follows. */
-export type EntryRewrite = {
-  id: number;
-  customerId: number;
-  codeId: number;
-  codeType: CodeType;
-  description: string;
-  rate: string;
-  quantity: string;
-  serviceDate: string;
-  unitOfMeasureId: number;
-};
+export type EntryRewrite = Omit<EntryContent, "amount" | "ledgerAmount"> & { id: number };
 
-type CurrentRow = {
-  id: number | string;
-  customer_id: number | string;
-  code_type: CodeType;
-  amount: string;
-  ledger_amount: string;
-  service_date: string;
-};
+type CurrentRow = StoredEntryRow & { id: number | string };
 
 /**
  * Rewrites entries in place (edit, mass update): each old effect comes off its customer and
@@ -69,80 +60,15 @@ export async function changeEntries(
     ...rewrites.map((rewrite) => ({ serviceDate: rewrite.serviceDate })),
   ]);
 
-  const priced = rewrites.map((rewrite) => {
+  const contents = rewrites.map((rewrite): EntryContent => {
     const amount = multiplyRateByQuantity(rewrite.rate, rewrite.quantity);
-    return { rewrite, amount, signed: ledgerAmount(rewrite.codeType, amount) };
+    return { ...rewrite, amount, ledgerAmount: ledgerAmount(rewrite.codeType, amount) };
   });
-  const column = <T extends string | number>(pick: (row: (typeof priced)[number]) => T) => priced.map(pick);
   await tx.execute(sql`
     update transactions t set customer_id = n.customer_id, code_id = n.code_id, description = n.description,
       rate = n.rate, quantity = n.quantity, amount = n.amount, ledger_amount = n.ledger_amount,
       service_date = n.service_date, unit_of_measure_id = n.unit_of_measure_id
-    from unnest(
-      ${sqlArray(
-        column((row) => row.rewrite.id),
-        "bigint",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.customerId),
-        "bigint",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.codeId),
-        "bigint",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.description),
-        "text",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.rate),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.quantity),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.amount),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.signed),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.serviceDate),
-        "date",
-      )},
-      ${sqlArray(
-        column((row) => row.rewrite.unitOfMeasureId),
-        "bigint",
-      )}
-    ) as n(id, customer_id, code_id, description, rate, quantity, amount, ledger_amount, service_date, unit_of_measure_id)
+    from unnest(${sqlArray(ids, "bigint")}, ${entryContentArrays(contents)}) as n(id, ${ENTRY_CONTENT_COLUMNS})
     where t.client_id = ${tenant.clientId} and t.id = n.id`);
-
-  const changes: FiguresChange[] = [
-    ...current.map((row) => ({
-      customerId: Number(row.customer_id),
-      change: "remove" as const,
-      entry: {
-        codeType: row.code_type,
-        amount: row.amount,
-        ledgerAmount: row.ledger_amount,
-        serviceDate: row.service_date,
-      },
-    })),
-    ...priced.map((row) => ({
-      customerId: row.rewrite.customerId,
-      change: "post" as const,
-      entry: {
-        codeType: row.rewrite.codeType,
-        amount: row.amount,
-        ledgerAmount: row.signed,
-        serviceDate: row.rewrite.serviceDate,
-      },
-    })),
-  ];
-  await applyCustomerFigures(tx, tenant.clientId, changes);
+  await applyCustomerFigures(tx, tenant.clientId, [...current.map(removalOf), ...contents.map(postingOf)]);
 }

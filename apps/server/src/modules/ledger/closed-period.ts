@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import {
   closedPeriodMessage,
   firstOpenDate,
@@ -153,6 +153,17 @@ export async function closeBooksForRun(
   });
 }
 
+/** The client's newest change of its closed-through date that meets the conditions. */
+async function latestEvent(tx: Executor, clientId: number, ...conditions: SQL[]) {
+  const [event] = await tx
+    .select()
+    .from(closedPeriodEvents)
+    .where(and(eq(closedPeriodEvents.clientId, clientId), ...conditions))
+    .orderBy(desc(closedPeriodEvents.id))
+    .limit(1);
+  return event;
+}
+
 /**
  * For undoing a run part: puts books_closed_through back to its value before the part closed it
  * (when no later change moved it since), before the part's entries are removed. Returns the date.
@@ -162,18 +173,12 @@ export async function restoreBooksBeforeRun(
   clientId: number,
   productionRunId: number,
 ): Promise<string | null> {
-  const [event] = await tx
-    .select()
-    .from(closedPeriodEvents)
-    .where(
-      and(
-        eq(closedPeriodEvents.clientId, clientId),
-        eq(closedPeriodEvents.productionRunId, productionRunId),
-        eq(closedPeriodEvents.action, "run"),
-      ),
-    )
-    .orderBy(desc(closedPeriodEvents.id))
-    .limit(1);
+  const event = await latestEvent(
+    tx,
+    clientId,
+    eq(closedPeriodEvents.productionRunId, productionRunId),
+    eq(closedPeriodEvents.action, "run"),
+  );
   const current = await booksClosedThrough(tx, clientId);
   if (!event || current !== event.closedThroughAfter) return current;
   await tx.execute(
@@ -273,19 +278,13 @@ export async function reopenPeriod(
     let target: string | null;
     if (input.closed_through !== undefined) target = input.closed_through;
     else {
-      const [last] = await tx
-        .select({ before: closedPeriodEvents.closedThroughBefore })
-        .from(closedPeriodEvents)
-        .where(
-          and(
-            eq(closedPeriodEvents.clientId, clientId),
-            eq(closedPeriodEvents.closedThroughAfter, current),
-            ne(closedPeriodEvents.action, "reopen"),
-          ),
-        )
-        .orderBy(desc(closedPeriodEvents.id))
-        .limit(1);
-      target = last?.before ?? null;
+      const last = await latestEvent(
+        tx,
+        clientId,
+        eq(closedPeriodEvents.closedThroughAfter, current),
+        ne(closedPeriodEvents.action, "reopen"),
+      );
+      target = last?.closedThroughBefore ?? null;
     }
     if (target !== null && target >= current)
       throw fieldError(

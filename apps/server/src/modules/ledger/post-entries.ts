@@ -6,6 +6,7 @@ import { queryRows } from "../../db/query-rows.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
 import { openPeriodDates } from "./closed-period.js";
+import { ENTRY_CONTENT_COLUMNS, entryContentArrays, postingOf, type EntryContent } from "./entry-content.js";
 import { lockCustomers, type LockedCustomer } from "./lock-customers.js";
 import { postingRefusal, refusalError, type RefusalReason } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
@@ -118,6 +119,12 @@ export async function postEntries(
   // Stamped by the app's clock, not the database's now(): the duplicate check and the "created" filters
   // compare it with the app's time and business dates.
   const stamped = currentClock().now();
+  const contents = accepted.map(({ entry, amount, signed }): EntryContent => ({
+    ...entry,
+    amount,
+    ledgerAmount: signed,
+    unitOfMeasureId: entry.unitOfMeasureId ?? 1,
+  }));
   const column = <T extends string | number | boolean | null>(pick: (row: (typeof accepted)[number]) => T) =>
     accepted.map(pick);
   await tx.execute(sql`
@@ -131,42 +138,7 @@ export async function postEntries(
            t.source_key, t.gateway_trans_id, t.created_at
     from unnest(
       ${sqlArray(newIds, "bigint")},
-      ${sqlArray(
-        column((row) => row.entry.customerId),
-        "bigint",
-      )},
-      ${sqlArray(
-        column((row) => row.entry.codeId),
-        "bigint",
-      )},
-      ${sqlArray(
-        column((row) => row.entry.description),
-        "text",
-      )},
-      ${sqlArray(
-        column((row) => row.entry.quantity),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.entry.rate),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.amount),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.signed),
-        "numeric",
-      )},
-      ${sqlArray(
-        column((row) => row.entry.serviceDate),
-        "date",
-      )},
-      ${sqlArray(
-        column((row) => row.entry.unitOfMeasureId ?? 1),
-        "bigint",
-      )},
+      ${entryContentArrays(contents)},
       ${sqlArray(
         column((row) => row.entry.transactionType ?? "user_or_scanner"),
         "text",
@@ -207,24 +179,10 @@ export async function postEntries(
         column((row) => (row.entry.createdAt ?? stamped).toISOString()),
         "timestamptz",
       )}
-    ) as t(id, customer_id, code_id, description, quantity, rate, amount, ledger_amount, service_date,
-           unit_of_measure_id, transaction_type, stored_amount_flag, created_by_user_id, recurring_charge_id,
+    ) as t(id, ${ENTRY_CONTENT_COLUMNS}, transaction_type, stored_amount_flag, created_by_user_id, recurring_charge_id,
            production_run_id, voids_id, reverses_id, source_key, gateway_trans_id, created_at)`);
 
-  const { archived } = await applyCustomerFigures(
-    tx,
-    tenant.clientId,
-    accepted.map((row) => ({
-      customerId: row.entry.customerId,
-      change: "post" as const,
-      entry: {
-        codeType: row.entry.codeType,
-        amount: row.amount,
-        ledgerAmount: row.signed,
-        serviceDate: row.entry.serviceDate,
-      },
-    })),
-  );
+  const { archived } = await applyCustomerFigures(tx, tenant.clientId, contents.map(postingOf));
   const ids: (number | null)[] = entries.map(() => null);
   accepted.forEach((row, position) => (ids[row.index] = newIds[position] as number));
   return { ids, refused, archived, total: sumAmounts(accepted.map((row) => row.amount)) };

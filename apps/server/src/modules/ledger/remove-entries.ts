@@ -1,19 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { CodeType } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
 import { assertOpenPeriod } from "./closed-period.js";
+import { removalOf, type StoredEntryRow } from "./entry-content.js";
 import { lockCustomers } from "./lock-customers.js";
 import { sqlArray } from "./sql-arrays.js";
-
-type RemovedRow = {
-  customer_id: number | string;
-  code_type: CodeType;
-  amount: string;
-  ledger_amount: string;
-  service_date: string;
-};
 
 /**
  * Takes entries out of the ledger (a deleted entry, a deleted void or reversal) and their effect
@@ -48,7 +40,7 @@ export async function removeEntries(
     tenant.clientId,
     dated.map((row) => ({ serviceDate: row.service_date })),
   );
-  const removed = await queryRows<RemovedRow>(
+  const removed = await queryRows<StoredEntryRow>(
     tx,
     sql`with gone as (
           delete from transactions
@@ -58,19 +50,6 @@ export async function removeEntries(
                gone.ledger_amount::text as ledger_amount, gone.service_date::text as service_date
         from gone join codes on codes.client_id = ${tenant.clientId} and codes.id = gone.code_id`,
   );
-  await applyCustomerFigures(
-    tx,
-    tenant.clientId,
-    removed.map((row) => ({
-      customerId: Number(row.customer_id),
-      change: "remove" as const,
-      entry: {
-        codeType: row.code_type,
-        amount: row.amount,
-        ledgerAmount: row.ledger_amount,
-        serviceDate: row.service_date,
-      },
-    })),
-  );
+  await applyCustomerFigures(tx, tenant.clientId, removed.map(removalOf));
   return removed.length;
 }

@@ -4,7 +4,7 @@ import { sql, type SQL } from "drizzle-orm";
 // parameter per value would pass PostgreSQL's 65,535-parameter limit on a large client. The
 // literals are built here (not by a driver) so PGlite and node-postgres receive the same text.
 
-type ArrayType = "bigint" | "int" | "numeric" | "date" | "text" | "boolean" | "timestamptz";
+export type ArrayType = "bigint" | "int" | "numeric" | "date" | "text" | "boolean" | "timestamptz";
 
 function element(value: string | number | boolean | null): string {
   if (value === null) return "NULL";

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { isReversible, isVoidable, offsettingLedgerAmount } from "@cyclebill/domain";
-import { businessToday } from "../../clock.js";
+import { isReversible, isVoidable } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { transactions } from "../../db/tables.js";
 import { setEntryVoided } from "../ledger/entry-links.js";
 import { postEntries } from "../ledger/post-entries.js";
+import { offsetEntry } from "../transactions/offset-entry.js";
 import { entryState, selectTransactions } from "../transactions/transaction-view.js";
 import type { AttemptRow } from "./attempt-row.js";
 
@@ -26,26 +26,10 @@ export async function postRefundOffset(tx: Executor, attempt: AttemptRow): Promi
   const {
     ids: [offsetId],
   } = await postEntries(tx, { clientId: attempt.clientId }, [
-    {
-      customerId: entry.customerId,
-      codeId: entry.codeId,
-      codeType: entry.codeType,
-      description: `${kind === "void" ? "VOID" : "REVERSAL"}: ${entry.description}`.slice(0, 60),
-      quantity: entry.quantity,
-      rate: entry.rate,
-      serviceDate: businessToday(),
-      datedToday: true,
-      unitOfMeasureId: entry.unitOfMeasureId,
-      transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
+    offsetEntry(entry, kind, {
       createdByUserId: attempt.createdByUserId,
       gatewayTransId: attempt.gatewayTransId || null,
-      offsets: {
-        kind,
-        entryId: entry.id,
-        amount: entry.amount,
-        ledgerAmount: offsettingLedgerAmount(entry.ledgerAmount),
-      },
-    },
+    }),
   ]);
   if (kind === "void") await setEntryVoided(tx, attempt.clientId, entry.id, true);
   return offsetId ?? null;

@@ -1,5 +1,6 @@
 import { newPdfDocument } from "../../pdf/standard-fonts.js";
 import { rowFonts, type RowFont } from "./pdf-row-text.js";
+import { drawTableHeader, type TableLook } from "./table-header.pdf.js";
 
 export type StreamColumn = { header: string; width: number; align?: "left" | "right" | "center" };
 
@@ -18,6 +19,14 @@ export type StreamingTable = {
 const MARGIN = 36;
 const ROW_HEIGHT = 14;
 const FONT_SIZE = 8;
+const LOOK: TableLook = {
+  margin: MARGIN,
+  rowHeight: ROW_HEIGHT,
+  titleSize: 14,
+  fontSize: FONT_SIZE,
+  gap: 8,
+  pad: 3,
+};
 
 /**
  * A tabular PDF written as it goes: pages are added (and sent down the stream) while rows arrive,
@@ -54,22 +63,7 @@ export function streamingTable(options: {
     doc.page.margins.bottom = margin;
   };
   const header = () => {
-    doc.font("Helvetica-Bold").fontSize(14).fillColor("#111").text(options.title, MARGIN, MARGIN);
-    doc.font("Helvetica").fontSize(8).fillColor("#555");
-    for (const line of options.subtitle) doc.text(line);
-    y = doc.y + 8;
-    doc.rect(MARGIN, y - 3, width, ROW_HEIGHT + 1).fill("#1c3d5a");
-    doc.fillColor("#fff").font("Helvetica-Bold").fontSize(8);
-    let x = MARGIN;
-    for (const column of options.columns) {
-      doc.text(column.header, x + 3, y, {
-        width: column.width - 6,
-        align: column.align ?? "left",
-        lineBreak: false,
-      });
-      x += column.width;
-    }
-    y += ROW_HEIGHT + 3;
+    y = drawTableHeader(doc, options, LOOK);
     footer();
   };
   const newPage = () => {

@@ -1,4 +1,5 @@
 import { newPdfDocument } from "../../pdf/standard-fonts.js";
+import { drawTableHeader, type TableLook } from "./table-header.pdf.js";
 
 export type ReportColumn = { header: string; width: number; align?: "left" | "right" | "center" };
 export type TableReport = {
@@ -13,6 +14,14 @@ export type TableReport = {
 
 const MARGIN = 40;
 const ROW_HEIGHT = 16;
+const LOOK: TableLook = {
+  margin: MARGIN,
+  rowHeight: ROW_HEIGHT,
+  titleSize: 16,
+  fontSize: 9,
+  gap: 10,
+  pad: 4,
+};
 
 /** A tabular report on US Letter: header on every page, zebra rows, totals line, page numbers. */
 export function renderTableReport(report: TableReport): Promise<Buffer> {
@@ -52,24 +61,7 @@ export function renderTableReport(report: TableReport): Promise<Buffer> {
     });
   };
 
-  const drawHeader = (): number => {
-    doc.font("Helvetica-Bold").fontSize(16).fillColor("#111").text(report.title, MARGIN, MARGIN);
-    doc.font("Helvetica").fontSize(9).fillColor("#555");
-    for (const line of report.subtitle) doc.text(line);
-    const y = doc.y + 10;
-    doc.rect(MARGIN, y - 4, tableWidth, ROW_HEIGHT + 2).fill("#1c3d5a");
-    doc.fillColor("#fff").font("Helvetica-Bold").fontSize(9);
-    let x = MARGIN;
-    for (const column of report.columns) {
-      doc.text(column.header, x + 4, y, {
-        width: column.width - 8,
-        align: column.align ?? "left",
-        lineBreak: false,
-      });
-      x += column.width;
-    }
-    return y + ROW_HEIGHT + 4;
-  };
+  const drawHeader = (): number => drawTableHeader(doc, report, LOOK);
 
   let y = drawHeader();
   if (report.rows.length === 0) {

@@ -14,6 +14,7 @@ import { sqlArray } from "../ledger/sql-arrays.js";
 import { type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
+import { billLineColumns } from "../invoices/bill-line-columns.js";
 
 /** A statement ready to draw, with what its pool's manifest and its email need beside it. */
 export type LoadedStatement = {
@@ -83,17 +84,7 @@ export async function loadStatementDocuments(
   );
   const previousOf = new Map(previous.map((row) => [Number(row.id), row.previous]));
   const lineRows = await db
-    .select({
-      statementId: transactions.statementId,
-      serviceDate: transactions.serviceDate,
-      code: codes.code,
-      codeType: codes.codeType,
-      description: transactions.description,
-      quantity: transactions.quantity,
-      rate: transactions.rate,
-      ledgerAmount: transactions.ledgerAmount,
-      voided: transactions.voided,
-    })
+    .select({ statementId: transactions.statementId, ...billLineColumns })
     .from(transactions)
     .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
     .where(and(eq(transactions.clientId, clientId), inArray(transactions.statementId, unique)))

@@ -22,7 +22,7 @@ import {
   type BillLine,
   type Pdf,
 } from "../invoices/bill-layout.pdf.js";
-import { drawBillHeader, drawSectionTitle } from "../invoices/bill-header.pdf.js";
+import { drawAddressBlock, drawBillHeader, drawSectionTitle } from "../invoices/bill-header.pdf.js";
 import { drawBillLines } from "../invoices/bill-lines.pdf.js";
 import { drawFigureBoxes, drawNotes } from "../invoices/bill-summary.pdf.js";
 import type { StatementRow } from "./create-statement.js";
@@ -221,18 +221,13 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
       });
 
   const y = top + 24;
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(7.5)
-    .fillColor(MUTED)
-    .text("MAKE PAYMENT TO", PAGE.left, y, { characterSpacing: 1 });
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(10)
-    .fillColor(INK)
-    .text(client.name, PAGE.left, y + 11, { width: 250 });
-  doc.font("Helvetica").fontSize(9).fillColor(INK);
-  for (const line of client.addressLines) doc.text(line, { width: 250 });
+  drawAddressBlock(doc, {
+    caption: "MAKE PAYMENT TO",
+    name: client.name,
+    lines: client.addressLines,
+    y,
+    look: { nameSize: 10, nameGap: 11, lineSize: 9, width: 250 },
+  });
   doc
     .font("Helvetica")
     .fontSize(8)

@@ -1,5 +1,12 @@
 import { sql } from "drizzle-orm";
-import { addAmounts, monthStart, negateAmount, subtractAmounts, sumAmounts } from "@cyclebill/domain";
+import {
+  addAmounts,
+  monthStart,
+  negateAmount,
+  subtractAmounts,
+  sumAmounts,
+  type ClientSummary,
+} from "@cyclebill/domain";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -7,24 +14,6 @@ import { ageClientTotals } from "./customer-ageing.queries.js";
 import { cachedSummary, ledgerStamp } from "./summary-cache.js";
 import { amountOfCents, clientBook, type ClientBook } from "./client-book.js";
 import { businessToday } from "../../clock.js";
-
-export type ClientSummary = {
-  totalCustomers: number;
-  totalTransactions: number;
-  arBalanceAsOfDate: string;
-  arCurrentBalance: string;
-  arOverdue30: string;
-  arOverdue60: string;
-  arOverdue90: string;
-  mtdCharges: string;
-  mtdPayments: string;
-  mtdDebitAdj: string;
-  mtdCreditAdj: string;
-  mtdTotal: string;
-  newBalance: string;
-  obexTotalBalance: string;
-  obexDateOfLastPayment: string | null;
-};
 
 /**
  * The home dashboard's figures as of a date (today unless `asOf` names a past day), from the

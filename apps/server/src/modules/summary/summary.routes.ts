@@ -1,9 +1,7 @@
-import { asOfQuerySchema, integerParam } from "@cyclebill/domain";
+import { asOfQuerySchema, clientSummarySchema, integerParam } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { summarizeClient } from "./client-summary.js";
-
-const amount = z.string().describe("decimal string, 2 places");
 
 export function registerSummaryRoutes(router: Router): void {
   const { db } = router.deps;
@@ -19,23 +17,7 @@ export function registerSummaryRoutes(router: Router): void {
     clientIdFrom: ({ params }) => params.id,
     params: z.object({ id: integerParam({ min: 1 }) }),
     query: asOfQuerySchema,
-    response: z.object({
-      totalCustomers: z.number().int(),
-      totalTransactions: z.number().int(),
-      arBalanceAsOfDate: z.string(),
-      arCurrentBalance: amount,
-      arOverdue30: amount,
-      arOverdue60: amount,
-      arOverdue90: amount,
-      mtdCharges: amount,
-      mtdPayments: amount,
-      mtdDebitAdj: amount,
-      mtdCreditAdj: amount,
-      mtdTotal: amount,
-      newBalance: amount,
-      obexTotalBalance: amount,
-      obexDateOfLastPayment: z.string().nullable(),
-    }),
+    response: clientSummarySchema,
     handle: async ({ query, tenant }) => summarizeClient(db, tenant, query.as_of),
   });
 }

@@ -7,18 +7,20 @@ import type { Database, Executor } from "../../db/database.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError, notFound } from "../../http/errors.js";
 
+/** A tenant-owned table: rows keyed by id inside their client. */
+export type TenantTable = PgTable & { id: AnyPgColumn; clientId: AnyPgColumn };
+
 /**
  * One tenant-owned resource served with the shared conventions: list with paging and
  * ordering, get, create, full update, delete, always inside the caller's client.
  */
-export type TenantResource<TTable extends PgTable, TInput, TOutput, TFilters = Record<string, never>> = {
+export type TenantResource<TTable extends TenantTable, TInput, TOutput, TFilters = Record<string, never>> = {
   /** Path segment under /api/, e.g. "codes". */
   name: string;
   /** The record in operation names: { one: "Code", many: "Codes" } gives listCodes, getCode, … */
   operationNames: { one: string; many: string };
   tag: string;
   table: TTable;
-  columns: { id: AnyPgColumn; clientId: AnyPgColumn };
   /** Body of POST and PUT (PUT takes the full body). */
   input: z.ZodType<TInput>;
   output: z.ZodType<TOutput>;
@@ -42,20 +44,20 @@ export type TenantResource<TTable extends PgTable, TInput, TOutput, TFilters = R
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds resources of every table type
-export type AnyTenantResource = TenantResource<PgTable, any, unknown, any>;
+export type AnyTenantResource = TenantResource<TenantTable, any, unknown, any>;
 
 type Row<TTable extends PgTable> = TTable["$inferSelect"];
 
 function scope(resource: AnyTenantResource, tenant: TenantContext, id?: number): SQL {
-  const tenantCondition = eq(resource.columns.clientId, tenant.clientId);
-  return id === undefined ? tenantCondition : (and(tenantCondition, eq(resource.columns.id, id)) as SQL);
+  const tenantCondition = eq(resource.table.clientId, tenant.clientId);
+  return id === undefined ? tenantCondition : (and(tenantCondition, eq(resource.table.id, id)) as SQL);
 }
 
 function assertCanWrite(resource: AnyTenantResource, tenant: TenantContext): void {
   if (resource.canWrite && !resource.canWrite(tenant)) throw forbidden();
 }
 
-export async function listTenantRecords<TTable extends PgTable, TInput, TOutput, TFilters>(
+export async function listTenantRecords<TTable extends TenantTable, TInput, TOutput, TFilters>(
   db: Database,
   tenant: TenantContext,
   resource: TenantResource<TTable, TInput, TOutput, TFilters>,
@@ -83,7 +85,7 @@ export async function listTenantRecords<TTable extends PgTable, TInput, TOutput,
     return term.descending ? desc(column) : asc(column);
   });
   // The id breaks ties so that pages never repeat or skip a row.
-  orderBy.push(asc(resource.columns.id));
+  orderBy.push(asc(resource.table.id));
   const table = resource.table as PgTable;
   const [rows, totals] = await Promise.all([
     db
@@ -101,7 +103,7 @@ export async function listTenantRecords<TTable extends PgTable, TInput, TOutput,
   };
 }
 
-async function findRow<TTable extends PgTable>(
+async function findRow<TTable extends TenantTable>(
   db: Executor,
   tenant: TenantContext,
   resource: TenantResource<TTable, unknown, unknown, unknown>,
@@ -116,7 +118,7 @@ async function findRow<TTable extends PgTable>(
   return row as Row<TTable>;
 }
 
-export async function getTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+export async function getTenantRecord<TTable extends TenantTable, TInput, TOutput, TFilters>(
   db: Database,
   tenant: TenantContext,
   resource: TenantResource<TTable, TInput, TOutput, TFilters>,
@@ -127,7 +129,7 @@ export async function getTenantRecord<TTable extends PgTable, TInput, TOutput, T
   return resource.withDetails ? resource.withDetails(db, tenant, output) : output;
 }
 
-export async function createTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+export async function createTenantRecord<TTable extends TenantTable, TInput, TOutput, TFilters>(
   db: Database,
   tenant: TenantContext,
   resource: TenantResource<TTable, TInput, TOutput, TFilters>,
@@ -152,7 +154,7 @@ export async function createTenantRecord<TTable extends PgTable, TInput, TOutput
   });
 }
 
-export async function updateTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+export async function updateTenantRecord<TTable extends TenantTable, TInput, TOutput, TFilters>(
   db: Database,
   tenant: TenantContext,
   resource: TenantResource<TTable, TInput, TOutput, TFilters>,
@@ -161,13 +163,7 @@ export async function updateTenantRecord<TTable extends PgTable, TInput, TOutput
 ): Promise<TOutput> {
   assertCanWrite(resource as AnyTenantResource, tenant);
   return db.transaction(async (tx) => {
-    const existing = await findRow(
-      tx,
-      tenant,
-      resource as TenantResource<TTable, unknown, unknown, unknown>,
-      id,
-    );
-    assertUnprotected(resource as AnyTenantResource, existing);
+    await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
     await resource.validate?.(tx, tenant, input, id);
     const [row] = await tx
       .update(resource.table as PgTable)
@@ -179,7 +175,7 @@ export async function updateTenantRecord<TTable extends PgTable, TInput, TOutput
   });
 }
 
-export async function deleteTenantRecord<TTable extends PgTable, TInput, TOutput, TFilters>(
+export async function deleteTenantRecord<TTable extends TenantTable, TInput, TOutput, TFilters>(
   db: Database,
   tenant: TenantContext,
   resource: TenantResource<TTable, TInput, TOutput, TFilters>,
@@ -187,18 +183,19 @@ export async function deleteTenantRecord<TTable extends PgTable, TInput, TOutput
 ): Promise<void> {
   assertCanWrite(resource as AnyTenantResource, tenant);
   await db.transaction(async (tx) => {
-    const existing = await findRow(
-      tx,
-      tenant,
-      resource as TenantResource<TTable, unknown, unknown, unknown>,
-      id,
-    );
-    assertUnprotected(resource as AnyTenantResource, existing);
+    await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
     await tx.delete(resource.table as PgTable).where(scope(resource as AnyTenantResource, tenant, id));
   });
 }
 
-function assertUnprotected(resource: AnyTenantResource, row: unknown): void {
-  const reason = resource.protect?.(row as never);
+/** Before an update or delete: the row exists in the tenant (404) and is not protected (400). */
+async function assertChangeable(
+  tx: Executor,
+  tenant: TenantContext,
+  resource: AnyTenantResource,
+  id: number,
+): Promise<void> {
+  const existing = await findRow(tx, tenant, resource, id);
+  const reason = resource.protect?.(existing as never);
   if (reason) throw nonFieldError(reason);
 }

@@ -2,7 +2,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import {
   entryActionRefusal,
   NOT_A_DELETABLE_VOID_MESSAGE,
-  offsettingLedgerAmount,
   toQuantity,
   toRate,
   type EntryAction,
@@ -11,7 +10,7 @@ import {
 import type { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
-import { codes, invoices, transactions } from "../../db/tables.js";
+import { invoices, transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { attachTransactions } from "../invoices/create-invoice.js";
@@ -21,6 +20,7 @@ import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { removeEntries } from "../ledger/remove-entries.js";
+import { offsetEntry } from "./offset-entry.js";
 import { postTransaction } from "./post-transaction.js";
 import {
   entryState,
@@ -41,6 +41,7 @@ export {
   NOT_VOIDABLE_MESSAGE,
   REFUNDED_OFFSET_MESSAGE,
 } from "@cyclebill/domain";
+import { clientCode } from "../tenancy/tenant-refs.js";
 
 /** Refuses as the entry's offered actions say: the same rule the records' `actions` come from. */
 export function assertEntryAction(entry: TransactionView, action: EntryAction): void {
@@ -136,12 +137,7 @@ export async function planRewrite(
   changes: EntryChanges,
 ): Promise<EntryRewrite> {
   assertEntryAction(entry, "edit");
-  const [code] = await tx
-    .select({ id: codes.id, codeType: codes.codeType })
-    .from(codes)
-    .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, changes.code)))
-    .limit(1);
-  if (!code) throw fieldError("code", "Invalid code - object does not exist.");
+  const code = await clientCode(tx, tenant.clientId, changes.code);
   if (entry.invoiceId !== null && changes.customer !== entry.customerId) {
     throw fieldError("customer", ENTRY_STAYS_WITH_INVOICE_MESSAGE);
   }
@@ -198,27 +194,7 @@ async function postOffset(
 ): Promise<number> {
   const {
     ids: [offsetId],
-  } = await postEntries(tx, tenant, [
-    {
-      customerId: entry.customerId,
-      codeId: entry.codeId,
-      codeType: entry.codeType,
-      description: `${kind === "void" ? "VOID" : "REVERSAL"}: ${entry.description}`.slice(0, 60),
-      quantity: entry.quantity,
-      rate: entry.rate,
-      serviceDate: businessToday(),
-      datedToday: true,
-      unitOfMeasureId: entry.unitOfMeasureId,
-      transactionType: kind === "void" ? "voids_a_transaction" : "user_or_scanner",
-      createdByUserId: tenant.user.id,
-      offsets: {
-        kind,
-        entryId: entry.id,
-        amount: entry.amount,
-        ledgerAmount: offsettingLedgerAmount(entry.ledgerAmount),
-      },
-    },
-  ]);
+  } = await postEntries(tx, tenant, [offsetEntry(entry, kind, { createdByUserId: tenant.user.id })]);
   if (!offsetId) throw new Error("offsetting entry not created");
   return offsetId;
 }

@@ -3,7 +3,7 @@ import { toQuantity, toRate, type transactionBatchSchema } from "@cyclebill/doma
 import type { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { codes, routes, unitsOfMeasure } from "../../db/tables.js";
+import { routes } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, notFound } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
@@ -11,6 +11,7 @@ import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
 import type { RefusalReason } from "../ledger/posting-rules.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
+import { assertUnitOfMeasure, clientCode } from "../tenancy/tenant-refs.js";
 
 export type BatchResult = {
   count: number;
@@ -41,12 +42,7 @@ export async function postBatch(
   tenant: TenantContext,
   input: z.output<typeof transactionBatchSchema>,
 ): Promise<BatchResult> {
-  const [code] = await db
-    .select()
-    .from(codes)
-    .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, input.code as number)))
-    .limit(1);
-  if (!code) throw fieldError("code", "Invalid code - object does not exist.");
+  const code = await clientCode(db, tenant.clientId, input.code as number);
   let routeName: string | null = null;
   if (input.transaction_type === "route") {
     if (!input.route)
@@ -59,14 +55,7 @@ export async function postBatch(
     if (!group) throw fieldError("route", "Invalid group - object does not exist.");
     routeName = group.name;
   }
-  if (input.unitofmeasure !== 1) {
-    const [unit] = await db
-      .select({ id: unitsOfMeasure.id })
-      .from(unitsOfMeasure)
-      .where(eq(unitsOfMeasure.id, input.unitofmeasure))
-      .limit(1);
-    if (!unit) throw fieldError("unitofmeasure", "Invalid unit of measure - object does not exist.");
-  }
+  if (input.unitofmeasure !== 1) await assertUnitOfMeasure(db, input.unitofmeasure);
   await assertOwnCustomers(db, tenant, [
     ...(input.customers ?? []),
     ...(input.customer_amounts ?? []).map((entry) => entry.customer),

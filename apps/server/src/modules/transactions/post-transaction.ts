@@ -8,12 +8,13 @@ import {
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import type { transactionTypes } from "../../db/tables.js";
-import { codes, storedAmounts, transactions } from "../../db/tables.js";
+import { storedAmounts, transactions } from "../../db/tables.js";
 import { businessToday, currentClock } from "../../clock.js";
-import { fieldError, nonFieldError } from "../../http/errors.js";
+import { nonFieldError } from "../../http/errors.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { assertPostable } from "../ledger/posting-rules.js";
+import { clientCode } from "../tenancy/tenant-refs.js";
 
 export type PostingInput = {
   customerId: number;
@@ -48,12 +49,7 @@ export async function postTransaction(
   input: PostingInput,
 ): Promise<PostedTransaction> {
   return db.transaction(async (tx) => {
-    const [code] = await tx
-      .select({ id: codes.id, codeType: codes.codeType })
-      .from(codes)
-      .where(and(eq(codes.clientId, tenant.clientId), eq(codes.id, input.codeId)))
-      .limit(1);
-    if (!code) throw fieldError("code", "Invalid code - object does not exist.");
+    const code = await clientCode(tx, tenant.clientId, input.codeId);
     // Lock the customer first: concurrent postings to one customer apply one after the other,
     // and the duplicate check below sees every earlier one.
     const locked = await lockCustomers(tx, tenant.clientId, [input.customerId]);

@@ -15,6 +15,7 @@ import {
   transactionTotalsSchema,
 } from "@cyclebill/domain";
 import { z } from "zod";
+import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 import { defineRoute, type Router } from "../../http/router.js";
 import { paymentGatewayOf } from "../payments/payment-gateway.js";
@@ -32,7 +33,7 @@ import {
 import { listTransactions, totalTransactions, transactionFiltersSchema } from "./list-transactions.js";
 import { postBatch } from "./post-batch.js";
 import { streamTransactionsCsv } from "./transactions-csv.js";
-import { findTransaction, transactionToApi } from "./transaction-view.js";
+import { findTransaction, transactionToApi, type TransactionOutput } from "./transaction-view.js";
 
 const tags = ["Transactions"];
 /** Make Invoice from Selected: the new open invoice. */
@@ -180,79 +181,82 @@ export function registerTransactionRoutes(router: Router): void {
     });
   }
 
-  defineRoute(router, {
-    name: "deleteTransaction",
-    method: "DELETE",
-    url: "/api/transactions/:id/",
-    summary: "Delete an editable entry (its effect comes off the balance)",
-    tags,
-    access: "tenant",
-    params: recordIdParamsSchema,
-    query: recordQuerySchema,
-    successStatus: 204,
-    handle: async ({ params, tenant }) => deleteTransaction(db, tenant, params.id),
-  });
+  /** DELETE of one entry: 204, its effect off the balance. */
+  const defineRemoval = (
+    name: string,
+    url: string,
+    summary: string,
+    remove: (tenant: TenantContext, id: number) => Promise<void>,
+  ) =>
+    defineRoute(router, {
+      name,
+      method: "DELETE",
+      url,
+      summary,
+      tags,
+      access: "tenant",
+      params: recordIdParamsSchema,
+      query: recordQuerySchema,
+      successStatus: 204,
+      handle: async ({ params, tenant }) => remove(tenant, params.id),
+    });
+  /** POST of a void or a reversal: 201 with the offsetting entry. */
+  const defineOffset = (
+    name: string,
+    url: string,
+    summary: string,
+    kind: "void" | "reversal",
+    post: (tenant: TenantContext, id: number) => Promise<TransactionOutput>,
+  ) =>
+    defineRoute(router, {
+      name,
+      method: "POST",
+      url,
+      summary,
+      tags,
+      access: "tenant",
+      clientIdFrom: "query-or-body",
+      params: recordIdParamsSchema,
+      query: recordQuerySchema,
+      response: transactionRecordSchema,
+      successStatus: 201,
+      // A card or ACH payment is refunded through the gateway first; the offset posts only when approved.
+      handle: async ({ params, tenant }) =>
+        (await refundGatewayPayment(db, gateway(), tenant, params.id, kind)) ?? post(tenant, params.id),
+    });
 
-  defineRoute(router, {
-    name: "voidTransaction",
-    method: "POST",
-    url: "/api/transactions/:id/void_transaction/",
-    summary: "Void an attached entry: posts the voiding entry (the pair nets to zero) and returns it",
-    tags,
-    access: "tenant",
-    clientIdFrom: "query-or-body",
-    params: recordIdParamsSchema,
-    query: recordQuerySchema,
-    response: transactionRecordSchema,
-    successStatus: 201,
-    // A card or ACH payment is refunded through the gateway first; the void posts only when approved.
-    handle: async ({ params, tenant }) =>
-      (await refundGatewayPayment(db, gateway(), tenant, params.id, "void")) ??
-      voidTransaction(db, tenant, params.id),
-  });
-
-  defineRoute(router, {
-    name: "deleteVoidTransaction",
-    method: "DELETE",
-    url: "/api/transactions/:id/delete_void_transaction/",
-    summary: "Delete a new voiding entry (the voided entry counts again)",
-    tags,
-    access: "tenant",
-    params: recordIdParamsSchema,
-    query: recordQuerySchema,
-    successStatus: 204,
-    handle: async ({ params, tenant }) => deleteVoid(db, tenant, params.id),
-  });
-
-  defineRoute(router, {
-    name: "reverseTransaction",
-    method: "POST",
-    url: "/api/transactions/:id/reversal/",
-    summary: "Reverse an entry that can no longer be edited: posts the offsetting entry and returns it",
-    tags,
-    access: "tenant",
-    clientIdFrom: "query-or-body",
-    params: recordIdParamsSchema,
-    query: recordQuerySchema,
-    response: transactionRecordSchema,
-    successStatus: 201,
-    handle: async ({ params, tenant }) =>
-      (await refundGatewayPayment(db, gateway(), tenant, params.id, "reversal")) ??
-      reverseTransaction(db, tenant, params.id),
-  });
-
-  defineRoute(router, {
-    name: "deleteReversal",
-    method: "DELETE",
-    url: "/api/transactions/:id/delete_reversal/",
-    summary: "Delete a reversal not yet billed (the reversed entry counts again)",
-    tags,
-    access: "tenant",
-    params: recordIdParamsSchema,
-    query: recordQuerySchema,
-    successStatus: 204,
-    handle: async ({ params, tenant }) => deleteReversal(db, tenant, params.id),
-  });
+  defineRemoval(
+    "deleteTransaction",
+    "/api/transactions/:id/",
+    "Delete an editable entry (its effect comes off the balance)",
+    (tenant, id) => deleteTransaction(db, tenant, id),
+  );
+  defineOffset(
+    "voidTransaction",
+    "/api/transactions/:id/void_transaction/",
+    "Void an attached entry: posts the voiding entry (the pair nets to zero) and returns it",
+    "void",
+    (tenant, id) => voidTransaction(db, tenant, id),
+  );
+  defineRemoval(
+    "deleteVoidTransaction",
+    "/api/transactions/:id/delete_void_transaction/",
+    "Delete a new voiding entry (the voided entry counts again)",
+    (tenant, id) => deleteVoid(db, tenant, id),
+  );
+  defineOffset(
+    "reverseTransaction",
+    "/api/transactions/:id/reversal/",
+    "Reverse an entry that can no longer be edited: posts the offsetting entry and returns it",
+    "reversal",
+    (tenant, id) => reverseTransaction(db, tenant, id),
+  );
+  defineRemoval(
+    "deleteReversal",
+    "/api/transactions/:id/delete_reversal/",
+    "Delete a reversal not yet billed (the reversed entry counts again)",
+    (tenant, id) => deleteReversal(db, tenant, id),
+  );
 
   defineRoute(router, {
     name: "postTransactionBatch",

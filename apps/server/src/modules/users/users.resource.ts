@@ -34,7 +34,6 @@ export const usersResource: TenantResource<typeof users, z.output<typeof userInp
   operationNames: { one: "User", many: "Users" },
   tag: "Users",
   table: users,
-  columns: { id: users.id, clientId: users.clientId },
   input: userInputSchema,
   output: userOutputSchema,
   orderingFields: {

@@ -1,26 +1,11 @@
+import type { Me, UserInfo } from "@cyclebill/domain";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 import { useSessionToken } from "../../api/session";
 
-export type UserRole = "admin" | "owner" | "staff";
-
-export type UserClient = { id: number; client_no: number; client_name: string };
-
-export type UserInfo = {
-  id: number;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  name: string;
-  is_client_staff: boolean;
-  isAdmin: boolean;
-  role: UserRole;
-  client_id: number | null;
-  client: UserClient | null;
-};
-
-export type MeResponse = { userInfo: UserInfo; has_blue_pay_key: boolean };
+// The shapes of GET /api/me/ are the server's schema's (packages/domain).
+export type { UserInfo, UserRole } from "@cyclebill/domain";
+export type MeResponse = Me;
 
 export const meQueryKey = (token: string | null) => ["me", token] as const;
 
