@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: "server",
     include: ["src/**/*.test.ts"],
+    // Migrates one database per run; every test file's database starts as a copy of it.
+    globalSetup: ["src/test-support/test-templates.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -44,7 +44,8 @@ export type DatabaseHandle = {
 };
 
 export type DatabaseTarget =
-  | { kind: "pglite"; dataDir: string | null } // null = in memory (tests)
+  // null = in memory (tests); `from`: a data directory's tarball (dumpDataDir) to start from (test templates)
+  | { kind: "pglite"; dataDir: string | null; from?: Blob }
   | { kind: "postgres"; url: string; poolSize?: number };
 
 /** Advisory lock key that serialises migrations across processes (any fixed bigint). */
@@ -94,7 +95,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.kind === "pglite") {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
     // pg_trgm backs the customer list's text search (created by a migration, loaded here).
-    const options = { extensions: { pg_trgm } };
+    const options = { extensions: { pg_trgm }, ...(target.from ? { loadDataDir: target.from } : {}) };
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
     await client.waitReady;
     const db = drizzlePglite(client, { schema: tables });
