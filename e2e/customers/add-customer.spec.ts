@@ -1,15 +1,13 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors } from "../support/browser.js";
+import type { BrowserWorld } from "../support/browser-world.js";
 import {
   customerRow,
   filterList,
   findCustomer,
   openCustomerList,
-  ownerPage,
-  startCustomerWorld,
-  type CustomerWorld,
+  useCustomerWorld,
 } from "./customer-fixtures.js";
 
 const NAME_MESSAGE = "You must include at least a first name, last name, or company name.";
@@ -20,26 +18,13 @@ const DESCRIPTION_MESSAGE = "Description is too long. Please make sure it is und
 const RATE_MESSAGE = "The rate contains invalid characters. Please use only digits and decimals.";
 
 describe("Add Customer", () => {
-  let world: CustomerWorld | undefined;
+  const customers = useCustomerWorld();
+  let world: BrowserWorld;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    world = await startCustomerWorld();
-  });
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    world = customers.current();
+    ({ page, pageErrors } = world);
   });
 
   const dialog = () => page.getByRole("dialog", { name: "Add Customer" });
@@ -137,8 +122,8 @@ describe("Add Customer", () => {
     await filterList(page, "Quist");
     await customerRow(page, "Nora Quist").waitFor();
     await customerRow(page, "Quist Orchards").waitFor();
-    const saved = await findCustomer(world!.api, "Quist Orchards");
-    const record = await world!.api.request<Record<string, unknown>>("GET", `customers/${saved.id}/`);
+    const saved = await findCustomer(world.api, "Quist Orchards");
+    const record = await world.api.request<Record<string, unknown>>("GET", `customers/${saved.id}/`);
     expect(record).toMatchObject({
       company_name: "Quist Orchards",
       pull_flag: "E",
@@ -206,7 +191,7 @@ describe("Add Customer", () => {
     // Save on the standalone page returns to the list.
     await page.waitForURL((url) => url.pathname === "/customers/manage");
 
-    const api = world!.api;
+    const api = world.api;
     const customer = await findCustomer(api, "Petrov");
     const charges = await api.request<{ results: Record<string, unknown>[] }>(
       "GET",

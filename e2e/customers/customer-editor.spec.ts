@@ -1,15 +1,14 @@
 import type { Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
+import { formatIsoDate } from "../../apps/web/src/lib/format.js";
 import { uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors } from "../support/browser.js";
+import type { BrowserWorld } from "../support/browser-world.js";
 import {
   customerRow,
   filterList,
   findCustomer,
   openCustomerList,
-  ownerPage,
-  startCustomerWorld,
-  type CustomerWorld,
+  useCustomerWorld,
 } from "./customer-fixtures.js";
 
 const EMAIL_MESSAGE = "You must include an email or they will not get emailed bills.";
@@ -23,34 +22,14 @@ function usd(amount: string): string {
   return `${amount.startsWith("-") ? "-" : ""}$${whole.replace(/\B(?=(\d{3})+$)/g, ",")}.${cents.padEnd(2, "0")}`;
 }
 
-/** "2026-11-02" as the app shows it: "Nov 2, 2026". */
-function formatDate(iso: string): string {
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  const [year, month, day] = iso.split("-").map(Number);
-  return `${months[(month ?? 1) - 1] ?? ""} ${String(day)}, ${String(year)}`;
-}
-
 describe("the customer editor", () => {
-  let world: CustomerWorld | undefined;
+  const customers = useCustomerWorld();
+  let world: BrowserWorld;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    world = await startCustomerWorld();
-  });
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    world = customers.current();
+    ({ page, pageErrors } = world);
   });
 
   /** Opens a customer's editor from Manage Customers, as a user does. */
@@ -100,9 +79,9 @@ describe("the customer editor", () => {
     await page.getByRole("alert").filter({ hasText: "Customer saved." }).waitFor();
     await page.getByText("1002 · Ben Hughes-Smith").waitFor();
 
-    const saved = await world!.api.request<Record<string, unknown>>(
+    const saved = await world.api.request<Record<string, unknown>>(
       "GET",
-      `customers/${(await findCustomer(world!.api, "Hughes-Smith")).id}/`,
+      `customers/${(await findCustomer(world.api, "Hughes-Smith")).id}/`,
     );
     expect(saved).toMatchObject({
       last_name: "Hughes-Smith",
@@ -223,8 +202,8 @@ describe("the customer editor", () => {
   });
 
   test("Status shows the dates, balances, ageing and activity of the customer", async () => {
-    const grace = await findCustomer(world!.api, "Grace Castillo");
-    const summary = await world!.api.request<Record<string, string | null>>(
+    const grace = await findCustomer(world.api, "Grace Castillo");
+    const summary = await world.api.request<Record<string, string | null>>(
       "GET",
       `summary-data/customer/${grace.id}`,
     );
@@ -258,11 +237,11 @@ describe("the customer editor", () => {
     expect(summary.last_pay_amount).toBeTruthy();
     expect(await lastCells("Charges")).toEqual([
       usd(summary.last_charge_amount ?? ""),
-      formatDate(summary.last_charge_date ?? ""),
+      formatIsoDate(summary.last_charge_date ?? ""),
     ]);
     expect(await lastCells("Payments")).toEqual([
       usd(summary.last_pay_amount ?? ""),
-      formatDate(summary.last_pay_date_1 ?? ""),
+      formatIsoDate(summary.last_pay_date_1 ?? ""),
     ]);
     await page.screenshot({ path: "/tmp/screens-status-last-amounts.png", fullPage: true });
     await activity.getByRole("row").filter({ hasText: "Payments" }).waitFor();
