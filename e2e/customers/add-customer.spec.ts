@@ -1,7 +1,14 @@
+import {
+  ADDRESS_INVALID_MESSAGE,
+  EMAIL_REQUIRED_MESSAGE,
+  NAME_REQUIRED_MESSAGE,
+  RATE_INVALID_MESSAGE,
+  RECURRING_REQUIRED_MESSAGE,
+  STORED_DESCRIPTION_TOO_LONG,
+} from "@cyclebill/domain";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { uncaught } from "../support/auth.js";
-import type { BrowserWorld } from "../support/browser-world.js";
 import {
   customerRow,
   filterList,
@@ -10,21 +17,12 @@ import {
   useCustomerWorld,
 } from "./customer-fixtures.js";
 
-const NAME_MESSAGE = "You must include at least a first name, last name, or company name.";
-const ADDRESS_MESSAGE = "Please correct the address fields.";
-const EMAIL_MESSAGE = "You must include an email or they will not get emailed bills.";
-const RECURRING_MESSAGE = "Recurring charges must have a code, rate, start month, and end month.";
-const DESCRIPTION_MESSAGE = "Description is too long. Please make sure it is under 60 characters.";
-const RATE_MESSAGE = "The rate contains invalid characters. Please use only digits and decimals.";
-
 describe("Add Customer", () => {
-  const customers = useCustomerWorld();
-  let world: BrowserWorld;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {
-    world = customers.current();
-    ({ page, pageErrors } = world);
+    ({ page, pageErrors } = world.current());
   });
 
   const dialog = () => page.getByRole("dialog", { name: "Add Customer" });
@@ -67,15 +65,15 @@ describe("Add Customer", () => {
     await dialog().getByRole("button", { name: "Save", exact: true }).click();
     await problems().waitFor();
     const text = await problems().textContent();
-    expect(text).toContain(NAME_MESSAGE);
-    expect(text).toContain(ADDRESS_MESSAGE);
-    expect(text).toContain(EMAIL_MESSAGE);
-    expect(text).toContain(RECURRING_MESSAGE);
+    expect(text).toContain(NAME_REQUIRED_MESSAGE);
+    expect(text).toContain(ADDRESS_INVALID_MESSAGE);
+    expect(text).toContain(EMAIL_REQUIRED_MESSAGE);
+    expect(text).toContain(RECURRING_REQUIRED_MESSAGE);
     // Field messages under the inputs.
     await dialog().getByText("Must be 5 digits").waitFor();
     await dialog().getByText("City required").waitFor();
-    await stored.getByText(DESCRIPTION_MESSAGE).waitFor();
-    await stored.getByText(RATE_MESSAGE).waitFor();
+    await stored.getByText(STORED_DESCRIPTION_TOO_LONG).waitFor();
+    await stored.getByText(RATE_INVALID_MESSAGE).waitFor();
     // Nothing was sent: the dialog is still open.
     expect(await dialog().isVisible()).toBe(true);
     expect(uncaught(pageErrors)).toEqual([]);
@@ -122,8 +120,10 @@ describe("Add Customer", () => {
     await filterList(page, "Quist");
     await customerRow(page, "Nora Quist").waitFor();
     await customerRow(page, "Quist Orchards").waitFor();
-    const saved = await findCustomer(world.api, "Quist Orchards");
-    const record = await world.api.request<Record<string, unknown>>("GET", `customers/${saved.id}/`);
+    const saved = await findCustomer(world.current().api, "Quist Orchards");
+    const record = await world
+      .current()
+      .api.request<Record<string, unknown>>("GET", `customers/${saved.id}/`);
     expect(record).toMatchObject({
       company_name: "Quist Orchards",
       pull_flag: "E",
@@ -191,7 +191,7 @@ describe("Add Customer", () => {
     // Save on the standalone page returns to the list.
     await page.waitForURL((url) => url.pathname === "/customers/manage");
 
-    const api = world.api;
+    const { api } = world.current();
     const customer = await findCustomer(api, "Petrov");
     const charges = await api.request<{ results: Record<string, unknown>[] }>(
       "GET",

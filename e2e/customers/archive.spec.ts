@@ -1,7 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { uncaught } from "../support/auth.js";
-import type { BrowserWorld } from "../support/browser-world.js";
 import {
   customerRow,
   filterList,
@@ -12,13 +11,11 @@ import {
 } from "./customer-fixtures.js";
 
 describe("archiving customers from Manage Customers", () => {
-  const customers = useCustomerWorld();
-  let world: BrowserWorld;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {
-    world = customers.current();
-    ({ page, pageErrors } = world);
+    ({ page, pageErrors } = world.current());
   });
 
   const archiveDialog = () => page.getByRole("dialog", { name: "Archive customer" });
@@ -30,7 +27,7 @@ describe("archiving customers from Manage Customers", () => {
   }
 
   test("a customer with a balance gets the three choices; the row then shows delete-when-zero", async () => {
-    const api = world.api;
+    const { api } = world.current();
     const ava = await findCustomer(api, "Ava Anders");
     expect(ava.balance).not.toBe("0.00");
     await openCustomerList(page);
@@ -85,7 +82,7 @@ describe("archiving customers from Manage Customers", () => {
   });
 
   test("a zero-balance customer is archived after a confirmation and unarchived with a warning", async () => {
-    const api = world.api;
+    const { api } = world.current();
     const created = await api.request<ApiCustomer>("POST", "customers/", {
       address1: "1 Main St",
       city: "Austin",
@@ -127,7 +124,7 @@ describe("archiving customers from Manage Customers", () => {
   });
 
   test("the list pages by 15, sorts, clips long names and hides the empty phone", async () => {
-    const api = world.api;
+    const { api } = world.current();
     const longName = "Bartholomew-Maximilian Fitzgerald-Worthington";
     await api.request("POST", "customers/", {
       company_name: longName,

@@ -1,8 +1,14 @@
+import {
+  EMAIL_REQUIRED_MESSAGE,
+  NO_GROUP_SELECTED_MESSAGE,
+  RATE_INVALID_MESSAGE,
+  RECURRING_REQUIRED_MESSAGE,
+  STORED_DESCRIPTION_TOO_LONG,
+} from "@cyclebill/domain";
 import type { Locator, Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { formatIsoDate } from "../../apps/web/src/lib/format.js";
 import { uncaught } from "../support/auth.js";
-import type { BrowserWorld } from "../support/browser-world.js";
 import {
   customerRow,
   filterList,
@@ -11,25 +17,17 @@ import {
   useCustomerWorld,
 } from "./customer-fixtures.js";
 
-const EMAIL_MESSAGE = "You must include an email or they will not get emailed bills.";
-const RECURRING_MESSAGE = "Recurring charges must have a code, rate, start month, and end month.";
-const DESCRIPTION_MESSAGE = "Description is too long. Please make sure it is under 60 characters.";
-const RATE_MESSAGE = "The rate contains invalid characters. Please use only digits and decimals.";
-const NO_GROUP_MESSAGE = "No group selected. Please select a group before adding the customer.";
-
 function usd(amount: string): string {
   const [whole = "0", cents = "00"] = amount.replace("-", "").split(".");
   return `${amount.startsWith("-") ? "-" : ""}$${whole.replace(/\B(?=(\d{3})+$)/g, ",")}.${cents.padEnd(2, "0")}`;
 }
 
 describe("the customer editor", () => {
-  const customers = useCustomerWorld();
-  let world: BrowserWorld;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {
-    world = customers.current();
-    ({ page, pageErrors } = world);
+    ({ page, pageErrors } = world.current());
   });
 
   /** Opens a customer's editor from Manage Customers, as a user does. */
@@ -72,17 +70,19 @@ describe("the customer editor", () => {
     await field(/^Email/).fill("");
     await page.getByRole("button", { name: "Save Customer" }).click();
     const failed = page.getByRole("alert").filter({ hasText: "The customer was not saved" });
-    await failed.getByText(EMAIL_MESSAGE).waitFor();
+    await failed.getByText(EMAIL_REQUIRED_MESSAGE).waitFor();
 
     await field(/^Email/).fill("ben@hughes.example");
     await page.getByRole("button", { name: "Save Customer" }).click();
     await page.getByRole("alert").filter({ hasText: "Customer saved." }).waitFor();
     await page.getByText("1002 · Ben Hughes-Smith").waitFor();
 
-    const saved = await world.api.request<Record<string, unknown>>(
-      "GET",
-      `customers/${(await findCustomer(world.api, "Hughes-Smith")).id}/`,
-    );
+    const saved = await world
+      .current()
+      .api.request<Record<string, unknown>>(
+        "GET",
+        `customers/${(await findCustomer(world.current().api, "Hughes-Smith")).id}/`,
+      );
     expect(saved).toMatchObject({
       last_name: "Hughes-Smith",
       property_address1: "9 Farm Rd",
@@ -108,8 +108,8 @@ describe("the customer editor", () => {
     await form.getByLabel("Description").fill("y".repeat(61));
     await form.getByLabel("Rate").fill("12.5a");
     await form.getByRole("button", { name: "Add Stored Amount" }).click();
-    await form.getByText(DESCRIPTION_MESSAGE).waitFor();
-    await form.getByText(RATE_MESSAGE).waitFor();
+    await form.getByText(STORED_DESCRIPTION_TOO_LONG).waitFor();
+    await form.getByText(RATE_INVALID_MESSAGE).waitFor();
 
     await pickCode(form, "110");
     await form.getByLabel("Description").fill("Hedge trimming");
@@ -160,7 +160,7 @@ describe("the customer editor", () => {
     await table.getByText("No recurring charges yet.").waitFor();
 
     await form.getByRole("button", { name: "Add Recurring Charge" }).click();
-    await form.getByText(RECURRING_MESSAGE).first().waitFor();
+    await form.getByText(RECURRING_REQUIRED_MESSAGE).first().waitFor();
 
     await pickCode(form, "100");
     await form.getByLabel("Rate").fill("30");
@@ -202,11 +202,10 @@ describe("the customer editor", () => {
   });
 
   test("Status shows the dates, balances, ageing and activity of the customer", async () => {
-    const grace = await findCustomer(world.api, "Grace Castillo");
-    const summary = await world.api.request<Record<string, string | null>>(
-      "GET",
-      `summary-data/customer/${grace.id}`,
-    );
+    const grace = await findCustomer(world.current().api, "Grace Castillo");
+    const summary = await world
+      .current()
+      .api.request<Record<string, string | null>>("GET", `summary-data/customer/${grace.id}`);
     await openEditor("Grace Castillo", "Status");
     const ageing = page.getByRole("table", { name: "Ageing" });
     await ageing.waitFor();
@@ -262,7 +261,7 @@ describe("the customer editor", () => {
       .waitFor();
 
     await form.getByRole("button", { name: "Add to Group" }).click();
-    await form.getByText(NO_GROUP_MESSAGE).waitFor();
+    await form.getByText(NO_GROUP_SELECTED_MESSAGE).waitFor();
 
     await form.getByLabel("Group").click();
     const option = page.getByRole("option").first();

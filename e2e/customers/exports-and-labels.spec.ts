@@ -3,17 +3,14 @@ import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { demoLogin, logIn, readDemoLogins, uncaught } from "../support/auth.js";
 import { newPage } from "../support/browser.js";
-import type { BrowserWorld } from "../support/browser-world.js";
 import { customerRow, filterList, openCustomerList, useCustomerWorld } from "./customer-fixtures.js";
 
 describe("customer exports, address labels and the admin's client choice", () => {
-  const customers = useCustomerWorld();
-  let world: BrowserWorld;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {
-    world = customers.current();
-    ({ page, pageErrors } = world);
+    ({ page, pageErrors } = world.current());
   });
 
   async function download(button: string) {
@@ -87,8 +84,9 @@ describe("customer exports, address labels and the admin's client choice", () =>
   });
 
   test("an admin picks a client before the customers show", async () => {
-    const admin = demoLogin(await readDemoLogins(world.server), "admin@cyclebill.example");
-    const adminPage = await newPage(world.browser, world.server.baseUrl);
+    const { server, browser } = world.current();
+    const admin = demoLogin(await readDemoLogins(server), "admin@cyclebill.example");
+    const adminPage = await newPage(browser, server.baseUrl);
     try {
       await logIn(adminPage, admin.email, admin.password);
       await adminPage.goto("/customers/manage");

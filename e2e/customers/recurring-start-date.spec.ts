@@ -2,7 +2,6 @@ import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { formatIsoDate } from "../../apps/web/src/lib/format.js";
 import { uncaught } from "../support/auth.js";
-import type { BrowserWorld } from "../support/browser-world.js";
 import { findCustomer, useCustomerWorld } from "./customer-fixtures.js";
 
 // Issue 28 point 4: a recurring charge bills from the start date the user gives it (blank: the day
@@ -16,17 +15,15 @@ function addDays(iso: string, days: number): string {
 describe("a recurring charge's start date on the Recurring Charges tab", () => {
   // The demo seeds months of history first: on a machine shared with other test runs that took
   // past the default two minutes.
-  const customers = useCustomerWorld({ startupTimeoutMs: 300_000 });
-  let world: BrowserWorld;
+  const world = useCustomerWorld({ startupTimeoutMs: 300_000 });
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {
-    world = customers.current();
-    ({ page, pageErrors } = world);
+    ({ page, pageErrors } = world.current());
   });
 
   test("is refused before the open date, shown as Bills from, and cleared back to the day it was added", async () => {
-    const api = world.api;
+    const { api } = world.current();
     const found = await findCustomer(api, "Ben Hughes");
     const customer = await api.request<{ id: number; open_date: string }>("GET", `customers/${found.id}/`);
     await page.goto(`/customers/edit/${customer.id}`);

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { NO_GROUP_SELECTED_MESSAGE } from "@cyclebill/domain";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import type { ApiSession } from "../support/api.js";
@@ -9,8 +10,6 @@ const ADMIN_EMAIL = "groups-admin@example.test";
 const ADMIN_PASSWORD = "groups-Admin-Password-1";
 // The first demo client (Greenway Lawn & Garden) and its customers.
 const CLIENT_ID = 1;
-
-const NO_GROUP = "No group selected. Please select a group before adding the customer.";
 
 type GroupDetail = { id: number; route_name: string; details: { customer_label: string; stop: number }[] };
 
@@ -87,7 +86,7 @@ describe("Group Admin", () => {
     await detail().getByRole("heading", { name: "No group selected" }).waitFor();
     await pickCustomer("anders", "1001 · Ava Anders");
     await addForm().getByRole("button", { name: "Add Customer" }).click();
-    await alert(NO_GROUP).waitFor();
+    await alert(NO_GROUP_SELECTED_MESSAGE).waitFor();
 
     // Choosing the group in the form keeps the customer and adds them at the end.
     await addForm().getByRole("combobox", { name: "Group" }).click();
@@ -198,12 +197,12 @@ describe("Group Admin", () => {
     const headings = () => detail().getByRole("heading", { level: 2 }).allTextContents();
     await detail().getByRole("heading", { name: "No group selected" }).waitFor();
     await addForm().getByRole("button", { name: "Add Customer" }).click();
-    await alert(NO_GROUP).waitFor();
+    await alert(NO_GROUP_SELECTED_MESSAGE).waitFor();
 
     await groupList.getByText("North route", { exact: true }).click();
     await expect.poll(headings).toEqual(["North route"]);
     // The "no group selected" alert goes once a group is picked.
-    await expect.poll(() => alert(NO_GROUP).count()).toBe(0);
+    await expect.poll(() => alert(NO_GROUP_SELECTED_MESSAGE).count()).toBe(0);
     await groupList.getByText("East route", { exact: true }).click();
     await expect.poll(headings).toEqual(["East route"]);
     expect(await detail().getByRole("button", { name: "Group Report" }).count()).toBe(1);

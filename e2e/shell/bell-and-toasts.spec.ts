@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { apiLogIn } from "../support/api.js";
-import { demoLogin, logIn, type DemoLogin } from "../support/auth.js";
+import { demoLogin, logIn, registerUser, type DemoLogin } from "../support/auth.js";
 import { closePage, newPage } from "../support/browser.js";
 import { useBrowserWorld } from "../support/browser-world.js";
 import type { RunningServer } from "../support/server.js";
@@ -89,17 +89,7 @@ describe("the top bar", () => {
   test("a self-registered user without a client is told so, and what to do", async () => {
     const email = `newcomer-${String(Date.now())}@example.test`;
     const password = "newcomer-Password-1";
-    const response = await fetch(`${server.baseUrl}/api/register/`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        firstName: "Nova",
-        lastName: "Newcomer",
-        email,
-        password,
-        confirmPassword: password,
-      }),
-    });
+    const response = await registerUser(server, { firstName: "Nova", lastName: "Newcomer", email, password });
     expect(response.status).toBeLessThan(300);
     await open(email, password);
     const banner = page.getByRole("banner");
