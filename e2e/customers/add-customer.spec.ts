@@ -14,6 +14,7 @@ import {
   filterList,
   findCustomer,
   openCustomerList,
+  pickCode,
   useCustomerWorld,
 } from "./customer-fixtures.js";
 
@@ -160,9 +161,7 @@ describe("Add Customer", () => {
     const charge = form.getByRole("group", { name: "Recurring charge 1" });
     // Room below the picker for its list of codes.
     await charge.evaluate((element) => element.scrollIntoView({ block: "center" }));
-    await charge.getByLabel("Code").click();
-    await charge.getByLabel("Code").pressSequentially("100");
-    await page.getByRole("option", { name: /^100 · Weekly lawn service/ }).click();
+    await pickCode(page, charge, "100");
     // Choosing a code offers its description.
     expect(await charge.getByLabel("Description").inputValue()).toBe("Weekly lawn service");
     await charge.getByLabel("Rate").fill("45.50");
@@ -177,9 +176,7 @@ describe("Add Customer", () => {
     await form.getByRole("button", { name: "Add stored amount" }).click();
     const stored = form.getByRole("group", { name: "Stored amount 1" });
     await stored.evaluate((element) => element.scrollIntoView({ block: "center" }));
-    await stored.getByLabel("Code").click();
-    await stored.getByLabel("Code").pressSequentially("120");
-    await page.getByRole("option", { name: /^120 · Materials/ }).click();
+    await pickCode(page, stored, "120");
     await stored.getByLabel("Rate").fill("3.333");
     await stored.getByLabel("Quantity").fill("3");
     expect(await stored.getByTestId("live-amount").textContent()).toBe("$10.00");

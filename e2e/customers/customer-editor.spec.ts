@@ -5,7 +5,7 @@ import {
   RECURRING_REQUIRED_MESSAGE,
   STORED_DESCRIPTION_TOO_LONG,
 } from "@cyclebill/domain";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { formatIsoDate } from "../../apps/web/src/lib/format.js";
 import { uncaught } from "../support/auth.js";
@@ -14,6 +14,7 @@ import {
   filterList,
   findCustomer,
   openCustomerList,
+  pickCode,
   useCustomerWorld,
 } from "./customer-fixtures.js";
 
@@ -38,12 +39,6 @@ describe("the customer editor", () => {
     await page.getByRole("heading", { level: 1, name: "Edit Customer" }).waitFor();
     await page.getByRole("tab", { name: "Customer Details" }).waitFor();
     if (tab) await page.getByRole("tab", { name: tab }).click();
-  }
-
-  async function pickCode(scope: Locator, code: string) {
-    await scope.getByLabel("Code").click();
-    await scope.getByLabel("Code").pressSequentially(code);
-    await page.getByRole("option", { name: new RegExp(`^${code} · `) }).click();
   }
 
   test("Customer Details: edit every kind of field and Save Customer, with the spec's messages", async () => {
@@ -111,7 +106,7 @@ describe("the customer editor", () => {
     await form.getByText(STORED_DESCRIPTION_TOO_LONG).waitFor();
     await form.getByText(RATE_INVALID_MESSAGE).waitFor();
 
-    await pickCode(form, "110");
+    await pickCode(page, form, "110");
     await form.getByLabel("Description").fill("Hedge trimming");
     await form.getByLabel("Rate").fill("12.5");
     await form.getByLabel("Quantity").fill("3");
@@ -162,7 +157,7 @@ describe("the customer editor", () => {
     await form.getByRole("button", { name: "Add Recurring Charge" }).click();
     await form.getByText(RECURRING_REQUIRED_MESSAGE).first().waitFor();
 
-    await pickCode(form, "100");
+    await pickCode(page, form, "100");
     await form.getByLabel("Rate").fill("30");
     await form.getByLabel("Quantity").fill("2");
     expect(await form.getByTestId("live-amount").textContent()).toBe("$60.00");

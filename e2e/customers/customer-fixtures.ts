@@ -60,6 +60,13 @@ export async function filterList(page: Page, text: string): Promise<void> {
   await filtered;
 }
 
+/** Picks a code in a Code picker within `scope` by typing its number. */
+export async function pickCode(page: Page, scope: Locator, code: string): Promise<void> {
+  await scope.getByLabel("Code").click();
+  await scope.getByLabel("Code").pressSequentially(code);
+  await page.getByRole("option", { name: new RegExp(`^${code} · `) }).click();
+}
+
 export function customerRow(page: Page, name: string): Locator {
   return page
     .getByRole("table", { name: "Customers" })

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { formatIsoDate } from "../../apps/web/src/lib/format.js";
 import { uncaught } from "../support/auth.js";
-import { findCustomer, useCustomerWorld } from "./customer-fixtures.js";
+import { findCustomer, pickCode, useCustomerWorld } from "./customer-fixtures.js";
 
 // Issue 28 point 4: a recurring charge bills from the start date the user gives it (blank: the day
 // it is added), never before the customer's open date. The Recurring Charges tab takes the date,
@@ -33,9 +33,7 @@ describe("a recurring charge's start date on the Recurring Charges tab", () => {
     const table = page.getByRole("table", { name: "Recurring charges" });
     await table.waitFor();
 
-    await form.getByLabel("Code").click();
-    await form.getByLabel("Code").pressSequentially("100");
-    await page.getByRole("option", { name: /^100 · / }).click();
+    await pickCode(page, form, "100");
     await form.getByLabel("Description").fill("Pool service");
     await form.getByLabel("Rate").fill("45");
     await form.getByLabel("Start date").fill(addDays(customer.open_date, -1));
