@@ -1,38 +1,17 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
 import { logIn, logInThroughForm, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "guard-admin@example.test";
 const ADMIN_PASSWORD = "guard-Admin-Password-1";
 
 describe("navigation guard and login", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({ admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   const loginHeading = () => page.getByRole("heading", { level: 1, name: "Login" });

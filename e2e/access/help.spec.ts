@@ -1,39 +1,21 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { logIn } from "../support/auth.js";
-import { closePage, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "help-admin@example.test";
 const ADMIN_PASSWORD = "help-Admin-Password-1";
 
 describe("help page", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    signIn: ADMIN_EMAIL,
+  });
   let page: Page;
 
-  beforeAll(async () => {
-    server = await startServer({
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ page } = world.current());
     await page.goto("/help");
     await page.getByRole("heading", { level: 1, name: "Help" }).waitFor();
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
   });
 
   const questions = () =>

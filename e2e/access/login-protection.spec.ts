@@ -1,47 +1,28 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn, createClient, type ApiSession } from "../support/api.js";
+import { beforeEach, describe, expect, test } from "vitest";
+import { createClient, type ApiSession } from "../support/api.js";
 import { logIn, logInThroughForm, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { useBrowserWorld } from "../support/browser-world.js";
+import type { RunningServer } from "../support/server.js";
 
 const ADMIN_EMAIL = "shield-admin@example.test";
 const ADMIN_PASSWORD = "shield-Admin-Password-1";
 const TOKEN_KEY = "cyclebill.token";
 
 describe("sign-in protection: no lock-out under attack, and remember me", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    api: ADMIN_EMAIL,
+    // The guesses below name their address in X-Forwarded-For, as behind a proxy on this host.
+    env: { TRUST_PROXY: "loopback" },
+  });
+  let server: RunningServer;
+  let browser: Browser;
   let admin: ApiSession;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({
-      // The guesses below name their address in X-Forwarded-For, as behind a proxy on this host.
-      env: {
-        BILLING_ADMIN_EMAIL: ADMIN_EMAIL,
-        BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        TRUST_PROXY: "loopback",
-      },
-    });
-    browser = await launchBrowser();
-    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ server, browser, api: admin, page, pageErrors } = world.current());
   });
 
   /** Ten wrong passwords for the account from each of `addresses` guessing addresses, side by side. */

@@ -1,38 +1,38 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { firstLinkPath, logInThroughForm, uncaught, waitForMail } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import {
+  firstLinkPath,
+  logInThroughForm,
+  registerUser,
+  uncaught,
+  waitForMail,
+  type Registration,
+} from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
+import type { RunningServer } from "../support/server.js";
 
 describe("register, reset the password by email, log in, log out", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld();
+  let server: RunningServer;
   let page: Page;
   let pageErrors: string[];
+  beforeEach(() => {
+    ({ server, page, pageErrors } = world.current());
+  });
 
   const email = "nora.quinn@example.test";
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
-  });
-
   const text = (value: string) => page.getByText(value, { exact: true });
+
+  /** Fills the Register page (it must be open) and submits it. */
+  async function register(user: Registration) {
+    await page.getByLabel("First name").fill(user.firstName);
+    await page.getByLabel("Last name").fill(user.lastName);
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel(/^Password/).fill(user.password);
+    await page.getByLabel(/^Confirm password/).fill(user.password);
+    await page.getByRole("button", { name: "Register" }).click();
+  }
 
   test("the whole journey of a new user", async () => {
     if (!server) throw new Error("server did not start");
@@ -40,12 +40,7 @@ describe("register, reset the password by email, log in, log out", () => {
     // Register.
     await page.goto("/");
     await page.getByRole("link", { name: "Register" }).click();
-    await page.getByLabel("First name").fill("Nora");
-    await page.getByLabel("Last name").fill("Quinn");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel(/^Password/).fill("first-Password-1");
-    await page.getByLabel(/^Confirm password/).fill("first-Password-1");
-    await page.getByRole("button", { name: "Register" }).click();
+    await register({ firstName: "Nora", lastName: "Quinn", email, password: "first-Password-1" });
     await text("Registration succeeded, Nora Quinn").waitFor();
 
     // Forgot password: the server mails a reset link to the outbox.
@@ -102,26 +97,16 @@ describe("register, reset the password by email, log in, log out", () => {
   test("registering an email twice reads like any registration; the address's owner is told by email", async () => {
     if (!server) throw new Error("server did not start");
     const taken = "taken@example.test";
-    const first = await fetch(`${server.baseUrl}/api/register/`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        firstName: "Tess",
-        lastName: "Taken",
-        email: taken,
-        password: "taken-Password-1",
-        confirmPassword: "taken-Password-1",
-      }),
+    const first = await registerUser(server, {
+      firstName: "Tess",
+      lastName: "Taken",
+      email: taken,
+      password: "taken-Password-1",
     });
     expect(first.status).toBe(201);
 
     await page.goto("/register");
-    await page.getByLabel("First name").fill("Tess");
-    await page.getByLabel("Last name").fill("Again");
-    await page.getByLabel("Email").fill(taken);
-    await page.getByLabel(/^Password/).fill("third-Password-3");
-    await page.getByLabel(/^Confirm password/).fill("third-Password-3");
-    await page.getByRole("button", { name: "Register" }).click();
+    await register({ firstName: "Tess", lastName: "Again", email: taken, password: "third-Password-3" });
     // The page cannot be used to learn who has an account ...
     await text("Registration succeeded, Tess Again").waitFor();
     // ... the owner of the address learns of the attempt instead.

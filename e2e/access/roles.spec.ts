@@ -1,42 +1,19 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { demoLogin, logIn, uncaught, type DemoLogin } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "roles-admin@example.test";
 const ADMIN_PASSWORD = "roles-Admin-Password-1";
 
 describe("what each role sees", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let logins: DemoLogin[] = [];
+  // Demo data: two clients, each with an owner, a staff user and customers.
+  const world = useBrowserWorld({ demo: true, admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+  let logins: readonly DemoLogin[] = [];
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    // Demo data: two clients, each with an owner, a staff user and customers.
-    server = await startServer({
-      demo: true,
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    logins = await readDemoLogins(server);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ logins, page, pageErrors } = world.current());
   });
 
   const navLabels = () => page.getByRole("navigation").getByRole("link").allTextContents();

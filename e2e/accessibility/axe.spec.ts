@@ -1,13 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { axeViolations, formatViolations, violationCount } from "../support/axe.js";
-import { apiLogIn } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
+import { apiLogIn, findCustomerByNumber } from "../support/api.js";
+import { demoLogin, logIn, type DemoLogin } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 import { focused, tabTo } from "../support/keyboard.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { RunningServer } from "../support/server.js";
 
 // axe-core's WCAG 2 A/AA rules on every screen a clerk or a visitor opens first, over the demo data
 // (so tables, badges and dimmed text are all on screen). Set A11Y_SCREENSHOT_DIR to also save a
@@ -38,39 +38,20 @@ const SIGNED_IN: readonly Screen[] = [
 ];
 
 describe("accessibility", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({ demo: true, api: OWNER_EMAIL, failOnUncaught: true });
+  let server: RunningServer;
   let owner: DemoLogin;
   let customerId: number;
   let page: Page;
-  let pageErrors: string[];
 
   beforeAll(async () => {
-    server = await startServer({ demo: true });
-    owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
-    const api = await apiLogIn(server, owner.email, owner.password);
-    const found = await api.request<{ results: { id: number; customer_no: number }[] }>(
-      "GET",
-      "customers/?query=1004&limit=5",
-    );
-    customerId = found.results.find((row) => row.customer_no === 1004)?.id ?? fail();
-    browser = await launchBrowser();
+    const { logins, api } = world.current();
+    owner = demoLogin(logins, OWNER_EMAIL);
+    customerId = (await findCustomerByNumber(api, 1004)).id;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!server || !browser) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    expect(uncaught(pageErrors)).toEqual([]);
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ server, page } = world.current());
   });
 
   /** Opens the screen and waits until its data is on it: the h1, no requests in flight, no loaders. */
@@ -168,7 +149,7 @@ describe("accessibility", () => {
       await dialog.getByLabel("Zip", { exact: true }).focus();
       await page.keyboard.press("Enter");
       await dialog.waitFor({ state: "detached" });
-      const api = await apiLogIn(server ?? fail(), owner.email, owner.password);
+      const api = await apiLogIn(server, owner.email, owner.password);
       const found = await api.request<{ results: { customer_name: string }[] }>(
         "GET",
         "customers/?query=Keyboard&limit=5",
@@ -216,7 +197,3 @@ describe("accessibility", () => {
     });
   });
 });
-
-function fail(): never {
-  throw new Error("setup failed");
-}

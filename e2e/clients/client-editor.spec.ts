@@ -1,9 +1,9 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
 import { apiLogIn, createClient, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { demoLogin, logIn, uncaught, type DemoLogin } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
+import type { RunningServer } from "../support/server.js";
 
 const ADMIN_EMAIL = "clients-admin@example.test";
 const ADMIN_PASSWORD = "clients-Admin-Password-1";
@@ -16,36 +16,18 @@ const DOUBLE_BILLING =
 type ClientBody = Record<string, unknown> & { id: number; has_blue_pay_key: boolean };
 
 describe("clients and the client editor", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let logins: DemoLogin[] = [];
+  const world = useBrowserWorld({
+    demo: true,
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    api: ADMIN_EMAIL,
+  });
+  let server: RunningServer;
+  let logins: readonly DemoLogin[] = [];
   let admin: ApiSession;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({
-      demo: true,
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    logins = await readDemoLogins(server);
-    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ server, logins, api: admin, page, pageErrors } = world.current());
   });
 
   const heading = (name: string) => page.getByRole("heading", { level: 1, name, exact: true });
@@ -382,9 +364,8 @@ describe("clients and the client editor", () => {
     await heading("Settings").waitFor();
     await page.getByText("Choose a client first").waitFor();
 
-    if (!browser || !server) throw new Error("setup failed");
     const owner = demoLogin(logins, "owner@greenway.example");
-    const other = await newPage(browser, server.baseUrl);
+    const other = await world.current().openPage();
     try {
       await logIn(other, owner.email, owner.password);
       await other.goto("/clients");

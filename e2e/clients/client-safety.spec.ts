@@ -1,10 +1,10 @@
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn, createClient, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { SCREENSHOT_DIR, closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { createClient, type ApiSession } from "../support/api.js";
+import { demoLogin, logIn, uncaught, type DemoLogin } from "../support/auth.js";
+import { SCREENSHOT_DIR } from "../support/browser.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 // Issue 30: the provider's decisions are read-only for a client's owner, and a client with books
 // cannot be deleted (the dialog says what it holds before any button).
@@ -13,36 +13,17 @@ const ADMIN_EMAIL = "safety-admin@example.test";
 const ADMIN_PASSWORD = "safety-Admin-Password-1";
 
 describe("the provider's fields and the client delete refusal", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let logins: DemoLogin[] = [];
+  const world = useBrowserWorld({
+    demo: true,
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    api: ADMIN_EMAIL,
+  });
+  let logins: readonly DemoLogin[] = [];
   let admin: ApiSession;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({
-      demo: true,
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    logins = await readDemoLogins(server);
-    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ logins, api: admin, page, pageErrors } = world.current());
   });
 
   const tab = (name: string) => page.getByRole("tab", { name: new RegExp(`^${name}`) });

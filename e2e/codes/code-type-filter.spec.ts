@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, createCode, type ApiSession } from "../support/api.js";
+import { createClient, createCode, createCustomer, postEntry, type ApiSession } from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "code-type-admin@example.test";
@@ -27,13 +27,10 @@ describe("the Code type filter", () => {
 
   test("offers the types by their labels and filters the transactions by the type picked", async () => {
     const client = await createClient(admin, "Code Type Filter Client");
-    const customer = await admin.request<{ id: number }>("POST", `customers/?client_id=${client.id}`, {
+    const customer = await createCustomer(admin, client.id, {
       first_name: "Dana",
       last_name: "Reed",
       address1: "4 Oak Ln",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
     });
     const entries = [
       { code: 101, description: "Lawn mowing", code_type: "charge", rate: "40.00" },
@@ -42,14 +39,12 @@ describe("the Code type filter", () => {
     ];
     for (const entry of entries) {
       const code = await createCode(admin, client.id, entry);
-      await admin.request("POST", `transactions/?client_id=${client.id}`, {
+      await postEntry(admin, client.id, {
         customer: customer.id,
         code: code.id,
         description: entry.description,
-        quantity: "1",
         rate: entry.rate,
         serviceDate: "2026-04-01",
-        unitofmeasure: 1,
       });
     }
 

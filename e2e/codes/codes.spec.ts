@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn, createClient, createCode, type ApiSession, type CodeFixture } from "../support/api.js";
-import { logIn, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { createClient, createCode, type ApiSession, type CodeFixture } from "../support/api.js";
+import { uncaught } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "codes-admin@example.test";
 const ADMIN_PASSWORD = "codes-Admin-Password-1";
@@ -15,36 +14,18 @@ const TOO_LONG =
   "Transaction description is too long. Please make sure it is under 60 characters to appear on the bill correctly.";
 
 describe("bill codes", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  // The demo clients have system codes (negative numbers) and postings for the report.
+  const world = useBrowserWorld({
+    demo: true,
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    api: ADMIN_EMAIL,
+    signIn: ADMIN_EMAIL,
+  });
   let admin: ApiSession;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    // The demo clients have system codes (negative numbers) and postings for the report.
-    server = await startServer({
-      demo: true,
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ api: admin, page, pageErrors } = world.current());
   });
 
   const table = () => page.getByRole("table", { name: "Bill codes" });

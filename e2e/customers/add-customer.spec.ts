@@ -1,45 +1,29 @@
+import {
+  ADDRESS_INVALID_MESSAGE,
+  EMAIL_REQUIRED_MESSAGE,
+  NAME_REQUIRED_MESSAGE,
+  RATE_INVALID_MESSAGE,
+  RECURRING_REQUIRED_MESSAGE,
+  STORED_DESCRIPTION_TOO_LONG,
+} from "@cyclebill/domain";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors } from "../support/browser.js";
 import {
   customerRow,
   filterList,
   findCustomer,
   openCustomerList,
-  ownerPage,
-  startCustomerWorld,
-  type CustomerWorld,
+  pickCode,
+  useCustomerWorld,
 } from "./customer-fixtures.js";
 
-const NAME_MESSAGE = "You must include at least a first name, last name, or company name.";
-const ADDRESS_MESSAGE = "Please correct the address fields.";
-const EMAIL_MESSAGE = "You must include an email or they will not get emailed bills.";
-const RECURRING_MESSAGE = "Recurring charges must have a code, rate, start month, and end month.";
-const DESCRIPTION_MESSAGE = "Description is too long. Please make sure it is under 60 characters.";
-const RATE_MESSAGE = "The rate contains invalid characters. Please use only digits and decimals.";
-
 describe("Add Customer", () => {
-  let world: CustomerWorld | undefined;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    world = await startCustomerWorld();
-  });
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   const dialog = () => page.getByRole("dialog", { name: "Add Customer" });
@@ -82,15 +66,15 @@ describe("Add Customer", () => {
     await dialog().getByRole("button", { name: "Save", exact: true }).click();
     await problems().waitFor();
     const text = await problems().textContent();
-    expect(text).toContain(NAME_MESSAGE);
-    expect(text).toContain(ADDRESS_MESSAGE);
-    expect(text).toContain(EMAIL_MESSAGE);
-    expect(text).toContain(RECURRING_MESSAGE);
+    expect(text).toContain(NAME_REQUIRED_MESSAGE);
+    expect(text).toContain(ADDRESS_INVALID_MESSAGE);
+    expect(text).toContain(EMAIL_REQUIRED_MESSAGE);
+    expect(text).toContain(RECURRING_REQUIRED_MESSAGE);
     // Field messages under the inputs.
     await dialog().getByText("Must be 5 digits").waitFor();
     await dialog().getByText("City required").waitFor();
-    await stored.getByText(DESCRIPTION_MESSAGE).waitFor();
-    await stored.getByText(RATE_MESSAGE).waitFor();
+    await stored.getByText(STORED_DESCRIPTION_TOO_LONG).waitFor();
+    await stored.getByText(RATE_INVALID_MESSAGE).waitFor();
     // Nothing was sent: the dialog is still open.
     expect(await dialog().isVisible()).toBe(true);
     expect(uncaught(pageErrors)).toEqual([]);
@@ -137,8 +121,10 @@ describe("Add Customer", () => {
     await filterList(page, "Quist");
     await customerRow(page, "Nora Quist").waitFor();
     await customerRow(page, "Quist Orchards").waitFor();
-    const saved = await findCustomer(world!.api, "Quist Orchards");
-    const record = await world!.api.request<Record<string, unknown>>("GET", `customers/${saved.id}/`);
+    const saved = await findCustomer(world.current().api, "Quist Orchards");
+    const record = await world
+      .current()
+      .api.request<Record<string, unknown>>("GET", `customers/${saved.id}/`);
     expect(record).toMatchObject({
       company_name: "Quist Orchards",
       pull_flag: "E",
@@ -175,9 +161,7 @@ describe("Add Customer", () => {
     const charge = form.getByRole("group", { name: "Recurring charge 1" });
     // Room below the picker for its list of codes.
     await charge.evaluate((element) => element.scrollIntoView({ block: "center" }));
-    await charge.getByLabel("Code").click();
-    await charge.getByLabel("Code").pressSequentially("100");
-    await page.getByRole("option", { name: /^100 · Weekly lawn service/ }).click();
+    await pickCode(page, charge, "100");
     // Choosing a code offers its description.
     expect(await charge.getByLabel("Description").inputValue()).toBe("Weekly lawn service");
     await charge.getByLabel("Rate").fill("45.50");
@@ -192,9 +176,7 @@ describe("Add Customer", () => {
     await form.getByRole("button", { name: "Add stored amount" }).click();
     const stored = form.getByRole("group", { name: "Stored amount 1" });
     await stored.evaluate((element) => element.scrollIntoView({ block: "center" }));
-    await stored.getByLabel("Code").click();
-    await stored.getByLabel("Code").pressSequentially("120");
-    await page.getByRole("option", { name: /^120 · Materials/ }).click();
+    await pickCode(page, stored, "120");
     await stored.getByLabel("Rate").fill("3.333");
     await stored.getByLabel("Quantity").fill("3");
     expect(await stored.getByTestId("live-amount").textContent()).toBe("$10.00");
@@ -206,7 +188,7 @@ describe("Add Customer", () => {
     // Save on the standalone page returns to the list.
     await page.waitForURL((url) => url.pathname === "/customers/manage");
 
-    const api = world!.api;
+    const { api } = world.current();
     const customer = await findCustomer(api, "Petrov");
     const charges = await api.request<{ results: Record<string, unknown>[] }>(
       "GET",

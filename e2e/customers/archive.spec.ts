@@ -1,39 +1,21 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors } from "../support/browser.js";
 import {
   customerRow,
   filterList,
   findCustomer,
   openCustomerList,
-  ownerPage,
-  startCustomerWorld,
   type ApiCustomer,
-  type CustomerWorld,
+  useCustomerWorld,
 } from "./customer-fixtures.js";
 
 describe("archiving customers from Manage Customers", () => {
-  let world: CustomerWorld | undefined;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    world = await startCustomerWorld();
-  });
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   const archiveDialog = () => page.getByRole("dialog", { name: "Archive customer" });
@@ -45,7 +27,7 @@ describe("archiving customers from Manage Customers", () => {
   }
 
   test("a customer with a balance gets the three choices; the row then shows delete-when-zero", async () => {
-    const api = world!.api;
+    const { api } = world.current();
     const ava = await findCustomer(api, "Ava Anders");
     expect(ava.balance).not.toBe("0.00");
     await openCustomerList(page);
@@ -100,7 +82,7 @@ describe("archiving customers from Manage Customers", () => {
   });
 
   test("a zero-balance customer is archived after a confirmation and unarchived with a warning", async () => {
-    const api = world!.api;
+    const { api } = world.current();
     const created = await api.request<ApiCustomer>("POST", "customers/", {
       address1: "1 Main St",
       city: "Austin",
@@ -142,7 +124,7 @@ describe("archiving customers from Manage Customers", () => {
   });
 
   test("the list pages by 15, sorts, clips long names and hides the empty phone", async () => {
-    const api = world!.api;
+    const { api } = world.current();
     const longName = "Bartholomew-Maximilian Fitzgerald-Worthington";
     await api.request("POST", "customers/", {
       company_name: longName,

@@ -1,56 +1,34 @@
-import type { Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import {
+  EMAIL_REQUIRED_MESSAGE,
+  NO_GROUP_SELECTED_MESSAGE,
+  RATE_INVALID_MESSAGE,
+  RECURRING_REQUIRED_MESSAGE,
+  STORED_DESCRIPTION_TOO_LONG,
+} from "@cyclebill/domain";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { formatIsoDate } from "../../apps/web/src/lib/format.js";
 import { uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors } from "../support/browser.js";
 import {
   customerRow,
   filterList,
   findCustomer,
   openCustomerList,
-  ownerPage,
-  startCustomerWorld,
-  type CustomerWorld,
+  pickCode,
+  useCustomerWorld,
 } from "./customer-fixtures.js";
-
-const EMAIL_MESSAGE = "You must include an email or they will not get emailed bills.";
-const RECURRING_MESSAGE = "Recurring charges must have a code, rate, start month, and end month.";
-const DESCRIPTION_MESSAGE = "Description is too long. Please make sure it is under 60 characters.";
-const RATE_MESSAGE = "The rate contains invalid characters. Please use only digits and decimals.";
-const NO_GROUP_MESSAGE = "No group selected. Please select a group before adding the customer.";
 
 function usd(amount: string): string {
   const [whole = "0", cents = "00"] = amount.replace("-", "").split(".");
   return `${amount.startsWith("-") ? "-" : ""}$${whole.replace(/\B(?=(\d{3})+$)/g, ",")}.${cents.padEnd(2, "0")}`;
 }
 
-/** "2026-11-02" as the app shows it: "Nov 2, 2026". */
-function formatDate(iso: string): string {
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  const [year, month, day] = iso.split("-").map(Number);
-  return `${months[(month ?? 1) - 1] ?? ""} ${String(day)}, ${String(year)}`;
-}
-
 describe("the customer editor", () => {
-  let world: CustomerWorld | undefined;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    world = await startCustomerWorld();
-  });
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   /** Opens a customer's editor from Manage Customers, as a user does. */
@@ -61,12 +39,6 @@ describe("the customer editor", () => {
     await page.getByRole("heading", { level: 1, name: "Edit Customer" }).waitFor();
     await page.getByRole("tab", { name: "Customer Details" }).waitFor();
     if (tab) await page.getByRole("tab", { name: tab }).click();
-  }
-
-  async function pickCode(scope: Locator, code: string) {
-    await scope.getByLabel("Code").click();
-    await scope.getByLabel("Code").pressSequentially(code);
-    await page.getByRole("option", { name: new RegExp(`^${code} · `) }).click();
   }
 
   test("Customer Details: edit every kind of field and Save Customer, with the spec's messages", async () => {
@@ -93,17 +65,19 @@ describe("the customer editor", () => {
     await field(/^Email/).fill("");
     await page.getByRole("button", { name: "Save Customer" }).click();
     const failed = page.getByRole("alert").filter({ hasText: "The customer was not saved" });
-    await failed.getByText(EMAIL_MESSAGE).waitFor();
+    await failed.getByText(EMAIL_REQUIRED_MESSAGE).waitFor();
 
     await field(/^Email/).fill("ben@hughes.example");
     await page.getByRole("button", { name: "Save Customer" }).click();
     await page.getByRole("alert").filter({ hasText: "Customer saved." }).waitFor();
     await page.getByText("1002 · Ben Hughes-Smith").waitFor();
 
-    const saved = await world!.api.request<Record<string, unknown>>(
-      "GET",
-      `customers/${(await findCustomer(world!.api, "Hughes-Smith")).id}/`,
-    );
+    const saved = await world
+      .current()
+      .api.request<Record<string, unknown>>(
+        "GET",
+        `customers/${(await findCustomer(world.current().api, "Hughes-Smith")).id}/`,
+      );
     expect(saved).toMatchObject({
       last_name: "Hughes-Smith",
       property_address1: "9 Farm Rd",
@@ -129,10 +103,10 @@ describe("the customer editor", () => {
     await form.getByLabel("Description").fill("y".repeat(61));
     await form.getByLabel("Rate").fill("12.5a");
     await form.getByRole("button", { name: "Add Stored Amount" }).click();
-    await form.getByText(DESCRIPTION_MESSAGE).waitFor();
-    await form.getByText(RATE_MESSAGE).waitFor();
+    await form.getByText(STORED_DESCRIPTION_TOO_LONG).waitFor();
+    await form.getByText(RATE_INVALID_MESSAGE).waitFor();
 
-    await pickCode(form, "110");
+    await pickCode(page, form, "110");
     await form.getByLabel("Description").fill("Hedge trimming");
     await form.getByLabel("Rate").fill("12.5");
     await form.getByLabel("Quantity").fill("3");
@@ -181,9 +155,9 @@ describe("the customer editor", () => {
     await table.getByText("No recurring charges yet.").waitFor();
 
     await form.getByRole("button", { name: "Add Recurring Charge" }).click();
-    await form.getByText(RECURRING_MESSAGE).first().waitFor();
+    await form.getByText(RECURRING_REQUIRED_MESSAGE).first().waitFor();
 
-    await pickCode(form, "100");
+    await pickCode(page, form, "100");
     await form.getByLabel("Rate").fill("30");
     await form.getByLabel("Quantity").fill("2");
     expect(await form.getByTestId("live-amount").textContent()).toBe("$60.00");
@@ -223,11 +197,10 @@ describe("the customer editor", () => {
   });
 
   test("Status shows the dates, balances, ageing and activity of the customer", async () => {
-    const grace = await findCustomer(world!.api, "Grace Castillo");
-    const summary = await world!.api.request<Record<string, string | null>>(
-      "GET",
-      `summary-data/customer/${grace.id}`,
-    );
+    const grace = await findCustomer(world.current().api, "Grace Castillo");
+    const summary = await world
+      .current()
+      .api.request<Record<string, string | null>>("GET", `summary-data/customer/${grace.id}`);
     await openEditor("Grace Castillo", "Status");
     const ageing = page.getByRole("table", { name: "Ageing" });
     await ageing.waitFor();
@@ -258,11 +231,11 @@ describe("the customer editor", () => {
     expect(summary.last_pay_amount).toBeTruthy();
     expect(await lastCells("Charges")).toEqual([
       usd(summary.last_charge_amount ?? ""),
-      formatDate(summary.last_charge_date ?? ""),
+      formatIsoDate(summary.last_charge_date ?? ""),
     ]);
     expect(await lastCells("Payments")).toEqual([
       usd(summary.last_pay_amount ?? ""),
-      formatDate(summary.last_pay_date_1 ?? ""),
+      formatIsoDate(summary.last_pay_date_1 ?? ""),
     ]);
     await page.screenshot({ path: "/tmp/screens-status-last-amounts.png", fullPage: true });
     await activity.getByRole("row").filter({ hasText: "Payments" }).waitFor();
@@ -283,7 +256,7 @@ describe("the customer editor", () => {
       .waitFor();
 
     await form.getByRole("button", { name: "Add to Group" }).click();
-    await form.getByText(NO_GROUP_MESSAGE).waitFor();
+    await form.getByText(NO_GROUP_SELECTED_MESSAGE).waitFor();
 
     await form.getByLabel("Group").click();
     const option = page.getByRole("option").first();

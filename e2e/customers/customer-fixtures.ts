@@ -1,48 +1,20 @@
-import type { Browser, Locator, Page } from "playwright-core";
-import { apiLogIn, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, type DemoLogin } from "../support/auth.js";
-import { launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Locator, Page } from "playwright-core";
+import type { ApiSession } from "../support/api.js";
+import { useBrowserWorld, type BrowserWorld } from "../support/browser-world.js";
 
 // Shared set-up of the customer browser tests: the demo data (customers with balances, some marked
 // for deletion, some archived) and its Greenway owner, who works on one client without picking it.
 
 export const OWNER_EMAIL = "owner@greenway.example";
 
-export type CustomerWorld = {
-  server: RunningServer;
-  browser: Browser;
-  owner: DemoLogin;
-  api: ApiSession;
-  stop: () => Promise<void>;
-};
-
-export async function startCustomerWorld(): Promise<CustomerWorld> {
-  const server = await startServer({ demo: true });
-  try {
-    const owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
-    const api = await apiLogIn(server, owner.email, owner.password);
-    const browser = await launchBrowser();
-    return {
-      server,
-      browser,
-      owner,
-      api,
-      stop: async () => {
-        await browser.close();
-        await server.stop();
-      },
-    };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-}
-
-export async function ownerPage(world: CustomerWorld): Promise<Page> {
-  const page = await newPage(world.browser, world.server.baseUrl);
-  await logIn(page, world.owner.email, world.owner.password);
-  return page;
+/**
+ * Registers the file's hooks: the demo server and a browser; each test gets a page signed in as the
+ * owner, whose API session is `api`.
+ */
+export function useCustomerWorld(options: { startupTimeoutMs?: number } = {}): {
+  current: () => BrowserWorld;
+} {
+  return useBrowserWorld({ demo: true, api: OWNER_EMAIL, signIn: OWNER_EMAIL, ...options });
 }
 
 export type ApiCustomer = {
@@ -86,6 +58,13 @@ export async function filterList(page: Page, text: string): Promise<void> {
   });
   await box.press("Enter");
   await filtered;
+}
+
+/** Picks a code in a Code picker within `scope` by typing its number. */
+export async function pickCode(page: Page, scope: Locator, code: string): Promise<void> {
+  await scope.getByLabel("Code").click();
+  await scope.getByLabel("Code").pressSequentially(code);
+  await page.getByRole("option", { name: new RegExp(`^${code} · `) }).click();
 }
 
 export function customerRow(page: Page, name: string): Locator {

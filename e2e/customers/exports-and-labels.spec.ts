@@ -1,38 +1,16 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { demoLogin, logIn, readDemoLogins, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, newPage } from "../support/browser.js";
-import {
-  customerRow,
-  filterList,
-  openCustomerList,
-  ownerPage,
-  startCustomerWorld,
-  type CustomerWorld,
-} from "./customer-fixtures.js";
+import { newPage } from "../support/browser.js";
+import { customerRow, filterList, openCustomerList, useCustomerWorld } from "./customer-fixtures.js";
 
 describe("customer exports, address labels and the admin's client choice", () => {
-  let world: CustomerWorld | undefined;
+  const world = useCustomerWorld();
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    world = await startCustomerWorld();
-  });
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   async function download(button: string) {
@@ -106,8 +84,9 @@ describe("customer exports, address labels and the admin's client choice", () =>
   });
 
   test("an admin picks a client before the customers show", async () => {
-    const admin = demoLogin(await readDemoLogins(world!.server), "admin@cyclebill.example");
-    const adminPage = await newPage(world!.browser, world!.server.baseUrl);
+    const { server, browser } = world.current();
+    const admin = demoLogin(await readDemoLogins(server), "admin@cyclebill.example");
+    const adminPage = await newPage(browser, server.baseUrl);
     try {
       await logIn(adminPage, admin.email, admin.password);
       await adminPage.goto("/customers/manage");

@@ -1,63 +1,29 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn } from "../support/api.js";
-import { demoLogin, readDemoLogins, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser } from "../support/browser.js";
-import { startServer } from "../support/server.js";
-import { OWNER_EMAIL, findCustomer, ownerPage, type CustomerWorld } from "./customer-fixtures.js";
+import { beforeEach, describe, expect, test } from "vitest";
+import { formatIsoDate } from "../../apps/web/src/lib/format.js";
+import { uncaught } from "../support/auth.js";
+import { findCustomer, pickCode, useCustomerWorld } from "./customer-fixtures.js";
 
 // Issue 28 point 4: a recurring charge bills from the start date the user gives it (blank: the day
 // it is added), never before the customer's open date. The Recurring Charges tab takes the date,
 // shows the server's refusal under it, and lists when each charge bills from.
-
-/** "2026-11-02" as the app shows it: "Nov 2, 2026". */
-function formatDate(iso: string): string {
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  const [year, month, day] = iso.split("-").map(Number);
-  return `${months[(month ?? 1) - 1] ?? ""} ${String(day)}, ${String(year)}`;
-}
 
 function addDays(iso: string, days: number): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 describe("a recurring charge's start date on the Recurring Charges tab", () => {
-  let world: CustomerWorld | undefined;
+  // The demo seeds months of history first: on a machine shared with other test runs that took
+  // past the default two minutes.
+  const world = useCustomerWorld({ startupTimeoutMs: 300_000 });
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    // The demo seeds months of history first: on a machine shared with other test runs that took
-    // past the default two minutes.
-    const server = await startServer({ demo: true, startupTimeoutMs: 300_000 });
-    const owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
-    const api = await apiLogIn(server, owner.email, owner.password);
-    const browser = await launchBrowser();
-    world = {
-      server,
-      browser,
-      owner,
-      api,
-      stop: async () => {
-        await browser.close();
-        await server.stop();
-      },
-    };
-  }, 320_000);
-  afterAll(async () => {
-    await world?.stop();
-  });
-  beforeEach(async () => {
-    if (!world) throw new Error("setup failed");
-    page = await ownerPage(world);
-    pageErrors = collectPageErrors(page);
-  });
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   test("is refused before the open date, shown as Bills from, and cleared back to the day it was added", async () => {
-    const api = world!.api;
+    const { api } = world.current();
     const found = await findCustomer(api, "Ben Hughes");
     const customer = await api.request<{ id: number; open_date: string }>("GET", `customers/${found.id}/`);
     await page.goto(`/customers/edit/${customer.id}`);
@@ -67,9 +33,7 @@ describe("a recurring charge's start date on the Recurring Charges tab", () => {
     const table = page.getByRole("table", { name: "Recurring charges" });
     await table.waitFor();
 
-    await form.getByLabel("Code").click();
-    await form.getByLabel("Code").pressSequentially("100");
-    await page.getByRole("option", { name: /^100 · / }).click();
+    await pickCode(page, form, "100");
     await form.getByLabel("Description").fill("Pool service");
     await form.getByLabel("Rate").fill("45");
     await form.getByLabel("Start date").fill(addDays(customer.open_date, -1));
@@ -83,7 +47,7 @@ describe("a recurring charge's start date on the Recurring Charges tab", () => {
     await form.getByLabel("Start date").fill(start);
     await form.getByRole("button", { name: "Add Recurring Charge" }).click();
     const row = table.getByRole("row").filter({ hasText: "Pool service" });
-    await row.getByText(formatDate(start)).waitFor();
+    await row.getByText(formatIsoDate(start)).waitFor();
     expect(await table.getByRole("columnheader", { name: "Bills from" }).count()).toBe(1);
     await page.screenshot({ path: "/tmp/screens-recurring-start-date.png", fullPage: true });
 
@@ -102,7 +66,7 @@ describe("a recurring charge's start date on the Recurring Charges tab", () => {
     await table
       .getByRole("row")
       .filter({ hasText: "Pool service" })
-      .getByText(formatDate(saved!.created.slice(0, 10)))
+      .getByText(formatIsoDate(saved!.created.slice(0, 10)))
       .waitFor();
     expect(uncaught(pageErrors)).toEqual([]);
   });

@@ -1,51 +1,31 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn, type ApiSession } from "../support/api.js";
-import { logIn, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { NO_GROUP_SELECTED_MESSAGE } from "@cyclebill/domain";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import type { ApiSession } from "../support/api.js";
+import { uncaught } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "groups-admin@example.test";
 const ADMIN_PASSWORD = "groups-Admin-Password-1";
 // The first demo client (Greenway Lawn & Garden) and its customers.
 const CLIENT_ID = 1;
 
-const NO_GROUP = "No group selected. Please select a group before adding the customer.";
-
 type GroupDetail = { id: number; route_name: string; details: { customer_label: string; stop: number }[] };
 
 describe("Group Admin", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  // Customers come with the demo data (the API has no customer create yet).
+  const world = useBrowserWorld({
+    demo: true,
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    api: ADMIN_EMAIL,
+    signIn: ADMIN_EMAIL,
+  });
   let admin: ApiSession;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    // Customers come with the demo data (the API has no customer create yet).
-    server = await startServer({
-      demo: true,
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ api: admin, page, pageErrors } = world.current());
   });
 
   const detail = () => page.getByRole("region", { name: "Group detail" });
@@ -106,7 +86,7 @@ describe("Group Admin", () => {
     await detail().getByRole("heading", { name: "No group selected" }).waitFor();
     await pickCustomer("anders", "1001 · Ava Anders");
     await addForm().getByRole("button", { name: "Add Customer" }).click();
-    await alert(NO_GROUP).waitFor();
+    await alert(NO_GROUP_SELECTED_MESSAGE).waitFor();
 
     // Choosing the group in the form keeps the customer and adds them at the end.
     await addForm().getByRole("combobox", { name: "Group" }).click();
@@ -217,12 +197,12 @@ describe("Group Admin", () => {
     const headings = () => detail().getByRole("heading", { level: 2 }).allTextContents();
     await detail().getByRole("heading", { name: "No group selected" }).waitFor();
     await addForm().getByRole("button", { name: "Add Customer" }).click();
-    await alert(NO_GROUP).waitFor();
+    await alert(NO_GROUP_SELECTED_MESSAGE).waitFor();
 
     await groupList.getByText("North route", { exact: true }).click();
     await expect.poll(headings).toEqual(["North route"]);
     // The "no group selected" alert goes once a group is picked.
-    await expect.poll(() => alert(NO_GROUP).count()).toBe(0);
+    await expect.poll(() => alert(NO_GROUP_SELECTED_MESSAGE).count()).toBe(0);
     await groupList.getByText("East route", { exact: true }).click();
     await expect.poll(headings).toEqual(["East route"]);
     expect(await detail().getByRole("button", { name: "Group Report" }).count()).toBe(1);

@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import type { ApiSession } from "../support/api.js";
+import { uncaught } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 // Issue 31 point 4: Invoices & Statements lists every document of the client at once, with the
 // money on each (amount, amount due, due date), filtered, sorted and paged by the server, and
@@ -30,34 +29,12 @@ const usd = (amount: string) =>
   `${amount.startsWith("-") ? "-" : ""}$${Number(amount.replace("-", "")).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
 
 describe("invoices and statements of the whole client", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let owner: DemoLogin;
+  const world = useBrowserWorld({ demo: true, api: OWNER_EMAIL, signIn: OWNER_EMAIL });
   let api: ApiSession;
   let page: Page;
   let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({ demo: true });
-    owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
-    api = await apiLogIn(server, owner.email, owner.password);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!server || !browser) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-    await logIn(page, owner.email, owner.password);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ api, page, pageErrors } = world.current());
   });
 
   const table = () => page.getByRole("table", { name: "Invoices and statements" });

@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { apiLogIn, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { findCustomerByNumber, type ApiSession } from "../support/api.js";
+import { uncaught } from "../support/auth.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 // The Invoices and Statements screen over the demo data, whose past months were closed by
 // statements through the real production code: every customer has three statements, and every
@@ -19,39 +18,19 @@ const PROCESSED_MESSAGE =
   "Processed invoices cannot be deleted. They have already been sent to the customer.";
 
 describe("invoices and statements", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let owner: DemoLogin;
+  const world = useBrowserWorld({ demo: true, api: OWNER_EMAIL, signIn: OWNER_EMAIL });
   let api: ApiSession;
   let customer: ApiCustomer;
   let page: Page;
   let pageErrors: string[];
 
   beforeAll(async () => {
-    server = await startServer({ demo: true });
-    owner = demoLogin(await readDemoLogins(server), OWNER_EMAIL);
-    api = await apiLogIn(server, owner.email, owner.password);
-    const found = await api.request<{ results: ApiCustomer[] }>("GET", "customers/?query=1004&limit=5");
-    const match = found.results.find((row) => row.customer_no === 1004);
-    if (!match) throw new Error("demo customer 1004 is missing");
-    customer = match;
-    browser = await launchBrowser();
+    ({ api } = world.current());
+    customer = await findCustomerByNumber(api, 1004);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!server || !browser) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-    await logIn(page, owner.email, owner.password);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
   const table = () => page.getByRole("table", { name: "Invoices and statements" });
@@ -244,7 +223,7 @@ describe("invoices and statements", () => {
     const sentRow = rowOf("invoice", sent.invoice_num);
     expect(await sentRow.getByText("Sent").count()).toBe(1);
     expect(await sentRow.getByRole("button", { name: `Delete invoice ${sent.invoice_num}` }).count()).toBe(0);
-    const refused = await fetch(`${server!.baseUrl}/api/invoices/${sent.id}/`, {
+    const refused = await fetch(`${world.current().server.baseUrl}/api/invoices/${sent.id}/`, {
       method: "DELETE",
       headers: { Accept: "application/json", Authorization: `Bearer ${api.token}` },
     });

@@ -2,15 +2,8 @@ import { STATEMENT_NOT_FOUND_MESSAGE } from "@cyclebill/domain";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { axeViolations, formatViolations } from "../support/axe.js";
-import {
-  EXP_YEAR,
-  TEST_CARD,
-  makePayClient,
-  payLinkFromStatementEmail,
-  usePaymentWorld,
-  type CustomerFixture,
-  type PayClient,
-} from "./payment-world.js";
+import type { CustomerFixture } from "../support/api.js";
+import { fillCard, statementToPay, usePaymentWorld, type PayClient } from "./payment-world.js";
 
 // The public pay-a-statement page: a customer opens the pay link from the statement email in the
 // outbox, pays with a test card at the sandbox, and sees the balance fall.
@@ -28,30 +21,20 @@ describe("the public payment page", () => {
   let payLink: string;
 
   beforeAll(async () => {
-    const { admin } = world.current();
-    payClient = await makePayClient(admin, "Statement Pay Client", { cycle: CYCLE });
-    payer = await payClient.customer("Paula", "Payer", { email: PAYER_EMAIL, pull_flag: "E" });
-    // $45.00 due: odd dollars approve in the sandbox's TEST mode, even ones decline.
-    await payClient.charge(payer, "45.00");
-    payLink = await payLinkFromStatementEmail(
-      world.current(),
-      payClient.client.id,
-      CYCLE,
-      RUN_DATE,
-      PAYER_EMAIL,
-    );
+    ({
+      payClient,
+      customer: payer,
+      payLink,
+    } = await statementToPay(world.current(), {
+      clientName: "Statement Pay Client",
+      cycle: CYCLE,
+      runDate: RUN_DATE,
+      customer: ["Paula", "Payer"],
+      email: PAYER_EMAIL,
+      // $45.00 due: odd dollars approve in the sandbox's TEST mode, even ones decline.
+      amount: "45.00",
+    }));
   });
-
-  async function fillCard(page: Page) {
-    await page
-      .locator("label")
-      .filter({ hasText: /^Card$/ })
-      .click();
-    await page.getByLabel(/^Card number/).fill(TEST_CARD);
-    await page.getByLabel(/^Exp\. month/).fill("12");
-    await page.getByLabel(/^Exp\. year/).fill(EXP_YEAR);
-    await page.getByLabel(/^CVV/).fill("123");
-  }
 
   const payButton = (page: Page) => page.getByRole("button", { name: /^Pay / });
 

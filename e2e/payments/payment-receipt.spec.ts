@@ -1,14 +1,15 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { readOutbox, waitForMail } from "../support/auth.js";
+import type { CustomerFixture } from "../support/api.js";
 import {
   EXP_YEAR,
   OTHER_TEST_CARDS,
-  TEST_CARD,
+  fillCard,
   makePayClient,
   payLinkFromStatementEmail,
+  statementToPay,
   usePaymentWorld,
-  type CustomerFixture,
   type PayClient,
 } from "./payment-world.js";
 
@@ -39,30 +40,20 @@ describe("payment receipts and the public page's limits", () => {
   let payLink: string;
 
   beforeAll(async () => {
-    const { admin } = world.current();
-    payClient = await makePayClient(admin, "Receipt Client", { cycle: CYCLE });
-    rita = await payClient.customer("Rita", "Receipt", { email: CUSTOMER_EMAIL, pull_flag: "E" });
-    // $45.00 due: odd dollars approve in the sandbox's TEST mode.
-    await payClient.charge(rita, "45.00");
-    payLink = await payLinkFromStatementEmail(
-      world.current(),
-      payClient.client.id,
-      CYCLE,
-      RUN_DATE,
-      CUSTOMER_EMAIL,
-    );
+    ({
+      payClient,
+      customer: rita,
+      payLink,
+    } = await statementToPay(world.current(), {
+      clientName: "Receipt Client",
+      cycle: CYCLE,
+      runDate: RUN_DATE,
+      customer: ["Rita", "Receipt"],
+      email: CUSTOMER_EMAIL,
+      // $45.00 due: odd dollars approve in the sandbox's TEST mode.
+      amount: "45.00",
+    }));
   });
-
-  async function fillCard(page: Page, card = TEST_CARD) {
-    await page
-      .locator("label")
-      .filter({ hasText: /^Card$/ })
-      .click();
-    await page.getByLabel(/^Card number/).fill(card);
-    await page.getByLabel(/^Exp\. month/).fill("12");
-    await page.getByLabel(/^Exp\. year/).fill(EXP_YEAR);
-    await page.getByLabel(/^CVV/).fill("123");
-  }
 
   test("pays the statement on the public page and finds the receipt in the mail and on the Payments tab", async () => {
     const { server } = world.current();

@@ -1,10 +1,21 @@
 import { DEMO_ACCOUNT, startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { apiLogIn, createClient, createCode, type ApiSession, type ClientFixture } from "../support/api.js";
+import {
+  createCode,
+  createCustomer,
+  createCycleClient,
+  postEntry,
+  runCycle,
+  waitUntil,
+  type ApiSession,
+  type ClientFixture,
+  type CustomerFixture,
+} from "../support/api.js";
 import { logIn, readOutbox, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { closePage, collectPageErrors } from "../support/browser.js";
+import { useBrowserWorld } from "../support/browser-world.js";
+import type { RunningServer } from "../support/server.js";
 
 // Shared set-up of the payment browser tests: the BluePay sandbox over HTTP (TEST mode: an odd
 // dollar amount approves, an even one declines), a server pointed at it (BLUEPAY_URL), and a
@@ -32,38 +43,26 @@ export type PaymentWorld = {
   adminLogin: { email: string; password: string };
 };
 
-export type CustomerFixture = { id: number; customer_no: number; customer_name: string };
-
 /** Registers the file's hooks: sandbox, server and browser once; a page per test via openPage. */
 export function usePaymentWorld(email: string, password: string) {
-  let world: PaymentWorld | undefined;
+  let sandbox: Sandbox | undefined;
   const pages: { page: Page; errors: string[] }[] = [];
 
   beforeAll(async () => {
-    const sandbox = await startSandbox({ port: 0 });
-    try {
-      const server = await startServer({
-        // Migrating a fresh database took past two minutes on a machine shared with other runs.
-        startupTimeoutMs: 300_000,
-        env: {
-          BILLING_ADMIN_EMAIL: email,
-          BILLING_ADMIN_PASSWORD: password,
-          BLUEPAY_URL: sandbox.bp20postUrl,
-        },
-      });
-      const admin = await apiLogIn(server, email, password);
-      const browser = await launchBrowser();
-      world = { server, sandbox, browser, admin, adminLogin: { email, password } };
-    } catch (error) {
-      await sandbox.close();
-      throw error;
-    }
-  }, 320_000);
-
+    sandbox = await startSandbox({ port: 0 });
+  });
+  // Registered before the server's hooks, so it closes after them.
   afterAll(async () => {
-    await world?.browser.close();
-    await world?.server.stop();
-    await world?.sandbox.close();
+    await sandbox?.close();
+  });
+
+  const base = useBrowserWorld({
+    admin: { email, password },
+    api: email,
+    env: () => ({ BLUEPAY_URL: sandbox?.bp20postUrl ?? "" }),
+    // Migrating a fresh database took past two minutes on a machine shared with other runs.
+    startupTimeoutMs: 300_000,
+    pagePerTest: false,
   });
 
   afterEach(async ({ task }) => {
@@ -73,19 +72,19 @@ export function usePaymentWorld(email: string, password: string) {
     }
   });
 
-  const current = () => {
-    if (!world) throw new Error("setup failed");
-    return world;
+  const current = (): PaymentWorld => {
+    const { server, browser, api } = base.current();
+    if (!sandbox) throw new Error("setup failed");
+    return { server, sandbox, browser, admin: api, adminLogin: { email, password } };
   };
 
   return {
     current,
     /** A fresh page; signed in as the admin unless `anonymous`. */
     async openPage(options: { anonymous?: boolean } = {}): Promise<Page> {
-      const { browser, server, adminLogin } = current();
-      const page = await newPage(browser, server.baseUrl);
+      const page = await base.current().openPage();
       pages.push({ page, errors: collectPageErrors(page) });
-      if (!options.anonymous) await logIn(page, adminLogin.email, adminLogin.password);
+      if (!options.anonymous) await logIn(page, email, password);
       return page;
     },
   };
@@ -106,48 +105,100 @@ export async function makePayClient(
   name: string,
   options: { withKey?: boolean; cycle?: number } = {},
 ): Promise<PayClient> {
-  const client = await createClient(admin, name);
-  const record = await admin.request<Record<string, unknown>>("GET", `clients/${client.id}/`);
-  await admin.request("PUT", `clients/${client.id}/?client_id=${client.id}`, {
-    ...record,
-    address1: "1 Main St",
-    city: "Austin",
-    state: "TX",
-    zip: "73301",
-    normal_cycle: options.cycle ?? 12,
-    ...(options.withKey === false
+  const client = await createCycleClient(
+    admin,
+    name,
+    options.cycle ?? 12,
+    options.withKey === false
       ? {}
-      : { bluepay_account_id: DEMO_ACCOUNT.accountId, bluepay_secret_key: DEMO_ACCOUNT.secretKey }),
-  });
+      : { bluepay_account_id: DEMO_ACCOUNT.accountId, bluepay_secret_key: DEMO_ACCOUNT.secretKey },
+  );
   const code = await createCode(admin, client.id, {
     code: 101,
     description: "Lawn care",
     code_type: "charge",
   });
   const customer = (first: string, last: string, extra: Record<string, unknown> = {}) =>
-    admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
-      first_name: first,
-      last_name: last,
-      address1: "12 Elm St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      ...extra,
-    });
+    createCustomer(admin, client.id, { first_name: first, last_name: last, address1: "12 Elm St", ...extra });
   const charge = async (who: CustomerFixture, rate: string, serviceDate = "2026-04-01") => {
-    await admin.request("POST", `transactions/?client_id=${client.id}`, {
+    await postEntry(admin, client.id, {
       customer: who.id,
       code: code.id,
       description: "Lawn care",
-      quantity: "1",
       rate,
       serviceDate,
-      unitofmeasure: 1,
     });
   };
   const balance = async (who: CustomerFixture) =>
     (await admin.request<{ balance: string }>("GET", `customers/${who.id}/?client_id=${client.id}`)).balance;
   return { client, chargeCode: code.id, customer, charge, balance };
+}
+
+/**
+ * A client on `cycle` whose customer (statements emailed to `email`) owes `amount`, and the pay link
+ * of the statement email a production run on `runDate` sends.
+ */
+export async function statementToPay(
+  world: PaymentWorld,
+  statement: {
+    clientName: string;
+    cycle: number;
+    runDate: string;
+    customer: [first: string, last: string];
+    email: string;
+    amount: string;
+  },
+): Promise<{ payClient: PayClient; customer: CustomerFixture; payLink: string }> {
+  const { clientName, cycle, runDate, email, amount } = statement;
+  const payClient = await makePayClient(world.admin, clientName, { cycle });
+  const [first, last] = statement.customer;
+  const customer = await payClient.customer(first, last, { email, pull_flag: "E" });
+  await payClient.charge(customer, amount);
+  const payLink = await payLinkFromStatementEmail(world, payClient.client.id, cycle, runDate, email);
+  return { payClient, customer, payLink };
+}
+
+/** Fills a payment form's card fields: `card`, December of EXP_YEAR, CVV 123. */
+export async function fillCardFields(page: Page, card: string = TEST_CARD): Promise<void> {
+  await page.getByLabel(/^Card number/).fill(card);
+  await page.getByLabel(/^Exp\. month/).fill("12");
+  await page.getByLabel(/^Exp\. year/).fill(EXP_YEAR);
+  await page.getByLabel(/^CVV/).fill("123");
+}
+
+/** On the public pay page: picks Card and fills its fields. */
+export async function fillCard(page: Page, card: string = TEST_CARD): Promise<void> {
+  await page
+    .locator("label")
+    .filter({ hasText: /^Card$/ })
+    .click();
+  await fillCardFields(page, card);
+}
+
+/** A one-off card payment staff take for a customer (nothing stored); the gateway's answer. */
+export function payByCard(
+  admin: ApiSession,
+  clientId: number,
+  customerId: number,
+  amount: string,
+): Promise<{ approved: boolean; message_response: string }> {
+  return admin.request<{ approved: boolean; message_response: string }>(
+    "POST",
+    "payments/make-payment/customer/",
+    {
+      client_id: clientId,
+      customer_id: customerId,
+      paymentMethod: "cc",
+      ccNum: TEST_CARD,
+      cvv: "123",
+      expMonth: "12",
+      expYear: EXP_YEAR,
+      amount,
+      recordPayment: false,
+      savePaymentInfo: false,
+      isClientInitiated: true,
+    },
+  );
 }
 
 /** Stores a card for a customer as staff do (recordPayment: $0.00 AUTH, only the token kept). */
@@ -192,15 +243,7 @@ export async function payLinkFromStatementEmail(
   /** An autopay customer's statement email carries no pay link: then only the email is awaited. */
   options: { payLink: boolean } = { payLink: true },
 ): Promise<string> {
-  const run = await world.admin.request<{ id: number }>("POST", `dailyproduction/cycle/${cycle}/`, {
-    run_date: runDate,
-    client_ids: [clientId],
-  });
-  await waitUntil(
-    async () =>
-      (await world.admin.request<{ status: string }>("GET", `productionruns/${run.id}/`)).status === "done",
-    "the production run to finish",
-  );
+  await runCycle(world.admin, cycle, { run_date: runDate, client_ids: [clientId] });
   let link: string | undefined;
   await waitUntil(async () => {
     const mail = (await readOutbox(world.server)).filter((candidate) => candidate.to === email).at(-1);
@@ -212,17 +255,4 @@ export async function payLinkFromStatementEmail(
     return link !== undefined;
   }, `a statement email with a pay link to ${email}`);
   return link ?? "";
-}
-
-/** Polls outside a test (set-up hooks cannot use expect.poll). */
-export async function waitUntil(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
 }

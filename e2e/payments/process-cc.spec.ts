@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { axeViolations, formatViolations } from "../support/axe.js";
-import { OTHER_TEST_CARDS, makePayClient, storeCard, usePaymentWorld, waitUntil } from "./payment-world.js";
+import { runCycle, type RunFixture } from "../support/api.js";
+import { OTHER_TEST_CARDS, makePayClient, storeCard, usePaymentWorld } from "./payment-world.js";
 
 // Process CC Payments: customers with a card on file, a selection charged as a card run with a
 // progress bar, then each customer's result (approved and declined) and the totals.
@@ -105,15 +106,14 @@ describe("Process CC Payments", () => {
     // A card the first test did not store: the sandbox answers the same card within seconds DUPLICATE.
     await storeCard(admin, shop.client.id, auto.id, OTHER_TEST_CARDS[3], true);
 
-    const run = await admin.request<{ id: number }>("POST", `dailyproduction/cycle/${cycle}/`, {
-      run_date: runDate,
-      client_ids: [shop.client.id],
-    });
-    type Run = { status: string; clients: { autopay_job_id: number | null }[] };
-    await waitUntil(async () => {
-      const current = await admin.request<Run>("GET", `productionruns/${run.id}/`);
-      return current.status === "done" && current.clients[0]?.autopay_job_id != null;
-    }, "the run's autopay card run");
+    type Run = RunFixture & { clients: { autopay_job_id: number | null }[] };
+    // Until the run's autopay card run has started too.
+    const run = await runCycle<Run>(
+      admin,
+      cycle,
+      { run_date: runDate, client_ids: [shop.client.id] },
+      (current) => current.status === "done" && current.clients[0]?.autopay_job_id != null,
+    );
 
     const page = await world.openPage();
     await page.goto(`/AdminProcessingView?cycle=${cycle}&run_date=${runDate}&run=${run.id}`);

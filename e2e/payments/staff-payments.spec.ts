@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { axeViolations, formatViolations } from "../support/axe.js";
-import { EXP_YEAR, TEST_CARD, makePayClient, usePaymentWorld } from "./payment-world.js";
+import { fillCardFields, makePayClient, usePaymentWorld } from "./payment-world.js";
 
 // Staff payments from a customer: the payment buttons and Autopay only where the client has a
 // gateway key, storing a card ($0.00 AUTH), taking a payment with it, declines in the Payments tab,
@@ -55,10 +55,7 @@ describe("staff payments", () => {
     await page.getByRole("form", { name: "Store a payment method" }).waitFor();
     expect(new URL(page.url()).searchParams.get("recordPayment")).toBe("true");
     expect(await page.getByLabel(/^Amount/).count()).toBe(0);
-    await page.getByLabel(/^Card number/).fill(TEST_CARD);
-    await page.getByLabel(/^Exp\. month/).fill("12");
-    await page.getByLabel(/^Exp\. year/).fill(EXP_YEAR);
-    await page.getByLabel(/^CVV/).fill("123");
+    await fillCardFields(page);
     await page.getByRole("button", { name: "Store card" }).click();
     await page.getByText("Payment method stored").first().waitFor();
     // Back on the customer's Payments tab: the card on file (a mask, never the number).

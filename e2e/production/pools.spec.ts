@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { strFromU8, unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, type ApiSession } from "../support/api.js";
+import { createCustomer, createCustomers, createCycleClient, type ApiSession } from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "pools-admin@example.test";
@@ -19,33 +19,12 @@ describe("print pools", () => {
   });
 
   test("a run's pool builds, downloads as a zip in route order with its manifest, and deletes", async () => {
-    const client = await createClient(admin, "Pool Client");
-    const record = await admin.request<Record<string, unknown>>("GET", `clients/${client.id}/`);
-    await admin.request("PUT", `clients/${client.id}/?client_id=${client.id}`, {
-      ...record,
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      normal_cycle: CYCLE,
-    });
-    for (const [first, last] of [
+    const client = await createCycleClient(admin, "Pool Client", CYCLE);
+    await createCustomers(admin, client.id, [
       ["Ann", "Zimmer"],
       ["Bea", "Adams"],
-    ])
-      await admin.request("POST", `customers/?client_id=${client.id}`, {
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-        first_name: first,
-        last_name: last,
-      });
-    await admin.request("POST", `customers/?client_id=${client.id}`, {
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
+    ]);
+    await createCustomer(admin, client.id, {
       first_name: "Eve",
       last_name: "Emailed",
       pull_flag: "E",

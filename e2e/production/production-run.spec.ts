@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, type ApiSession } from "../support/api.js";
+import { createCustomer, createCycleClient, type ApiSession } from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "production-admin@example.test";
@@ -18,33 +18,9 @@ describe("admin processing", () => {
   });
 
   test("preview a cycle, drill into a client, run it, watch it finish, see it in the history", async () => {
-    const client = await createClient(admin, "Production Client");
-    const record = await admin.request<Record<string, unknown>>("GET", `clients/${client.id}/`);
-    await admin.request("PUT", `clients/${client.id}/?client_id=${client.id}`, {
-      ...record,
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      normal_cycle: CYCLE,
-    });
-    await admin.request("POST", `customers/?client_id=${client.id}`, {
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      first_name: "Ann",
-      last_name: "Mailed",
-    });
-    await admin.request("POST", `customers/?client_id=${client.id}`, {
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      first_name: "Ned",
-      last_name: "Nobill",
-      pull_flag: "N",
-    });
+    const client = await createCycleClient(admin, "Production Client", CYCLE);
+    await createCustomer(admin, client.id, { first_name: "Ann", last_name: "Mailed" });
+    await createCustomer(admin, client.id, { first_name: "Ned", last_name: "Nobill", pull_flag: "N" });
 
     await page.goto(`/AdminProcessingView?cycle=${CYCLE}&run_date=${RUN_DATE}`);
     await page.getByRole("heading", { level: 1, name: "Admin Processing" }).waitFor();

@@ -2,15 +2,20 @@ import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
-import { createCode, type ApiSession } from "../support/api.js";
+import {
+  createCode,
+  postEntry,
+  runCycle,
+  waitUntil,
+  type ApiSession,
+  type CustomerFixture,
+} from "../support/api.js";
 import { readOutbox, type OutboxMail } from "../support/auth.js";
 import {
   makePayClient,
   payLinkFromStatementEmail,
   storeCard,
   usePaymentWorld,
-  waitUntil,
-  type CustomerFixture,
   type PaymentWorld,
 } from "../payments/payment-world.js";
 
@@ -99,15 +104,7 @@ describe("statement boxes and autopay, as a customer sees them", () => {
     rate: string,
     serviceDate: string,
   ) {
-    await admin.request("POST", `transactions/?client_id=${clientId}`, {
-      customer: who.id,
-      code,
-      description: "Entry",
-      quantity: "1",
-      rate,
-      serviceDate,
-      unitofmeasure: 1,
-    });
+    await postEntry(admin, clientId, { customer: who.id, code, description: "Entry", rate, serviceDate });
   }
 
   test("the second statement's boxes add up; the autopay customer is told the card and date, not asked to pay", async () => {
@@ -138,15 +135,7 @@ describe("statement boxes and autopay, as a customer sees them", () => {
     await post(admin, clientId, arlo, pay.chargeCode, "31.00", between);
     await storeCard(admin, clientId, arlo.id, "5555555555554444", true);
 
-    const run = await admin.request<{ id: number }>("POST", `dailyproduction/cycle/${CYCLE}/`, {
-      run_date: secondRun,
-      client_ids: [clientId],
-    });
-    await waitUntil(
-      async () =>
-        (await admin.request<{ status: string }>("GET", `productionruns/${run.id}/`)).status === "done",
-      "the second run to finish",
-    );
+    await runCycle(admin, CYCLE, { run_date: secondRun, client_ids: [clientId] });
     const carlaLink = await payLinkOfMail(world.current(), "carla@example.test", 2);
     const listed = await admin.request<{ results: StatementRow[] }>(
       "GET",

@@ -1,6 +1,12 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, type ApiSession } from "../support/api.js";
+import {
+  createCustomer,
+  createCycleClient,
+  runCycle,
+  type ApiSession,
+  type RunFixture,
+} from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "undo-admin@example.test";
@@ -8,9 +14,7 @@ const ADMIN_PASSWORD = "undo-Admin-Password-1";
 const CYCLE = 13;
 const RUN_DATE = "2026-05-13";
 
-type Run = {
-  id: number;
-  status: string;
+type Run = RunFixture & {
   clients: { client_id: number; undo: { undone_at: string | null } | null }[];
 };
 
@@ -23,32 +27,9 @@ describe("undo a production run", () => {
   });
 
   test("an admin undoes a client's part from Admin Processing and can run the cycle again", async () => {
-    const client = await createClient(admin, "Undo Client");
-    const record = await admin.request<Record<string, unknown>>("GET", `clients/${client.id}/`);
-    await admin.request("PUT", `clients/${client.id}/?client_id=${client.id}`, {
-      ...record,
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      normal_cycle: CYCLE,
-    });
-    await admin.request("POST", `customers/?client_id=${client.id}`, {
-      first_name: "Una",
-      last_name: "Undone",
-      address1: "2 Oak St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-    });
-    const started = await admin.request<Run>("POST", `dailyproduction/cycle/${CYCLE}/`, {
-      run_date: RUN_DATE,
-    });
-    let run = started;
-    for (let tries = 0; run.status !== "done" && tries < 60; tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      run = await admin.request<Run>("GET", `productionruns/${started.id}/`);
-    }
+    const client = await createCycleClient(admin, "Undo Client", CYCLE);
+    await createCustomer(admin, client.id, { first_name: "Una", last_name: "Undone", address1: "2 Oak St" });
+    const run = await runCycle<Run>(admin, CYCLE, { run_date: RUN_DATE });
     expect(run.status).toBe("done");
 
     await page.goto(`/AdminProcessingView?cycle=${CYCLE}&run_date=${RUN_DATE}&run=${run.id}`);

@@ -1,33 +1,18 @@
 import { readFile } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { apiLogIn, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { monthName } from "../../apps/web/src/lib/months.js";
+import type { ApiSession } from "../support/api.js";
+import { demoLogin, logIn, uncaught, type DemoLogin } from "../support/auth.js";
+import { closePage, collectPageErrors, newPage } from "../support/browser.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 // Account Reports on the demo data: the Greenway owner downloads last month's register and totals,
 // which tie to each other and to the customers' balances at the month's end; an admin with no
 // client hears 'No client selected.'; a failed download says which report failed.
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 describe("Account Reports", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({ demo: true, api: "owner@greenway.example", pagePerTest: false });
   let owner: DemoLogin;
   let admin: DemoLogin;
   let api: ApiSession;
@@ -37,21 +22,14 @@ describe("Account Reports", () => {
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ demo: true });
-    const logins = await readDemoLogins(server);
+    const { logins } = world.current();
     owner = demoLogin(logins, "owner@greenway.example");
     admin = demoLogin(logins, "admin@cyclebill.example");
-    api = await apiLogIn(server, owner.email, owner.password);
+    ({ api } = world.current());
     clientId = (await api.request<{ userInfo: { client_id: number } }>("GET", "me/")).userInfo.client_id;
     // The server's business date, whatever the machine's clock says.
     today = (await api.request<{ arBalanceAsOfDate: string }>("GET", `summary-data/client/${clientId}`))
       .arBalanceAsOfDate;
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   afterEach(async ({ task }) => {
@@ -60,7 +38,7 @@ describe("Account Reports", () => {
   });
 
   async function open(login: DemoLogin): Promise<void> {
-    if (!browser || !server) throw new Error("setup failed");
+    const { browser, server } = world.current();
     page = await newPage(browser, server.baseUrl);
     pageErrors = collectPageErrors(page);
     await logIn(page, login.email, login.password);
@@ -86,7 +64,7 @@ describe("Account Reports", () => {
     const year = Number(today.slice(0, 4));
     expect(await page.getByRole("combobox", { name: "Year" }).inputValue()).toBe(String(year));
     expect(await page.getByRole("combobox", { name: "Month" }).inputValue()).toBe(
-      MONTHS[Number(today.slice(5, 7)) - 1],
+      monthName(Number(today.slice(5, 7))),
     );
     await page.getByRole("combobox", { name: "Year" }).click();
     const years = await page.getByRole("option").allInnerTexts();
@@ -97,7 +75,7 @@ describe("Account Reports", () => {
     const [lastYear, lastMonth] = month === 1 ? [year - 1, 12] : [year, month - 1];
     const label = `${lastYear}-${String(lastMonth).padStart(2, "0")}`;
     await choose("Year", String(lastYear));
-    await choose("Month", MONTHS[lastMonth - 1]!);
+    await choose("Month", monthName(lastMonth));
 
     const register = await download("Account Register");
     expect(register.name).toBe(`Account Register 1001 ${label}.pdf`);

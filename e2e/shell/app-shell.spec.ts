@@ -1,44 +1,20 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
 import { logIn } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "shell-admin@example.test";
 const ADMIN_PASSWORD = "shell-Admin-Password-1";
 
 describe("app shell", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({ admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
   let page: Page;
   let pageErrors: string[];
-
-  const base = () => {
-    if (!server) throw new Error("server did not start");
-    return server.baseUrl;
-  };
-
-  beforeAll(async () => {
-    server = await startServer({
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    browser = await launchBrowser();
+  beforeEach(() => {
+    ({ page, pageErrors } = world.current());
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser) throw new Error("browser did not launch");
-    page = await newPage(browser, base());
-    pageErrors = collectPageErrors(page);
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
-  });
+  const base = () => world.current().server.baseUrl;
 
   const heading = (name: string) => page.getByRole("heading", { level: 1, name, exact: true });
 

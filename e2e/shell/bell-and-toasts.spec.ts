@@ -1,9 +1,10 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { apiLogIn } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, type DemoLogin } from "../support/auth.js";
-import { closePage, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import { demoLogin, logIn, registerUser, type DemoLogin } from "../support/auth.js";
+import { closePage, newPage } from "../support/browser.js";
+import { useBrowserWorld } from "../support/browser-world.js";
+import type { RunningServer } from "../support/server.js";
 
 // The top bar as a user meets it: the bell's badge counts what is unread and clears once read, the
 // admin writes the system message there, toasts never cover the user's name or the bell, and a
@@ -13,27 +14,16 @@ const ADMIN_EMAIL = "bell-admin@example.test";
 const ADMIN_PASSWORD = "bell-Admin-Password-1";
 
 describe("the top bar", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let logins: DemoLogin[] = [];
+  const world = useBrowserWorld({
+    demo: true,
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    pagePerTest: false,
+  });
+  let server: RunningServer;
+  let logins: readonly DemoLogin[] = [];
   let page: Page;
-
-  beforeAll(async () => {
-    server = await startServer({
-      demo: true,
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    logins = await readDemoLogins(server);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   beforeEach(() => {
-    if (!browser || !server) throw new Error("setup failed");
+    ({ server, logins } = world.current());
   });
 
   afterEach(async ({ task }) => {
@@ -41,7 +31,7 @@ describe("the top bar", () => {
   });
 
   const open = async (email: string, password: string) => {
-    page = await newPage(browser ?? fail(), server?.baseUrl ?? fail());
+    page = await newPage(world.current().browser, server.baseUrl);
     await logIn(page, email, password);
   };
   const bell = () => page.getByRole("button", { name: /^Notifications/ });
@@ -72,7 +62,7 @@ describe("the top bar", () => {
     await page.getByRole("button", { name: "Notifications", exact: true }).waitFor();
 
     // A changed message is unread again.
-    const admin = await apiLogIn(server ?? fail(), ADMIN_EMAIL, ADMIN_PASSWORD);
+    const admin = await apiLogIn(server, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admin.request("PUT", "messages", { system_message: `${systemMessage} Moved to Monday.` });
     await page.reload();
     await page.getByRole("button", { name: "Notifications (1 unread)" }).waitFor();
@@ -99,17 +89,7 @@ describe("the top bar", () => {
   test("a self-registered user without a client is told so, and what to do", async () => {
     const email = `newcomer-${String(Date.now())}@example.test`;
     const password = "newcomer-Password-1";
-    const response = await fetch(`${server?.baseUrl ?? fail()}/api/register/`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        firstName: "Nova",
-        lastName: "Newcomer",
-        email,
-        password,
-        confirmPassword: password,
-      }),
-    });
+    const response = await registerUser(server, { firstName: "Nova", lastName: "Newcomer", email, password });
     expect(response.status).toBeLessThan(300);
     await open(email, password);
     const banner = page.getByRole("banner");
@@ -121,7 +101,3 @@ describe("the top bar", () => {
     expect(await page.getByText("No client.", { exact: true }).count()).toBe(0);
   });
 });
-
-function fail(): never {
-  throw new Error("setup failed");
-}

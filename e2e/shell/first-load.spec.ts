@@ -1,7 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { collectPageErrors } from "../support/browser.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 // The budget for the login screen's first load, compressed as sent.
 const FIRST_LOAD_JS_BUDGET_BYTES = 150_000;
@@ -9,25 +9,13 @@ const FIRST_LOAD_JS_BUDGET_BYTES = 150_000;
 type Loaded = { path: string; bytes: number; encoding: string | undefined; cacheControl: string | undefined };
 
 describe("first load", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld();
   let page: Page;
   let scripts: Promise<Loaded>[];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
+  beforeEach(() => {
     // A new context has an empty HTTP cache: a cold load.
-    page = await newPage(browser, server.baseUrl);
+    ({ page } = world.current());
     scripts = [];
     page.on("requestfinished", (request) => {
       if (request.resourceType() !== "script") return;
@@ -43,10 +31,6 @@ describe("first load", () => {
         })(),
       );
     });
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
   });
 
   test("the login screen loads at most 150 kB of compressed JavaScript, cached for good", async () => {

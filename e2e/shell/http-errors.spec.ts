@@ -1,8 +1,6 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { logIn } from "../support/auth.js";
-import { closePage, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN_EMAIL = "errors-admin@example.test";
 const ADMIN_PASSWORD = "errors-Admin-Password-1";
@@ -10,34 +8,18 @@ const ADMIN_PASSWORD = "errors-Admin-Password-1";
 // The spec's HTTP error catalogue, seen by the user. The server cannot be made to fail on demand,
 // so these tests answer selected calls in the browser with the failure to show.
 describe("HTTP error catalogue", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const world = useBrowserWorld({
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    signIn: ADMIN_EMAIL,
+  });
   let page: Page;
 
-  beforeAll(async () => {
-    server = await startServer({
-      env: { BILLING_ADMIN_EMAIL: ADMIN_EMAIL, BILLING_ADMIN_PASSWORD: ADMIN_PASSWORD },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   beforeEach(async () => {
-    if (!browser || !server) throw new Error("setup failed");
-    page = await newPage(browser, server.baseUrl);
-    await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ page } = world.current());
     // A client to work on, so Home asks for its summary.
     await page.route("**/api/clients/7/", (route) =>
       route.fulfill({ json: { id: 7, client_no: 1007, client_name: "Stubbed Client" } }),
     );
-  });
-
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
   });
 
   const alert = (title: string) => page.getByRole("alert").filter({ hasText: title });

@@ -1,34 +1,21 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { demoLogin, logIn, readDemoLogins, type DemoLogin } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, test } from "vitest";
+import { demoLogin, logIn } from "../support/auth.js";
+import { closePage, collectPageErrors, newPage } from "../support/browser.js";
+import { useBrowserWorld } from "../support/browser-world.js";
 
 // After login the chunks of every screen the role can open are fetched while the browser is idle,
 // so a first visit of any screen waits for its data only, never for a script.
 describe("screens preloaded after login", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let logins: DemoLogin[] = [];
+  const world = useBrowserWorld({ demo: true, pagePerTest: false });
   let page: Page | undefined;
-
-  beforeAll(async () => {
-    server = await startServer({ demo: true });
-    browser = await launchBrowser();
-    logins = await readDemoLogins(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   afterEach(async ({ task }) => {
     if (page) await closePage(page, task);
   });
 
   async function visitEveryScreen(email: string, expectedScreens: string[]): Promise<void> {
-    if (!browser || !server) throw new Error("setup failed");
+    const { browser, server, logins } = world.current();
     const current = await newPage(browser, server.baseUrl);
     page = current;
     const errors = collectPageErrors(current);

@@ -18,6 +18,17 @@ export async function logIn(page: Page, username: string, password: string): Pro
   await page.waitForURL((url) => url.pathname !== "/");
 }
 
+export type Registration = { firstName: string; lastName: string; email: string; password: string };
+
+/** Registers a user through the API, as the Register page does; the server's answer. */
+export function registerUser(server: RunningServer, user: Registration): Promise<Response> {
+  return fetch(`${server.baseUrl}/api/register/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...user, confirmPassword: user.password }),
+  });
+}
+
 export type DemoLogin = { email: string; password: string; role: string };
 
 /**

@@ -3,7 +3,14 @@ import { writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, createCode, type ApiSession, type ClientFixture } from "../support/api.js";
+import {
+  createClient,
+  createCode,
+  createCustomers,
+  type ApiSession,
+  type ClientFixture,
+  type CustomerFixture,
+} from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "batch-admin@example.test";
@@ -13,7 +20,6 @@ const MISSING_CODE = "You must fill in a group code.";
 const ZERO_CREATED =
   "0 transactions were created please check the creation criteria and be sure a code and group are selected";
 
-type Customer = { id: number; customer_no: number; customer_name: string };
 type Entry = {
   customer: number;
   amount: string;
@@ -30,30 +36,20 @@ describe("Add Transactions by Group", () => {
     ({ admin, page } = session.current());
   });
 
-  type World = { client: ClientFixture; customers: Record<string, Customer>; groupId: number };
+  type World = { client: ClientFixture; customers: Record<string, CustomerFixture>; groupId: number };
 
   /** A client with the code 101 Water and the group North Route: Ann, Ben, Dee (skip), Cal, Eve (pause). */
   async function makeWorld(name: string): Promise<World> {
     const client = await createClient(admin, name);
     await createCode(admin, client.id, { code: 101, description: "Water", code_type: "charge" });
-    const customers: Record<string, Customer> = {};
-    for (const [first, last] of [
+    const customers = await createCustomers(admin, client.id, [
       ["Ann", "Ash"],
       ["Ben", "Birch"],
       ["Cal", "Cedar"],
       ["Dee", "Dogwood"],
       ["Eve", "Elm"],
       ["Fay", "Fir"],
-    ] as const) {
-      customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-        first_name: first,
-        last_name: last,
-      });
-    }
+    ]);
     const group = await admin.request<{ id: number }>("POST", `routes/?client_id=${client.id}`, {
       route_name: "North Route",
     });

@@ -1,12 +1,11 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, createCode, type ApiSession } from "../support/api.js";
+import { createClient, createCode, createCustomers, postEntry, type ApiSession } from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "bulk-refusals-admin@example.test";
 const ADMIN_PASSWORD = "bulk-Refusals-Password-1";
 
-type Customer = { id: number; customer_no: number; customer_name: string };
 type Entry = { customer: number; amount: string; description: string };
 
 describe("Add Transactions for All Customers: customers the server will refuse", () => {
@@ -35,30 +34,18 @@ describe("Add Transactions for All Customers: customers the server will refuse",
       code_type: "charge",
     });
     await createCode(admin, client.id, { code: 905, description: "Courtesy credit", code_type: "adjust" });
-    const customers: Record<string, Customer> = {};
-    for (const [first, last] of [
+    const customers = await createCustomers(admin, client.id, [
       ["Ann", "Ash"],
       ["Ben", "Birch"],
       ["Cal", "Cedar"],
-    ] as const) {
-      customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-        first_name: first,
-        last_name: last,
-      });
-    }
+    ]);
     // Ben owes money and is marked for deletion: he stays listed, takes payments and credits, no charges.
-    await admin.request("POST", `transactions/?client_id=${client.id}`, {
+    await postEntry(admin, client.id, {
       customer: customers.Ben!.id,
       code: charge.id,
       description: "Earlier pickup",
-      quantity: "1",
       rate: "5.00",
       serviceDate: "2026-03-01",
-      unitofmeasure: 1,
     });
     await admin.request("POST", `customers/${customers.Ben!.id}/delete-flag/?client_id=${client.id}`, {
       delete_flag: "D",

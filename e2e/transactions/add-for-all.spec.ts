@@ -1,12 +1,11 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, createCode, type ApiSession } from "../support/api.js";
+import { createClient, createCode, createCustomers, type ApiSession } from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "bulk-admin@example.test";
 const ADMIN_PASSWORD = "bulk-Admin-Password-1";
 
-type Customer = { id: number; customer_no: number; customer_name: string };
 type Entry = { customer: number; amount: string; transaction_type: string; description: string };
 
 describe("Add Transactions for All Customers", () => {
@@ -25,22 +24,12 @@ describe("Add Transactions for All Customers", () => {
   test("lists the active customers, omits one, and posts a bulk batch to the rest", async () => {
     const client = await createClient(admin, "Bulk Client");
     await createCode(admin, client.id, { code: 205, description: "Trash pickup", code_type: "charge" });
-    const customers: Record<string, Customer> = {};
-    for (const [first, last] of [
+    const customers = await createCustomers(admin, client.id, [
       ["Ann", "Ash"],
       ["Ben", "Birch"],
       ["Cal", "Cedar"],
       ["Dee", "Dogwood"],
-    ] as const) {
-      customers[first] = await admin.request<Customer>("POST", `customers/?client_id=${client.id}`, {
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-        first_name: first,
-        last_name: last,
-      });
-    }
+    ]);
     // An archived customer is not listed (and not billed).
     await admin.request("DELETE", `customers/${customers.Dee!.id}/?client_id=${client.id}`);
 

@@ -4,16 +4,17 @@ import { beforeEach, describe, expect, test } from "vitest";
 import {
   createClient,
   createCode,
+  createCustomer,
   type ApiSession,
   type ClientFixture,
   type CodeFixture,
+  type CustomerFixture,
 } from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "invoice-admin@example.test";
 const ADMIN_PASSWORD = "invoice-Admin-Password-1";
 
-type CustomerFixture = { id: number; customer_no: number; customer_name: string; balance: string };
 type LedgerRow = {
   id: number;
   description: string;
@@ -42,14 +43,7 @@ describe("invoice lifecycle", () => {
       description: "Lawn mowing",
       code_type: "charge",
     });
-    const carol = await admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
-      first_name: "Carol",
-      last_name: "Cedar",
-    });
+    const carol = await createCustomer(admin, client.id, { first_name: "Carol", last_name: "Cedar" });
     return { client, mowing, carol };
   }
 
@@ -61,8 +55,12 @@ describe("invoice lifecycle", () => {
       )
     ).results;
   const balance = async (world: World) =>
-    (await admin.request<CustomerFixture>("GET", `customers/${world.carol.id}/?client_id=${world.client.id}`))
-      .balance;
+    (
+      await admin.request<{ balance: string }>(
+        "GET",
+        `customers/${world.carol.id}/?client_id=${world.client.id}`,
+      )
+    ).balance;
 
   const table = () => page.getByRole("table", { name: "Invoice transactions" });
   const button = (name: string) => page.getByRole("button", { name, exact: true });

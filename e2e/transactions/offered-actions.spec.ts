@@ -1,10 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { apiLogIn, type ApiSession } from "../support/api.js";
-import { demoLogin, logIn, readDemoLogins, uncaught } from "../support/auth.js";
-import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
-import { startServer, type RunningServer } from "../support/server.js";
-import { EXP_YEAR, makePayClient, TEST_CARD, usePaymentWorld } from "../payments/payment-world.js";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { createInvoice, postEntry } from "../support/api.js";
+import { useBrowserWorld } from "../support/browser-world.js";
+import { makePayClient, payByCard, usePaymentWorld } from "../payments/payment-world.js";
 
 // Issue 31 point 2: the screens offer only the actions the server takes (the records' `actions`).
 
@@ -21,34 +19,18 @@ describe("offered actions on transactions and invoices", () => {
     const pay = await makePayClient(admin, "Offered Actions Client");
     const clientId = pay.client.id;
     const olive = await pay.customer("Olive", "Offered");
-    const closing = await admin.request<{ id: number }>("POST", `invoices/?client_id=${clientId}`, {
-      customer: olive.id,
-    });
-    const charge = await admin.request<{ id: number }>("POST", `transactions/?client_id=${clientId}`, {
+    const closing = await createInvoice(admin, clientId, olive.id);
+    const charge = await postEntry(admin, clientId, {
       customer: olive.id,
       code: pay.chargeCode,
       description: "Reversed mowing",
-      quantity: "1",
       rate: "40.00",
-      unitofmeasure: 1,
       invoice: closing.id,
     });
     await admin.request("POST", `invoices/${closing.id}/close/?client_id=${clientId}`);
     await admin.request("POST", `transactions/${charge.id}/reversal/?client_id=${clientId}`);
     // A card payment through the sandbox (an odd dollar amount approves), then its reversal: a refund.
-    const paid = await admin.request<{ approved: boolean }>("POST", "payments/make-payment/customer/", {
-      client_id: clientId,
-      customer_id: olive.id,
-      paymentMethod: "cc",
-      ccNum: TEST_CARD,
-      cvv: "123",
-      expMonth: "12",
-      expYear: EXP_YEAR,
-      amount: "7.00",
-      recordPayment: false,
-      savePaymentInfo: false,
-      isClientInitiated: true,
-    });
+    const paid = await payByCard(admin, clientId, olive.id, "7.00");
     expect(paid.approved).toBe(true);
     const ledger = async () =>
       (await admin.request<{ results: LedgerRow[] }>("GET", `transactions/?client_id=${clientId}&limit=100`))
@@ -75,9 +57,7 @@ describe("offered actions on transactions and invoices", () => {
     await page.screenshot({ path: "/tmp/offered-actions-transactions.png" });
 
     // The open invoice offers no PDF (the spec: only once it is not open); closed, it does.
-    const open = await admin.request<{ id: number }>("POST", `invoices/?client_id=${clientId}`, {
-      customer: olive.id,
-    });
+    const open = await createInvoice(admin, clientId, olive.id);
     await page.goto(`/transactions/invoice/edit/${open.id}?client_id=${clientId}`);
     await page.getByRole("button", { name: "Close Invoice" }).waitFor();
     expect(await page.getByRole("button", { name: "Get PDF" }).count()).toBe(0);
@@ -91,36 +71,18 @@ describe("offered actions on transactions and invoices", () => {
 type ApiInvoice = { id: number; invoice_num: number; invoice_status: string; customer_id: number };
 
 describe("a Sent invoice offers no Delete", () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  let api: ApiSession;
-  let owner: { email: string; password: string };
-  let page: Page;
-  let pageErrors: string[];
-
-  beforeAll(async () => {
-    server = await startServer({ demo: true });
-    owner = demoLogin(await readDemoLogins(server), "owner@greenway.example");
-    api = await apiLogIn(server, owner.email, owner.password);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(async ({ task }) => {
-    await closePage(page, task);
-    expect(uncaught(pageErrors)).toEqual([]);
+  const ownerWorld = useBrowserWorld({
+    demo: true,
+    api: "owner@greenway.example",
+    signIn: "owner@greenway.example",
+    failOnUncaught: true,
   });
 
   test("neither on the Edit Invoice page nor in Invoices & Statements", async () => {
-    if (!server || !browser) throw new Error("setup failed");
+    const { api, page } = ownerWorld.current();
     const invoices = (await api.request<{ results: ApiInvoice[] }>("GET", "invoices/?limit=200")).results;
     const sent = invoices.find((invoice) => invoice.invoice_status === "processed");
     if (!sent) throw new Error("the demo has no sent invoice");
-    page = await newPage(browser, server.baseUrl);
-    pageErrors = collectPageErrors(page);
-    await logIn(page, owner.email, owner.password);
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto(`/transactions/invoice/edit/${sent.id}`);

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { createCode } from "../support/api.js";
-import { makePayClient, TEST_CARD, EXP_YEAR, usePaymentWorld } from "../payments/payment-world.js";
+import { createCode, createInvoice, postEntry } from "../support/api.js";
+import { makePayClient, payByCard, usePaymentWorld } from "../payments/payment-world.js";
 
 const ADMIN_EMAIL = "offset-signs-admin@example.test";
 const ADMIN_PASSWORD = "offset-Signs-Admin-Password-1";
@@ -62,22 +62,16 @@ describe("offset rows show the sign of what they do to the totals", () => {
     const check = await code(900, "Check payment", "payment");
     const olive = await pay.customer("Olive", "Offset");
 
-    const invoice = (date: string) =>
-      admin.request<{ id: number }>("POST", `invoices/?client_id=${clientId}`, {
-        customer: olive.id,
-        invoice_date: date,
-      });
+    const invoice = (date: string) => createInvoice(admin, clientId, olive.id, date);
     const open = await invoice("2026-04-01");
     const closing = await invoice("2026-04-02");
     const post = (codeId: number, description: string, rate: string, invoiceId?: number) =>
-      admin.request<{ id: number }>("POST", `transactions/?client_id=${clientId}`, {
+      postEntry(admin, clientId, {
         customer: olive.id,
         code: codeId,
         description,
-        quantity: "1",
         rate,
         serviceDate: "2026-04-01",
-        unitofmeasure: 1,
         ...(invoiceId === undefined ? {} : { invoice: invoiceId }),
       });
     const act = (id: number, path: "void_transaction" | "reversal") =>
@@ -101,23 +95,7 @@ describe("offset rows show the sign of what they do to the totals", () => {
     await admin.request("POST", `invoices/${closing.id}/close/?client_id=${clientId}`);
     for (const entry of reversed) await act(entry.id, "reversal");
     // A card payment through the sandbox (an odd dollar amount approves), then its reversal (a refund).
-    const paid = await admin.request<{ approved: boolean; message_response: string }>(
-      "POST",
-      "payments/make-payment/customer/",
-      {
-        client_id: clientId,
-        customer_id: olive.id,
-        paymentMethod: "cc",
-        ccNum: TEST_CARD,
-        cvv: "123",
-        expMonth: "12",
-        expYear: EXP_YEAR,
-        amount: "9.00",
-        recordPayment: false,
-        savePaymentInfo: false,
-        isClientInitiated: true,
-      },
-    );
+    const paid = await payByCard(admin, clientId, olive.id, "9.00");
     expect(paid.message_response).toBeTruthy();
     expect(paid.approved).toBe(true);
     const ledger = async () =>

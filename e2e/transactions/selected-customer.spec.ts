@@ -1,12 +1,11 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, createCode, type ApiSession } from "../support/api.js";
+import { createInvoice, postEntry, type ApiSession } from "../support/api.js";
+import { makeLedgerWorld } from "../support/ledger-world.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "selected-admin@example.test";
 const ADMIN_PASSWORD = "selected-Admin-Password-1";
-
-type CustomerFixture = { id: number; customer_no: number; customer_name: string };
 
 // Issue 11, screens 1 and 3: the top bar's Customer select drives the screens; amounts and totals
 // show their effect on the balance.
@@ -18,41 +17,7 @@ describe("the customer kept selected across screens, and signed amounts", () => 
     ({ admin, page } = session.current());
   });
 
-  async function makeWorld(name: string) {
-    const client = await createClient(admin, name);
-    const mowing = await createCode(admin, client.id, {
-      code: 101,
-      description: "Lawn mowing",
-      code_type: "charge",
-    });
-    const payment = await createCode(admin, client.id, {
-      code: 900,
-      description: "Check payment",
-      code_type: "payment",
-    });
-    const customer = (first: string, last: string) =>
-      admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-        first_name: first,
-        last_name: last,
-      });
-    const alice = await customer("Alice", "Arbor");
-    const bob = await customer("Bob", "Birch");
-    const post = (who: CustomerFixture, code: number, description: string, rate: string) =>
-      admin.request("POST", `transactions/?client_id=${client.id}`, {
-        customer: who.id,
-        code,
-        description,
-        quantity: "1",
-        rate,
-        serviceDate: "2026-04-01",
-        unitofmeasure: 1,
-      });
-    return { client, mowing, payment, alice, bob, post };
-  }
+  const makeWorld = (name: string) => makeLedgerWorld(admin, name);
 
   const table = () => page.getByRole("table", { name: "Transactions" });
   const topBar = () => page.getByRole("textbox", { name: "Customer Select" });
@@ -160,22 +125,16 @@ describe("the customer kept selected across screens, and signed amounts", () => 
 
   test("Mass Edit: entries that cannot change cannot be ticked, and Make Invoice from Selected says why it is off", async () => {
     const world = await makeWorld("Mass Edit Client");
-    const invoice = (date: string) =>
-      admin.request<{ id: number; invoice_num: number }>("POST", `invoices/?client_id=${world.client.id}`, {
-        customer: world.alice.id,
-        invoice_date: date,
-      });
+    const invoice = (date: string) => createInvoice(admin, world.client.id, world.alice.id, date);
     const open = await invoice("2026-04-01");
     const closed = await invoice("2026-04-02");
     const post = (description: string, rate: string, invoiceId?: number) =>
-      admin.request<{ id: number }>("POST", `transactions/?client_id=${world.client.id}`, {
+      postEntry(admin, world.client.id, {
         customer: world.alice.id,
         code: world.mowing.id,
         description,
-        quantity: "1",
         rate,
         serviceDate: "2026-04-01",
-        unitofmeasure: 1,
         ...(invoiceId === undefined ? {} : { invoice: invoiceId }),
       });
     const free = await post("Free cut", "10");

@@ -1,12 +1,17 @@
 import type { Locator, Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import { createClient, createCode, type ApiSession } from "../support/api.js";
+import {
+  createClient,
+  createCode,
+  createCustomer,
+  createInvoice,
+  postEntry,
+  type ApiSession,
+} from "../support/api.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "width-admin@example.test";
 const ADMIN_PASSWORD = "width-Admin-Password-1";
-
-type CustomerFixture = { id: number; customer_no: number; customer_name: string };
 
 /** How far the table sticks out of its scroll area, in CSS pixels (0 when it fits). */
 function overflow(table: Locator): Promise<number> {
@@ -46,27 +51,18 @@ describe("the transaction table fits the screen", () => {
       description: "Lawn mowing",
       code_type: "charge",
     });
-    const dora = await admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
-      address1: "1 Main St",
-      city: "Austin",
-      state: "TX",
-      zip: "73301",
+    const dora = await createCustomer(admin, client.id, {
       first_name: "Dorothea Maximiliane",
       last_name: "Featherstonehaugh-Whittingham",
     });
-    const invoice = await admin.request<{ id: number }>("POST", `invoices/?client_id=${client.id}`, {
-      customer: dora.id,
-      invoice_date: "2026-04-01",
-    });
+    const invoice = await createInvoice(admin, client.id, dora.id, "2026-04-01");
     const post = (description: string, extra: Record<string, unknown> = {}) =>
-      admin.request<{ id: number }>("POST", `transactions/?client_id=${client.id}`, {
+      postEntry(admin, client.id, {
         customer: dora.id,
         code: mowing.id,
         description,
-        quantity: "1",
         rate: "1234.56",
         serviceDate: "2026-04-01",
-        unitofmeasure: 1,
         ...extra,
       });
     await post("Edge trimming along the whole back fence", { invoice: invoice.id });

@@ -1,18 +1,12 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
-import {
-  createClient,
-  createCode,
-  type ApiSession,
-  type ClientFixture,
-  type CodeFixture,
-} from "../support/api.js";
+import { postEntry, type ApiSession } from "../support/api.js";
+import { makeLedgerWorld, type LedgerWorld } from "../support/ledger-world.js";
 import { useAdminBrowser } from "../support/admin-browser.js";
 
 const ADMIN_EMAIL = "ledger-admin@example.test";
 const ADMIN_PASSWORD = "ledger-Admin-Password-1";
 
-type CustomerFixture = { id: number; customer_no: number; customer_name: string };
 type TransactionRow = {
   id: number;
   description: string;
@@ -29,39 +23,8 @@ describe("transaction search and entry", () => {
     ({ admin, page } = session.current());
   });
 
-  type World = {
-    client: ClientFixture;
-    mowing: CodeFixture;
-    payment: CodeFixture;
-    alice: CustomerFixture;
-    bob: CustomerFixture;
-  };
-
-  async function makeWorld(name: string): Promise<World> {
-    const client = await createClient(admin, name);
-    const mowing = await createCode(admin, client.id, {
-      code: 101,
-      description: "Lawn mowing",
-      code_type: "charge",
-    });
-    const payment = await createCode(admin, client.id, {
-      code: 900,
-      description: "Check payment",
-      code_type: "payment",
-    });
-    const customer = (first: string, last: string) =>
-      admin.request<CustomerFixture>("POST", `customers/?client_id=${client.id}`, {
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-        first_name: first,
-        last_name: last,
-      });
-    const alice = await customer("Alice", "Arbor");
-    const bob = await customer("Bob", "Birch");
-    return { client, mowing, payment, alice, bob };
-  }
+  type World = LedgerWorld;
+  const makeWorld = (name: string): Promise<World> => makeLedgerWorld(admin, name);
 
   const ledger = (world: World) =>
     admin.request<{ count: number; results: TransactionRow[] }>(
@@ -153,15 +116,7 @@ describe("transaction search and entry", () => {
 
   test("the duplicate modal: No dismisses, Yes saves again with force; row edit with Ctrl+Enter and cancel", async () => {
     const world = await makeWorld("Ledger Duplicate Client");
-    await admin.request("POST", `transactions/?client_id=${world.client.id}`, {
-      customer: world.bob.id,
-      code: world.mowing.id,
-      description: "First cut",
-      quantity: "1",
-      rate: "20.00",
-      serviceDate: "2026-04-01",
-      unitofmeasure: 1,
-    });
+    await world.post(world.bob, world.mowing.id, "First cut", "20.00");
     await openSearch(world, `&customer_id=${world.bob.id}`);
     // customer_id in the address prefills the customer filter.
     await expect
@@ -222,14 +177,12 @@ describe("transaction search and entry", () => {
       ["Mow two", "11.00"],
       ["Mow three", "12.00"],
     ] as const) {
-      await admin.request("POST", `transactions/?client_id=${world.client.id}`, {
+      await postEntry(admin, world.client.id, {
         customer: world.alice.id,
         code: world.mowing.id,
         description,
-        quantity: "1",
         rate,
         serviceDate: "2026-05-01",
-        unitofmeasure: 1,
       });
     }
     await openSearch(world);
@@ -284,14 +237,12 @@ describe("transaction search and entry", () => {
   test("paging: 50 rows a page, the next page fetched ahead, the go-to-page box", async () => {
     const world = await makeWorld("Ledger Paging Client");
     for (let day = 1; day <= 55; day += 1) {
-      await admin.request("POST", `transactions/?client_id=${world.client.id}`, {
+      await postEntry(admin, world.client.id, {
         customer: world.alice.id,
         code: world.payment.id,
         description: `Payment ${day}`,
-        quantity: "1",
         rate: "1.00",
         serviceDate: `2026-01-${String(Math.min(day, 28)).padStart(2, "0")}`,
-        unitofmeasure: 1,
         force: true,
       });
     }
