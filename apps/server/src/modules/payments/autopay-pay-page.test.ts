@@ -5,7 +5,7 @@ import {
   type ProductionRun,
 } from "@cyclebill/domain";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   clients,
   codes,
@@ -18,8 +18,7 @@ import { pollUntil } from "../../test-support/poll-until.js";
 import {
   GATEWAY_ACCOUNT_A,
   customerWithStatement,
-  startPaymentFixture,
-  type PaymentFixture,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 import type { ApiClient } from "../../test-support/test-app.js";
@@ -32,7 +31,7 @@ import { buildRequest, callGateway } from "./bluepay-client.js";
 const CYCLE = 16;
 const RUN_DATE = "2025-04-16";
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture({ jobs: { chunkSize: 10 } });
 let admin: ApiClient;
 let anonymous: ApiClient;
 let clientId: number;
@@ -79,15 +78,10 @@ async function payPage(token: string) {
   return publicPaymentInfoSchema.parse(response.body);
 }
 
-beforeAll(async () => {
-  fixture = await startPaymentFixture({ jobs: { chunkSize: 10 } });
+beforeAll(() => {
   admin = fixture.testApp.client(fixture.tenants.adminToken);
   anonymous = fixture.testApp.client();
   clientId = fixture.tenants.a.clientId;
-});
-
-afterAll(async () => {
-  await fixture?.close();
 });
 
 describe("a statement's pay page and autopay", () => {
