@@ -62,8 +62,13 @@ export function waitForProductionRun(
 }
 
 /** Starts a cycle's run as the production page does (POST with `body`), and waits for its end. */
-export async function runProductionCycle(api: ApiClient, cycle: number, body: Record<string, unknown>): Promise<ProductionRun> {
+export async function runProductionCycle(
+  api: ApiClient,
+  cycle: number,
+  body: Record<string, unknown>,
+  timeoutMs = 60_000,
+): Promise<ProductionRun> {
   const started = await api.post(`/api/dailyproduction/cycle/${cycle}/`, body);
   expect(started.status, started.text).toBe(202);
-  return waitForProductionRun(api, productionRunSchema.parse(started.body).id);
+  return waitForProductionRun(api, productionRunSchema.parse(started.body).id, timeoutMs);
 }

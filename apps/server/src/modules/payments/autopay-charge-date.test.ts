@@ -12,6 +12,8 @@ import { businessToday, currentClock, setClock } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customerPaymentMethods, customers, recurringCharges } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
+import { storeCardOnFile } from "../../test-support/stored-cards.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -76,27 +78,12 @@ async function autopayCustomer(): Promise<number> {
     })
     .returning({ id: customers.id });
   if (!row || !code) throw new Error("customer not created");
-  // Stored as the staff form stores a card: a $0.00 AUTH whose TRANS_ID is the token.
-  const answer = await callGateway(
-    sandbox.bp20postUrl,
-    buildRequest(ACCOUNT, {
-      transType: "AUTH",
-      mode: "TEST",
-      amount: "0.00",
-      account: { kind: "card", number: "4111111111111111", expire: "1299" },
-    }),
-    { timeoutMs: 5_000 },
+  await storeCardOnFile(
+    testApp.db,
+    { url: sandbox.bp20postUrl, account: ACCOUNT },
+    { clientId, customerId: row.id },
+    "4111111111111111",
   );
-  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
-  await testApp.db.insert(customerPaymentMethods).values({
-    clientId,
-    customerId: row.id,
-    kind: "card",
-    token: answer.transId,
-    mask: answer.mask,
-    cardType: answer.cardType,
-    expiry: "1299",
-  });
   // Odd dollars approve in the sandbox's TEST mode.
   await testApp.db.insert(recurringCharges).values({
     clientId,
@@ -141,16 +128,7 @@ describe("autopay waits for the charge date", () => {
       .where(eq(clients.id, clientId));
     const customerId = await autopayCustomer();
 
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: today });
-    expect(started.status).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
-        ),
-      (value: ProductionRun) => value.status === "done" || value.status === "failed",
-      60_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: today });
     expect(run.status).toBe("done");
     const autopayId = run.clients.find((part) => part.client_id === clientId)?.autopay_job_id;
     if (!autopayId) throw new Error(`no autopay run: ${JSON.stringify(run.clients)}`);

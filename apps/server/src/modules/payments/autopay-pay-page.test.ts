@@ -15,6 +15,7 @@ import {
   statements,
 } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { luhnCard, storeCardOnFile } from "../../test-support/stored-cards.js";
 import {
   GATEWAY_ACCOUNT_A,
   customerWithStatement,
@@ -39,33 +40,17 @@ let cardIndex = 0;
 
 function nextCard(): string {
   cardIndex += 1;
-  const body = `5${String(cardIndex + 500).padStart(14, "0")}`;
-  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
-  throw new Error("no check digit");
+  return luhnCard("5", cardIndex + 500);
 }
 
 /** Stores a card as the staff form does (a $0.00 AUTH whose TRANS_ID is the token) and turns autopay on. */
 async function storeCardWithAutopay(customerId: number): Promise<void> {
-  const answer = await callGateway(
-    fixture.sandbox.bp20postUrl,
-    buildRequest(GATEWAY_ACCOUNT_A, {
-      transType: "AUTH",
-      mode: "TEST",
-      amount: "0.00",
-      account: { kind: "card", number: nextCard(), expire: "1299" },
-    }),
-    { timeoutMs: 5_000 },
+  await storeCardOnFile(
+    fixture.testApp.db,
+    { url: fixture.sandbox.bp20postUrl, account: GATEWAY_ACCOUNT_A },
+    { clientId, customerId },
+    nextCard(),
   );
-  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
-  await fixture.testApp.db.insert(customerPaymentMethods).values({
-    clientId,
-    customerId,
-    kind: "card",
-    token: answer.transId,
-    mask: answer.mask,
-    cardType: answer.cardType,
-    expiry: "1299",
-  });
   await fixture.testApp.db
     .update(customers)
     .set({ autopayFlag: true })

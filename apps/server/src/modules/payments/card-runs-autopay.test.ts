@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { customers, paymentAttempts, recurringCharges, users } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
 import { paymentGatewayOf } from "./payment-gateway.js";
 import { cardRunAttemptKey, runCardRunChunk } from "./run-card-run.js";
 import { NOT_CHARGED_MESSAGE } from "./settle-attempts.js";
@@ -57,16 +58,7 @@ describe("autopay", () => {
           endMonth: 12,
         })),
       );
-      const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
-      expect(started.status).toBe(202);
-      const run = await pollUntil(
-        async () =>
-          productionRunSchema.parse(
-            (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
-          ),
-        (value: ProductionRun) => value.status === "done" || value.status === "failed",
-        60_000,
-      );
+      const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE });
       expect(run.status).toBe("done");
       const part = run.clients.find((item) => item.client_id === clientA);
       const autopayId = part?.autopay_job_id;

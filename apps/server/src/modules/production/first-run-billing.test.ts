@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import { addDays, productionRunSchema } from "@cyclebill/domain";
+import { addDays } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, customers, recurringCharges, transactions } from "../../db/tables.js";
 import { businessToday } from "../../clock.js";
@@ -10,7 +10,8 @@ import {
   type ApiClient,
   type TestApp,
 } from "../../test-support/test-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // Issue 28 point 4 (no back-billing: a first run bills one cycle, a charge never bills before it
@@ -29,18 +30,8 @@ afterAll(async () => {
   await testApp?.close();
 });
 
-async function runCycle2(cycle: number, runDate: string, body: Record<string, unknown> = {}) {
-  const started = await admin.post(`/api/dailyproduction/cycle/${cycle}/`, { run_date: runDate, ...body });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  return pollUntil(
-    async () =>
-      productionRunSchema.parse(
-        (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-      ),
-    (run) => run.status === "done" || run.status === "failed",
-    60_000,
-  );
-}
+const runCycle2 = (cycle: number, runDate: string, body: Record<string, unknown> = {}) =>
+  runProductionCycle(admin, cycle, { run_date: runDate, ...body });
 
 describe("no back-billing (issue 28 point 4)", () => {
   async function firstRunClient(clientNo: number, cycle: number, runDate: string, started: string) {
@@ -63,19 +54,13 @@ describe("no back-billing (issue 28 point 4)", () => {
           openDate,
         })
         .returning({ id: customers.id });
-      await testApp.db.insert(recurringCharges).values({
-        clientId: client!.id,
-        customerId: customer!.id,
-        codeId: code!.id,
-        description: "Monthly",
-        rate: "25.00000",
-        quantity: "1",
-        amount: "25.00",
-        startMonth: 1,
-        endMonth: 12,
-        arrears,
-        createdAt: new Date(`${createdAt}T12:00:00Z`),
-      });
+      await testApp.db.insert(recurringCharges).values(
+        monthlyCharge({ clientId: client!.id, customerId: customer!.id, codeId: code!.id }, "25.00", {
+          description: "Monthly",
+          arrears,
+          createdAt: new Date(`${createdAt}T12:00:00Z`),
+        }),
+      );
       return customer!.id;
     };
     return { clientId: client!.id, add, runDate };

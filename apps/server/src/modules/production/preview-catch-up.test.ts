@@ -3,7 +3,6 @@ import {
   productionClientPreviewSchema,
   productionCustomerPreviewSchema,
   productionCyclePreviewSchema,
-  productionRunSchema,
 } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, customers, recurringCharges, transactions } from "../../db/tables.js";
@@ -14,7 +13,8 @@ import {
   type ApiClient,
   type TestApp,
 } from "../../test-support/test-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 
@@ -49,18 +49,12 @@ beforeAll(async () => {
       .insert(customers)
       .values({ clientId, customerNo: no, customerName: `C${no}`, ...TEST_MAILING_ADDRESS, openDate })
       .returning({ id: customers.id });
-    await testApp.db.insert(recurringCharges).values({
-      clientId,
-      customerId: customer!.id,
-      codeId: code!.id,
-      description: "Monthly",
-      rate: "25.00000",
-      quantity: "1",
-      amount: "25.00",
-      startMonth: 1,
-      endMonth: 12,
-      createdAt: new Date(`${openDate}T12:00:00Z`),
-    });
+    await testApp.db.insert(recurringCharges).values(
+      monthlyCharge({ clientId, customerId: customer!.id, codeId: code!.id }, "25.00", {
+        description: "Monthly",
+        createdAt: new Date(`${openDate}T12:00:00Z`),
+      }),
+    );
     return customer!.id;
   };
   old = await add(1, "2024-01-01");
@@ -119,19 +113,7 @@ describe("the preview with the run's catch-up option", () => {
     expect(text).toMatch(/NEW BALANCE[\s\S]*\$75\.00/);
 
     // The run with the same option posts exactly what the preview showed.
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-      run_date: RUN_DATE,
-      catch_up: true,
-    });
-    expect(started.status, started.text).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-        ),
-      (current) => current.status === "done" || current.status === "failed",
-      60_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, catch_up: true });
     expect(run.status).toBe("done");
     expect(run.figures.recurring).toEqual(mine(caughtUp).figures.recurring);
     const posted = await testApp.db
