@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import {
   createTenantFixture,
   startTestApp,
@@ -15,4 +16,19 @@ export type TenantApp = { testApp: TestApp; fixture: TenantFixture };
 export async function startTenantApp(options: TestAppOptions = {}): Promise<TenantApp> {
   const testApp = await startTestApp(options);
   return { testApp, fixture: await createTenantFixture(testApp) };
+}
+
+// The server of a test file that needs nothing more: filled by useTenantApp's beforeAll. Each test
+// file has its own module instance, so its own server.
+export let testApp: TestApp;
+export let fixture: TenantFixture;
+
+/** Starts the server with the tenant fixture before the file's tests (before its own beforeAll); closes it after. */
+export function useTenantApp(options: TestAppOptions = {}): void {
+  beforeAll(async () => {
+    ({ testApp, fixture } = await startTenantApp(options));
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
 }

@@ -2,18 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { addDays } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, customers } from "../../db/tables.js";
-import {
-  httpClient,
-  TEST_JWT_SECRET,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { httpClient, TEST_JWT_SECRET, type ApiClient, type TestApp } from "../../test-support/test-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
+import { createCodes, TENS_CODES } from "../../test-support/test-codes.js";
 import { businessToday } from "../../clock.js";
 import { pruneCustomerChanges } from "../ledger/customer-changes.js";
 import { postTransaction } from "../transactions/post-transaction.js";
@@ -23,17 +19,10 @@ import { computeClientSummary } from "./client-summary.js";
 // log; these tests hold the book's figures to a full computation from the ledger after every kind
 // of change, across an in-flight transaction that commits late, and across two server processes.
 
-let testApp: TestApp;
-let fixture: TenantFixture;
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
-function daysBefore(asOf: string, days: number): string {
-  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
+const daysBefore = (asOf: string, days: number) => addDays(asOf, -days);
 
 /** A small deterministic generator, so a failure replays. */
 function generator(seed: number): () => number {
@@ -46,20 +35,7 @@ function generator(seed: number): () => number {
   };
 }
 
-type Codes = { charge: number; payment: number; credit: number; debit: number };
-
-async function makeCodes(clientId: number): Promise<Codes> {
-  const [charge, payment, credit, debit] = await testApp.db
-    .insert(codes)
-    .values([
-      { clientId, code: 10, description: "Service", codeType: "charge" },
-      { clientId, code: 20, description: "Payment", codeType: "payment" },
-      { clientId, code: 30, description: "Credit", codeType: "adjust" },
-      { clientId, code: 40, description: "Debit", codeType: "debit" },
-    ])
-    .returning();
-  return { charge: charge!.id, payment: payment!.id, credit: credit!.id, debit: debit!.id };
-}
+const makeCodes = (clientId: number) => createCodes(testApp.db, clientId, TENS_CODES);
 
 async function summaryOf(client: ApiClient, clientId: number): Promise<unknown> {
   const response = await client.get(`/api/summary-data/client/${clientId}`);

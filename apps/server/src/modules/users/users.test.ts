@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { clients, users } from "../../db/tables.js";
 import { createUser } from "./create-user.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 type User = {
   id: number;
