@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, expect } from "vitest";
-import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { beforeAll, expect } from "vitest";
 import { postTransaction } from "../modules/transactions/post-transaction.js";
-import { startTenantApp } from "./tenant-app.js";
+import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes } from "./test-codes.js";
-import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+import type { ApiClient } from "./test-app.js";
 
 // What the customer API tests (customers-*.test.ts) share: a server with two clients, client A's
 // charge, payment and credit codes, and helpers. The bindings are filled by useCustomerWorld's
 // beforeAll; each test file has its own module instance, so its own server.
 
-export let testApp: TestApp;
-export let fixture: TenantFixture;
+export { fixture, testApp } from "./tenant-app.js";
 export let owner: ApiClient;
 export let chargeCode: number;
 export let paymentCode: number;
@@ -26,8 +24,8 @@ export type Page = { count: number; results: Customer[] };
 
 /** Starts the server before the file's tests; the books balance at the end. */
 export function useCustomerWorld(): void {
+  useTenantApp({ checkBooks: "end" });
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp());
     owner = testApp.client(fixture.a.ownerToken);
     ({
       charge: chargeCode,
@@ -38,10 +36,6 @@ export function useCustomerWorld(): void {
       payment: "payment",
       credit: "credit",
     }));
-  });
-  afterAll(async () => {
-    expect(await ledgerMismatches(testApp.db)).toEqual([]);
-    await testApp?.close();
   });
 }
 

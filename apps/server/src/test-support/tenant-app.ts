@@ -1,4 +1,5 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -23,12 +24,23 @@ export async function startTenantApp(options: TestAppOptions = {}): Promise<Tena
 export let testApp: TestApp;
 export let fixture: TenantFixture;
 
-/** Starts the server with the tenant fixture before the file's tests (before its own beforeAll); closes it after. */
-export function useTenantApp(options: TestAppOptions = {}): void {
+/**
+ * Starts the server with the tenant fixture before the file's tests (before its own beforeAll) and
+ * closes it after them; `checkBooks` holds the books to the ledger after every test ("each") or
+ * once the file's tests are done ("end").
+ */
+export function useTenantApp(options: TestAppOptions & { checkBooks?: "each" | "end" } = {}): void {
+  const { checkBooks, ...appOptions } = options;
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp(options));
+    ({ testApp, fixture } = await startTenantApp(appOptions));
   });
+  if (checkBooks === "each") afterEach(expectBalancedBooks);
   afterAll(async () => {
+    if (checkBooks === "end") await expectBalancedBooks();
     await testApp?.close();
   });
+}
+
+async function expectBalancedBooks(): Promise<void> {
+  expect(await ledgerMismatches(testApp.db)).toEqual([]);
 }
