@@ -2,16 +2,15 @@ import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import {
   addDays,
   cardRunSchema,
-  productionRunSchema,
   type CardRun,
-  type ProductionRun,
 } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock, setClock } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, codes, customerPaymentMethods, customers, recurringCharges } from "../../db/tables.js";
+import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { runProductionCycle } from "../../test-support/production-app.js";
 import { storeCardOnFile } from "../../test-support/stored-cards.js";
 import {
@@ -21,7 +20,6 @@ import {
   type TestApp,
 } from "../../test-support/test-app.js";
 import { sealSecret } from "../secrets/secret-box.js";
-import { buildRequest, callGateway } from "./bluepay-client.js";
 import { startOfBusinessDay } from "./start-card-run.js";
 
 // Issue 28 point 3: a run dated today queues its autopay card run, which charges nothing before the
@@ -85,18 +83,11 @@ async function autopayCustomer(): Promise<number> {
     "4111111111111111",
   );
   // Odd dollars approve in the sandbox's TEST mode.
-  await testApp.db.insert(recurringCharges).values({
-    clientId,
-    customerId: row.id,
-    codeId: code.id,
-    description: "Monthly service",
-    rate: "31.00",
-    quantity: "1",
-    amount: "31.00",
-    startMonth: 1,
-    endMonth: 12,
-    startDate: addDays(businessToday(), -60),
-  });
+  await testApp.db.insert(recurringCharges).values(
+    monthlyCharge({ clientId, customerId: row.id, codeId: code.id }, "31.00", {
+      startDate: addDays(businessToday(), -60),
+    }),
+  );
   return row.id;
 }
 

@@ -1,20 +1,18 @@
 import {
-  luhnValid,
-  productionRunSchema,
   publicPaymentInfoSchema,
-  type ProductionRun,
 } from "@cyclebill/domain";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   clients,
   codes,
-  customerPaymentMethods,
   customers,
   recurringCharges,
   statements,
 } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
 import { luhnCard, storeCardOnFile } from "../../test-support/stored-cards.js";
 import {
   GATEWAY_ACCOUNT_A,
@@ -23,7 +21,6 @@ import {
 } from "../../test-support/payment-fixture.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 import type { ApiClient } from "../../test-support/test-app.js";
-import { buildRequest, callGateway } from "./bluepay-client.js";
 
 // Issue 28 point 3: a statement's pay page shows what that statement said. An old statement that
 // announced no autopay asks to be paid, whatever the customer's autopay today; an autopay
@@ -98,33 +95,15 @@ describe("a statement's pay page and autopay", () => {
         .values({ clientId, customerNo: no, customerName: `Autopay ${name}`, ...TEST_MAILING_ADDRESS })
         .returning({ id: customers.id });
       made[name] = row!.id;
-      await db.insert(recurringCharges).values({
-        clientId,
-        customerId: row!.id,
-        codeId: code!.id,
-        description: "Monthly",
-        rate: amount,
-        quantity: "1",
-        amount,
-        startMonth: 1,
-        endMonth: 12,
-        createdAt: new Date("2025-01-01T12:00:00Z"),
-      });
+      await db.insert(recurringCharges).values(
+        monthlyCharge({ clientId, customerId: row!.id, codeId: code!.id }, amount, {
+          description: "Monthly",
+          createdAt: new Date("2025-01-01T12:00:00Z"),
+        }),
+      );
       await storeCardWithAutopay(row!.id);
     }
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-      run_date: RUN_DATE,
-      client_ids: [clientId],
-    });
-    expect(started.status, started.text).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-        ),
-      (value: ProductionRun) => value.status === "done" || value.status === "failed",
-      90_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [clientId] }, 90_000);
     expect(run.status).toBe("done");
     const tokenOf = async (customerId: number) => {
       const [row] = await db
