@@ -1,7 +1,12 @@
 import { luhnValid } from "@cyclebill/domain";
 import type { Database } from "../db/database.js";
 import { customerPaymentMethods } from "../db/tables.js";
-import { buildRequest, callGateway, type BluepayCredentials } from "../modules/payments/bluepay-client.js";
+import {
+  buildRequest,
+  callGateway,
+  type BluepayCredentials,
+  type BluepayCustomer,
+} from "../modules/payments/bluepay-client.js";
 
 /** A Luhn-valid 16-digit card number: `prefix`, then `serial` zero-padded, then the check digit. */
 export function luhnCard(prefix: string, serial: number): string {
@@ -13,14 +18,14 @@ export function luhnCard(prefix: string, serial: number): string {
 /**
  * Stores a card for a customer as the staff form stores one: a $0.00 AUTH at the gateway (sandbox)
  * whose TRANS_ID is the token, written to the customer's payment methods. `duplicateOverride`
- * stores a card another customer holds too.
+ * stores a card another customer holds too; `payer` names the card holder to the gateway.
  */
 export async function storeCardOnFile(
   db: Database,
   gateway: { url: string; account: BluepayCredentials },
   owner: { clientId: number; customerId: number },
   cardNumber: string,
-  options: { duplicateOverride?: boolean } = {},
+  options: { duplicateOverride?: boolean; payer?: BluepayCustomer } = {},
 ): Promise<void> {
   const answer = await callGateway(
     gateway.url,
@@ -30,6 +35,7 @@ export async function storeCardOnFile(
       amount: "0.00",
       account: { kind: "card", number: cardNumber, expire: "1299" },
       duplicateOverride: options.duplicateOverride,
+      customer: options.payer,
     }),
     { timeoutMs: 5_000 },
   );
