@@ -5,17 +5,16 @@ import {
   productionCyclePreviewSchema,
 } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, recurringCharges, transactions } from "../../db/tables.js";
+import { transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
+import { createFirstRunClient } from "../../test-support/first-run-client.js";
 import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { runProductionCycle } from "../../test-support/production-app.js";
-import { monthlyCharge } from "../../test-support/ledger-rows.js";
-import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+  admin,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 
 // Issue 28 point 4: a first run bills one cycle unless the admin asks for a catch-up on the run's
@@ -24,46 +23,25 @@ import { pdfText } from "../../test-support/pdf-text.js";
 const CYCLE = 13;
 const RUN_DATE = "2025-11-13";
 
-let testApp: TestApp;
-let admin: ApiClient;
-let adminToken: string;
 let clientId: number;
 let old: number;
 let recent: number;
 
+useProductionApp({ chunkSize: 10 });
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
-  adminToken = (await createTenantFixture(testApp)).adminToken;
-  admin = testApp.client(adminToken);
-  const [client] = await testApp.db
-    .insert(clients)
-    .values({ clientNo: 7013, clientName: "Catch-up", normalCycle: CYCLE, clientStartDate: "2025-08-20" })
-    .returning({ id: clients.id });
-  clientId = client!.id;
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
-    .returning({ id: codes.id });
-  const add = async (no: number, openDate: string) => {
-    const [customer] = await testApp.db
-      .insert(customers)
-      .values({ clientId, customerNo: no, customerName: `C${no}`, ...TEST_MAILING_ADDRESS, openDate })
-      .returning({ id: customers.id });
-    await testApp.db.insert(recurringCharges).values(
-      monthlyCharge({ clientId, customerId: customer!.id, codeId: code!.id }, "25.00", {
-        description: "Monthly",
-        createdAt: new Date(`${openDate}T12:00:00Z`),
-      }),
-    );
-    return customer!.id;
-  };
-  old = await add(1, "2024-01-01");
-  recent = await add(2, "2025-10-15");
+  const client = await createFirstRunClient(testApp.db, {
+    clientNo: 7013,
+    clientName: "Catch-up",
+    cycle: CYCLE,
+    started: "2025-08-20",
+  });
+  clientId = client.clientId;
+  old = await client.add(1, "2024-01-01");
+  recent = await client.add(2, "2025-10-15");
 });
 
 afterAll(async () => {
   expect(await ledgerMismatches(testApp.db)).toEqual([]);
-  await testApp?.close();
 });
 
 async function get<T>(path: string, schema: { parse: (value: unknown) => T }, query: Record<string, string>) {
@@ -105,7 +83,7 @@ describe("the preview with the run's catch-up option", () => {
     expect(previewLines.map((line) => line.serviceDate)).toEqual(["2025-09-01", "2025-10-01", "2025-11-01"]);
     const pdf = await fetch(
       `${testApp.baseUrl}/api/dailyproduction/client/${clientId}/customers/${old}/pdf/?run_date=${RUN_DATE}&catch_up=true`,
-      { headers: { authorization: `Bearer ${adminToken}` } },
+      { headers: { authorization: `Bearer ${fixture.adminToken}` } },
     );
     expect(pdf.status).toBe(200);
     const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
