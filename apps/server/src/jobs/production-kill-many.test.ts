@@ -86,11 +86,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       const midway = (await readJobRun(db, { clientId, runId: jobRunId }))?.done ?? 0;
       expect(midway).toBeLessThan(CUSTOMERS);
 
-      await waitFor(
-        "the run to finish",
-        () => productionRunEnded(db, run.id),
-        bed.workers[1],
-      );
+      await waitFor("the run to finish", () => productionRunEnded(db, run.id), bed.workers[1]);
       const finished = await getProductionRun(db, run.id);
       expect(finished).toMatchObject({ status: "done", total: CUSTOMERS, done: CUSTOMERS });
       expect(finished.figures).toMatchObject({

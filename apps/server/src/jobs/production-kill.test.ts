@@ -117,11 +117,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
     await held.release();
 
     const second = startWorker();
-    await waitFor(
-      "the run to finish",
-      () => productionRunEnded(db, run.id),
-      second,
-    );
+    await waitFor("the run to finish", () => productionRunEnded(db, run.id), second);
 
     const finished = await getProductionRun(db, run.id);
     expect(finished).toMatchObject({ status: "done", total: CUSTOMERS, done: CUSTOMERS });

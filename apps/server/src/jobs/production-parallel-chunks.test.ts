@@ -65,11 +65,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
       expect(await chunkNumbers()).toEqual([1, 2, 3]);
 
       await held.release();
-      await waitFor(
-        "the run to finish",
-        () => productionRunEnded(db, run.id),
-        bed.workers[1],
-      );
+      await waitFor("the run to finish", () => productionRunEnded(db, run.id), bed.workers[1]);
       expect(await getProductionRun(db, run.id)).toMatchObject({ status: "done", done: CUSTOMERS });
       const numbers = await queryRows<{ statement_num: number }>(
         db,

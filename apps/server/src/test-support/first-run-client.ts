@@ -33,7 +33,12 @@ export async function createFirstRunClient(
   return {
     clientId,
     add: async (no, openDate, createdAt = openDate, arrears = false) => {
-      const customerId = await insertCustomer(db, { clientId, customerNo: no, customerName: `C${no}`, openDate });
+      const customerId = await insertCustomer(db, {
+        clientId,
+        customerNo: no,
+        customerName: `C${no}`,
+        openDate,
+      });
       await db.insert(recurringCharges).values(
         monthlyCharge({ clientId, customerId, codeId }, "25.00", {
           description: "Monthly",

@@ -70,12 +70,17 @@ export async function startKillTestBed(options: {
 /** A run's steps queued by the bed's engine in the starting transaction, as the API queues them. */
 export function enqueueSteps<N extends JobName>(jobs: JobQueue, name: N) {
   return async (tx: Executor, steps: readonly { payload: JobPayload<N>; priority?: number }[]) => {
-    for (const step of steps) await jobs.enqueue(name, step.payload, { executor: tx, priority: step.priority });
+    for (const step of steps)
+      await jobs.enqueue(name, step.payload, { executor: tx, priority: step.priority });
   };
 }
 
 /** Starts a production run as a new admin (`adminEmail`), its steps queued for the bed's workers. */
-export async function startBedProductionRun(bed: KillTestBed, adminEmail: string, input: StartProductionInput) {
+export async function startBedProductionRun(
+  bed: KillTestBed,
+  adminEmail: string,
+  input: StartProductionInput,
+) {
   const { db } = bed.database;
   const admin = await createUser(db, { email: adminEmail, password: null, isAdmin: true });
   return startProductionRun(

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.js";
-import { recurringCharges } from "../db/tables.js";
+import type { recurringCharges } from "../db/tables.js";
 import { postEntries, type NewLedgerEntry } from "../modules/ledger/post-entries.js";
 
 /** A charge of `rate` (quantity 1) on `serviceDate`, as the ledger writer takes it. */

@@ -80,7 +80,9 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
  * The payment fixture of a test file: started before its tests and closed after them; the object
  * answered is filled by the beforeAll. With `freshLimits`, every test starts with no rate limit spent.
  */
-export function usePaymentFixture(options: PaymentFixtureOptions & { freshLimits?: boolean } = {}): PaymentFixture {
+export function usePaymentFixture(
+  options: PaymentFixtureOptions & { freshLimits?: boolean } = {},
+): PaymentFixture {
   let started: PaymentFixture | undefined;
   const fixture = {} as PaymentFixture;
   beforeAll(async () => {

@@ -35,7 +35,13 @@ export async function addCustomer(
   name: string,
   fields: Partial<typeof customers.$inferInsert> = {},
 ) {
-  const id = await insertCustomer(testApp.db, { clientId, customerNo: no, customerName: name, lastName: name, ...fields });
+  const id = await insertCustomer(testApp.db, {
+    clientId,
+    customerNo: no,
+    customerName: name,
+    lastName: name,
+    ...fields,
+  });
   ids[name] = id;
   return id;
 }

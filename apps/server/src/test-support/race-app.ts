@@ -29,7 +29,9 @@ export function useRaceApp(): void {
 export async function addRaceCustomers(rows: readonly [number, string][]): Promise<number[]> {
   const made = await testApp.db
     .insert(customers)
-    .values(rows.map(([customerNo, customerName]) => ({ clientId: fixture.a.clientId, customerNo, customerName })))
+    .values(
+      rows.map(([customerNo, customerName]) => ({ clientId: fixture.a.clientId, customerNo, customerName })),
+    )
     .returning({ id: customers.id });
   return made.map((row) => row.id);
 }

@@ -22,11 +22,21 @@ export async function insertCustomer(
  * A maker of customers one at a time, numbered on from `base` and named `${name} 1`, `${name} 2`, …,
  * with `values` (and the mailing address insertCustomer gives); `db` is read at each call.
  */
-export function customerSeries(db: () => Database, base: number, name: string, values: Partial<CustomerValues> = {}) {
+export function customerSeries(
+  db: () => Database,
+  base: number,
+  name: string,
+  values: Partial<CustomerValues> = {},
+) {
   let count = 0;
   return (clientId: number): Promise<number> => {
     count += 1;
-    return insertCustomer(db(), { clientId, customerNo: base + count, customerName: `${name} ${count}`, ...values });
+    return insertCustomer(db(), {
+      clientId,
+      customerNo: base + count,
+      customerName: `${name} ${count}`,
+      ...values,
+    });
   };
 }
 

@@ -4,7 +4,6 @@ import { passwordResetTokens, users } from "../../db/tables.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { createUser } from "../users/create-user.js";
 
-
 useTenantApp();
 
 async function makeUser(

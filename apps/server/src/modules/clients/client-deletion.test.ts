@@ -7,7 +7,6 @@ import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js
 // (ledger, statements, payments) by the database's cascades. Now a client holding any of them is
 // refused with 409 naming what it holds, and only an empty one is deleted.
 
-
 useTenantApp();
 
 type Holdings = {

@@ -4,7 +4,6 @@ import { clients } from "../../db/tables.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { openSecret } from "../secrets/secret-box.js";
 
-
 type Client = Record<string, unknown> & { id: number; client_no: number; client_name: string };
 
 useTenantApp();

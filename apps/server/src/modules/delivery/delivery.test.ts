@@ -8,7 +8,8 @@ import {
   type ProductionRun,
 } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
-import { clients, customers, routePlans, routes, statements } from "../../db/tables.js";
+import type { customers } from "../../db/tables.js";
+import { clients, routePlans, routes, statements } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
 import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { pdfText } from "../../test-support/pdf-text.js";
@@ -82,7 +83,12 @@ let productionRunId: number;
 
 useProductionApp({
   chunkSize: 3,
-  client: { normalCycle: CYCLE, dateLastBilling: "2025-05-11", mailedBillRate: "0.55", emailedBillRate: "0.10" },
+  client: {
+    normalCycle: CYCLE,
+    dateLastBilling: "2025-05-11",
+    mailedBillRate: "0.55",
+    emailedBillRate: "0.10",
+  },
 });
 
 beforeAll(async () => {

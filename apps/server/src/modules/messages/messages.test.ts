@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 
-
 useTenantApp();
 
 describe("/api/messages", () => {

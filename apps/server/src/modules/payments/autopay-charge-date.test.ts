@@ -1,9 +1,5 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
-import {
-  addDays,
-  cardRunSchema,
-  type CardRun,
-} from "@cyclebill/domain";
+import { addDays, cardRunSchema, type CardRun } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock, setClock } from "../../clock.js";

@@ -1,15 +1,7 @@
-import {
-  publicPaymentInfoSchema,
-} from "@cyclebill/domain";
+import { publicPaymentInfoSchema } from "@cyclebill/domain";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  clients,
-  codes,
-  customers,
-  recurringCharges,
-  statements,
-} from "../../db/tables.js";
+import { clients, codes, customers, recurringCharges, statements } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { runProductionCycle } from "../../test-support/production-app.js";
@@ -103,7 +95,12 @@ describe("a statement's pay page and autopay", () => {
       );
       await storeCardWithAutopay(row!.id);
     }
-    const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [clientId] }, 90_000);
+    const run = await runProductionCycle(
+      admin,
+      CYCLE,
+      { run_date: RUN_DATE, client_ids: [clientId] },
+      90_000,
+    );
     expect(run.status).toBe("done");
     const tokenOf = async (customerId: number) => {
       const [row] = await db

@@ -1,4 +1,4 @@
-import { cardRunSchema, cardRunStartedSchema} from "@cyclebill/domain";
+import { cardRunSchema, cardRunStartedSchema } from "@cyclebill/domain";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";

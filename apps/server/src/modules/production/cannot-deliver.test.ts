@@ -20,7 +20,11 @@ const RUN_DATE = "2025-06-11";
 
 const ids: Record<string, number> = {};
 
-useProductionApp({ chunkSize: 2, client: { normalCycle: CYCLE, dateLastBilling: "2025-05-11" }, otherCycle: 28 });
+useProductionApp({
+  chunkSize: 2,
+  client: { normalCycle: CYCLE, dateLastBilling: "2025-05-11" },
+  otherCycle: 28,
+});
 
 beforeAll(async () => {
   const { charge } = await createCodes(testApp.db, clientId, { charge: "charge" });

@@ -85,7 +85,10 @@ beforeAll(async () => {
     .returning({ id: invoices.id });
   openInvoice = open!.id;
   closedInvoice = closed!.id;
-  const posted = await staff.post("/api/transactions/", entryBody(ids.invoiced, chargeCode, "12.50", "2025-09-21"));
+  const posted = await staff.post(
+    "/api/transactions/",
+    entryBody(ids.invoiced, chargeCode, "12.50", "2025-09-21"),
+  );
   expect(posted.status).toBe(201);
   await testApp.db
     .update(transactions)
@@ -125,10 +128,16 @@ describe("closed periods (issue 28 point 2)", () => {
 
   it("refuses any posting, edit or removal dated on or before the closed date, writing nothing", async () => {
     const before = await entryCount();
-    const refused = await staff.post("/api/transactions/", entryBody(ids.arrears, chargeCode, "5", "2025-10-05"));
+    const refused = await staff.post(
+      "/api/transactions/",
+      entryBody(ids.arrears, chargeCode, "5", "2025-10-05"),
+    );
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ service_date: [closedMessage("10/05/2025")] });
-    const payment = await staff.post("/api/transactions/", entryBody(ids.arrears, paymentCode, "5", "2025-09-01"));
+    const payment = await staff.post(
+      "/api/transactions/",
+      entryBody(ids.arrears, paymentCode, "5", "2025-09-01"),
+    );
     expect(payment.status).toBe(400);
     // A batch with one closed date posts nothing at all.
     const bulk = await staff.post("/api/transactionsroutes/", {
@@ -144,13 +153,22 @@ describe("closed periods (issue 28 point 2)", () => {
       .select({ id: transactions.id })
       .from(transactions)
       .where(and(eq(transactions.clientId, clientId), eq(transactions.customerId, ids.invoiced!)));
-    const edit = await staff.put(`/api/transactions/${closedEntry!.id}/`, entryBody(ids.invoiced, chargeCode, "1", "2025-10-20"));
+    const edit = await staff.put(
+      `/api/transactions/${closedEntry!.id}/`,
+      entryBody(ids.invoiced, chargeCode, "1", "2025-10-20"),
+    );
     expect(edit.status).toBe(400); // billed on a statement, and dated in the closed period
 
     // The open period takes postings, and an open entry cannot be moved into the closed one.
-    const open = await staff.post("/api/transactions/", entryBody(ids.arrears, chargeCode, "5", "2025-10-06"));
+    const open = await staff.post(
+      "/api/transactions/",
+      entryBody(ids.arrears, chargeCode, "5", "2025-10-06"),
+    );
     expect(open.status).toBe(201);
-    const moved = await staff.put(`/api/transactions/${(open.body as { id: number }).id}/`, entryBody(ids.arrears, chargeCode, "5", "2025-10-04"));
+    const moved = await staff.put(
+      `/api/transactions/${(open.body as { id: number }).id}/`,
+      entryBody(ids.arrears, chargeCode, "5", "2025-10-04"),
+    );
     expect(moved.status).toBe(400);
     expect(await ledgerMismatches(testApp.db)).toEqual([]);
   });
@@ -210,9 +228,7 @@ describe("closed periods (issue 28 point 2)", () => {
       reason: "Correction posted",
     });
     expect(
-      (
-        await staff.post("/api/transactions/", entryBody(ids.arrears, chargeCode, "7", "2025-12-01"))
-      ).status,
+      (await staff.post("/api/transactions/", entryBody(ids.arrears, chargeCode, "7", "2025-12-01"))).status,
     ).toBe(400);
     expect((await admin.get(`/api/clients/999999/closed-period/`)).status).toBe(404);
   });

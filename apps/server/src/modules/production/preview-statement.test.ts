@@ -32,7 +32,9 @@ beforeAll(async () => {
     address1: "1 Elm St",
   });
   await testApp.db.insert(recurringCharges).values(monthlyCharge({ clientId, customerId, codeId }, "25.00"));
-  await postInOneTransaction(testApp.db, clientId, [serviceCharge(customerId, codeId, "100.00", "2025-04-20")]);
+  await postInOneTransaction(testApp.db, clientId, [
+    serviceCharge(customerId, codeId, "100.00", "2025-04-20"),
+  ]);
 });
 
 const written = async () =>

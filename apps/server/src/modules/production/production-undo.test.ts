@@ -1,7 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { jobRunSchema, productionRunSchema, type JobRun, type ProductionRun } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customers, invoices, recurringCharges, routePlans, routes } from "../../db/tables.js";
+import type { customers } from "../../db/tables.js";
+import { invoices, recurringCharges, routePlans, routes } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { monthlyCharge, postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
@@ -51,7 +52,10 @@ beforeAll(async () => {
   ]);
   await testApp.db.insert(recurringCharges).values([
     monthlyCharge({ clientId, customerId: owes, codeId }, "25.00"),
-    monthlyCharge({ clientId, customerId: fresh, codeId }, "7.50", { description: "Visits", arrears: true }),
+    monthlyCharge({ clientId, customerId: fresh, codeId }, "7.50", {
+      description: "Visits",
+      arrears: true,
+    }),
   ]);
   const [group] = await testApp.db
     .insert(routes)

@@ -63,7 +63,12 @@ function nextCard(): string {
 
 /** A card stored as the staff form stores one (a $0.00 AUTH whose TRANS_ID is the token). */
 const storeCard = (clientId: number, customerId: number) =>
-  storeCardOnFile(testApp.db, { url: sandbox.bp20postUrl, account: ACCOUNT }, { clientId, customerId }, nextCard());
+  storeCardOnFile(
+    testApp.db,
+    { url: sandbox.bp20postUrl, account: ACCOUNT },
+    { clientId, customerId },
+    nextCard(),
+  );
 
 /** The 10th of the month `back` months before today's month. */
 function runDateBack(back: number): string {

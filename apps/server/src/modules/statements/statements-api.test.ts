@@ -92,7 +92,7 @@ describe("GET /api/statements/", () => {
 
 describe("GET /api/statements/{id}/ and reopen", () => {
   it("shows the entries and invoices it carried", async () => {
-    const { customerId, charge, invoice, statement } = await invoicedStatement();
+    const { charge, invoice, statement } = await invoicedStatement();
     const response = await owner.get(`/api/statements/${statement.id}/`);
     expect(response.status).toBe(200);
     const body = response.body as Statement;
@@ -103,7 +103,7 @@ describe("GET /api/statements/{id}/ and reopen", () => {
   });
 
   it("reopens a processed statement once; its invoices stay processed", async () => {
-    const { customerId, charge, invoice, statement } = await invoicedStatement();
+    const { customerId, invoice, statement } = await invoicedStatement();
     const before = await customerRow(customerId);
 
     expect((await otherOwner.post(`/api/statements/${statement.id}/reopen/`)).status).toBe(404);

@@ -19,7 +19,6 @@ import { computeClientSummary } from "./client-summary.js";
 // log; these tests hold the book's figures to a full computation from the ledger after every kind
 // of change, across an in-flight transaction that commits late, and across two server processes.
 
-
 useTenantApp();
 
 const daysBefore = (asOf: string, days: number) => addDays(asOf, -days);

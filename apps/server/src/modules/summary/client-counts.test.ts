@@ -11,7 +11,6 @@ import { postTransaction } from "../transactions/post-transaction.js";
 // including a write the serving process never saw (made through the database directly, as another
 // API process or a worker would), the next page's count equals a count of the rows.
 
-
 useTenantApp();
 
 type Counts = { active: number; archived: number; entries: number };

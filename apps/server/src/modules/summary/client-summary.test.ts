@@ -10,7 +10,6 @@ import { postTransaction } from "../transactions/post-transaction.js";
 import { ageClientTotals, ageCustomerBalances } from "./customer-ageing.queries.js";
 import { businessToday } from "../../clock.js";
 
-
 useTenantApp();
 
 const daysBefore = (asOf: string, days: number) => addDays(asOf, -days);

@@ -19,7 +19,9 @@ beforeAll(async () => {
     .values({ clientId: fixture.a.clientId, customerNo: 700, customerName: "Dates" })
     .returning({ id: customers.id });
   customerId = customer!.id;
-  ({ charge: codeId } = await createCodes(testApp.db, fixture.a.clientId, { charge: { ...MOWING, code: 700 } }));
+  ({ charge: codeId } = await createCodes(testApp.db, fixture.a.clientId, {
+    charge: { ...MOWING, code: 700 },
+  }));
 });
 
 /** Posts an entry of the customer's charge code with `fields`. */
@@ -27,7 +29,8 @@ const enter = (fields: Record<string, unknown>) =>
   staff.post("/api/transactions/", { customer: customerId, code: codeId, ...fields });
 
 /** A GET as client A's staff, outside the API client (a CSV download). */
-const fetchAsStaff = (url: string) => fetch(url, { headers: { authorization: `Bearer ${fixture.a.staffToken}` } });
+const fetchAsStaff = (url: string) =>
+  fetch(url, { headers: { authorization: `Bearer ${fixture.a.staffToken}` } });
 
 describe("dates in transaction input", () => {
   it("refuses impossible filter dates on the search and its totals, naming the filter", async () => {

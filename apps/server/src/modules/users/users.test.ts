@@ -36,7 +36,10 @@ type User = {
 describe("/api/users/", () => {
   it("names the business, not the provider's admin, when an admin adds a client's user", async () => {
     const admin = testApp.client(fixture.adminToken);
-    const created = await admin.post(`/api/users/?client_id=${fixture.b.clientId}`, userBody("Ines", "Alves", "ines.invite@example.com", false));
+    const created = await admin.post(
+      `/api/users/?client_id=${fixture.b.clientId}`,
+      userBody("Ines", "Alves", "ines.invite@example.com", false),
+    );
     expect(created.status).toBe(201);
     const clientB = await clientName(fixture.b.clientId);
     const mail = await testApp.mail.lastTo("ines.invite@example.com");
@@ -84,10 +87,12 @@ describe("/api/users/", () => {
 
   it("updates with the full body and deletes", async () => {
     const owner = testApp.client(fixture.a.ownerToken);
-    const created = (
-      await owner.post("/api/users/", userBody("Ole", "Berg", "ole@example.com"))
-    ).body as User;
-    const updated = await owner.put(`/api/users/${created.id}/`, userBody("Ole", "Bergström", "ole.berg@example.com", false));
+    const created = (await owner.post("/api/users/", userBody("Ole", "Berg", "ole@example.com")))
+      .body as User;
+    const updated = await owner.put(
+      `/api/users/${created.id}/`,
+      userBody("Ole", "Bergström", "ole.berg@example.com", false),
+    );
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({
       name: "Ole Bergström",
@@ -104,16 +109,10 @@ describe("/api/users/", () => {
       status: 403,
       body: { detail: "Only the client's owners and the provider's admins manage users." },
     });
-    expect(
-      (
-        await staff.post("/api/users/", userBody("X", "Y", "xy@example.com"))
-      ).status,
-    ).toBe(403);
+    expect((await staff.post("/api/users/", userBody("X", "Y", "xy@example.com"))).status).toBe(403);
 
     const owner = testApp.client(fixture.a.ownerToken);
-    const created = (
-      await owner.post("/api/users/", userBody("Kim", "Ro", "kim@example.com"))
-    ).body as User;
+    const created = (await owner.post("/api/users/", userBody("Kim", "Ro", "kim@example.com"))).body as User;
     const otherOwner = testApp.client(fixture.b.ownerToken);
     expect((await otherOwner.get(`/api/users/${created.id}/`)).status).toBe(404);
     expect((await otherOwner.delete(`/api/users/${created.id}/`)).status).toBe(404);
@@ -131,11 +130,9 @@ describe("/api/users/", () => {
 
   it("lets admins manage any client's users, and keeps owners from removing themselves", async () => {
     const admin = testApp.client(fixture.adminToken);
-    const created = await admin.post(
-      "/api/users/",
-      userBody("Bo", "Admin-Made", "bo@example.com", false),
-      { client_id: fixture.b.clientId },
-    );
+    const created = await admin.post("/api/users/", userBody("Bo", "Admin-Made", "bo@example.com", false), {
+      client_id: fixture.b.clientId,
+    });
     expect(created.status).toBe(201);
     expect((created.body as User).client).toBe(fixture.b.clientId);
     const me = (await testApp.client(fixture.a.ownerToken).get("/api/me/")).body as {
@@ -190,11 +187,9 @@ describe("/api/users/", () => {
     // The provider's admin, who sees every client anyway, still hears that the email is taken.
     const byAdmin = await testApp
       .client(fixture.adminToken)
-      .post(
-        "/api/users/",
-        userBody("G", "W", "taken.elsewhere@example.com"),
-        { client_id: fixture.a.clientId },
-      );
+      .post("/api/users/", userBody("G", "W", "taken.elsewhere@example.com"), {
+        client_id: fixture.a.clientId,
+      });
     expect(byAdmin.status).toBe(400);
     expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
@@ -211,14 +206,10 @@ describe("/api/users/", () => {
       isAdmin: true,
     });
     const owner = testApp.client(fixture.a.ownerToken);
-    const mine = (
-      await owner.post("/api/users/", userBody("Eda", "Edit", "eda@example.com"))
-    ).body as User;
-    const colleague = (
-      await owner.post("/api/users/", userBody("Col", "League", "col@example.com"))
-    ).body as User;
-    const editTo = (email: string) =>
-      owner.put(`/api/users/${mine.id}/`, userBody("Eda", "Edit", email));
+    const mine = (await owner.post("/api/users/", userBody("Eda", "Edit", "eda@example.com"))).body as User;
+    const colleague = (await owner.post("/api/users/", userBody("Col", "League", "col@example.com")))
+      .body as User;
+    const editTo = (email: string) => owner.put(`/api/users/${mine.id}/`, userBody("Eda", "Edit", email));
 
     const refused = {
       status: 400,
@@ -236,11 +227,9 @@ describe("/api/users/", () => {
     // The provider's admin sees every client: told plainly.
     const byAdmin = await testApp
       .client(fixture.adminToken)
-      .put(
-        `/api/users/${mine.id}/`,
-        userBody("Eda", "Edit", "held.by.b@example.com"),
-        { client_id: fixture.a.clientId },
-      );
+      .put(`/api/users/${mine.id}/`, userBody("Eda", "Edit", "held.by.b@example.com"), {
+        client_id: fixture.a.clientId,
+      });
     expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
 });
