@@ -3,13 +3,13 @@ import { toAmount } from "@cyclebill/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
-import { clients, codes, customers } from "../db/tables.js";
+import { codes, customers } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { runDoctor } from "../modules/ledger/doctor.js";
 import { startBulkCardRun } from "../modules/payments/start-card-run.js";
 import { sealSecret } from "../modules/secrets/secret-box.js";
-import { createUser } from "../modules/users/create-user.js";
 import {
+  createOwnedClient,
   doneChunks,
   enqueueSteps,
   startKillTestBed,
@@ -72,21 +72,16 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
     { timeout: 240_000 },
     async () => {
       const { db } = bed.database;
-      const [client] = await db
-        .insert(clients)
-        .values({
+      const { client, tenant } = await createOwnedClient(
+        db,
+        {
           clientNo: 4444,
           clientName: "Card run kill test",
           bluepayAccountId: ACCOUNT.accountId,
           bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, ACCOUNT.secretKey),
-        })
-        .returning();
-      if (!client) throw new Error("client not created");
-      const owner = await createUser(db, {
-        email: "owner@card-kill.example",
-        password: null,
-        clientId: client.id,
-      });
+        },
+        "owner@card-kill.example",
+      );
       const [code] = await db
         .insert(codes)
         .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
@@ -126,15 +121,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       // Slow answers while the first worker runs (so attempts are in flight when it dies), and one in
       // ten answers lost throughout.
       sandbox.setFaults({ dropRate: 0.1, latencyMs: 150, seed: 16 });
-      const started = await startBulkCardRun(
-        db,
-        {
-          clientId: client.id,
-          user: { ...owner, username: owner.email, isAdmin: false, isClientStaff: false },
-        },
-        ids,
-        enqueueSteps(bed.jobs, "card-run"),
-      );
+      const started = await startBulkCardRun(db, tenant, ids, enqueueSteps(bed.jobs, "card-run"));
       const runId = started.job.id;
       const key = { clientId: client.id, runId };
       const recordedChunks = async () => (await doneChunks(db, key)).length;

@@ -1,11 +1,11 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
-import { clients, customers, jobRunChunks } from "../db/tables.js";
+import { customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
-import { createUser } from "../modules/users/create-user.js";
 import {
+  createOwnedClient,
   doneChunks,
   enqueueSteps,
   holdCustomer,
@@ -13,6 +13,7 @@ import {
   waitsOnLock,
   type KillTestBed,
 } from "../test-support/kill-test-bed.js";
+import { AUSTIN_ADDRESS } from "../test-support/mailing-address.js";
 import { waitFor } from "../test-support/worker-process.js";
 
 // A real worker process (src/worker.ts, as `npm run worker` runs it) is killed with SIGKILL while
@@ -38,23 +39,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
     { timeout: 180_000 },
     async () => {
       const { db } = bed.database;
-      const [client] = await db
-        .insert(clients)
-        .values({
-          clientNo: 4242,
-          clientName: "Kill test",
-          address1: "1 Main St",
-          city: "Austin",
-          state: "TX",
-          zip: "73301",
-        })
-        .returning();
-      if (!client) throw new Error("client not created");
-      const owner = await createUser(db, {
-        email: "owner@kill.example",
-        password: null,
-        clientId: client.id,
-      });
+      const { client, tenant } = await createOwnedClient(
+        db,
+        { clientNo: 4242, clientName: "Kill test", ...AUSTIN_ADDRESS },
+        "owner@kill.example",
+      );
       await db.insert(customers).values(
         Array.from({ length: CUSTOMERS }, (_, index) => ({
           clientId: client.id,
@@ -73,10 +62,6 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       // Hold a customer of the blocked chunk: the worker's FOR SHARE waits there, mid-chunk.
       const held = await holdCustomer(bed.databaseUrl, client.id, ids[BLOCKED_CHUNK * CHUNK_SIZE + 2]);
 
-      const tenant = {
-        clientId: client.id,
-        user: { ...owner, username: owner.email, isAdmin: false, isClientStaff: false, clientId: client.id },
-      };
       const run = await startLedgerCheck(
         db,
         tenant,

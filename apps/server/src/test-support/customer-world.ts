@@ -1,5 +1,6 @@
 import { beforeAll, expect } from "vitest";
 import { postTransaction } from "../modules/transactions/post-transaction.js";
+import { AUSTIN_ADDRESS } from "./mailing-address.js";
 import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes } from "./test-codes.js";
 import type { ApiClient } from "./test-app.js";
@@ -39,7 +40,7 @@ export function useCustomerWorld(): void {
   });
 }
 
-export const ADDRESS = { address1: "1 Main St", city: "Austin", state: "TX", zip: "73301" };
+export const ADDRESS = AUSTIN_ADDRESS;
 
 /** Adds a customer over the API (with a complete address unless the body gives one). */
 export async function add<Row = Customer>(body: Record<string, unknown>, api = owner): Promise<Row> {

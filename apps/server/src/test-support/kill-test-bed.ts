@@ -9,6 +9,7 @@ import type { JobName, JobPayload, JobQueue } from "../jobs/index.js";
 import { chunkResults } from "../modules/jobs/record-chunk.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startProductionRun, type StartProductionInput } from "../modules/production/start-production.js";
+import { clients } from "../db/tables.js";
 import { createUser } from "../modules/users/create-user.js";
 import { startQueueOnlyJobs } from "./queue-only-jobs.js";
 import { openTestDatabase } from "./test-database.js";
@@ -133,4 +134,17 @@ export async function waitsOnLock(db: Database, lock: "for update" | "for share"
         where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`%${lock}%`}`,
   );
   return (row?.waiting ?? 0) > 0;
+}
+
+/** A client with `values`, and its new owner (`ownerEmail`) as the tenant a run is started for. */
+export async function createOwnedClient(
+  db: Database,
+  values: typeof clients.$inferInsert,
+  ownerEmail: string,
+) {
+  const [client] = await db.insert(clients).values(values).returning();
+  if (!client) throw new Error("client not created");
+  const owner = await createUser(db, { email: ownerEmail, password: null, clientId: client.id });
+  const user = { ...owner, username: owner.email, isAdmin: false, isClientStaff: false, clientId: client.id };
+  return { client, tenant: { clientId: client.id, user } };
 }
