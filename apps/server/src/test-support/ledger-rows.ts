@@ -1,6 +1,7 @@
 import type { Database } from "../db/database.js";
 import type { recurringCharges } from "../db/tables.js";
 import { postEntries, type NewLedgerEntry } from "../modules/ledger/post-entries.js";
+import { postTransaction } from "../modules/transactions/post-transaction.js";
 
 /** A charge of `rate` (quantity 1) on `serviceDate`, as the ledger writer takes it. */
 export function serviceCharge(
@@ -38,4 +39,24 @@ export function monthlyCharge(
     endMonth: 12,
     ...fields,
   };
+}
+
+/** Posts, as the transaction form does, an entry of the code of `kind` (described "`kind` entry"). */
+export function postOfKind<K extends string>(
+  db: Database,
+  clientId: number,
+  codeIds: Record<K, number>,
+  entry: { customerId: number; kind: K; rate: string; serviceDate: string },
+) {
+  return postTransaction(
+    db,
+    { clientId },
+    {
+      customerId: entry.customerId,
+      codeId: codeIds[entry.kind],
+      description: `${entry.kind} entry`,
+      rate: entry.rate,
+      serviceDate: entry.serviceDate,
+    },
+  );
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll } from "vitest";
 import { customers } from "../db/tables.js";
 import { createStatement } from "../modules/statements/create-statement.js";
-import { postTransaction } from "../modules/transactions/post-transaction.js";
+import { postOfKind } from "./ledger-rows.js";
 import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes } from "./test-codes.js";
 import { customerSeries, transactionRow } from "./test-customers.js";
@@ -59,13 +59,7 @@ const nextCustomer = customerSeries(() => testApp.db, 700, "Statement customer")
 export const newCustomer = (clientId = fixture.a.clientId) => nextCustomer(clientId);
 
 export function post(customerId: number, kind: keyof typeof code, rate: string, serviceDate: string) {
-  return postTransaction(testApp.db, tenantA(), {
-    customerId,
-    codeId: code[kind],
-    description: `${kind} entry`,
-    rate,
-    serviceDate,
-  });
+  return postOfKind(testApp.db, fixture.a.clientId, code, { customerId, kind, rate, serviceDate });
 }
 
 export async function customerRow(id: number) {

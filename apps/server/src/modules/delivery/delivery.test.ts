@@ -184,25 +184,19 @@ describe("print pools", () => {
     ]);
     const rows = manifest.slice(1);
     // The group in stop order first, then the rest by customer number.
-    expect(rows.map((row) => row[2])).toEqual([
+    const mailOrder = [
       "Amy Route First",
       "Zed Route Last",
       "First customer a",
       "Second customer a",
       "Bo Both",
       "Lou Long",
-    ]);
+    ];
+    expect(rows.map((row) => row[2])).toEqual(mailOrder);
     expect(rows.map((row) => row[0])).toEqual(["1", "2", "3", "4", "5", "6"]);
     expect(rows.find((row) => row[2] === "Lou Long")?.[7]).toBe("2");
     const text = await pdfText(files[`${mail.pool_name}.pdf`] ?? new Uint8Array());
-    const order = [
-      "Amy Route First",
-      "Zed Route Last",
-      "First customer a",
-      "Second customer a",
-      "Bo Both",
-      "Lou Long",
-    ].map((name) => text.indexOf(name));
+    const order = mailOrder.map((name) => text.indexOf(name));
     expect(
       order.every((position, index) => position >= 0 && (index === 0 || position > (order[index - 1] ?? 0))),
     ).toBe(true);

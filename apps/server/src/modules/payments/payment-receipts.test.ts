@@ -50,6 +50,19 @@ async function mailTo(address: string, count = 1): Promise<CapturedMail[]> {
   return all();
 }
 
+/** The customer's receipt rows as the table holds them. */
+function receiptsOf(customerId: number) {
+  return fixture.testApp.db
+    .select()
+    .from(paymentReceipts)
+    .where(
+      and(
+        eq(paymentReceipts.clientId, fixture.tenants.a.clientId),
+        eq(paymentReceipts.customerId, customerId),
+      ),
+    );
+}
+
 async function attemptsOf(customerId: number): Promise<PaymentAttempt[]> {
   const response = await staffA().get("/api/payment-attempts/", { customer_id: customerId });
   return (response.body as { results: PaymentAttempt[] }).results;
@@ -124,15 +137,7 @@ describe("payment receipts", () => {
       await fixture.testApp.jobs?.enqueue("payment-receipts", { clientId: fixture.tenants.a.clientId });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(fixture.testApp.mail.messages.filter((message) => message.to === email)).toHaveLength(1);
-    const rows = await fixture.testApp.db
-      .select()
-      .from(paymentReceipts)
-      .where(
-        and(
-          eq(paymentReceipts.clientId, fixture.tenants.a.clientId),
-          eq(paymentReceipts.customerId, customerId),
-        ),
-      );
+    const rows = await receiptsOf(customerId);
     expect(rows.map((row) => [row.kind, row.status, row.attempts])).toEqual([["receipt", "sent", 1]]);
   });
 
@@ -143,16 +148,7 @@ describe("payment receipts", () => {
     expect(paid.body).toMatchObject({ approved: true });
     await mailTo(email);
     const [row] = await pollUntil(
-      () =>
-        fixture.testApp.db
-          .select()
-          .from(paymentReceipts)
-          .where(
-            and(
-              eq(paymentReceipts.clientId, fixture.tenants.a.clientId),
-              eq(paymentReceipts.customerId, customerId),
-            ),
-          ),
+      () => receiptsOf(customerId),
       (found) => found[0]?.status === "sent",
       10_000,
     );

@@ -62,6 +62,13 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const rate = () => (1 + Math.floor(random() * 20_000) / 100).toFixed(2);
     const serviceDate = () => daysBefore(today, Math.floor(random() * 150));
+    const randomEntry = () => ({
+      customer: pick(customerIds),
+      code: pick(codeList),
+      rate: rate(),
+      serviceDate: serviceDate(),
+      force: true,
+    });
 
     // Built before the changes, so every later figure comes from a partial refresh.
     expect(await summaryOf(owner, clientId)).toEqual(await fullSummary(clientId));
@@ -84,24 +91,12 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
         if (status === 201) customerIds.push((response.body as { id: number }).id);
       } else if (roll < 0.42 || entryIds.length === 0) {
         kind = "post";
-        const response = await owner.post("/api/transactions/", {
-          customer: pick(customerIds),
-          code: pick(codeList),
-          rate: rate(),
-          serviceDate: serviceDate(),
-          force: true,
-        });
+        const response = await owner.post("/api/transactions/", randomEntry());
         status = response.status;
         if (status === 201) entryIds.push((response.body as { id: number }).id);
       } else if (roll < 0.54) {
         kind = "edit";
-        const response = await owner.put(`/api/transactions/${pick(entryIds)}/`, {
-          customer: pick(customerIds),
-          code: pick(codeList),
-          rate: rate(),
-          serviceDate: serviceDate(),
-          force: true,
-        });
+        const response = await owner.put(`/api/transactions/${pick(entryIds)}/`, randomEntry());
         status = response.status;
       } else if (roll < 0.62) {
         kind = "delete";
