@@ -7,7 +7,6 @@ import { codes, customers } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { runDoctor } from "../modules/ledger/doctor.js";
 import { startBulkCardRun } from "../modules/payments/start-card-run.js";
-import { sealSecret } from "../modules/secrets/secret-box.js";
 import {
   createOwnedClient,
   doneChunks,
@@ -16,7 +15,7 @@ import {
   type KillTestBed,
 } from "../test-support/kill-test-bed.js";
 import { postInOneTransaction, serviceCharge } from "../test-support/ledger-rows.js";
-import { luhnCard, storeCardOnFile } from "../test-support/stored-cards.js";
+import { luhnCard, storeCardOnFile, gatewayAccountFields } from "../test-support/stored-cards.js";
 import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { waitFor } from "../test-support/worker-process.js";
 
@@ -77,8 +76,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
         {
           clientNo: 4444,
           clientName: "Card run kill test",
-          bluepayAccountId: ACCOUNT.accountId,
-          bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, ACCOUNT.secretKey),
+          ...gatewayAccountFields(SECRETS_KEY, ACCOUNT),
         },
         "owner@card-kill.example",
       );

@@ -8,10 +8,9 @@ import { clients, codes, customers } from "../db/tables.js";
 import { pollUntil } from "./poll-until.js";
 import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
 import { startTenantApp } from "./tenant-app.js";
-import { sealSecret } from "../modules/secrets/secret-box.js";
 import { postInOneTransaction, serviceCharge } from "./ledger-rows.js";
 import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
-import { luhnCard, storeCardOnFile } from "./stored-cards.js";
+import { luhnCard, storeCardOnFile, gatewayAccountFields } from "./stored-cards.js";
 
 // What the card-run API tests (card-runs*.test.ts) share: the gateway sandbox, a server whose job
 // engine works in this process, client A on the sandbox's account with four customers, and helpers.
@@ -109,8 +108,7 @@ export function useCardRunWorld(): void {
     await testApp.db
       .update(clients)
       .set({
-        bluepayAccountId: ACCOUNT.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+        ...gatewayAccountFields(testApp.config.secretsKey, ACCOUNT),
         normalCycle: CYCLE,
         dateLastBilling: "2025-02-09",
       })

@@ -12,7 +12,7 @@ import {
   type TestAppOptions,
 } from "./test-app.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
-import { sealSecret } from "../modules/secrets/secret-box.js";
+import { gatewayAccountFields } from "./stored-cards.js";
 
 // A running server pointed at a gateway sandbox over HTTP, two clients (a with a gateway key, b
 // too, each its own account), and statements with pay codes: what the payment API tests share.
@@ -61,8 +61,7 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
     await testApp.db
       .update(clients)
       .set({
-        bluepayAccountId: account.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, account.secretKey),
+        ...gatewayAccountFields(testApp.config.secretsKey, account),
       })
       .where(eq(clients.id, tenant.clientId));
   return {

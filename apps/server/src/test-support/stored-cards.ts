@@ -1,12 +1,21 @@
 import { luhnValid } from "@cyclebill/domain";
 import type { Database } from "../db/database.js";
 import { customerPaymentMethods } from "../db/tables.js";
+import { sealSecret } from "../modules/secrets/secret-box.js";
 import {
   buildRequest,
   callGateway,
   type BluepayCredentials,
   type BluepayCustomer,
 } from "../modules/payments/bluepay-client.js";
+
+/** A client's gateway account as the clients table keeps it: the secret key sealed with `secretsKey`. */
+export function gatewayAccountFields(secretsKey: string, account: BluepayCredentials) {
+  return {
+    bluepayAccountId: account.accountId,
+    bluepaySecretKeyEncrypted: sealSecret(secretsKey, account.secretKey),
+  };
+}
 
 /** A Luhn-valid 16-digit card number: `prefix`, then `serial` zero-padded, then the check digit. */
 export function luhnCard(prefix: string, serial: number): string {

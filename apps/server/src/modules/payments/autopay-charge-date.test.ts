@@ -8,14 +8,13 @@ import { clients, codes, customers, recurringCharges } from "../../db/tables.js"
 import { pollUntil } from "../../test-support/poll-until.js";
 import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { runProductionCycle } from "../../test-support/production-app.js";
-import { storeCardOnFile } from "../../test-support/stored-cards.js";
+import { storeCardOnFile, gatewayAccountFields } from "../../test-support/stored-cards.js";
 import {
   createTenantFixture,
   startTestApp,
   type ApiClient,
   type TestApp,
 } from "../../test-support/test-app.js";
-import { sealSecret } from "../secrets/secret-box.js";
 import { startOfBusinessDay } from "./start-card-run.js";
 
 // Issue 28 point 3: a run dated today queues its autopay card run, which charges nothing before the
@@ -102,8 +101,7 @@ describe("autopay waits for the charge date", () => {
     await testApp.db
       .update(clients)
       .set({
-        bluepayAccountId: ACCOUNT.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+        ...gatewayAccountFields(testApp.config.secretsKey, ACCOUNT),
         normalCycle: CYCLE,
         dateLastBilling: addDays(today, -30),
         termsMessage: "Net 10 days",

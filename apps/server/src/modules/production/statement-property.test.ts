@@ -9,7 +9,7 @@ import { clients, codes, customers, recurringCharges } from "../../db/tables.js"
 import { recurringFrequencies } from "../../db/schema/billing.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { runProductionCycle } from "../../test-support/production-app.js";
-import { luhnCard, storeCardOnFile } from "../../test-support/stored-cards.js";
+import { luhnCard, storeCardOnFile, gatewayAccountFields } from "../../test-support/stored-cards.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -18,7 +18,6 @@ import {
 } from "../../test-support/test-app.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { statementMismatches } from "../ledger/statement-mismatches.js";
-import { sealSecret } from "../secrets/secret-box.js";
 
 // Issue 28 "Statements that prove themselves": random small ledgers (charges, payments, credits,
 // debits, voids, late-fee tiers, recurring charges of every frequency in Advance and Arrears, entries back-dated
@@ -158,8 +157,7 @@ describe("statements prove themselves on random ledgers", () => {
             city: "Austin",
             state: "TX",
             zip: "73301",
-            bluepayAccountId: ACCOUNT.accountId,
-            bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+            ...gatewayAccountFields(testApp.config.secretsKey, ACCOUNT),
           })
           .returning({ id: clients.id });
         if (!client) throw new Error("client not made");
