@@ -60,9 +60,7 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
   ] as const)
     await testApp.db
       .update(clients)
-      .set({
-        ...gatewayAccountFields(testApp.config.secretsKey, account),
-      })
+      .set(gatewayAccountFields(testApp.config.secretsKey, account))
       .where(eq(clients.id, tenant.clientId));
   return {
     testApp,
