@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
-import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
+import { postInOneTransaction, serviceCharge } from "../test-support/ledger-rows.js";
 import { createProductionClient } from "../test-support/production-client.js";
 import {
   productionRunEnded,
@@ -49,20 +49,10 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       });
       // A tenth owe 40.00 from 44 days before the run (the 30-day late-fee tier).
       const overdue = ids.filter((_, index) => index % 10 === 0);
-      await db.transaction((tx) =>
-        postEntries(
-          tx,
-          { clientId },
-          overdue.map((customerId) => ({
-            customerId,
-            codeId: codeId,
-            codeType: "charge" as const,
-            description: "Service",
-            rate: "40.00",
-            quantity: "1",
-            serviceDate: "2025-03-28",
-          })),
-        ),
+      await postInOneTransaction(
+        db,
+        clientId,
+        overdue.map((customerId) => serviceCharge(customerId, codeId, "40.00", "2025-03-28")),
       );
 
       for (let index = 0; index < 3; index++) bed.startWorker({ expireSeconds: 20 });

@@ -4,7 +4,6 @@ import { queryRows } from "../db/query-rows.js";
 import { clients } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
-import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import {
   doneChunks,
@@ -15,6 +14,7 @@ import {
   waitsOnLock,
   type KillTestBed,
 } from "../test-support/kill-test-bed.js";
+import { postInOneTransaction, serviceCharge } from "../test-support/ledger-rows.js";
 import { createProductionClient } from "../test-support/production-client.js";
 import { waitFor } from "../test-support/worker-process.js";
 
@@ -59,20 +59,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
       },
     });
     const overdue = ids.filter((_, index) => index % 3 === 0);
-    await db.transaction((tx) =>
-      postEntries(
-        tx,
-        { clientId },
-        overdue.map((customerId) => ({
-          customerId,
-          codeId,
-          codeType: "charge" as const,
-          description: "Service",
-          rate: "40.00",
-          quantity: "1",
-          serviceDate: "2025-01-20",
-        })),
-      ),
+    await postInOneTransaction(
+      db,
+      clientId,
+      overdue.map((customerId) => serviceCharge(customerId, codeId, "40.00", "2025-01-20")),
     );
 
     // Hold a customer of the blocked chunk: the worker's lock of its chunk's customers waits there.
