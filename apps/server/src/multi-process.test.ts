@@ -10,7 +10,6 @@ import { queryRows } from "./db/query-rows.js";
 import { clients } from "./db/tables.js";
 import { signAccessToken } from "./modules/auth/access-token.js";
 import { ledgerMismatches } from "./modules/ledger/ledger-mismatches.js";
-import { sealSecret } from "./modules/secrets/secret-box.js";
 import { createUser } from "./modules/users/create-user.js";
 import { GATEWAY_ACCOUNT_A, cardPayment, customerWithStatement } from "./test-support/payment-fixture.js";
 import { startServerProcess, type ServerProcess } from "./test-support/server-process.js";
@@ -18,6 +17,7 @@ import { createProductionClient } from "./test-support/production-client.js";
 import { httpClient, type ApiClient } from "./test-support/test-app.js";
 import { openTestDatabase } from "./test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "./test-support/worker-process.js";
+import { gatewayAccountFields } from "./test-support/stored-cards.js";
 
 // Two API processes (WORKERS=0) and two worker processes on one PostgreSQL database, as a bureau
 // runs them behind a proxy: what one process records, the others obey — a login throttle, a
@@ -117,8 +117,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         .values({
           clientNo: 5252,
           clientName: "Multi-process payments",
-          bluepayAccountId: GATEWAY_ACCOUNT_A.accountId,
-          bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, GATEWAY_ACCOUNT_A.secretKey),
+          ...gatewayAccountFields(SECRETS_KEY, GATEWAY_ACCOUNT_A),
         })
         .returning({ id: clients.id });
       if (!client || !sandbox) throw new Error("client or sandbox missing");

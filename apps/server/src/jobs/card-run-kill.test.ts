@@ -1,17 +1,21 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
-import { luhnValid, toAmount } from "@cyclebill/domain";
-import { and, eq, sql } from "drizzle-orm";
+import { toAmount } from "@cyclebill/domain";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
-import { clients, codes, customerPaymentMethods, customers, jobRunChunks } from "../db/tables.js";
+import { codes, customers } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { runDoctor } from "../modules/ledger/doctor.js";
-import { postEntries } from "../modules/ledger/post-entries.js";
-import { buildRequest, callGateway } from "../modules/payments/bluepay-client.js";
 import { startBulkCardRun } from "../modules/payments/start-card-run.js";
-import { sealSecret } from "../modules/secrets/secret-box.js";
-import { createUser } from "../modules/users/create-user.js";
-import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import {
+  createOwnedClient,
+  doneChunks,
+  enqueueSteps,
+  startKillTestBed,
+  type KillTestBed,
+} from "../test-support/kill-test-bed.js";
+import { postInOneTransaction, serviceCharge } from "../test-support/ledger-rows.js";
+import { luhnCard, storeCardOnFile, gatewayAccountFields } from "../test-support/stored-cards.js";
 import { startQueueOnlyJobs } from "../test-support/queue-only-jobs.js";
 import { waitFor } from "../test-support/worker-process.js";
 
@@ -30,9 +34,7 @@ const ACCOUNT = { accountId: "100000004444", secretKey: "CARDRUNKILLTESTSECRETKE
 
 /** A distinct Luhn-valid Visa number per customer: the sandbox scrubs duplicates by card and amount. */
 function cardNumber(index: number): string {
-  const body = `4${String(index + 1).padStart(14, "0")}`;
-  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
-  throw new Error("no check digit");
+  return luhnCard("4", index + 1);
 }
 
 /** Odd dollars approve and even decline in the sandbox's TEST mode; amounts vary by customer. */
@@ -69,21 +71,15 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
     { timeout: 240_000 },
     async () => {
       const { db } = bed.database;
-      const [client] = await db
-        .insert(clients)
-        .values({
+      const { client, tenant } = await createOwnedClient(
+        db,
+        {
           clientNo: 4444,
           clientName: "Card run kill test",
-          bluepayAccountId: ACCOUNT.accountId,
-          bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, ACCOUNT.secretKey),
-        })
-        .returning();
-      if (!client) throw new Error("client not created");
-      const owner = await createUser(db, {
-        email: "owner@card-kill.example",
-        password: null,
-        clientId: client.id,
-      });
+          ...gatewayAccountFields(SECRETS_KEY, ACCOUNT),
+        },
+        "owner@card-kill.example",
+      );
       const [code] = await db
         .insert(codes)
         .values({ clientId: client.id, code: 100, description: "Service", codeType: "charge" })
@@ -103,71 +99,30 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
         .returning({ id: customers.id, no: customers.customerNo });
       const byNo = new Map(rows.map((row) => [row.no, row.id]));
       const ids = rows.map((row) => row.id).sort((a, b) => a - b);
-      await db.transaction((tx) =>
-        postEntries(
-          tx,
-          { clientId: client.id },
-          Array.from({ length: CUSTOMERS }, (_, index) => ({
-            customerId: byNo.get(index + 1) ?? 0,
-            codeId: code.id,
-            codeType: "charge" as const,
-            description: "Service",
-            rate: balanceOf(index),
-            quantity: "1",
-            serviceDate: "2026-01-10",
-          })),
+      await postInOneTransaction(
+        db,
+        client.id,
+        Array.from({ length: CUSTOMERS }, (_, index) =>
+          serviceCharge(byNo.get(index + 1) ?? 0, code.id, balanceOf(index), "2026-01-10"),
         ),
       );
       // Each customer's card stored as the staff form stores one: a $0.00 AUTH, its TRANS_ID the token.
-      for (let index = 0; index < CUSTOMERS; index++) {
-        const answer = await callGateway(
-          sandbox.bp20postUrl,
-          buildRequest(ACCOUNT, {
-            transType: "AUTH",
-            mode: "TEST",
-            amount: "0.00",
-            account: { kind: "card", number: cardNumber(index), expire: "1299" },
-            customer: { name1: "Card", name2: `Customer ${index + 1}` },
-          }),
-          { timeoutMs: 5_000 },
+      for (let index = 0; index < CUSTOMERS; index++)
+        await storeCardOnFile(
+          db,
+          { url: sandbox.bp20postUrl, account: ACCOUNT },
+          { clientId: client.id, customerId: byNo.get(index + 1) ?? 0 },
+          cardNumber(index),
+          { payer: { name1: "Card", name2: `Customer ${index + 1}` } },
         );
-        if (answer.status !== "approved")
-          throw new Error(`AUTH ${index} not approved: ${JSON.stringify(answer)}`);
-        await db.insert(customerPaymentMethods).values({
-          clientId: client.id,
-          customerId: byNo.get(index + 1) ?? 0,
-          kind: "card",
-          token: answer.transId,
-          mask: answer.mask,
-          cardType: answer.cardType,
-          expiry: "1299",
-        });
-      }
 
       // Slow answers while the first worker runs (so attempts are in flight when it dies), and one in
       // ten answers lost throughout.
       sandbox.setFaults({ dropRate: 0.1, latencyMs: 150, seed: 16 });
-      const started = await startBulkCardRun(
-        db,
-        {
-          clientId: client.id,
-          user: { ...owner, username: owner.email, isAdmin: false, isClientStaff: false },
-        },
-        ids,
-        async (tx, chunks) => {
-          for (const chunk of chunks)
-            await bed.jobs.enqueue("card-run", chunk.payload, { executor: tx, priority: chunk.priority });
-        },
-      );
+      const started = await startBulkCardRun(db, tenant, ids, enqueueSteps(bed.jobs, "card-run"));
       const runId = started.job.id;
       const key = { clientId: client.id, runId };
-      const recordedChunks = async () =>
-        (
-          await db
-            .select({ chunkNo: jobRunChunks.chunkNo })
-            .from(jobRunChunks)
-            .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, runId)))
-        ).length;
+      const recordedChunks = async () => (await doneChunks(db, key)).length;
       const pendingAttempts = async () => {
         const [row] = await queryRows<{ pending: number }>(
           db,

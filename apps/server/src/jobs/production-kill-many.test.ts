@@ -3,12 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
-import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
-import { startProductionRun } from "../modules/production/start-production.js";
-import { createUser } from "../modules/users/create-user.js";
+import { postInOneTransaction, serviceCharge } from "../test-support/ledger-rows.js";
 import { createProductionClient } from "../test-support/production-client.js";
-import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import {
+  productionRunEnded,
+  startBedProductionRun,
+  startKillTestBed,
+  type KillTestBed,
+} from "../test-support/kill-test-bed.js";
 import { waitFor } from "../test-support/worker-process.js";
 
 // A 10,000-customer production run worked by three worker processes, one of them killed with
@@ -44,35 +47,20 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         customers: CUSTOMERS,
         client: { financeFlag: "1", thirtyDayRateOrPercent: "rate", dayCharge30Day: "5.00" },
       });
-      const admin = await createUser(db, { email: "admin@kill-many.example", password: null, isAdmin: true });
       // A tenth owe 40.00 from 44 days before the run (the 30-day late-fee tier).
       const overdue = ids.filter((_, index) => index % 10 === 0);
-      await db.transaction((tx) =>
-        postEntries(
-          tx,
-          { clientId },
-          overdue.map((customerId) => ({
-            customerId,
-            codeId: codeId,
-            codeType: "charge" as const,
-            description: "Service",
-            rate: "40.00",
-            quantity: "1",
-            serviceDate: "2025-03-28",
-          })),
-        ),
+      await postInOneTransaction(
+        db,
+        clientId,
+        overdue.map((customerId) => serviceCharge(customerId, codeId, "40.00", "2025-03-28")),
       );
 
       for (let index = 0; index < 3; index++) bed.startWorker({ expireSeconds: 20 });
-      const run = await startProductionRun(
-        db,
-        { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
-        { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
-        async (tx, steps) => {
-          for (const step of steps)
-            await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
-        },
-      );
+      const run = await startBedProductionRun(bed, "admin@kill-many.example", {
+        cycle: CYCLE,
+        runDate: RUN_DATE,
+        chunkSize: CHUNK_SIZE,
+      });
       const jobRunId = run.clients[0]?.job_run_id;
       if (!jobRunId) throw new Error("no client part");
 
@@ -88,11 +76,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
       const midway = (await readJobRun(db, { clientId, runId: jobRunId }))?.done ?? 0;
       expect(midway).toBeLessThan(CUSTOMERS);
 
-      await waitFor(
-        "the run to finish",
-        async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
-        bed.workers[1],
-      );
+      await waitFor("the run to finish", () => productionRunEnded(db, run.id), bed.workers[1]);
       const finished = await getProductionRun(db, run.id);
       expect(finished).toMatchObject({ status: "done", total: CUSTOMERS, done: CUSTOMERS });
       expect(finished.figures).toMatchObject({

@@ -1,15 +1,20 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import pg from "pg";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
-import { clients, jobRunChunks } from "../db/tables.js";
+import { clients } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
-import { postEntries } from "../modules/ledger/post-entries.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
-import { startProductionRun } from "../modules/production/start-production.js";
-import { createUser } from "../modules/users/create-user.js";
-import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import {
+  doneChunks,
+  holdCustomer,
+  productionRunEnded,
+  startBedProductionRun,
+  startKillTestBed,
+  waitsOnLock,
+  type KillTestBed,
+} from "../test-support/kill-test-bed.js";
+import { postInOneTransaction, serviceCharge } from "../test-support/ledger-rows.js";
 import { createProductionClient } from "../test-support/production-client.js";
 import { waitFor } from "../test-support/worker-process.js";
 
@@ -53,61 +58,25 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
         dayCharge30Day: "5.00",
       },
     });
-    const admin = await createUser(db, { email: "admin@kill.example", password: null, isAdmin: true });
     const overdue = ids.filter((_, index) => index % 3 === 0);
-    await db.transaction((tx) =>
-      postEntries(
-        tx,
-        { clientId },
-        overdue.map((customerId) => ({
-          customerId,
-          codeId,
-          codeType: "charge" as const,
-          description: "Service",
-          rate: "40.00",
-          quantity: "1",
-          serviceDate: "2025-01-20",
-        })),
-      ),
+    await postInOneTransaction(
+      db,
+      clientId,
+      overdue.map((customerId) => serviceCharge(customerId, codeId, "40.00", "2025-01-20")),
     );
 
     // Hold a customer of the blocked chunk: the worker's lock of its chunk's customers waits there.
-    const locker = new pg.Client({ connectionString: bed.databaseUrl });
-    await locker.connect();
-    await locker.query("begin");
-    await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
-      clientId,
-      ids[BLOCKED_CHUNK * CHUNK_SIZE + 2],
-    ]);
+    const held = await holdCustomer(bed.databaseUrl, clientId, ids[BLOCKED_CHUNK * CHUNK_SIZE + 2]);
 
-    const run = await startProductionRun(
-      db,
-      { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
-      { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
-      async (tx, steps) => {
-        for (const step of steps)
-          await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
-      },
-    );
+    const run = await startBedProductionRun(bed, "admin@kill.example", {
+      cycle: CYCLE,
+      runDate: RUN_DATE,
+      chunkSize: CHUNK_SIZE,
+    });
     const jobRunId = run.clients[0]?.job_run_id;
     if (!jobRunId) throw new Error("no client part");
     const key = { clientId, runId: jobRunId };
-    const chunkNumbers = async () =>
-      (
-        await db
-          .select({ chunkNo: jobRunChunks.chunkNo })
-          .from(jobRunChunks)
-          .where(and(eq(jobRunChunks.clientId, clientId), eq(jobRunChunks.runId, jobRunId)))
-          .orderBy(asc(jobRunChunks.chunkNo))
-      ).map((row) => row.chunkNo);
-    const waitingOnLock = async () => {
-      const [row] = await queryRows<{ waiting: number }>(
-        db,
-        sql`select count(*)::int as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and query ilike '%for update%'`,
-      );
-      return (row?.waiting ?? 0) > 0;
-    };
+    const chunkNumbers = () => doneChunks(db, key);
     const postedByCustomer = () =>
       queryRows<{ customer_id: string; recurring: number; late_fees: number; statements: number }>(
         db,
@@ -124,7 +93,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
     const first = startWorker();
     await waitFor(
       "the first worker to block in chunk 4",
-      async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitingOnLock()),
+      async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitsOnLock(db, "for update")),
       first,
     );
     expect(await readJobRun(db, key)).toMatchObject({ status: "running", total: CUSTOMERS, done: 20 });
@@ -135,15 +104,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
 
     first.child.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
-    await locker.query("commit");
-    await locker.end();
+    await held.release();
 
     const second = startWorker();
-    await waitFor(
-      "the run to finish",
-      async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
-      second,
-    );
+    await waitFor("the run to finish", () => productionRunEnded(db, run.id), second);
 
     const finished = await getProductionRun(db, run.id);
     expect(finished).toMatchObject({ status: "done", total: CUSTOMERS, done: CUSTOMERS });

@@ -1,14 +1,17 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import pg from "pg";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
-import { jobRunChunks } from "../db/tables.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
-import { startProductionRun } from "../modules/production/start-production.js";
-import { createUser } from "../modules/users/create-user.js";
 import { createProductionClient } from "../test-support/production-client.js";
-import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import {
+  doneChunks,
+  holdCustomer,
+  productionRunEnded,
+  startBedProductionRun,
+  startKillTestBed,
+  type KillTestBed,
+} from "../test-support/kill-test-bed.js";
 import { waitFor } from "../test-support/worker-process.js";
 
 // One client's run is split in chunks that several workers take at once: while one worker's chunk
@@ -39,36 +42,18 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
         dateLastBilling: "2025-05-13",
         customers: CUSTOMERS,
       });
-      const admin = await createUser(db, { email: "admin@parallel.example", password: null, isAdmin: true });
 
       // Hold a customer of chunk 0 (the first one taken): its worker waits there.
-      const locker = new pg.Client({ connectionString: bed.databaseUrl });
-      await locker.connect();
-      await locker.query("begin");
-      await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
-        clientId,
-        ids[2],
-      ]);
+      const held = await holdCustomer(bed.databaseUrl, clientId, ids[2]);
 
-      const run = await startProductionRun(
-        db,
-        { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
-        { cycle: CYCLE, runDate: RUN_DATE, chunkSize: CHUNK_SIZE },
-        async (tx, steps) => {
-          for (const step of steps)
-            await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
-        },
-      );
+      const run = await startBedProductionRun(bed, "admin@parallel.example", {
+        cycle: CYCLE,
+        runDate: RUN_DATE,
+        chunkSize: CHUNK_SIZE,
+      });
       const jobRunId = run.clients[0]?.job_run_id;
       if (!jobRunId) throw new Error("no client part");
-      const chunkNumbers = async () =>
-        (
-          await db
-            .select({ chunkNo: jobRunChunks.chunkNo })
-            .from(jobRunChunks)
-            .where(and(eq(jobRunChunks.clientId, clientId), eq(jobRunChunks.runId, jobRunId)))
-            .orderBy(asc(jobRunChunks.chunkNo))
-        ).map((row) => row.chunkNo);
+      const chunkNumbers = () => doneChunks(db, { clientId, runId: jobRunId });
 
       for (let index = 0; index < 2; index++) bed.startWorker({ expireSeconds: 120 });
       // Chunks 1-3 are done by the free worker while chunk 0 still waits on the held customer.
@@ -79,13 +64,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
       );
       expect(await chunkNumbers()).toEqual([1, 2, 3]);
 
-      await locker.query("commit");
-      await locker.end();
-      await waitFor(
-        "the run to finish",
-        async () => !["queued", "running"].includes((await getProductionRun(db, run.id)).status),
-        bed.workers[1],
-      );
+      await held.release();
+      await waitFor("the run to finish", () => productionRunEnded(db, run.id), bed.workers[1]);
       expect(await getProductionRun(db, run.id)).toMatchObject({ status: "done", done: CUSTOMERS });
       const numbers = await queryRows<{ statement_num: number }>(
         db,

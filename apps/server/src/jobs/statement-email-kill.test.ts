@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
 import { clients, customers } from "../db/tables.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
-import { startProductionRun } from "../modules/production/start-production.js";
-import { createUser } from "../modules/users/create-user.js";
-import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import { startBedProductionRun, startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
 import { startTestSmtp, type TestSmtp } from "../test-support/test-smtp.js";
 import { waitFor } from "../test-support/worker-process.js";
 
@@ -42,7 +40,6 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
       })
       .returning();
     if (!client) throw new Error("client not created");
-    const admin = await createUser(db, { email: "admin@email-kill.example", password: null, isAdmin: true });
     const addresses = Array.from(
       { length: CUSTOMERS },
       (_, index) => `customer${index + 1}@email-kill.example`,
@@ -60,15 +57,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
     const stalled = addresses[STALLED - 1] ?? "";
     smtp.stall(stalled);
 
-    const run = await startProductionRun(
-      db,
-      { ...admin, username: admin.email, isAdmin: true, isClientStaff: false, clientId: null },
-      { cycle: CYCLE, runDate: RUN_DATE, chunkSize: 50 },
-      async (tx, steps) => {
-        for (const step of steps)
-          await bed.jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
-      },
-    );
+    const run = await startBedProductionRun(bed, "admin@email-kill.example", {
+      cycle: CYCLE,
+      runDate: RUN_DATE,
+      chunkSize: 50,
+    });
     const first = startWorker();
     await waitFor("the sixth email to stall", () => Promise.resolve(smtp.stalled(stalled) === 1), first);
     expect((await getProductionRun(db, run.id)).status).toBe("done");

@@ -1,12 +1,19 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import pg from "pg";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/query-rows.js";
-import { clients, customers, jobRunChunks } from "../db/tables.js";
+import { customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
-import { createUser } from "../modules/users/create-user.js";
-import { startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
+import {
+  createOwnedClient,
+  doneChunks,
+  enqueueSteps,
+  holdCustomer,
+  startKillTestBed,
+  waitsOnLock,
+  type KillTestBed,
+} from "../test-support/kill-test-bed.js";
+import { AUSTIN_ADDRESS } from "../test-support/mailing-address.js";
 import { waitFor } from "../test-support/worker-process.js";
 
 // A real worker process (src/worker.ts, as `npm run worker` runs it) is killed with SIGKILL while
@@ -32,23 +39,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
     { timeout: 180_000 },
     async () => {
       const { db } = bed.database;
-      const [client] = await db
-        .insert(clients)
-        .values({
-          clientNo: 4242,
-          clientName: "Kill test",
-          address1: "1 Main St",
-          city: "Austin",
-          state: "TX",
-          zip: "73301",
-        })
-        .returning();
-      if (!client) throw new Error("client not created");
-      const owner = await createUser(db, {
-        email: "owner@kill.example",
-        password: null,
-        clientId: client.id,
-      });
+      const { client, tenant } = await createOwnedClient(
+        db,
+        { clientNo: 4242, clientName: "Kill test", ...AUSTIN_ADDRESS },
+        "owner@kill.example",
+      );
       await db.insert(customers).values(
         Array.from({ length: CUSTOMERS }, (_, index) => ({
           clientId: client.id,
@@ -65,44 +60,21 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
       ).map((row) => row.id);
 
       // Hold a customer of the blocked chunk: the worker's FOR SHARE waits there, mid-chunk.
-      const locker = new pg.Client({ connectionString: bed.databaseUrl });
-      await locker.connect();
-      await locker.query("begin");
-      await locker.query("select id from customers where client_id = $1 and id = $2 for update", [
-        client.id,
-        ids[BLOCKED_CHUNK * CHUNK_SIZE + 2],
-      ]);
+      const held = await holdCustomer(bed.databaseUrl, client.id, ids[BLOCKED_CHUNK * CHUNK_SIZE + 2]);
 
-      const tenant = {
-        clientId: client.id,
-        user: { ...owner, username: owner.email, isAdmin: false, isClientStaff: false, clientId: client.id },
-      };
-      const run = await startLedgerCheck(db, tenant, { chunkSize: CHUNK_SIZE }, async (tx, steps) => {
-        for (const step of steps)
-          await bed.jobs.enqueue("ledger-check", step.payload, { executor: tx, priority: step.priority });
-      });
+      const run = await startLedgerCheck(
+        db,
+        tenant,
+        { chunkSize: CHUNK_SIZE },
+        enqueueSteps(bed.jobs, "ledger-check"),
+      );
       const key = { clientId: client.id, runId: run.id };
-      const chunkNumbers = async () =>
-        (
-          await db
-            .select({ chunkNo: jobRunChunks.chunkNo })
-            .from(jobRunChunks)
-            .where(and(eq(jobRunChunks.clientId, client.id), eq(jobRunChunks.runId, run.id)))
-            .orderBy(asc(jobRunChunks.chunkNo))
-        ).map((row) => row.chunkNo);
-      const waitingOnLock = async () => {
-        const [row] = await queryRows<{ waiting: number }>(
-          db,
-          sql`select count(*)::int as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and query ilike '%for share%'`,
-        );
-        return (row?.waiting ?? 0) > 0;
-      };
+      const chunkNumbers = () => doneChunks(db, key);
 
       const first = startWorker();
       await waitFor(
         "the first worker to block in chunk 4",
-        async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitingOnLock()),
+        async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitsOnLock(db, "for share")),
         first,
       );
       expect(await chunkNumbers()).toEqual([0, 1, 2, 3]);
@@ -115,8 +87,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
 
       first.child.kill("SIGKILL");
       expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
-      await locker.query("commit");
-      await locker.end();
+      await held.release();
 
       const second = startWorker();
       await waitFor(

@@ -1,17 +1,16 @@
 import { startSandbox } from "@cyclebill/gateway-sandbox";
 import type { Sandbox } from "@cyclebill/gateway-sandbox";
-import { cardRunSchema, creditCardCustomerSchema, luhnValid, pageSchema } from "@cyclebill/domain";
+import { cardRunSchema, creditCardCustomerSchema, pageSchema } from "@cyclebill/domain";
 import type { CardRun } from "@cyclebill/domain";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
-import { clients, codes, customerPaymentMethods, customers } from "../db/tables.js";
+import { clients, codes, customers } from "../db/tables.js";
 import { pollUntil } from "./poll-until.js";
 import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
 import { startTenantApp } from "./tenant-app.js";
-import { postEntries } from "../modules/ledger/post-entries.js";
-import { sealSecret } from "../modules/secrets/secret-box.js";
-import { buildRequest, callGateway } from "../modules/payments/bluepay-client.js";
+import { postInOneTransaction, serviceCharge } from "./ledger-rows.js";
 import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
+import { luhnCard, storeCardOnFile, gatewayAccountFields } from "./stored-cards.js";
 
 // What the card-run API tests (card-runs*.test.ts) share: the gateway sandbox, a server whose job
 // engine works in this process, client A on the sandbox's account with four customers, and helpers.
@@ -35,9 +34,7 @@ export let cardIndex = 0;
 /** A distinct Luhn-valid card per customer: the sandbox scrubs duplicates by card and amount. */
 export function nextCard(): string {
   cardIndex += 1;
-  const body = `4${String(cardIndex).padStart(14, "0")}`;
-  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
-  throw new Error("no check digit");
+  return luhnCard("4", cardIndex);
 }
 
 /** A customer of client A, with a balance (charged through the ledger writer) and maybe a stored card. */
@@ -67,44 +64,18 @@ export async function addCustomer(
   if (!row) throw new Error("customer not created");
   ids[name] = row.id;
   if (options.balance)
-    await testApp.db.transaction((tx) =>
-      postEntries(tx, { clientId: clientA }, [
-        {
-          customerId: row.id,
-          codeId: serviceCode,
-          codeType: "charge",
-          description: "Service",
-          rate: options.balance ?? "0",
-          quantity: "1",
-          serviceDate: options.serviceDate ?? "2025-02-20",
-        },
-      ]),
+    await postInOneTransaction(testApp.db, clientA, [
+      serviceCharge(row.id, serviceCode, options.balance, options.serviceDate ?? "2025-02-20"),
+    ]);
+  if (options.card)
+    await storeCardOnFile(
+      testApp.db,
+      { url: sandbox.bp20postUrl, account: ACCOUNT },
+      { clientId: clientA, customerId: row.id },
+      options.cardNumber ?? nextCard(),
+      // A card shared with another customer is stored again on purpose.
+      { duplicateOverride: options.cardNumber !== undefined },
     );
-  if (options.card) {
-    // Stored as the staff form stores a card: a $0.00 AUTH whose TRANS_ID is the token.
-    const answer = await callGateway(
-      sandbox.bp20postUrl,
-      buildRequest(ACCOUNT, {
-        transType: "AUTH",
-        mode: "TEST",
-        amount: "0.00",
-        account: { kind: "card", number: options.cardNumber ?? nextCard(), expire: "1299" },
-        // A card shared with another customer is stored again on purpose.
-        duplicateOverride: options.cardNumber !== undefined,
-      }),
-      { timeoutMs: 5_000 },
-    );
-    if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
-    await testApp.db.insert(customerPaymentMethods).values({
-      clientId: clientA,
-      customerId: row.id,
-      kind: "card",
-      token: answer.transId,
-      mask: answer.mask,
-      cardType: answer.cardType,
-      expiry: "1299",
-    });
-  }
   return row.id;
 }
 
@@ -137,8 +108,7 @@ export function useCardRunWorld(): void {
     await testApp.db
       .update(clients)
       .set({
-        bluepayAccountId: ACCOUNT.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+        ...gatewayAccountFields(testApp.config.secretsKey, ACCOUNT),
         normalCycle: CYCLE,
         dateLastBilling: "2025-02-09",
       })

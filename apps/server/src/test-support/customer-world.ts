@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, expect } from "vitest";
-import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
+import { beforeAll, expect } from "vitest";
 import { postTransaction } from "../modules/transactions/post-transaction.js";
-import { startTenantApp } from "./tenant-app.js";
+import { AUSTIN_ADDRESS } from "./mailing-address.js";
+import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes } from "./test-codes.js";
-import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+import type { ApiClient } from "./test-app.js";
 
 // What the customer API tests (customers-*.test.ts) share: a server with two clients, client A's
 // charge, payment and credit codes, and helpers. The bindings are filled by useCustomerWorld's
 // beforeAll; each test file has its own module instance, so its own server.
 
-export let testApp: TestApp;
-export let fixture: TenantFixture;
+export { fixture, testApp } from "./tenant-app.js";
 export let owner: ApiClient;
 export let chargeCode: number;
 export let paymentCode: number;
@@ -26,8 +25,8 @@ export type Page = { count: number; results: Customer[] };
 
 /** Starts the server before the file's tests; the books balance at the end. */
 export function useCustomerWorld(): void {
+  useTenantApp({ checkBooks: "end" });
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp());
     owner = testApp.client(fixture.a.ownerToken);
     ({
       charge: chargeCode,
@@ -39,13 +38,9 @@ export function useCustomerWorld(): void {
       credit: "credit",
     }));
   });
-  afterAll(async () => {
-    expect(await ledgerMismatches(testApp.db)).toEqual([]);
-    await testApp?.close();
-  });
 }
 
-export const ADDRESS = { address1: "1 Main St", city: "Austin", state: "TX", zip: "73301" };
+export const ADDRESS = AUSTIN_ADDRESS;
 
 /** Adds a customer over the API (with a complete address unless the body gives one). */
 export async function add<Row = Customer>(body: Record<string, unknown>, api = owner): Promise<Row> {

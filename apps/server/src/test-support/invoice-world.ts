@@ -1,19 +1,17 @@
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { businessToday } from "../clock.js";
-import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { attachTransactions } from "../modules/invoices/create-invoice.js";
 import { postTransaction } from "../modules/transactions/post-transaction.js";
-import { startTenantApp } from "./tenant-app.js";
+import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes } from "./test-codes.js";
-import { insertCustomer, storedBalance, transactionRow } from "./test-customers.js";
-import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+import { customerSeries, storedBalance, transactionRow } from "./test-customers.js";
+import type { ApiClient } from "./test-app.js";
 
 // What the invoice API tests (invoices-*.test.ts) share: a server with two clients, client A's
 // charge, payment and info codes, client B's charge code, and helpers. The bindings are filled by
 // useInvoiceWorld's beforeAll; each test file has its own module instance, so its own server.
 
-export let testApp: TestApp;
-export let fixture: TenantFixture;
+export { fixture, testApp } from "./tenant-app.js";
 export let owner: ApiClient;
 export let staff: ApiClient;
 export let otherOwner: ApiClient;
@@ -44,8 +42,8 @@ export const tenantA = () => ({ clientId: fixture.a.clientId });
 
 /** Starts the server before the file's tests and checks the books after each. */
 export function useInvoiceWorld(): void {
+  useTenantApp({ checkBooks: "each" });
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp());
     owner = testApp.client(fixture.a.ownerToken);
     staff = testApp.client(fixture.a.staffToken);
     otherOwner = testApp.client(fixture.b.ownerToken);
@@ -60,27 +58,15 @@ export function useInvoiceWorld(): void {
     }));
     ({ charge: otherChargeCode } = await createCodes(testApp.db, fixture.b.clientId, { charge: "charge" }));
   });
-  afterEach(async () => {
-    expect(await ledgerMismatches(testApp.db)).toEqual([]);
-  });
-  afterAll(async () => {
-    await testApp?.close();
-  });
 }
 
-let customerCounter = 0;
-export function newCustomer(clientId = fixture.a.clientId): Promise<number> {
-  customerCounter += 1;
-  return insertCustomer(testApp.db, {
-    clientId,
-    customerNo: 500 + customerCounter,
-    customerName: `Invoice customer ${customerCounter}`,
-    address1: "12 Elm St",
-    city: "Austin",
-    state: "TX",
-    zip: "73301",
-  });
-}
+const nextCustomer = customerSeries(() => testApp.db, 500, "Invoice customer", {
+  address1: "12 Elm St",
+  city: "Austin",
+  state: "TX",
+  zip: "73301",
+});
+export const newCustomer = (clientId = fixture.a.clientId) => nextCustomer(clientId);
 
 export function post(
   customerId: number,

@@ -8,3 +8,6 @@ export const TEST_MAILING_ADDRESS = {
   state: "IL",
   zip: "62701",
 } as const;
+
+/** The address of the tenant fixture's clients, and of the customers the customer API tests add. */
+export const AUSTIN_ADDRESS = { address1: "1 Main St", city: "Austin", state: "TX", zip: "73301" } as const;

@@ -1,5 +1,6 @@
-import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
+import { startSandbox, type Sandbox, type SandboxAccount } from "@cyclebill/gateway-sandbox";
 import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { businessToday } from "../clock.js";
 import type { Writable } from "node:stream";
 import { clients, codes, customers, rateLimits, statements } from "../db/tables.js";
@@ -11,7 +12,7 @@ import {
   type TestAppOptions,
 } from "./test-app.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
-import { sealSecret } from "../modules/secrets/secret-box.js";
+import { gatewayAccountFields } from "./stored-cards.js";
 
 // A running server pointed at a gateway sandbox over HTTP, two clients (a with a gateway key, b
 // too, each its own account), and statements with pay codes: what the payment API tests share.
@@ -29,29 +30,37 @@ export type PaymentFixture = {
   close: () => Promise<void>;
 };
 
-export async function startPaymentFixture(
-  options: { logStream?: Writable; jobs?: TestAppOptions["jobs"] } = {},
-): Promise<PaymentFixture> {
+export type PaymentFixtureOptions = {
+  logStream?: Writable;
+  jobs?: TestAppOptions["jobs"];
+  /** The gateway accounts of clients a and b (by default GATEWAY_ACCOUNT_A and _B). */
+  accounts?: readonly [SandboxAccount, SandboxAccount];
+  /** The sandbox's clock, when a test moves the app's. */
+  sandboxNow?: () => Date;
+  /** How long the server waits on the gateway (5 s by default). */
+  gatewayTimeoutMs?: number;
+};
+
+export async function startPaymentFixture(options: PaymentFixtureOptions = {}): Promise<PaymentFixture> {
+  const [accountA, accountB] = options.accounts ?? [GATEWAY_ACCOUNT_A, GATEWAY_ACCOUNT_B];
   const sandbox = await startSandbox({
-    accounts: [GATEWAY_ACCOUNT_A, GATEWAY_ACCOUNT_B],
+    accounts: [accountA, accountB],
     demoAccount: false,
+    now: options.sandboxNow,
   });
   const testApp = await startTestApp({
-    bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 5_000 },
+    bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: options.gatewayTimeoutMs ?? 5_000 },
     logStream: options.logStream,
     jobs: options.jobs,
   });
   const tenants = await createTenantFixture(testApp);
   for (const [tenant, account] of [
-    [tenants.a, GATEWAY_ACCOUNT_A],
-    [tenants.b, GATEWAY_ACCOUNT_B],
+    [tenants.a, accountA],
+    [tenants.b, accountB],
   ] as const)
     await testApp.db
       .update(clients)
-      .set({
-        bluepayAccountId: account.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, account.secretKey),
-      })
+      .set(gatewayAccountFields(testApp.config.secretsKey, account))
       .where(eq(clients.id, tenant.clientId));
   return {
     testApp,
@@ -62,6 +71,36 @@ export async function startPaymentFixture(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * The payment fixture of a test file: started before its tests and closed after them; the object
+ * answered is filled by the beforeAll. With `freshLimits`, every test starts with no rate limit spent.
+ */
+export function usePaymentFixture(
+  options: PaymentFixtureOptions & { freshLimits?: boolean } = {},
+): PaymentFixture {
+  let started: PaymentFixture | undefined;
+  const fixture = {} as PaymentFixture;
+  beforeAll(async () => {
+    started = await startPaymentFixture(options);
+    Object.assign(fixture, started);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  if (options.freshLimits)
+    beforeEach(async () => {
+      await forgetRateLimits(fixture.testApp);
+    });
+  return fixture;
+}
+
+/** POST /api/payments/make-payment/customer/ with an idempotency key, as `token` (anonymous without). */
+export function makePayment(testApp: TestApp, body: unknown, key: string, token?: string) {
+  return testApp
+    .client(token)
+    .request("POST", "/api/payments/make-payment/customer/", { body, headers: { "idempotency-key": key } });
 }
 
 let statementNo = 0;
@@ -128,16 +167,30 @@ export async function customerWithStatement(
   return { customerId: customer.id, token: `${clientId}-${statement.payCode}`, statementId: statement.id };
 }
 
+/** A charge of `amount` to the Visa test card, as the payment forms post it. */
+export function visaCharge(amount: string) {
+  return { paymentMethod: "cc", ccNum: VISA, cvv: "123", expMonth: "12", expYear: "39", amount };
+}
+
+/** The staff form's storing of a card on file: a $0.00 AUTH of the MasterCard (or `changes`). */
+export function storedCard(changes: Record<string, unknown> = {}) {
+  return {
+    paymentMethod: "cc",
+    ccNum: MASTERCARD,
+    cvv: "321",
+    expMonth: "08",
+    expYear: "38",
+    amount: "0.00",
+    recordPayment: true,
+    ...changes,
+  };
+}
+
 /** The public page's payment by card. */
 export function cardPayment(token: string, amount: string, changes: Record<string, unknown> = {}) {
   return {
     statementId: token,
-    paymentMethod: "cc",
-    ccNum: VISA,
-    cvv: "123",
-    expMonth: "12",
-    expYear: "39",
-    amount,
+    ...visaCharge(amount),
     firstName: "Pat",
     lastName: "Payer",
     postalCode: "73301",

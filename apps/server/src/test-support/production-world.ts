@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { productionRunSchema } from "@cyclebill/domain";
 import type { ProductionRun } from "@cyclebill/domain";
-import { afterAll, beforeAll, expect } from "vitest";
+import { beforeAll, expect } from "vitest";
 import {
   clients,
   codes,
@@ -12,10 +12,10 @@ import {
   transactions,
 } from "../db/tables.js";
 import { postEntries } from "../modules/ledger/post-entries.js";
-import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
-import { startTenantApp } from "./tenant-app.js";
+import { monthlyCharge, serviceCharge } from "./ledger-rows.js";
 import { pollUntil } from "./poll-until.js";
-import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
+import { admin, clientId, fixture, testApp, useProductionApp } from "./production-app.js";
+import { insertCustomer } from "./test-customers.js";
 
 // The world of production.test.ts, kept apart so the test reads as the run it checks; the bindings
 // are filled by useProductionWorld's hooks.
@@ -25,10 +25,7 @@ import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
 export const CYCLE = 7;
 export const RUN_DATE = "2025-03-07";
 
-export let testApp: TestApp;
-export let fixture: TenantFixture;
-export let admin: ApiClient;
-export let clientA: number;
+export { admin, clientId as clientA, fixture, testApp } from "./production-app.js";
 export let clientC: number;
 export const ids: Record<string, number> = {};
 
@@ -38,20 +35,15 @@ export async function addCustomer(
   name: string,
   fields: Partial<typeof customers.$inferInsert> = {},
 ) {
-  const [row] = await testApp.db
-    .insert(customers)
-    .values({
-      clientId,
-      customerNo: no,
-      customerName: name,
-      lastName: name,
-      ...TEST_MAILING_ADDRESS,
-      ...fields,
-    })
-    .returning({ id: customers.id });
-  if (!row) throw new Error("customer not created");
-  ids[name] = row.id;
-  return row.id;
+  const id = await insertCustomer(testApp.db, {
+    clientId,
+    customerNo: no,
+    customerName: name,
+    lastName: name,
+    ...fields,
+  });
+  ids[name] = id;
+  return id;
 }
 
 export async function waitForRun(id: number): Promise<ProductionRun> {
@@ -80,26 +72,24 @@ export const runPostings = () =>
 
 /** Starts the server and makes the clients and customers before the file's tests; closes it after. */
 export function useProductionWorld(): void {
+  useProductionApp({
+    chunkSize: 4,
+    client: {
+      normalCycle: CYCLE,
+      dateLastBilling: "2025-02-07",
+      financeFlag: "1",
+      thirtyDayRateOrPercent: "rate",
+      dayCharge30Day: "5.00",
+      sixtyDayRateOrPercent: "percent",
+      dayFinanceRate60Day: "2",
+      ninetyDayRateOrPercent: "percent",
+      dayFinanceRate90Day: "3",
+      fiscalYearResetMonth: 7,
+      numberBillsSentYtd: 40,
+    },
+  });
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 4 } }));
-    admin = testApp.client(fixture.adminToken);
-    clientA = fixture.a.clientId;
-    await testApp.db
-      .update(clients)
-      .set({
-        normalCycle: CYCLE,
-        dateLastBilling: "2025-02-07",
-        financeFlag: "1",
-        thirtyDayRateOrPercent: "rate",
-        dayCharge30Day: "5.00",
-        sixtyDayRateOrPercent: "percent",
-        dayFinanceRate60Day: "2",
-        ninetyDayRateOrPercent: "percent",
-        dayFinanceRate90Day: "3",
-        fiscalYearResetMonth: 7,
-        numberBillsSentYtd: 40,
-      })
-      .where(eq(clients.id, clientA));
+    const clientA = clientId;
     await testApp.db
       .update(clients)
       .set({ normalCycle: CYCLE, statusCode: "I" })
@@ -147,15 +137,8 @@ export function useProductionWorld(): void {
     await addCustomer(clientC, 1, "c-zero");
     const cOwes = await addCustomer(clientC, 2, "c-owes");
 
-    const entry = (customerId: number, amount: string, serviceDate: string, codeId = charge?.id ?? 0) => ({
-      customerId,
-      codeId,
-      codeType: "charge" as const,
-      description: "Service",
-      rate: amount,
-      quantity: "1",
-      serviceDate,
-    });
+    const entry = (customerId: number, amount: string, serviceDate: string, codeId = charge?.id ?? 0) =>
+      serviceCharge(customerId, codeId, amount, serviceDate);
     await testApp.db.transaction(async (tx) => {
       await postEntries(tx, { clientId: clientA }, [
         entry(mail, "100.00", "2025-01-20"), // 46 days: the 30 tier
@@ -170,18 +153,11 @@ export function useProductionWorld(): void {
     // Marked for deletion after their charges were posted (marked customers take no new charges).
     await testApp.db.update(customers).set({ deleteFlag: "D" }).where(eq(customers.id, stopped));
     await testApp.db.update(customers).set({ deleteFlag: "S" }).where(eq(customers.id, keeps));
-    const charges = [mail, keeps, stopped].map((customerId) => ({
-      clientId: clientA,
-      customerId,
-      codeId: charge?.id ?? 0,
-      description: "Monthly service",
-      rate: "25.00000",
-      quantity: "1",
-      amount: "25.00",
-      startMonth: 1,
-      endMonth: 12,
-      createdAt: new Date("2024-01-01T12:00:00Z"),
-    }));
+    const charges = [mail, keeps, stopped].map((customerId) =>
+      monthlyCharge({ clientId: clientA, customerId, codeId: charge?.id ?? 0 }, "25.00", {
+        createdAt: new Date("2024-01-01T12:00:00Z"),
+      }),
+    );
     await testApp.db.insert(recurringCharges).values([
       ...charges,
       // Arrears, twice a month: February's two visits on Feb 28.
@@ -205,8 +181,5 @@ export function useProductionWorld(): void {
       { clientId: clientA, routeId: group?.id ?? 0, customerId: pause, stop: 1, billIndicatorFlag: "pause" },
     ]);
     void lateFee;
-  });
-  afterAll(async () => {
-    await testApp?.close();
   });
 }

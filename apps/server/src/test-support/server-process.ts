@@ -1,12 +1,8 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import path from "node:path";
-import type { WorkerProcess } from "./worker-process.js";
+import { spawnServerScript, type WorkerProcess } from "./worker-process.js";
 
 // A real API process (src/main.ts, as `WORKERS=0 npm start` runs it on PostgreSQL) for the tests
 // that prove the product across several processes on one database.
-
-const serverDir = path.resolve(import.meta.dirname, "../..");
 
 export type ServerProcess = WorkerProcess & { baseUrl: string };
 
@@ -28,28 +24,17 @@ export async function startServerProcess(
   options: { dataDir: string; env?: Record<string, string> },
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn("node", ["--conditions=source", "--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: options.dataDir,
-      PORT: String(port),
-      JWT_SECRET: "multi-process-test",
-      BILLING_SECRETS_KEY: "multi-process-test",
-      BILLING_DEMO: "0",
-      WORKERS: "0",
-      LOG_LEVEL: "warn",
-      ...options.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, output, exited } = spawnServerScript("src/main.ts", {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: options.dataDir,
+    PORT: String(port),
+    JWT_SECRET: "multi-process-test",
+    BILLING_SECRETS_KEY: "multi-process-test",
+    BILLING_DEMO: "0",
+    WORKERS: "0",
+    LOG_LEVEL: "warn",
+    ...options.env,
   });
-  const output: string[] = [];
-  child.stdout?.on("data", (data: Buffer) => output.push(data.toString()));
-  child.stderr?.on("data", (data: Buffer) => output.push(data.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {

@@ -1,20 +1,18 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { beforeAll } from "vitest";
 import { customers } from "../db/tables.js";
-import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { createStatement } from "../modules/statements/create-statement.js";
-import { postTransaction } from "../modules/transactions/post-transaction.js";
-import { startTenantApp } from "./tenant-app.js";
+import { postOfKind } from "./ledger-rows.js";
+import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes } from "./test-codes.js";
-import { insertCustomer, transactionRow } from "./test-customers.js";
-import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+import { customerSeries, transactionRow } from "./test-customers.js";
+import type { ApiClient } from "./test-app.js";
 
 // What the statement API tests (statements-*.test.ts) share: a server with two clients, client A's
 // codes of every type, and helpers. The bindings are filled by useStatementWorld's beforeAll; each
 // test file has its own module instance, so its own server.
 
-export let testApp: TestApp;
-export let fixture: TenantFixture;
+export { fixture, testApp } from "./tenant-app.js";
 export let owner: ApiClient;
 export let otherOwner: ApiClient;
 export const code = { charge: 0, payment: 0, credit: 0, debit: 0, info: 0 };
@@ -40,8 +38,8 @@ export const tenantA = () => ({ clientId: fixture.a.clientId });
 
 /** Starts the server before the file's tests and checks the books after each. */
 export function useStatementWorld(): void {
+  useTenantApp({ checkBooks: "each" });
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp());
     owner = testApp.client(fixture.a.ownerToken);
     otherOwner = testApp.client(fixture.b.ownerToken);
     Object.assign(
@@ -55,32 +53,13 @@ export function useStatementWorld(): void {
       }),
     );
   });
-  afterEach(async () => {
-    expect(await ledgerMismatches(testApp.db)).toEqual([]);
-  });
-  afterAll(async () => {
-    await testApp?.close();
-  });
 }
 
-let customerCounter = 0;
-export function newCustomer(clientId = fixture.a.clientId): Promise<number> {
-  customerCounter += 1;
-  return insertCustomer(testApp.db, {
-    clientId,
-    customerNo: 700 + customerCounter,
-    customerName: `Statement customer ${customerCounter}`,
-  });
-}
+const nextCustomer = customerSeries(() => testApp.db, 700, "Statement customer");
+export const newCustomer = (clientId = fixture.a.clientId) => nextCustomer(clientId);
 
 export function post(customerId: number, kind: keyof typeof code, rate: string, serviceDate: string) {
-  return postTransaction(testApp.db, tenantA(), {
-    customerId,
-    codeId: code[kind],
-    description: `${kind} entry`,
-    rate,
-    serviceDate,
-  });
+  return postOfKind(testApp.db, fixture.a.clientId, code, { customerId, kind, rate, serviceDate });
 }
 
 export async function customerRow(id: number) {

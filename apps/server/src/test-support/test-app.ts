@@ -16,7 +16,7 @@ import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "./test-database.js";
 import { startTestSmtp, type TestSmtp } from "./test-smtp.js";
-import { TEST_MAILING_ADDRESS } from "./mailing-address.js";
+import { AUSTIN_ADDRESS, TEST_MAILING_ADDRESS } from "./mailing-address.js";
 
 export const TEST_JWT_SECRET = "test-secret-for-api-tests-only-0123456789";
 
@@ -184,14 +184,7 @@ export async function createTenantFixture(testApp: TestApp): Promise<TenantFixtu
   const makeClient = async (letter: string, clientNo: number): Promise<TenantUsers> => {
     const [client] = await testApp.db
       .insert(clients)
-      .values({
-        clientNo,
-        clientName: `Client ${letter} ${tag}`,
-        address1: "1 Main St",
-        city: "Austin",
-        state: "TX",
-        zip: "73301",
-      })
+      .values({ clientNo, clientName: `Client ${letter} ${tag}`, ...AUSTIN_ADDRESS })
       .returning();
     if (!client) throw new Error("client not created");
     // A couple of customers, so resources that refer to one have something to refer to. Opened on

@@ -17,6 +17,14 @@ export const TEST_CODES = {
 
 export type StandardCode = keyof typeof TEST_CODES;
 
+/** A charge, a payment, a credit and a debit code numbered 10 to 40 (the client summary tests'). */
+export const TENS_CODES = {
+  charge: { ...TEST_CODES.charge, code: 10 },
+  payment: { ...TEST_CODES.payment, code: 20 },
+  credit: { ...TEST_CODES.credit, code: 30 },
+  debit: { ...TEST_CODES.debit, code: 40 },
+} as const satisfies Record<string, TestCode>;
+
 /**
  * Creates codes in a client, in the order given, each a standard one by name or one of its own;
  * answers their ids under the same keys.

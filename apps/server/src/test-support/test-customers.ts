@@ -18,6 +18,28 @@ export async function insertCustomer(
   return row.id;
 }
 
+/**
+ * A maker of customers one at a time, numbered on from `base` and named `${name} 1`, `${name} 2`, …,
+ * with `values` (and the mailing address insertCustomer gives); `db` is read at each call.
+ */
+export function customerSeries(
+  db: () => Database,
+  base: number,
+  name: string,
+  values: Partial<CustomerValues> = {},
+) {
+  let count = 0;
+  return (clientId: number): Promise<number> => {
+    count += 1;
+    return insertCustomer(db(), {
+      clientId,
+      customerNo: base + count,
+      customerName: `${name} ${count}`,
+      ...values,
+    });
+  };
+}
+
 /** Writes `count` customers numbered from `firstNo`, named `${name} 0`, `${name} 1`, …; answers their ids. */
 export async function insertCustomers(
   db: Database,

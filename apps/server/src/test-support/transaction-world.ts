@@ -1,16 +1,14 @@
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
-import { startTenantApp } from "./tenant-app.js";
+import { beforeAll, expect } from "vitest";
+import { fixture, testApp, useTenantApp } from "./tenant-app.js";
 import { createCodes, TEST_CODES } from "./test-codes.js";
 import { insertCustomers } from "./test-customers.js";
-import type { ApiClient, TenantFixture, TestApp } from "./test-app.js";
+import type { ApiClient } from "./test-app.js";
 
 // What the transaction API tests (transactions-*.test.ts) share: a server with two clients, client
 // A's codes (a system code among them) and six customers, and helpers. The bindings are filled by
 // useTransactionWorld's beforeAll; each test file has its own module instance, so its own server.
 
-export let testApp: TestApp;
-export let fixture: TenantFixture;
+export { fixture, testApp } from "./tenant-app.js";
 export let staff: ApiClient;
 export let code: { charge: number; payment: number; credit: number; system: number };
 export let customerIds: number[];
@@ -28,8 +26,9 @@ export const MOWING = { ...TEST_CODES.charge, description: "Mowing" };
 
 /** Starts the server before the file's tests and checks the books after each. */
 export function useTransactionWorld(): void {
+  // The books balance after every scenario.
+  useTenantApp({ checkBooks: "each" });
   beforeAll(async () => {
-    ({ testApp, fixture } = await startTenantApp());
     staff = testApp.client(fixture.a.staffToken);
     code = await createCodes(testApp.db, fixture.a.clientId, {
       charge: MOWING,
@@ -44,9 +43,6 @@ export function useTransactionWorld(): void {
       name: "Ledger",
     });
   });
-  // The books balance after every scenario.
-  afterEach(async () => expect(await ledgerMismatches(testApp.db)).toEqual([]));
-  afterAll(async () => testApp?.close());
 }
 
 export async function balanceOf(customerId: number): Promise<string> {

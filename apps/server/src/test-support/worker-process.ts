@@ -24,23 +24,27 @@ export function startWorkerProcess(
     env?: Record<string, string>;
   },
 ): WorkerProcess {
-  const child = spawn("node", ["--conditions=source", "--import", "tsx", "src/worker.ts"], {
+  return spawnServerScript("src/worker.ts", {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: options.dataDir,
+    JWT_SECRET: "worker-kill-test",
+    BILLING_SECRETS_KEY: "worker-kill-test",
+    WORKERS: "1",
+    JOB_MAINTENANCE_SECONDS: "1",
+    JOB_EXPIRE_SECONDS: String(options.expireSeconds),
+    JOB_POLL_SECONDS: "0.5",
+    ...(options.chunkSize === undefined ? {} : { JOB_CHUNK_SIZE: String(options.chunkSize) }),
+    ...(options.smtpUrl === undefined ? {} : { SMTP_URL: options.smtpUrl }),
+    LOG_LEVEL: "warn",
+    ...options.env,
+  });
+}
+
+/** Runs one of the server's scripts (src/main.ts, src/worker.ts) from source with `env` added, keeping its output. */
+export function spawnServerScript(script: string, env: Record<string, string>): WorkerProcess {
+  const child = spawn("node", ["--conditions=source", "--import", "tsx", script], {
     cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: options.dataDir,
-      JWT_SECRET: "worker-kill-test",
-      BILLING_SECRETS_KEY: "worker-kill-test",
-      WORKERS: "1",
-      JOB_MAINTENANCE_SECONDS: "1",
-      JOB_EXPIRE_SECONDS: String(options.expireSeconds),
-      JOB_POLL_SECONDS: "0.5",
-      ...(options.chunkSize === undefined ? {} : { JOB_CHUNK_SIZE: String(options.chunkSize) }),
-      ...(options.smtpUrl === undefined ? {} : { SMTP_URL: options.smtpUrl }),
-      LOG_LEVEL: "warn",
-      ...options.env,
-    },
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

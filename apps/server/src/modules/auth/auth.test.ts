@@ -1,17 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { passwordResetTokens, users } from "../../db/tables.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { createUser } from "../users/create-user.js";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 async function makeUser(
   email: string,

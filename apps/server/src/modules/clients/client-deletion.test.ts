@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codes, customers, paymentAttempts } from "../../db/tables.js";
 import { createStatement } from "../statements/create-statement.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 
 // Deleting a client (issue 30, point 6): the delete used to remove a client with its whole books
 // (ledger, statements, payments) by the database's cascades. Now a client holding any of them is
 // refused with 409 naming what it holds, and only an empty one is deleted.
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 type Holdings = {
   customers: number;

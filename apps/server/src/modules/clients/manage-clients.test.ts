@@ -1,19 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clients } from "../../db/tables.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { openSecret } from "../secrets/secret-box.js";
-
-let testApp: TestApp;
-let fixture: TenantFixture;
 
 type Client = Record<string, unknown> & { id: number; client_no: number; client_name: string };
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 async function editorBody(id: number): Promise<Record<string, unknown>> {
   const current = (await testApp.client(fixture.adminToken).get(`/api/clients/${id}/`)).body as Record<

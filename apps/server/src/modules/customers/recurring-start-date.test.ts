@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import { addDays, productionRunSchema } from "@cyclebill/domain";
+import { addDays } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessToday } from "../../clock.js";
 import { clients, codes, customers, transactions } from "../../db/tables.js";
@@ -11,7 +11,7 @@ import {
   type TenantFixture,
   type TestApp,
 } from "../../test-support/test-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // Issue 28 point 4: a recurring charge bills from the later of its own creation, or the start date
@@ -146,19 +146,7 @@ describe("a recurring charge's start date", () => {
     );
     expect([june.status, july.status]).toEqual([201, 201]);
     const admin = testApp.client(fixture.adminToken);
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-      run_date: "2025-06-14",
-      client_ids: [clientId],
-    });
-    expect(started.status, started.text).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-        ),
-      (current) => current.status === "done" || current.status === "failed",
-      60_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: "2025-06-14", client_ids: [clientId] });
     expect(run.status).toBe("done");
     const posted = await testApp.db
       .select({ description: transactions.description, serviceDate: transactions.serviceDate })

@@ -7,18 +7,26 @@ import {
   type PoolRecord,
   type ProductionRun,
 } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, routePlans, routes, statements } from "../../db/tables.js";
-import { postEntries } from "../ledger/post-entries.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { customers } from "../../db/tables.js";
+import { clients, routePlans, routes, statements } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import {
+  admin,
+  clientId,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
+import { insertCustomer } from "../../test-support/test-customers.js";
 import { createRunDeliveries } from "./create-pools.js";
 import { sendStatementEmails } from "./send-statement-emails.js";
 import { createMailer } from "../mail/mailer.js";
-import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // A cycle-11 client on a fixed run date (the test passes on any day): mailed customers, two of
 // them in a group in stop order, email and mail-and-email customers, a pulled one, an email
@@ -26,42 +34,25 @@ import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 const CYCLE = 11;
 const RUN_DATE = "2025-06-11";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let admin: ApiClient;
-let clientId: number;
 const ids: Record<string, number> = {};
 
 async function addCustomer(no: number, name: string, fields: Partial<typeof customers.$inferInsert> = {}) {
-  const [row] = await testApp.db
-    .insert(customers)
-    .values({
-      clientId,
-      customerNo: no,
-      customerName: name,
-      lastName: name,
-      ...TEST_MAILING_ADDRESS,
-      address1: `${no} Elm St`,
-      ...fields,
-    })
-    .returning({ id: customers.id });
-  if (!row) throw new Error("customer not created");
-  ids[name] = row.id;
-  return row.id;
+  const id = await insertCustomer(testApp.db, {
+    clientId,
+    customerNo: no,
+    customerName: name,
+    lastName: name,
+    address1: `${no} Elm St`,
+    ...fields,
+  });
+  ids[name] = id;
+  return id;
 }
 
 /** A CSV line's fields: a quoted field may hold a comma ("Springfield, IL 62701"). */
 function csvFields(line: string): string[] {
   return [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((match) =>
     (match[1] ?? "").replace(/^"|"$/g, "").replace(/""/g, '"'),
-  );
-}
-
-async function waitForRun(id: number): Promise<ProductionRun> {
-  return pollUntil(
-    async () => productionRunSchema.parse((await admin.get(`/api/productionruns/${id}/`)).body),
-    (run) => run.status === "done" || run.status === "failed",
-    60_000,
   );
 }
 
@@ -90,19 +81,17 @@ async function download(name: string): Promise<{ status: number; headers: Header
 let run: ProductionRun;
 let productionRunId: number;
 
+useProductionApp({
+  chunkSize: 3,
+  client: {
+    normalCycle: CYCLE,
+    dateLastBilling: "2025-05-11",
+    mailedBillRate: "0.55",
+    emailedBillRate: "0.10",
+  },
+});
+
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 3 } }));
-  admin = testApp.client(fixture.adminToken);
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({
-      normalCycle: CYCLE,
-      dateLastBilling: "2025-05-11",
-      mailedBillRate: "0.55",
-      emailedBillRate: "0.10",
-    })
-    .where(eq(clients.id, clientId));
   // The fixture's two customers are mailed; these join them.
   await addCustomer(30, "Zed Route Last");
   await addCustomer(31, "Amy Route First");
@@ -116,38 +105,18 @@ beforeAll(async () => {
     { clientId, routeId: group?.id ?? 0, customerId: ids["Zed Route Last"] ?? 0, stop: 2 },
     { clientId, routeId: group?.id ?? 0, customerId: ids["Amy Route First"] ?? 0, stop: 1 },
   ]);
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 501, codeType: "charge", description: "Service" })
-    .returning();
-  const charge = (customerId: number, amount: string, day: number) => ({
-    customerId,
-    codeId: code?.id ?? 0,
-    codeType: "charge" as const,
-    serviceDate: `2025-06-${String(day).padStart(2, "0")}`,
-    description: "Monthly service",
-    quantity: "1",
-    rate: amount,
+  const { service } = await createCodes(testApp.db, clientId, {
+    service: { code: 501, codeType: "charge", description: "Service" },
   });
-  await testApp.db.transaction(async (tx) => {
-    await postEntries(
-      tx,
-      { clientId },
-      [
-        ...Object.values(ids).map((id, index) => charge(id, `${10 + index}.25`, 2)),
-        // Enough lines that Lou's statement flows onto a second page.
-        ...Array.from({ length: 45 }, (_, index) => charge(ids["Lou Long"] ?? 0, "1.00", 1 + (index % 9))),
-      ],
-      "refuse",
-    );
-  });
+  const charge = (customerId: number, amount: string, day: number) =>
+    serviceCharge(customerId, service, amount, `2025-06-${String(day).padStart(2, "0")}`, "Monthly service");
+  await postInOneTransaction(testApp.db, clientId, [
+    ...Object.values(ids).map((id, index) => charge(id, `${10 + index}.25`, 2)),
+    // Enough lines that Lou's statement flows onto a second page.
+    ...Array.from({ length: 45 }, (_, index) => charge(ids["Lou Long"] ?? 0, "1.00", 1 + (index % 9))),
+  ]);
   testApp.mail.refuse("bo@example.com", 1);
-  const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-    run_date: RUN_DATE,
-    client_ids: [clientId],
-  });
-  expect(started.status).toBe(202);
-  run = await waitForRun(productionRunSchema.parse(started.body).id);
+  run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [clientId] });
   expect(run.status).toBe("done");
   const [part] = await queryRows<{ id: string | number }>(
     testApp.db,
@@ -155,10 +124,6 @@ beforeAll(async () => {
   );
   productionRunId = Number(part?.id);
 }, 120_000);
-
-afterAll(async () => {
-  await testApp?.close();
-});
 
 describe("print pools", () => {
   it("puts paper statements in a mail pool and pulled ones in their own, named for a person", async () => {
@@ -219,25 +184,19 @@ describe("print pools", () => {
     ]);
     const rows = manifest.slice(1);
     // The group in stop order first, then the rest by customer number.
-    expect(rows.map((row) => row[2])).toEqual([
+    const mailOrder = [
       "Amy Route First",
       "Zed Route Last",
       "First customer a",
       "Second customer a",
       "Bo Both",
       "Lou Long",
-    ]);
+    ];
+    expect(rows.map((row) => row[2])).toEqual(mailOrder);
     expect(rows.map((row) => row[0])).toEqual(["1", "2", "3", "4", "5", "6"]);
     expect(rows.find((row) => row[2] === "Lou Long")?.[7]).toBe("2");
     const text = await pdfText(files[`${mail.pool_name}.pdf`] ?? new Uint8Array());
-    const order = [
-      "Amy Route First",
-      "Zed Route Last",
-      "First customer a",
-      "Second customer a",
-      "Bo Both",
-      "Lou Long",
-    ].map((name) => text.indexOf(name));
+    const order = mailOrder.map((name) => text.indexOf(name));
     expect(
       order.every((position, index) => position >= 0 && (index === 0 || position > (order[index - 1] ?? 0))),
     ).toBe(true);

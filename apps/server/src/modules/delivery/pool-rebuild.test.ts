@@ -2,17 +2,23 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import {
   NOTHING_TO_REBUILD_MESSAGE,
   poolPageSchema,
-  productionRunSchema,
   type PoolRecord,
   type ProductionRun,
 } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, pools, statements } from "../../db/tables.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { customers, pools, statements } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
-import { postEntries } from "../ledger/post-entries.js";
+import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { pollUntil } from "../../test-support/poll-until.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import {
+  admin,
+  clientId,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
 import { renewJobLease } from "../../jobs/index.js";
 import { buildPool } from "./build-pool.js";
 
@@ -22,10 +28,6 @@ import { buildPool } from "./build-pool.js";
 const CYCLE = 12;
 const RUN_DATE = "2025-06-12";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let admin: ApiClient;
-let clientId: number;
 let run: ProductionRun;
 
 async function runPools(): Promise<PoolRecord[]> {
@@ -40,14 +42,9 @@ async function settledPools(count: number): Promise<PoolRecord[]> {
   );
 }
 
+useProductionApp({ chunkSize: 5, client: { normalCycle: CYCLE, dateLastBilling: "2025-05-12" } });
+
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 5 } }));
-  admin = testApp.client(fixture.adminToken);
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({ normalCycle: CYCLE, dateLastBilling: "2025-05-12" })
-    .where(eq(clients.id, clientId));
   const made = await testApp.db
     .insert(customers)
     .values([
@@ -55,43 +52,17 @@ beforeAll(async () => {
       { clientId, customerNo: 41, customerName: "Pia Pulled", address1: "41 Elm St", pullFlag: "P" },
     ])
     .returning({ id: customers.id });
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 502, codeType: "charge", description: "Service" })
-    .returning();
-  await testApp.db.transaction(async (tx) => {
-    await postEntries(
-      tx,
-      { clientId },
-      made.map((customer) => ({
-        customerId: customer.id,
-        codeId: code?.id ?? 0,
-        codeType: "charge" as const,
-        serviceDate: "2025-06-02",
-        description: "Monthly service",
-        quantity: "1",
-        rate: "12.50",
-      })),
-      "refuse",
-    );
+  const { service } = await createCodes(testApp.db, clientId, {
+    service: { code: 502, codeType: "charge", description: "Service" },
   });
-  const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-    run_date: RUN_DATE,
-    client_ids: [clientId],
-  });
-  expect(started.status, started.text).toBe(202);
-  run = await pollUntil(
-    async () =>
-      productionRunSchema.parse(
-        (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
-      ),
-    (found) => found.status === "done" || found.status === "failed",
-    90_000,
+  await postInOneTransaction(
+    testApp.db,
+    clientId,
+    made.map((customer) => serviceCharge(customer.id, service, "12.50", "2025-06-02", "Monthly service")),
   );
+  run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [clientId] }, 90_000);
   expect(run.status).toBe("done");
 }, 180_000);
-
-afterAll(async () => testApp?.close());
 
 describe("rebuilding a run's pools", () => {
   it("rebuilds a failed pool and a deleted one from the run's statements", { timeout: 180_000 }, async () => {

@@ -1,26 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import {
-  clients,
-  codes,
-  customerPaymentMethods,
-  customers,
-  invoices,
-  pools,
-  statementDeliveries,
-} from "../../db/tables.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+import { clients, customerPaymentMethods, invoices, pools, statementDeliveries } from "../../db/tables.js";
+import { postOfKind } from "../../test-support/ledger-rows.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
+import type { ApiClient } from "../../test-support/test-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
+import { insertCustomer } from "../../test-support/test-customers.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import { createStatement } from "../statements/create-statement.js";
-import { postTransaction } from "../transactions/post-transaction.js";
 import { attachTransactions, createInvoice } from "./create-invoice.js";
 
 // Issue 31 point 4: GET /api/invoices-and-statements/ lists every invoice and statement of the
@@ -51,8 +39,6 @@ const TODAY = "2025-06-15";
 const realClock = currentClock();
 const PATH = "/api/invoices-and-statements/";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
 let owner: ApiClient;
 let staff: ApiClient;
 let otherOwner: ApiClient;
@@ -73,30 +59,18 @@ const danInvoices: number[] = [];
 
 const tenantA = () => ({ clientId: fixture.a.clientId });
 
-async function newCustomer(customerNo: number, name: string, autopay = false): Promise<number> {
-  const [row] = await testApp.db
-    .insert(customers)
-    .values({
-      clientId: fixture.a.clientId,
-      customerNo,
-      customerName: name,
-      lastName: name,
-      autopayFlag: autopay,
-      ...TEST_MAILING_ADDRESS,
-    })
-    .returning({ id: customers.id });
-  if (!row) throw new Error("customer not created");
-  return row.id;
+function newCustomer(customerNo: number, name: string, autopay = false): Promise<number> {
+  return insertCustomer(testApp.db, {
+    clientId: fixture.a.clientId,
+    customerNo,
+    customerName: name,
+    lastName: name,
+    autopayFlag: autopay,
+  });
 }
 
 function post(customerId: number, kind: keyof typeof code, rate: string, serviceDate: string) {
-  return postTransaction(testApp.db, tenantA(), {
-    customerId,
-    codeId: code[kind],
-    description: `${kind} entry`,
-    rate,
-    serviceDate,
-  });
+  return postOfKind(testApp.db, fixture.a.clientId, code, { customerId, kind, rate, serviceDate });
 }
 
 async function list(client: ApiClient, query: Record<string, string | number> = {}) {
@@ -106,22 +80,17 @@ async function list(client: ApiClient, query: Record<string, string | number> = 
 
 const key = (doc: Pick<Doc, "document" | "id">) => `${doc.document}-${doc.id}`;
 
+beforeAll(() => setClock({ now: () => new Date(`${TODAY}T15:00:00Z`), timeZone: "UTC" }));
+useTenantApp();
 beforeAll(async () => {
-  setClock({ now: () => new Date(`${TODAY}T15:00:00Z`), timeZone: "UTC" });
-  testApp = await startTestApp();
-  fixture = await createTenantFixture(testApp);
   owner = testApp.client(fixture.a.ownerToken);
   staff = testApp.client(fixture.a.staffToken);
   otherOwner = testApp.client(fixture.b.ownerToken);
   admin = testApp.client(fixture.adminToken);
-  const rows = await testApp.db
-    .insert(codes)
-    .values([
-      { clientId: fixture.a.clientId, code: 100, description: "Service", codeType: "charge" },
-      { clientId: fixture.a.clientId, code: 200, description: "Payment", codeType: "payment" },
-    ])
-    .returning();
-  [code.charge, code.payment] = rows.map((row) => row.id) as [number, number];
+  Object.assign(
+    code,
+    await createCodes(testApp.db, fixture.a.clientId, { charge: "charge", payment: "payment" }),
+  );
   // The client can charge stored methods: Carol's autopay applies.
   await testApp.db
     .update(clients)
@@ -207,10 +176,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  setClock(realClock);
-  await testApp?.close();
-});
+afterAll(() => setClock(realClock));
 
 describe("GET /api/invoices-and-statements/", () => {
   it("lists the whole client 15 a page, newest first, with amounts, due dates and delivery", async () => {

@@ -1,9 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, customers } from "../../db/tables.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { customers } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { createInvoice } from "./create-invoice.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import {
+  addRaceCustomers,
+  charge,
+  fixture,
+  staff,
+  testApp,
+  useRaceApp,
+} from "../../test-support/race-app.js";
 
 // Invoices created beside postings on the same customer (issue 30, point 4). Numbering used to
 // lock the client row FOR UPDATE, then the invoice's insert needed a key-share lock on the
@@ -13,27 +19,12 @@ import { startTenantApp } from "../../test-support/tenant-app.js";
 
 const ROUNDS = 30;
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let staff: ApiClient;
-let charge: number;
 let customer: number;
 
+useRaceApp();
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-  staff = testApp.client(fixture.a.staffToken);
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId: fixture.a.clientId, code: 100, description: "Mowing", codeType: "charge" })
-    .returning();
-  charge = code!.id;
-  const [made] = await testApp.db
-    .insert(customers)
-    .values({ clientId: fixture.a.clientId, customerNo: 802, customerName: "Busy Customer" })
-    .returning({ id: customers.id });
-  customer = made!.id;
+  [customer] = (await addRaceCustomers([[802, "Busy Customer"]])) as [number];
 });
-afterAll(async () => testApp?.close());
 
 function post() {
   return staff.post("/api/transactions/", {

@@ -1,8 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, customers } from "../../db/tables.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import {
+  addRaceCustomers,
+  charge,
+  fixture,
+  staff,
+  testApp,
+  useRaceApp,
+} from "../../test-support/race-app.js";
 
 // Closing an invoice while one of its entries is edited or voided, at the same time. The edit and
 // void paths used to read the invoice's status without locking it, so an edit or a void could land
@@ -12,29 +17,14 @@ import { startTenantApp } from "../../test-support/tenant-app.js";
 
 const PAIRS = process.env.TEST_DB === "postgres" ? 150 : 20;
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let staff: ApiClient;
-let charge: number;
 let customer: number;
 
 type Invoice = { id: number; invoice_status: string; total: string };
 
+useRaceApp();
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-  staff = testApp.client(fixture.a.staffToken);
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId: fixture.a.clientId, code: 100, description: "Mowing", codeType: "charge" })
-    .returning();
-  charge = code!.id;
-  const [made] = await testApp.db
-    .insert(customers)
-    .values({ clientId: fixture.a.clientId, customerNo: 801, customerName: "Racing Customer" })
-    .returning({ id: customers.id });
-  customer = made!.id;
+  [customer] = (await addRaceCustomers([[801, "Racing Customer"]])) as [number];
 });
-afterAll(async () => testApp?.close());
 
 /** An open invoice holding one 10.00 entry. */
 async function openInvoiceWithOneEntry(): Promise<{ invoice: number; entry: number }> {

@@ -1,15 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { describe, expect, it } from "vitest";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 describe("/api/messages", () => {
   it("shows the client's message and the admin's system message", async () => {

@@ -1,25 +1,20 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
-import {
-  addDays,
-  cardRunSchema,
-  productionRunSchema,
-  type CardRun,
-  type ProductionRun,
-} from "@cyclebill/domain";
+import { addDays, cardRunSchema, type CardRun } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock, setClock } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, codes, customerPaymentMethods, customers, recurringCharges } from "../../db/tables.js";
+import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
+import { storeCardOnFile, gatewayAccountFields } from "../../test-support/stored-cards.js";
 import {
   createTenantFixture,
   startTestApp,
   type ApiClient,
   type TestApp,
 } from "../../test-support/test-app.js";
-import { sealSecret } from "../secrets/secret-box.js";
-import { buildRequest, callGateway } from "./bluepay-client.js";
 import { startOfBusinessDay } from "./start-card-run.js";
 
 // Issue 28 point 3: a run dated today queues its autopay card run, which charges nothing before the
@@ -76,40 +71,18 @@ async function autopayCustomer(): Promise<number> {
     })
     .returning({ id: customers.id });
   if (!row || !code) throw new Error("customer not created");
-  // Stored as the staff form stores a card: a $0.00 AUTH whose TRANS_ID is the token.
-  const answer = await callGateway(
-    sandbox.bp20postUrl,
-    buildRequest(ACCOUNT, {
-      transType: "AUTH",
-      mode: "TEST",
-      amount: "0.00",
-      account: { kind: "card", number: "4111111111111111", expire: "1299" },
-    }),
-    { timeoutMs: 5_000 },
+  await storeCardOnFile(
+    testApp.db,
+    { url: sandbox.bp20postUrl, account: ACCOUNT },
+    { clientId, customerId: row.id },
+    "4111111111111111",
   );
-  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
-  await testApp.db.insert(customerPaymentMethods).values({
-    clientId,
-    customerId: row.id,
-    kind: "card",
-    token: answer.transId,
-    mask: answer.mask,
-    cardType: answer.cardType,
-    expiry: "1299",
-  });
   // Odd dollars approve in the sandbox's TEST mode.
-  await testApp.db.insert(recurringCharges).values({
-    clientId,
-    customerId: row.id,
-    codeId: code.id,
-    description: "Monthly service",
-    rate: "31.00",
-    quantity: "1",
-    amount: "31.00",
-    startMonth: 1,
-    endMonth: 12,
-    startDate: addDays(businessToday(), -60),
-  });
+  await testApp.db.insert(recurringCharges).values(
+    monthlyCharge({ clientId, customerId: row.id, codeId: code.id }, "31.00", {
+      startDate: addDays(businessToday(), -60),
+    }),
+  );
   return row.id;
 }
 
@@ -128,8 +101,7 @@ describe("autopay waits for the charge date", () => {
     await testApp.db
       .update(clients)
       .set({
-        bluepayAccountId: ACCOUNT.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+        ...gatewayAccountFields(testApp.config.secretsKey, ACCOUNT),
         normalCycle: CYCLE,
         dateLastBilling: addDays(today, -30),
         termsMessage: "Net 10 days",
@@ -141,16 +113,7 @@ describe("autopay waits for the charge date", () => {
       .where(eq(clients.id, clientId));
     const customerId = await autopayCustomer();
 
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: today });
-    expect(started.status).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
-        ),
-      (value: ProductionRun) => value.status === "done" || value.status === "failed",
-      60_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: today });
     expect(run.status).toBe("done");
     const autopayId = run.clients.find((part) => part.client_id === clientId)?.autopay_job_id;
     if (!autopayId) throw new Error(`no autopay run: ${JSON.stringify(run.clients)}`);

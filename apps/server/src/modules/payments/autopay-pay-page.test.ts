@@ -1,29 +1,18 @@
-import {
-  luhnValid,
-  productionRunSchema,
-  publicPaymentInfoSchema,
-  type ProductionRun,
-} from "@cyclebill/domain";
+import { publicPaymentInfoSchema } from "@cyclebill/domain";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  clients,
-  codes,
-  customerPaymentMethods,
-  customers,
-  recurringCharges,
-  statements,
-} from "../../db/tables.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clients, codes, customers, recurringCharges, statements } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
+import { luhnCard, storeCardOnFile } from "../../test-support/stored-cards.js";
 import {
   GATEWAY_ACCOUNT_A,
   customerWithStatement,
-  startPaymentFixture,
-  type PaymentFixture,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 import type { ApiClient } from "../../test-support/test-app.js";
-import { buildRequest, callGateway } from "./bluepay-client.js";
 
 // Issue 28 point 3: a statement's pay page shows what that statement said. An old statement that
 // announced no autopay asks to be paid, whatever the customer's autopay today; an autopay
@@ -32,7 +21,7 @@ import { buildRequest, callGateway } from "./bluepay-client.js";
 const CYCLE = 16;
 const RUN_DATE = "2025-04-16";
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture({ jobs: { chunkSize: 10 } });
 let admin: ApiClient;
 let anonymous: ApiClient;
 let clientId: number;
@@ -40,33 +29,17 @@ let cardIndex = 0;
 
 function nextCard(): string {
   cardIndex += 1;
-  const body = `5${String(cardIndex + 500).padStart(14, "0")}`;
-  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
-  throw new Error("no check digit");
+  return luhnCard("5", cardIndex + 500);
 }
 
 /** Stores a card as the staff form does (a $0.00 AUTH whose TRANS_ID is the token) and turns autopay on. */
 async function storeCardWithAutopay(customerId: number): Promise<void> {
-  const answer = await callGateway(
-    fixture.sandbox.bp20postUrl,
-    buildRequest(GATEWAY_ACCOUNT_A, {
-      transType: "AUTH",
-      mode: "TEST",
-      amount: "0.00",
-      account: { kind: "card", number: nextCard(), expire: "1299" },
-    }),
-    { timeoutMs: 5_000 },
+  await storeCardOnFile(
+    fixture.testApp.db,
+    { url: fixture.sandbox.bp20postUrl, account: GATEWAY_ACCOUNT_A },
+    { clientId, customerId },
+    nextCard(),
   );
-  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
-  await fixture.testApp.db.insert(customerPaymentMethods).values({
-    clientId,
-    customerId,
-    kind: "card",
-    token: answer.transId,
-    mask: answer.mask,
-    cardType: answer.cardType,
-    expiry: "1299",
-  });
   await fixture.testApp.db
     .update(customers)
     .set({ autopayFlag: true })
@@ -79,15 +52,10 @@ async function payPage(token: string) {
   return publicPaymentInfoSchema.parse(response.body);
 }
 
-beforeAll(async () => {
-  fixture = await startPaymentFixture({ jobs: { chunkSize: 10 } });
+beforeAll(() => {
   admin = fixture.testApp.client(fixture.tenants.adminToken);
   anonymous = fixture.testApp.client();
   clientId = fixture.tenants.a.clientId;
-});
-
-afterAll(async () => {
-  await fixture?.close();
 });
 
 describe("a statement's pay page and autopay", () => {
@@ -119,31 +87,18 @@ describe("a statement's pay page and autopay", () => {
         .values({ clientId, customerNo: no, customerName: `Autopay ${name}`, ...TEST_MAILING_ADDRESS })
         .returning({ id: customers.id });
       made[name] = row!.id;
-      await db.insert(recurringCharges).values({
-        clientId,
-        customerId: row!.id,
-        codeId: code!.id,
-        description: "Monthly",
-        rate: amount,
-        quantity: "1",
-        amount,
-        startMonth: 1,
-        endMonth: 12,
-        createdAt: new Date("2025-01-01T12:00:00Z"),
-      });
+      await db.insert(recurringCharges).values(
+        monthlyCharge({ clientId, customerId: row!.id, codeId: code!.id }, amount, {
+          description: "Monthly",
+          createdAt: new Date("2025-01-01T12:00:00Z"),
+        }),
+      );
       await storeCardWithAutopay(row!.id);
     }
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-      run_date: RUN_DATE,
-      client_ids: [clientId],
-    });
-    expect(started.status, started.text).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-        ),
-      (value: ProductionRun) => value.status === "done" || value.status === "failed",
+    const run = await runProductionCycle(
+      admin,
+      CYCLE,
+      { run_date: RUN_DATE, client_ids: [clientId] },
       90_000,
     );
     expect(run.status).toBe("done");

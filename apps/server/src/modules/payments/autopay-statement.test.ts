@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { PaymentInfo } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { clients, statements } from "../../db/tables.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import {
-  MASTERCARD,
   customerWithStatement,
   forgetRateLimits,
-  startPaymentFixture,
-  type PaymentFixture,
+  makePayment,
+  storedCard,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 import { statementEmail } from "../delivery/statement-email.js";
 import { loadStatementDocuments } from "../statements/load-statement-documents.js";
@@ -16,19 +16,14 @@ import { loadStatementDocuments } from "../statements/load-statement-documents.j
 // Issue 28 points 3 and 5: an autopay customer's statement says what is charged to which method on
 // which day and asks for nothing; every statement prints one due date from the client's terms.
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture();
 
 beforeAll(async () => {
-  fixture = await startPaymentFixture();
   // Net 10: a statement of 01/31/2026 is due 02/10/2026, the day autopay charges it.
   await fixture.testApp.db
     .update(clients)
     .set({ termsMessage: "Net 10 days" })
     .where(eq(clients.id, fixture.tenants.a.clientId));
-});
-
-afterAll(async () => {
-  await fixture?.close();
 });
 
 const staffA = () => fixture.testApp.client(fixture.tenants.a.staffToken);
@@ -90,22 +85,12 @@ describe("statements of autopay and other customers", () => {
       fixture.tenants.a.clientId,
       "60.00",
     );
-    const stored = await fixture.testApp
-      .client(fixture.tenants.a.staffToken)
-      .request("POST", "/api/payments/make-payment/customer/", {
-        body: {
-          customer_id: customerId,
-          paymentMethod: "cc",
-          ccNum: MASTERCARD,
-          cvv: "321",
-          expMonth: "08",
-          expYear: "38",
-          amount: "0.00",
-          recordPayment: true,
-          autoPay: true,
-        },
-        headers: { "idempotency-key": `autopay-${customerId}` },
-      });
+    const stored = await makePayment(
+      fixture.testApp,
+      storedCard({ customer_id: customerId, autoPay: true }),
+      `autopay-${customerId}`,
+      fixture.tenants.a.staffToken,
+    );
     expect(stored.status).toBe(200);
     expect((await staffA().get(`/api/customers/${customerId}/`)).body).toMatchObject({ autopay_flag: true });
     // What a production run records when it plans the statement's autopay charge (start-card-run.ts):

@@ -1,10 +1,10 @@
-import { cardRunSchema, cardRunStartedSchema, productionRunSchema } from "@cyclebill/domain";
-import type { ProductionRun } from "@cyclebill/domain";
+import { cardRunSchema, cardRunStartedSchema } from "@cyclebill/domain";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { customers, paymentAttempts, recurringCharges, users } from "../../db/tables.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
 import { paymentGatewayOf } from "./payment-gateway.js";
 import { cardRunAttemptKey, runCardRunChunk } from "./run-card-run.js";
 import { NOT_CHARGED_MESSAGE } from "./settle-attempts.js";
@@ -41,32 +41,13 @@ describe("autopay", () => {
       const due = await addCustomer(41, "Autopay", { card: true, autopay: true });
       const declined = await addCustomer(42, "Autopaid", { card: true, autopay: true });
       await addCustomer(43, "Nodue", { card: true, autopay: true });
-      await testApp.db.insert(recurringCharges).values(
-        [
-          [due, "31.00"],
-          [declined, "30.00"],
-        ].map(([customerId, amount]) => ({
-          clientId: clientA,
-          customerId: Number(customerId),
-          codeId: serviceCode,
-          description: "Monthly service",
-          rate: String(amount),
-          quantity: "1",
-          amount: String(amount),
-          startMonth: 1,
-          endMonth: 12,
-        })),
-      );
-      const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
-      expect(started.status).toBe(202);
-      const run = await pollUntil(
-        async () =>
-          productionRunSchema.parse(
-            (await admin.get(`/api/productionruns/${productionRunSchema.parse(started.body).id}/`)).body,
-          ),
-        (value: ProductionRun) => value.status === "done" || value.status === "failed",
-        60_000,
-      );
+      await testApp.db
+        .insert(recurringCharges)
+        .values([
+          monthlyCharge({ clientId: clientA, customerId: due, codeId: serviceCode }, "31.00"),
+          monthlyCharge({ clientId: clientA, customerId: declined, codeId: serviceCode }, "30.00"),
+        ]);
+      const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE });
       expect(run.status).toBe("done");
       const part = run.clients.find((item) => item.client_id === clientA);
       const autopayId = part?.autopay_job_id;

@@ -1,9 +1,9 @@
-import { startSandbox, type Sandbox, type SandboxTransaction } from "@cyclebill/gateway-sandbox";
+import type { Sandbox, SandboxTransaction } from "@cyclebill/gateway-sandbox";
 import { NEEDS_CHECKING_MESSAGE, type PaymentAttempt, type TransactionRecord } from "@cyclebill/domain";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import { clients, codes, customers, paymentAttempts } from "../../db/tables.js";
+import { codes, customers, paymentAttempts } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
 import {
   MASTERCARD,
@@ -11,14 +11,11 @@ import {
   cardPayment,
   customerWithStatement,
   forgetRateLimits,
+  makePayment,
+  startPaymentFixture,
+  type PaymentFixture,
 } from "../../test-support/payment-fixture.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { sealSecret } from "../secrets/secret-box.js";
+import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
 import { paymentGatewayOf } from "./payment-gateway.js";
 import { settleDueAttempts } from "./settle-attempts.js";
 
@@ -37,6 +34,7 @@ const MD5_ACCOUNT = {
   hashType: "MD5",
 } as const;
 
+let fixture: PaymentFixture | undefined;
 let sandbox: Sandbox;
 let testApp: TestApp;
 let tenants: TenantFixture;
@@ -45,29 +43,16 @@ const realClock = currentClock();
 
 beforeAll(async () => {
   // The sandbox keeps the app's clock, so a test that moves it moves both, as faketime would.
-  sandbox = await startSandbox({
+  fixture = await startPaymentFixture({
     accounts: [HMAC_ACCOUNT, MD5_ACCOUNT],
-    demoAccount: false,
-    now: () => currentClock().now(),
+    sandboxNow: () => currentClock().now(),
+    gatewayTimeoutMs: 2_000,
   });
-  testApp = await startTestApp({ bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 2_000 } });
-  tenants = await createTenantFixture(testApp);
-  for (const [tenant, account] of [
-    [tenants.a, HMAC_ACCOUNT],
-    [tenants.b, MD5_ACCOUNT],
-  ] as const)
-    await testApp.db
-      .update(clients)
-      .set({
-        bluepayAccountId: account.accountId,
-        bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, account.secretKey),
-      })
-      .where(eq(clients.id, tenant.clientId));
+  ({ sandbox, testApp, tenants } = fixture);
 });
 
 afterAll(async () => {
-  await testApp?.close();
-  await sandbox?.close();
+  await fixture?.close();
 });
 
 beforeEach(async () => {
@@ -80,9 +65,7 @@ afterEach(() => setClock(realClock));
 const staffA = () => testApp.client(tenants.a.staffToken);
 
 function pay(body: unknown, key = `gp-${++keyNo}`, token?: string) {
-  return testApp
-    .client(token)
-    .request("POST", "/api/payments/make-payment/customer/", { body, headers: { "idempotency-key": key } });
+  return makePayment(testApp, body, key, token);
 }
 
 function ordered(orderId: number | undefined): SandboxTransaction[] {

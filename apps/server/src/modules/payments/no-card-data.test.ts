@@ -1,15 +1,15 @@
 import { luhnValid, type TransactionRecord } from "@cyclebill/domain";
 import { sql } from "drizzle-orm";
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import {
   MASTERCARD,
   VISA,
   cardPayment,
   customerWithStatement,
-  startPaymentFixture,
-  type PaymentFixture,
+  makePayment,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 
 // No card number or CVV is ever stored or logged: run every kind of payment, then read every row of
@@ -20,18 +20,10 @@ const CVVS = ["9173", "846", "5928"];
 const ROUTING = "123456780";
 const BANK_ACCOUNT = "4455667788";
 
-let fixture: PaymentFixture;
 const log: string[] = [];
-
-beforeAll(async () => {
-  const stream = new PassThrough();
-  stream.on("data", (chunk: Buffer) => log.push(chunk.toString("utf8")));
-  fixture = await startPaymentFixture({ logStream: stream });
-});
-
-afterAll(async () => {
-  await fixture?.close();
-});
+const logStream = new PassThrough();
+logStream.on("data", (chunk: Buffer) => log.push(chunk.toString("utf8")));
+const fixture = usePaymentFixture({ logStream });
 
 /** Digit runs of 13-19 that pass Luhn, not part of a longer hex or alphanumeric token. */
 function luhnRuns(text: string): string[] {
@@ -84,10 +76,7 @@ describe("card data", () => {
     const { a } = fixture.tenants;
     const { customerId, token } = await customerWithStatement(fixture.testApp, a.clientId, "90.00");
     const post = (body: unknown, key: string, bearer?: string) =>
-      fixture.testApp.client(bearer).request("POST", "/api/payments/make-payment/customer/", {
-        body,
-        headers: { "idempotency-key": key },
-      });
+      makePayment(fixture.testApp, body, key, bearer);
     const results = [
       // The public page no longer stores a method (issue 29): staff store one below (scan-3).
       await post(cardPayment(token, "11.00", { cvv: CVVS[0] }), "scan-1"),

@@ -1,14 +1,15 @@
 import { cardRunStartedSchema, type PaymentAttempt } from "@cyclebill/domain";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { customers, paymentReceipts, users } from "../../db/tables.js";
 import {
   MASTERCARD,
   cardPayment,
   customerWithStatement,
-  forgetRateLimits,
-  startPaymentFixture,
-  type PaymentFixture,
+  makePayment,
+  storedCard,
+  usePaymentFixture,
+  visaCharge,
 } from "../../test-support/payment-fixture.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import type { CapturedMail } from "../../test-support/test-smtp.js";
@@ -18,29 +19,14 @@ import { startBulkCardRun, type CardRunChunk } from "./start-card-run.js";
 // emails a receipt through the mailer, sent by the payment-receipts job; a declined autopay charge
 // emails the customer and flags the customer for staff. Mail arrives at a real SMTP server.
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture({ jobs: {}, freshLimits: true });
 let keyNo = 0;
 let emailNo = 0;
-
-beforeAll(async () => {
-  fixture = await startPaymentFixture({ jobs: {} });
-});
-
-afterAll(async () => {
-  await fixture?.close();
-});
-
-beforeEach(async () => {
-  await forgetRateLimits(fixture.testApp);
-});
 
 const staffA = () => fixture.testApp.client(fixture.tenants.a.staffToken);
 
 function pay(body: unknown, token?: string) {
-  return fixture.testApp.client(token).request("POST", "/api/payments/make-payment/customer/", {
-    body,
-    headers: { "idempotency-key": `receipt-${++keyNo}` },
-  });
+  return makePayment(fixture.testApp, body, `receipt-${++keyNo}`, token);
 }
 
 /** A customer owing `balance`, with an email address of its own. */
@@ -64,6 +50,19 @@ async function mailTo(address: string, count = 1): Promise<CapturedMail[]> {
   return all();
 }
 
+/** The customer's receipt rows as the table holds them. */
+function receiptsOf(customerId: number) {
+  return fixture.testApp.db
+    .select()
+    .from(paymentReceipts)
+    .where(
+      and(
+        eq(paymentReceipts.clientId, fixture.tenants.a.clientId),
+        eq(paymentReceipts.customerId, customerId),
+      ),
+    );
+}
+
 async function attemptsOf(customerId: number): Promise<PaymentAttempt[]> {
   const response = await staffA().get("/api/payment-attempts/", { customer_id: customerId });
   return (response.body as { results: PaymentAttempt[] }).results;
@@ -73,16 +72,7 @@ const staffPay = (customerId: number, body: Record<string, unknown>) =>
   pay({ customer_id: customerId, ...body }, fixture.tenants.a.staffToken);
 
 async function storeCard(customerId: number, autoPay = false, ccNum = MASTERCARD): Promise<void> {
-  const stored = await staffPay(customerId, {
-    paymentMethod: "cc",
-    ccNum,
-    cvv: "321",
-    expMonth: "08",
-    expYear: "38",
-    amount: "0.00",
-    recordPayment: true,
-    autoPay,
-  });
+  const stored = await staffPay(customerId, storedCard({ ccNum, autoPay }));
   expect(stored.body).toMatchObject({ approved: true });
 }
 
@@ -117,14 +107,7 @@ describe("payment receipts", () => {
 
   it("a staff card payment and an ACH payment each email the customer", async () => {
     const { customerId, email } = await customerWithEmail("60.00");
-    const card = await staffPay(customerId, {
-      paymentMethod: "cc",
-      ccNum: "4111111111111111",
-      cvv: "123",
-      expMonth: "12",
-      expYear: "39",
-      amount: "11.00",
-    });
+    const card = await staffPay(customerId, visaCharge("11.00"));
     expect(card.body).toMatchObject({ approved: true });
     const ach = await staffPay(customerId, {
       paymentMethod: "check",
@@ -145,65 +128,27 @@ describe("payment receipts", () => {
 
   it("a declined payment sends nothing, and the receipt is sent once however often the job runs", async () => {
     const { customerId, email } = await customerWithEmail("40.00");
-    const declined = await staffPay(customerId, {
-      paymentMethod: "cc",
-      ccNum: "4111111111111111",
-      cvv: "123",
-      expMonth: "12",
-      expYear: "39",
-      amount: "10.00",
-    });
+    const declined = await staffPay(customerId, visaCharge("10.00"));
     expect(declined.body).toMatchObject({ approved: false });
-    const approved = await staffPay(customerId, {
-      paymentMethod: "cc",
-      ccNum: "4111111111111111",
-      cvv: "123",
-      expMonth: "12",
-      expYear: "39",
-      amount: "9.00",
-    });
+    const approved = await staffPay(customerId, visaCharge("9.00"));
     expect(approved.body).toMatchObject({ approved: true });
     await mailTo(email);
     for (let again = 0; again < 3; again += 1)
       await fixture.testApp.jobs?.enqueue("payment-receipts", { clientId: fixture.tenants.a.clientId });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(fixture.testApp.mail.messages.filter((message) => message.to === email)).toHaveLength(1);
-    const rows = await fixture.testApp.db
-      .select()
-      .from(paymentReceipts)
-      .where(
-        and(
-          eq(paymentReceipts.clientId, fixture.tenants.a.clientId),
-          eq(paymentReceipts.customerId, customerId),
-        ),
-      );
+    const rows = await receiptsOf(customerId);
     expect(rows.map((row) => [row.kind, row.status, row.attempts])).toEqual([["receipt", "sent", 1]]);
   });
 
   it("a refused send is recorded failed and retried by the job", async () => {
     const { customerId, email } = await customerWithEmail("30.00");
     fixture.testApp.mail.refuse(email, 1);
-    const paid = await staffPay(customerId, {
-      paymentMethod: "cc",
-      ccNum: "4111111111111111",
-      cvv: "123",
-      expMonth: "12",
-      expYear: "39",
-      amount: "7.00",
-    });
+    const paid = await staffPay(customerId, visaCharge("7.00"));
     expect(paid.body).toMatchObject({ approved: true });
     await mailTo(email);
     const [row] = await pollUntil(
-      () =>
-        fixture.testApp.db
-          .select()
-          .from(paymentReceipts)
-          .where(
-            and(
-              eq(paymentReceipts.clientId, fixture.tenants.a.clientId),
-              eq(paymentReceipts.customerId, customerId),
-            ),
-          ),
+      () => receiptsOf(customerId),
       (found) => found[0]?.status === "sent",
       10_000,
     );

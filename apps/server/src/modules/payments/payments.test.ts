@@ -8,7 +8,7 @@ import {
   type PaymentResult,
   type TransactionRecord,
 } from "@cyclebill/domain";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildRequest, callGateway } from "./bluepay-client.js";
 import {
   GATEWAY_ACCOUNT_A,
@@ -16,35 +16,22 @@ import {
   cardPayment,
   customerWithStatement,
   forgetRateLimits,
-  startPaymentFixture,
-  type PaymentFixture,
+  makePayment,
+  storedCard,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 import { CHARGE_LIMIT, LOOKUP_LIMIT } from "./payment-throttle.js";
 
 // The payment API over HTTP: a real server, a real database, the gateway sandbox over HTTP.
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture({ freshLimits: true });
 let keyNo = 0;
-
-beforeAll(async () => {
-  fixture = await startPaymentFixture();
-});
-
-afterAll(async () => {
-  await fixture?.close();
-});
-
-beforeEach(async () => {
-  await forgetRateLimits(fixture.testApp);
-});
 
 const anonymous = () => fixture.testApp.client();
 const staffA = () => fixture.testApp.client(fixture.tenants.a.staffToken);
 
 function pay(body: unknown, key = `key-${++keyNo}`, token?: string) {
-  return fixture.testApp
-    .client(token)
-    .request("POST", "/api/payments/make-payment/customer/", { body, headers: { "idempotency-key": key } });
+  return makePayment(fixture.testApp, body, key, token);
 }
 
 async function entriesOf(customerId: number, client = staffA()): Promise<TransactionRecord[]> {
@@ -243,16 +230,7 @@ describe("staff payments and stored methods", () => {
     expect(autopayFirst.status).toBe(400);
     expect(autopayFirst.body).toEqual({ autopay_flag: [NO_STORED_METHOD_MESSAGE] });
 
-    const stored = await staffPay({
-      paymentMethod: "cc",
-      ccNum: MASTERCARD,
-      cvv: "321",
-      expMonth: "08",
-      expYear: "38",
-      amount: "0.00",
-      recordPayment: true,
-      autoPay: true,
-    });
+    const stored = await staffPay(storedCard({ autoPay: true }));
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ approved: true, amount_response: "0.00", account_balance: "60.00" });
     const auth = fixture.sandbox.transactions().at(-1);

@@ -6,42 +6,28 @@ import {
   type PaymentLink,
 } from "@cyclebill/domain";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paymentLinks } from "../../db/tables.js";
 import {
   MASTERCARD,
   cardPayment,
   customerWithStatement,
-  forgetRateLimits,
-  startPaymentFixture,
-  type PaymentFixture,
+  makePayment,
+  storedCard,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 import { KEY_REUSED_MESSAGE } from "./send-attempt.js";
 
 // Issue 29 point 5: the public page pays only what is owed, stores nothing without a staff-issued
 // link, shows no more of the customer than the spec's payment info; a changed idempotent retry is 422.
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture({ freshLimits: true });
 let keyNo = 0;
-
-beforeAll(async () => {
-  fixture = await startPaymentFixture();
-});
-
-afterAll(async () => {
-  await fixture?.close();
-});
-
-beforeEach(async () => {
-  await forgetRateLimits(fixture.testApp);
-});
 
 const staffA = () => fixture.testApp.client(fixture.tenants.a.staffToken);
 
 function pay(body: unknown, key = `rules-${++keyNo}`, token?: string) {
-  return fixture.testApp
-    .client(token)
-    .request("POST", "/api/payments/make-payment/customer/", { body, headers: { "idempotency-key": key } });
+  return makePayment(fixture.testApp, body, key, token);
 }
 
 const sales = (amount: string) =>
@@ -49,20 +35,7 @@ const sales = (amount: string) =>
 
 /** Stores a card for the customer through the staff form (a $0.00 AUTH). */
 async function storeCard(customerId: number): Promise<void> {
-  const stored = await pay(
-    {
-      customer_id: customerId,
-      paymentMethod: "cc",
-      ccNum: MASTERCARD,
-      cvv: "321",
-      expMonth: "08",
-      expYear: "38",
-      amount: "0.00",
-      recordPayment: true,
-    },
-    undefined,
-    fixture.tenants.a.staffToken,
-  );
+  const stored = await pay(storedCard({ customer_id: customerId }), undefined, fixture.tenants.a.staffToken);
   expect(stored.body).toMatchObject({ approved: true });
 }
 

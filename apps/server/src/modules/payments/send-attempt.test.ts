@@ -10,10 +10,10 @@ import {
   transactions,
 } from "../../db/tables.js";
 import { openTestDatabase } from "../../test-support/test-database.js";
-import { sealSecret } from "../secrets/secret-box.js";
 import type { PaymentGateway } from "./payment-gateway.js";
 import { sendPaymentAttempt, type SendPaymentInput } from "./send-attempt.js";
 import { settlePendingAttempts } from "./settle-attempts.js";
+import { gatewayAccountFields } from "../../test-support/stored-cards.js";
 
 // sendPaymentAttempt against the sandbox over HTTP and a real database.
 
@@ -37,8 +37,7 @@ beforeAll(async () => {
     .values({
       clientNo: 7001,
       clientName: "Gateway Co",
-      bluepayAccountId: ACCOUNT.accountId,
-      bluepaySecretKeyEncrypted: sealSecret(SECRETS_KEY, ACCOUNT.secretKey),
+      ...gatewayAccountFields(SECRETS_KEY, ACCOUNT),
     })
     .returning({ id: clients.id });
   clientId = client?.id ?? 0;

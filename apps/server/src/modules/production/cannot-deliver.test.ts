@@ -1,37 +1,33 @@
 import { and, eq, isNotNull } from "drizzle-orm";
-import { productionClientPreviewSchema, productionRunSchema, type ProductionRun } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, statements } from "../../db/tables.js";
-import { postEntries } from "../ledger/post-entries.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { productionClientPreviewSchema } from "@cyclebill/domain";
+import { beforeAll, describe, expect, it } from "vitest";
+import { customers, statements } from "../../db/tables.js";
+import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import {
+  admin,
+  clientId,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
 
 // Customers saved before the address rule may lack an address: a statement that cannot be
 // delivered as its flags say is held back (no statement, no pool, no email), listed with why.
 const CYCLE = 11;
 const RUN_DATE = "2025-06-11";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let admin: ApiClient;
-let clientId: number;
 const ids: Record<string, number> = {};
 
+useProductionApp({
+  chunkSize: 2,
+  client: { normalCycle: CYCLE, dateLastBilling: "2025-05-11" },
+  otherCycle: 28,
+});
+
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 2 } }));
-  admin = testApp.client(fixture.adminToken);
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({ normalCycle: CYCLE, dateLastBilling: "2025-05-11" })
-    .where(eq(clients.id, clientId));
-  await testApp.db.update(clients).set({ normalCycle: 28 }).where(eq(clients.id, fixture.b.clientId));
-  const [charge] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
-    .returning({ id: codes.id });
+  const { charge } = await createCodes(testApp.db, clientId, { charge: "charge" });
   const add = async (no: number, name: string, fields: Partial<typeof customers.$inferInsert>) => {
     const [row] = await testApp.db
       .insert(customers)
@@ -43,23 +39,14 @@ beforeAll(async () => {
   await add(32, "Short zip", { pullFlag: "A", ...TEST_MAILING_ADDRESS, zip: "627" });
   await add(33, "No email", { pullFlag: "E", ...TEST_MAILING_ADDRESS });
   await add(34, "Mailable", { pullFlag: "A", ...TEST_MAILING_ADDRESS });
-  await testApp.db.transaction((tx) =>
-    postEntries(
-      tx,
-      { clientId },
-      ["Company only", "Short zip", "No email", "Mailable"].map((name) => ({
-        customerId: ids[name]!,
-        codeId: charge?.id ?? 0,
-        codeType: "charge" as const,
-        description: "Service",
-        rate: "20.00",
-        quantity: "1",
-        serviceDate: "2025-06-01",
-      })),
+  await postInOneTransaction(
+    testApp.db,
+    clientId,
+    ["Company only", "Short zip", "No email", "Mailable"].map((name) =>
+      serviceCharge(ids[name]!, charge, "20.00", "2025-06-01"),
     ),
   );
 });
-afterAll(async () => testApp?.close());
 
 describe("a statement that cannot be delivered", () => {
   it("is listed in the preview under cannot deliver, with why", async () => {
@@ -85,14 +72,7 @@ describe("a statement that cannot be delivered", () => {
   });
 
   it("is not made, pooled or emailed by the run, which records it as such", async () => {
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
-    expect(started.status).toBe(202);
-    const id = productionRunSchema.parse(started.body).id;
-    const run: ProductionRun = await pollUntil(
-      async () => productionRunSchema.parse((await admin.get(`/api/productionruns/${id}/`)).body),
-      (current) => current.status === "done" || current.status === "failed",
-      60_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE });
     expect(run.status).toBe("done");
     const part = run.clients.find((client) => client.client_id === clientId);
     expect(part?.figures?.no_statement).toMatchObject({ no_mailing_address: 2, no_email_address: 1 });

@@ -1,12 +1,20 @@
 import { and, asc, eq } from "drizzle-orm";
-import { closedPeriodSchema, productionRunSchema, type ProductionRun } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, invoices, recurringCharges, transactions } from "../../db/tables.js";
+import { closedPeriodSchema } from "@cyclebill/domain";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clients, invoices, recurringCharges, transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
-import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
+import {
+  admin,
+  clientId,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
+import type { ApiClient } from "../../test-support/test-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
+import { insertCustomer } from "../../test-support/test-customers.js";
 
 // Issue 28, points 2, 7 and 9: closed periods, open invoices stay open, run dates (point 4 and a
 // run's own day: first-run-billing.test.ts). Fixed dates in 2025 (a run may not be dated past today
@@ -14,11 +22,7 @@ import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 // on any day.
 const CYCLE = 5;
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let admin: ApiClient;
 let staff: ApiClient;
-let clientId: number;
 let chargeCode: number;
 let paymentCode: number;
 let lawn: number; // Arrears, monthly
@@ -26,56 +30,42 @@ let openInvoice: number;
 let closedInvoice: number;
 const ids: Record<string, number> = {};
 
+/** An entry as the transaction form posts or saves it. */
+const entryBody = (customer: number | undefined, code: number, rate: string, serviceDate: string) => ({
+  customer,
+  code,
+  rate,
+  serviceDate,
+});
+
+useProductionApp({ chunkSize: 10, client: { normalCycle: CYCLE, dateLastBilling: "2025-09-05" } });
+
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 10 } }));
-  admin = testApp.client(fixture.adminToken);
   staff = testApp.client(fixture.a.staffToken);
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({ normalCycle: CYCLE, dateLastBilling: "2025-09-05" })
-    .where(eq(clients.id, clientId));
-  const [charge, payment] = await testApp.db
-    .insert(codes)
-    .values([
-      { clientId, code: 100, description: "Service", codeType: "charge" },
-      { clientId, code: 200, description: "Payment", codeType: "payment" },
-    ])
-    .returning({ id: codes.id });
-  chargeCode = charge!.id;
-  paymentCode = payment!.id;
+  ({ charge: chargeCode, payment: paymentCode } = await createCodes(testApp.db, clientId, {
+    charge: "charge",
+    payment: "payment",
+  }));
   for (const [no, name] of [
     [901, "arrears"],
     [902, "invoiced"],
-  ] as const) {
-    const [row] = await testApp.db
-      .insert(customers)
-      .values({
-        clientId,
-        customerNo: no,
-        customerName: name,
-        lastName: name,
-        ...TEST_MAILING_ADDRESS,
-        openDate: "2025-01-01",
-      })
-      .returning({ id: customers.id });
-    ids[name] = row!.id;
-  }
+  ] as const)
+    ids[name] = await insertCustomer(testApp.db, {
+      clientId,
+      customerNo: no,
+      customerName: name,
+      lastName: name,
+      openDate: "2025-01-01",
+    });
   const [charge1] = await testApp.db
     .insert(recurringCharges)
-    .values({
-      clientId,
-      customerId: ids.arrears!,
-      codeId: chargeCode,
-      description: "Lawn care",
-      rate: "30.00000",
-      quantity: "1",
-      amount: "30.00",
-      startMonth: 1,
-      endMonth: 12,
-      arrears: true,
-      createdAt: new Date("2025-01-01T12:00:00Z"),
-    })
+    .values(
+      monthlyCharge({ clientId, customerId: ids.arrears!, codeId: chargeCode }, "30.00", {
+        description: "Lawn care",
+        arrears: true,
+        createdAt: new Date("2025-01-01T12:00:00Z"),
+      }),
+    )
     .returning({ id: recurringCharges.id });
   lawn = charge1!.id;
   // An empty invoice never closed, and a closed one with an entry.
@@ -95,12 +85,10 @@ beforeAll(async () => {
     .returning({ id: invoices.id });
   openInvoice = open!.id;
   closedInvoice = closed!.id;
-  const posted = await staff.post("/api/transactions/", {
-    customer: ids.invoiced,
-    code: chargeCode,
-    rate: "12.50",
-    serviceDate: "2025-09-21",
-  });
+  const posted = await staff.post(
+    "/api/transactions/",
+    entryBody(ids.invoiced, chargeCode, "12.50", "2025-09-21"),
+  );
   expect(posted.status).toBe(201);
   await testApp.db
     .update(transactions)
@@ -108,22 +96,7 @@ beforeAll(async () => {
     .where(eq(transactions.id, (posted.body as { id: number }).id));
 });
 
-afterAll(async () => {
-  await testApp?.close();
-});
-
-async function runCycle(runDate: string, body: Record<string, unknown> = {}): Promise<ProductionRun> {
-  const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: runDate, ...body });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  return pollUntil(
-    async () =>
-      productionRunSchema.parse(
-        (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-      ),
-    (run) => run.status === "done" || run.status === "failed",
-    60_000,
-  );
-}
+const runCycle = (runDate: string) => runProductionCycle(admin, CYCLE, { run_date: runDate });
 
 async function accountTotals(yearMonth: string): Promise<string> {
   const response = await staff.request("GET", `/api/pdf/account-totals/${clientId}/${yearMonth}`, {
@@ -155,20 +128,16 @@ describe("closed periods (issue 28 point 2)", () => {
 
   it("refuses any posting, edit or removal dated on or before the closed date, writing nothing", async () => {
     const before = await entryCount();
-    const refused = await staff.post("/api/transactions/", {
-      customer: ids.arrears,
-      code: chargeCode,
-      rate: "5",
-      serviceDate: "2025-10-05",
-    });
+    const refused = await staff.post(
+      "/api/transactions/",
+      entryBody(ids.arrears, chargeCode, "5", "2025-10-05"),
+    );
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ service_date: [closedMessage("10/05/2025")] });
-    const payment = await staff.post("/api/transactions/", {
-      customer: ids.arrears,
-      code: paymentCode,
-      rate: "5",
-      serviceDate: "2025-09-01",
-    });
+    const payment = await staff.post(
+      "/api/transactions/",
+      entryBody(ids.arrears, paymentCode, "5", "2025-09-01"),
+    );
     expect(payment.status).toBe(400);
     // A batch with one closed date posts nothing at all.
     const bulk = await staff.post("/api/transactionsroutes/", {
@@ -184,28 +153,22 @@ describe("closed periods (issue 28 point 2)", () => {
       .select({ id: transactions.id })
       .from(transactions)
       .where(and(eq(transactions.clientId, clientId), eq(transactions.customerId, ids.invoiced!)));
-    const edit = await staff.put(`/api/transactions/${closedEntry!.id}/`, {
-      customer: ids.invoiced,
-      code: chargeCode,
-      rate: "1",
-      serviceDate: "2025-10-20",
-    });
+    const edit = await staff.put(
+      `/api/transactions/${closedEntry!.id}/`,
+      entryBody(ids.invoiced, chargeCode, "1", "2025-10-20"),
+    );
     expect(edit.status).toBe(400); // billed on a statement, and dated in the closed period
 
     // The open period takes postings, and an open entry cannot be moved into the closed one.
-    const open = await staff.post("/api/transactions/", {
-      customer: ids.arrears,
-      code: chargeCode,
-      rate: "5",
-      serviceDate: "2025-10-06",
-    });
+    const open = await staff.post(
+      "/api/transactions/",
+      entryBody(ids.arrears, chargeCode, "5", "2025-10-06"),
+    );
     expect(open.status).toBe(201);
-    const moved = await staff.put(`/api/transactions/${(open.body as { id: number }).id}/`, {
-      customer: ids.arrears,
-      code: chargeCode,
-      rate: "5",
-      serviceDate: "2025-10-04",
-    });
+    const moved = await staff.put(
+      `/api/transactions/${(open.body as { id: number }).id}/`,
+      entryBody(ids.arrears, chargeCode, "5", "2025-10-04"),
+    );
     expect(moved.status).toBe(400);
     expect(await ledgerMismatches(testApp.db)).toEqual([]);
   });
@@ -252,12 +215,7 @@ describe("closed periods (issue 28 point 2)", () => {
         expect.objectContaining({ action: "run", closed_through_before: null }),
       ],
     });
-    const fix = await staff.post("/api/transactions/", {
-      customer: ids.arrears,
-      code: chargeCode,
-      rate: "7",
-      serviceDate: "2025-12-01",
-    });
+    const fix = await staff.post("/api/transactions/", entryBody(ids.arrears, chargeCode, "7", "2025-12-01"));
     expect(fix.status).toBe(201);
     const closed = await admin.post(`${path}close/`, { reason: "Correction posted" });
     expect(closed.status).toBe(200);
@@ -270,14 +228,7 @@ describe("closed periods (issue 28 point 2)", () => {
       reason: "Correction posted",
     });
     expect(
-      (
-        await staff.post("/api/transactions/", {
-          customer: ids.arrears,
-          code: chargeCode,
-          rate: "7",
-          serviceDate: "2025-12-01",
-        })
-      ).status,
+      (await staff.post("/api/transactions/", entryBody(ids.arrears, chargeCode, "7", "2025-12-01"))).status,
     ).toBe(400);
     expect((await admin.get(`/api/clients/999999/closed-period/`)).status).toBe(404);
   });

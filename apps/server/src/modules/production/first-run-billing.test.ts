@@ -1,84 +1,25 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import { addDays, productionRunSchema } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, recurringCharges, transactions } from "../../db/tables.js";
+import { addDays } from "@cyclebill/domain";
+import { describe, expect, it } from "vitest";
+import { clients, codes, customers, transactions } from "../../db/tables.js";
 import { businessToday } from "../../clock.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import { createFirstRunClient } from "../../test-support/first-run-client.js";
+import { admin, runProductionCycle, testApp, useProductionApp } from "../../test-support/production-app.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
 
 // Issue 28 point 4 (no back-billing: a first run bills one cycle, a charge never bills before it
 // and its customer existed) and closed periods on a run's own day. Fixed dates in 2025 for the
 // first runs; the run's-day test runs on today, whatever day that is.
 
-let testApp: TestApp;
-let admin: ApiClient;
+useProductionApp({ chunkSize: 10 });
 
-beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
-  admin = testApp.client((await createTenantFixture(testApp)).adminToken);
-});
-
-afterAll(async () => {
-  await testApp?.close();
-});
-
-async function runCycle2(cycle: number, runDate: string, body: Record<string, unknown> = {}) {
-  const started = await admin.post(`/api/dailyproduction/cycle/${cycle}/`, { run_date: runDate, ...body });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  return pollUntil(
-    async () =>
-      productionRunSchema.parse(
-        (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-      ),
-    (run) => run.status === "done" || run.status === "failed",
-    60_000,
-  );
-}
+const runCycle2 = (cycle: number, runDate: string, body: Record<string, unknown> = {}) =>
+  runProductionCycle(admin, cycle, { run_date: runDate, ...body });
 
 describe("no back-billing (issue 28 point 4)", () => {
   async function firstRunClient(clientNo: number, cycle: number, runDate: string, started: string) {
-    const [client] = await testApp.db
-      .insert(clients)
-      .values({ clientNo, clientName: `First run ${clientNo}`, normalCycle: cycle, clientStartDate: started })
-      .returning({ id: clients.id });
-    const [code] = await testApp.db
-      .insert(codes)
-      .values({ clientId: client!.id, code: 100, description: "Service", codeType: "charge" })
-      .returning({ id: codes.id });
-    const add = async (no: number, openDate: string, createdAt: string, arrears = false) => {
-      const [customer] = await testApp.db
-        .insert(customers)
-        .values({
-          clientId: client!.id,
-          customerNo: no,
-          customerName: `C${no}`,
-          ...TEST_MAILING_ADDRESS,
-          openDate,
-        })
-        .returning({ id: customers.id });
-      await testApp.db.insert(recurringCharges).values({
-        clientId: client!.id,
-        customerId: customer!.id,
-        codeId: code!.id,
-        description: "Monthly",
-        rate: "25.00000",
-        quantity: "1",
-        amount: "25.00",
-        startMonth: 1,
-        endMonth: 12,
-        arrears,
-        createdAt: new Date(`${createdAt}T12:00:00Z`),
-      });
-      return customer!.id;
-    };
-    return { clientId: client!.id, add, runDate };
+    return { ...(await createFirstRunClient(testApp.db, { clientNo, cycle, started })), runDate };
   }
 
   const postedFor = (clientId: number) =>

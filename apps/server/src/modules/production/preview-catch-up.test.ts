@@ -3,19 +3,18 @@ import {
   productionClientPreviewSchema,
   productionCustomerPreviewSchema,
   productionCyclePreviewSchema,
-  productionRunSchema,
 } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, codes, customers, recurringCharges, transactions } from "../../db/tables.js";
+import { transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
+import { createFirstRunClient } from "../../test-support/first-run-client.js";
 import {
-  createTenantFixture,
-  startTestApp,
-  type ApiClient,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
-import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+  admin,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 
 // Issue 28 point 4: a first run bills one cycle unless the admin asks for a catch-up on the run's
@@ -24,52 +23,25 @@ import { pdfText } from "../../test-support/pdf-text.js";
 const CYCLE = 13;
 const RUN_DATE = "2025-11-13";
 
-let testApp: TestApp;
-let admin: ApiClient;
-let adminToken: string;
 let clientId: number;
 let old: number;
 let recent: number;
 
+useProductionApp({ chunkSize: 10 });
 beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
-  adminToken = (await createTenantFixture(testApp)).adminToken;
-  admin = testApp.client(adminToken);
-  const [client] = await testApp.db
-    .insert(clients)
-    .values({ clientNo: 7013, clientName: "Catch-up", normalCycle: CYCLE, clientStartDate: "2025-08-20" })
-    .returning({ id: clients.id });
-  clientId = client!.id;
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
-    .returning({ id: codes.id });
-  const add = async (no: number, openDate: string) => {
-    const [customer] = await testApp.db
-      .insert(customers)
-      .values({ clientId, customerNo: no, customerName: `C${no}`, ...TEST_MAILING_ADDRESS, openDate })
-      .returning({ id: customers.id });
-    await testApp.db.insert(recurringCharges).values({
-      clientId,
-      customerId: customer!.id,
-      codeId: code!.id,
-      description: "Monthly",
-      rate: "25.00000",
-      quantity: "1",
-      amount: "25.00",
-      startMonth: 1,
-      endMonth: 12,
-      createdAt: new Date(`${openDate}T12:00:00Z`),
-    });
-    return customer!.id;
-  };
-  old = await add(1, "2024-01-01");
-  recent = await add(2, "2025-10-15");
+  const client = await createFirstRunClient(testApp.db, {
+    clientNo: 7013,
+    clientName: "Catch-up",
+    cycle: CYCLE,
+    started: "2025-08-20",
+  });
+  clientId = client.clientId;
+  old = await client.add(1, "2024-01-01");
+  recent = await client.add(2, "2025-10-15");
 });
 
 afterAll(async () => {
   expect(await ledgerMismatches(testApp.db)).toEqual([]);
-  await testApp?.close();
 });
 
 async function get<T>(path: string, schema: { parse: (value: unknown) => T }, query: Record<string, string>) {
@@ -111,7 +83,7 @@ describe("the preview with the run's catch-up option", () => {
     expect(previewLines.map((line) => line.serviceDate)).toEqual(["2025-09-01", "2025-10-01", "2025-11-01"]);
     const pdf = await fetch(
       `${testApp.baseUrl}/api/dailyproduction/client/${clientId}/customers/${old}/pdf/?run_date=${RUN_DATE}&catch_up=true`,
-      { headers: { authorization: `Bearer ${adminToken}` } },
+      { headers: { authorization: `Bearer ${fixture.adminToken}` } },
     );
     expect(pdf.status).toBe(200);
     const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
@@ -119,19 +91,7 @@ describe("the preview with the run's catch-up option", () => {
     expect(text).toMatch(/NEW BALANCE[\s\S]*\$75\.00/);
 
     // The run with the same option posts exactly what the preview showed.
-    const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-      run_date: RUN_DATE,
-      catch_up: true,
-    });
-    expect(started.status, started.text).toBe(202);
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse(
-          (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-        ),
-      (current) => current.status === "done" || current.status === "failed",
-      60_000,
-    );
+    const run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, catch_up: true });
     expect(run.status).toBe("done");
     expect(run.figures.recurring).toEqual(mine(caughtUp).figures.recurring);
     const posted = await testApp.db

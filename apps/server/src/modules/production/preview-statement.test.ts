@@ -1,77 +1,40 @@
-import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
-import { postEntries } from "../ledger/post-entries.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
-import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+import { recurringCharges } from "../../db/tables.js";
+import { monthlyCharge, postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
+import { clientId, fixture, testApp, useProductionApp } from "../../test-support/production-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
+import { insertCustomer } from "../../test-support/test-customers.js";
 
 // The preview statement PDF of one customer: drawn from the preview's plan, nothing written.
 const CYCLE = 11;
 const RUN_DATE = "2025-06-11";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let clientId: number;
 let customerId: number;
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({
-      normalCycle: CYCLE,
-      dateLastBilling: "2025-05-11",
-      financeFlag: "1",
-      thirtyDayRateOrPercent: "rate",
-      dayCharge30Day: "5.00",
-    })
-    .where(eq(clients.id, clientId));
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
-    .returning({ id: codes.id });
-  const [customer] = await testApp.db
-    .insert(customers)
-    .values({
-      clientId,
-      customerNo: 700,
-      customerName: "Preview Customer",
-      ...TEST_MAILING_ADDRESS,
-      address1: "1 Elm St",
-    })
-    .returning({ id: customers.id });
-  customerId = customer?.id ?? 0;
-  await testApp.db.insert(recurringCharges).values({
-    clientId,
-    customerId,
-    codeId: code?.id ?? 0,
-    description: "Monthly service",
-    rate: "25.00000",
-    quantity: "1",
-    amount: "25.00",
-    startMonth: 1,
-    endMonth: 12,
-  });
-  await testApp.db.transaction((tx) =>
-    postEntries(tx, { clientId }, [
-      {
-        customerId,
-        codeId: code?.id ?? 0,
-        codeType: "charge",
-        description: "Service",
-        rate: "100.00",
-        quantity: "1",
-        serviceDate: "2025-04-20",
-      },
-    ]),
-  );
+useProductionApp({
+  client: {
+    normalCycle: CYCLE,
+    dateLastBilling: "2025-05-11",
+    financeFlag: "1",
+    thirtyDayRateOrPercent: "rate",
+    dayCharge30Day: "5.00",
+  },
 });
 
-afterAll(async () => {
-  await testApp?.close();
+beforeAll(async () => {
+  const { charge: codeId } = await createCodes(testApp.db, clientId, { charge: "charge" });
+  customerId = await insertCustomer(testApp.db, {
+    clientId,
+    customerNo: 700,
+    customerName: "Preview Customer",
+    address1: "1 Elm St",
+  });
+  await testApp.db.insert(recurringCharges).values(monthlyCharge({ clientId, customerId, codeId }, "25.00"));
+  await postInOneTransaction(testApp.db, clientId, [
+    serviceCharge(customerId, codeId, "100.00", "2025-04-20"),
+  ]);
 });
 
 const written = async () =>

@@ -1,13 +1,19 @@
 import { eq, sql } from "drizzle-orm";
-import { productionRunSchema, type ProductionRun } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productionRunSchema } from "@cyclebill/domain";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
+import { clients, customers, recurringCharges } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
+import {
+  admin,
+  clientId,
+  testApp,
+  useProductionApp,
+  waitForProductionRun,
+} from "../../test-support/production-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
 
 // A client's part fails for good in its second chunk (a trigger refuses one customer's statement);
 // once the cause is gone, a new POST for the same cycle and date resumes it: the chunks done before
@@ -16,24 +22,15 @@ const CYCLE = 9;
 const RUN_DATE = "2025-05-09";
 const CUSTOMERS = 6; // in chunks of 2
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let admin: ApiClient;
-let clientId: number;
 let ids: number[] = [];
 
+useProductionApp({
+  chunkSize: 2,
+  client: { normalCycle: CYCLE, dateLastBilling: "2025-04-09", numberBillsSentYtd: 0 },
+});
+
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 2 } }));
-  admin = testApp.client(fixture.adminToken);
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({ normalCycle: CYCLE, dateLastBilling: "2025-04-09", numberBillsSentYtd: 0 })
-    .where(eq(clients.id, clientId));
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
-    .returning({ id: codes.id });
+  const { charge: codeId } = await createCodes(testApp.db, clientId, { charge: "charge" });
   ids = (
     await testApp.db
       .insert(customers)
@@ -49,19 +46,9 @@ beforeAll(async () => {
   )
     .map((row) => row.id)
     .sort((a, b) => a - b);
-  await testApp.db.insert(recurringCharges).values(
-    ids.map((customerId) => ({
-      clientId,
-      customerId,
-      codeId: code?.id ?? 0,
-      description: "Monthly service",
-      rate: "10.00000",
-      quantity: "1",
-      amount: "10.00",
-      startMonth: 1,
-      endMonth: 12,
-    })),
-  );
+  await testApp.db
+    .insert(recurringCharges)
+    .values(ids.map((customerId) => monthlyCharge({ clientId, customerId, codeId }, "10.00")));
   // The chunk of customers 2 and 3 fails on every attempt until the trigger is dropped.
   await testApp.db.execute(
     sql.raw(`create function refuse_statement() returns trigger language plpgsql as $$
@@ -75,18 +62,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await testApp?.close();
-});
-
-async function waitForRun(id: number): Promise<ProductionRun> {
-  return pollUntil(
-    async () => productionRunSchema.parse((await admin.get(`/api/productionruns/${id}/`)).body),
-    (run) => run.status === "done" || run.status === "failed",
-    90_000,
-    250,
-  );
-}
+const waitForRun = (id: number) => waitForProductionRun(admin, id, 90_000, 250);
 
 const perCustomer = () =>
   queryRows<{ recurring: number; statements: number }>(

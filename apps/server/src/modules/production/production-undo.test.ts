@@ -1,116 +1,61 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { jobRunSchema, productionRunSchema, type JobRun, type ProductionRun } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  clients,
-  codes,
-  customers,
-  invoices,
-  recurringCharges,
-  routePlans,
-  routes,
-} from "../../db/tables.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { customers } from "../../db/tables.js";
+import { invoices, recurringCharges, routePlans, routes } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
-import { postEntries } from "../ledger/post-entries.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { monthlyCharge, postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import {
+  admin,
+  clientId,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
+import { createCodes } from "../../test-support/test-codes.js";
+import { insertCustomer } from "../../test-support/test-customers.js";
 
 // A cycle-9 client on a fixed run date (passes on any day): mailed customers with an overdue
 // balance (late fees), recurring charges of both kinds, a one-month pull flag, a group skip and an
 // invoice the run carries. Run, undo, run again: the same statements and ledger.
 const CYCLE = 9;
 const RUN_DATE = "2025-05-09";
-const ADDRESS = { address1: "1 Main St", city: "Springfield", state: "IL", zip: "62701" };
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let admin: ApiClient;
-let clientId: number;
+useProductionApp({
+  chunkSize: 2,
+  client: {
+    normalCycle: CYCLE,
+    dateLastBilling: "2025-04-09",
+    financeFlag: "1",
+    thirtyDayRateOrPercent: "rate",
+    dayCharge30Day: "5.00",
+    numberBillsSentYtd: 12,
+  },
+  otherCycle: 28,
+});
 
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp({ jobs: { chunkSize: 2 } }));
-  admin = testApp.client(fixture.adminToken);
-  clientId = fixture.a.clientId;
-  await testApp.db
-    .update(clients)
-    .set({
-      normalCycle: CYCLE,
-      dateLastBilling: "2025-04-09",
-      financeFlag: "1",
-      thirtyDayRateOrPercent: "rate",
-      dayCharge30Day: "5.00",
-      numberBillsSentYtd: 12,
-    })
-    .where(eq(clients.id, clientId));
-  await testApp.db.update(clients).set({ normalCycle: 28 }).where(eq(clients.id, fixture.b.clientId));
-  const [charge] = await testApp.db
-    .insert(codes)
-    .values({ clientId, code: 100, description: "Service", codeType: "charge" })
-    .returning({ id: codes.id });
-  const codeId = charge?.id ?? 0;
-  const add = async (no: number, name: string, fields: Partial<typeof customers.$inferInsert> = {}) => {
-    const [row] = await testApp.db
-      .insert(customers)
-      .values({ clientId, customerNo: no, customerName: name, lastName: name, ...ADDRESS, ...fields })
-      .returning({ id: customers.id });
-    return row?.id ?? 0;
-  };
+  const { charge: codeId } = await createCodes(testApp.db, clientId, { charge: "charge" });
+  const add = (no: number, name: string, fields: Partial<typeof customers.$inferInsert> = {}) =>
+    insertCustomer(testApp.db, { clientId, customerNo: no, customerName: name, lastName: name, ...fields });
   const owes = await add(11, "Owes");
   const temp = await add(12, "Temp pull", { pullFlag: "T" });
   const skip = await add(13, "Group skip");
   const fresh = await add(14, "Fresh");
-  await testApp.db.transaction((tx) =>
-    postEntries(tx, { clientId }, [
-      {
-        customerId: owes,
-        codeId,
-        codeType: "charge",
-        description: "Service",
-        rate: "100.00",
-        quantity: "1",
-        serviceDate: "2025-03-20",
-      },
-      {
-        customerId: temp,
-        codeId,
-        codeType: "charge",
-        description: "Service",
-        rate: "40.00",
-        quantity: "1",
-        serviceDate: "2025-04-30",
-      },
-      {
-        customerId: fresh,
-        codeId,
-        codeType: "charge",
-        description: "Service",
-        rate: "12.34",
-        quantity: "1",
-        serviceDate: "2025-05-02",
-      },
-    ]),
-  );
-  const recurring = {
-    clientId,
-    codeId,
-    rate: "25.00000",
-    quantity: "1",
-    amount: "25.00",
-    startMonth: 1,
-    endMonth: 12,
-  };
+  await postInOneTransaction(testApp.db, clientId, [
+    serviceCharge(owes, codeId, "100.00", "2025-03-20"),
+    serviceCharge(temp, codeId, "40.00", "2025-04-30"),
+    serviceCharge(fresh, codeId, "12.34", "2025-05-02"),
+  ]);
   await testApp.db.insert(recurringCharges).values([
-    { ...recurring, customerId: owes, description: "Monthly service" },
-    {
-      ...recurring,
-      customerId: fresh,
+    monthlyCharge({ clientId, customerId: owes, codeId }, "25.00"),
+    monthlyCharge({ clientId, customerId: fresh, codeId }, "7.50", {
       description: "Visits",
-      rate: "7.50000",
-      amount: "7.50",
       arrears: true,
-    },
+    }),
   ]);
   const [group] = await testApp.db
     .insert(routes)
@@ -124,20 +69,7 @@ beforeAll(async () => {
     .values({ clientId, customerId: fresh, invoiceNum: 1, invoiceDate: "2025-05-03" });
 });
 
-afterAll(async () => {
-  await testApp?.close();
-});
-
-async function runCycle(): Promise<ProductionRun> {
-  const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE });
-  expect(started.status).toBe(202);
-  const id = productionRunSchema.parse(started.body).id;
-  return pollUntil(
-    async () => productionRunSchema.parse((await admin.get(`/api/productionruns/${id}/`)).body),
-    (run) => run.status === "done" || run.status === "failed",
-    60_000,
-  );
-}
+const runCycle = () => runProductionCycle(admin, CYCLE, { run_date: RUN_DATE });
 
 async function waitForJob(id: number): Promise<JobRun> {
   return pollUntil(

@@ -1,13 +1,15 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
-import { cardRunSchema, luhnValid, productionRunSchema } from "@cyclebill/domain";
+import { cardRunSchema } from "@cyclebill/domain";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { businessToday } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, codes, customerPaymentMethods, customers, recurringCharges } from "../../db/tables.js";
+import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
 import { recurringFrequencies } from "../../db/schema/billing.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { runProductionCycle } from "../../test-support/production-app.js";
+import { luhnCard, storeCardOnFile, gatewayAccountFields } from "../../test-support/stored-cards.js";
 import {
   createTenantFixture,
   startTestApp,
@@ -16,8 +18,6 @@ import {
 } from "../../test-support/test-app.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { statementMismatches } from "../ledger/statement-mismatches.js";
-import { buildRequest, callGateway } from "../payments/bluepay-client.js";
-import { sealSecret } from "../secrets/secret-box.js";
 
 // Issue 28 "Statements that prove themselves": random small ledgers (charges, payments, credits,
 // debits, voids, late-fee tiers, recurring charges of every frequency in Advance and Arrears, entries back-dated
@@ -57,34 +57,17 @@ afterAll(async () => {
 /** A distinct Luhn-valid card per customer: the sandbox scrubs duplicates by card and amount. */
 function nextCard(): string {
   cardIndex += 1;
-  const body = `4${String(cardIndex + 2800).padStart(14, "0")}`;
-  for (let check = 0; check < 10; check++) if (luhnValid(`${body}${check}`)) return `${body}${check}`;
-  throw new Error("no check digit");
+  return luhnCard("4", cardIndex + 2800);
 }
 
 /** A card stored as the staff form stores one (a $0.00 AUTH whose TRANS_ID is the token). */
-async function storeCard(clientId: number, customerId: number): Promise<void> {
-  const answer = await callGateway(
-    sandbox.bp20postUrl,
-    buildRequest(ACCOUNT, {
-      transType: "AUTH",
-      mode: "TEST",
-      amount: "0.00",
-      account: { kind: "card", number: nextCard(), expire: "1299" },
-    }),
-    { timeoutMs: 5_000 },
+const storeCard = (clientId: number, customerId: number) =>
+  storeCardOnFile(
+    testApp.db,
+    { url: sandbox.bp20postUrl, account: ACCOUNT },
+    { clientId, customerId },
+    nextCard(),
   );
-  if (answer.status !== "approved") throw new Error(`AUTH refused: ${JSON.stringify(answer)}`);
-  await testApp.db.insert(customerPaymentMethods).values({
-    clientId,
-    customerId,
-    kind: "card",
-    token: answer.transId,
-    mask: answer.mask,
-    cardType: answer.cardType,
-    expiry: "1299",
-  });
-}
 
 /** The 10th of the month `back` months before today's month. */
 function runDateBack(back: number): string {
@@ -142,21 +125,8 @@ const ledgerArb = fc.record({
 
 const money = (cents: number) => `${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, "0")}`;
 
-async function runCycle(clientId: number, runDate: string) {
-  const started = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, {
-    run_date: runDate,
-    client_ids: [clientId],
-  });
-  expect(started.status, started.text).toBe(202);
-  return pollUntil(
-    async () =>
-      productionRunSchema.parse(
-        (await admin.get(`/api/productionruns/${(started.body as { id: number }).id}/`)).body,
-      ),
-    (run) => run.status === "done" || run.status === "failed",
-    60_000,
-  );
-}
+const runCycle = (clientId: number, runDate: string) =>
+  runProductionCycle(admin, CYCLE, { run_date: runDate, client_ids: [clientId] });
 
 describe("statements prove themselves on random ledgers", () => {
   it("after every run of consecutive cycles the doctor finds no mismatch", async () => {
@@ -187,8 +157,7 @@ describe("statements prove themselves on random ledgers", () => {
             city: "Austin",
             state: "TX",
             zip: "73301",
-            bluepayAccountId: ACCOUNT.accountId,
-            bluepaySecretKeyEncrypted: sealSecret(testApp.config.secretsKey, ACCOUNT.secretKey),
+            ...gatewayAccountFields(testApp.config.secretsKey, ACCOUNT),
           })
           .returning({ id: clients.id });
         if (!client) throw new Error("client not made");

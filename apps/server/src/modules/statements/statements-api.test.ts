@@ -20,6 +20,16 @@ import type { Page, Statement } from "../../test-support/statement-world.js";
 
 useStatementWorld();
 
+/** A customer's 20.00 charge on an invoice, and the statement of March 2024 that carries both. */
+async function invoicedStatement() {
+  const customerId = await newCustomer();
+  const charge = await post(customerId, "charge", "20.00", "2024-03-03");
+  const invoice = await createInvoice(testApp.db, tenantA(), { customerId, invoiceDate: "2024-03-04" });
+  await attachTransactions(testApp.db, tenantA(), invoice.id, [charge.id]);
+  const statement = await createStatement(testApp.db, tenantA(), { customerId, statementDate: "2024-03-31" });
+  return { customerId, charge, invoice, statement };
+}
+
 describe("GET /api/statements/", () => {
   it("lists with the combined table's fields, filters and newest first", async () => {
     const customerId = await newCustomer();
@@ -82,14 +92,7 @@ describe("GET /api/statements/", () => {
 
 describe("GET /api/statements/{id}/ and reopen", () => {
   it("shows the entries and invoices it carried", async () => {
-    const customerId = await newCustomer();
-    const charge = await post(customerId, "charge", "20.00", "2024-03-03");
-    const invoice = await createInvoice(testApp.db, tenantA(), { customerId, invoiceDate: "2024-03-04" });
-    await attachTransactions(testApp.db, tenantA(), invoice.id, [charge.id]);
-    const statement = await createStatement(testApp.db, tenantA(), {
-      customerId,
-      statementDate: "2024-03-31",
-    });
+    const { charge, invoice, statement } = await invoicedStatement();
     const response = await owner.get(`/api/statements/${statement.id}/`);
     expect(response.status).toBe(200);
     const body = response.body as Statement;
@@ -100,14 +103,7 @@ describe("GET /api/statements/{id}/ and reopen", () => {
   });
 
   it("reopens a processed statement once; its invoices stay processed", async () => {
-    const customerId = await newCustomer();
-    const charge = await post(customerId, "charge", "20.00", "2024-03-03");
-    const invoice = await createInvoice(testApp.db, tenantA(), { customerId, invoiceDate: "2024-03-04" });
-    await attachTransactions(testApp.db, tenantA(), invoice.id, [charge.id]);
-    const statement = await createStatement(testApp.db, tenantA(), {
-      customerId,
-      statementDate: "2024-03-31",
-    });
+    const { customerId, invoice, statement } = await invoicedStatement();
     const before = await customerRow(customerId);
 
     expect((await otherOwner.post(`/api/statements/${statement.id}/reopen/`)).status).toBe(404);

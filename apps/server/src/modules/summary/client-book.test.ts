@@ -2,18 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { addDays } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, customers } from "../../db/tables.js";
-import {
-  httpClient,
-  TEST_JWT_SECRET,
-  type ApiClient,
-  type TenantFixture,
-  type TestApp,
-} from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { httpClient, TEST_JWT_SECRET, type ApiClient, type TestApp } from "../../test-support/test-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
+import { createCodes, TENS_CODES } from "../../test-support/test-codes.js";
 import { businessToday } from "../../clock.js";
 import { pruneCustomerChanges } from "../ledger/customer-changes.js";
 import { postTransaction } from "../transactions/post-transaction.js";
@@ -23,17 +19,9 @@ import { computeClientSummary } from "./client-summary.js";
 // log; these tests hold the book's figures to a full computation from the ledger after every kind
 // of change, across an in-flight transaction that commits late, and across two server processes.
 
-let testApp: TestApp;
-let fixture: TenantFixture;
+useTenantApp();
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
-
-function daysBefore(asOf: string, days: number): string {
-  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
+const daysBefore = (asOf: string, days: number) => addDays(asOf, -days);
 
 /** A small deterministic generator, so a failure replays. */
 function generator(seed: number): () => number {
@@ -46,20 +34,7 @@ function generator(seed: number): () => number {
   };
 }
 
-type Codes = { charge: number; payment: number; credit: number; debit: number };
-
-async function makeCodes(clientId: number): Promise<Codes> {
-  const [charge, payment, credit, debit] = await testApp.db
-    .insert(codes)
-    .values([
-      { clientId, code: 10, description: "Service", codeType: "charge" },
-      { clientId, code: 20, description: "Payment", codeType: "payment" },
-      { clientId, code: 30, description: "Credit", codeType: "adjust" },
-      { clientId, code: 40, description: "Debit", codeType: "debit" },
-    ])
-    .returning();
-  return { charge: charge!.id, payment: payment!.id, credit: credit!.id, debit: debit!.id };
-}
+const makeCodes = (clientId: number) => createCodes(testApp.db, clientId, TENS_CODES);
 
 async function summaryOf(client: ApiClient, clientId: number): Promise<unknown> {
   const response = await client.get(`/api/summary-data/client/${clientId}`);
@@ -87,6 +62,13 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const rate = () => (1 + Math.floor(random() * 20_000) / 100).toFixed(2);
     const serviceDate = () => daysBefore(today, Math.floor(random() * 150));
+    const randomEntry = () => ({
+      customer: pick(customerIds),
+      code: pick(codeList),
+      rate: rate(),
+      serviceDate: serviceDate(),
+      force: true,
+    });
 
     // Built before the changes, so every later figure comes from a partial refresh.
     expect(await summaryOf(owner, clientId)).toEqual(await fullSummary(clientId));
@@ -109,24 +91,12 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
         if (status === 201) customerIds.push((response.body as { id: number }).id);
       } else if (roll < 0.42 || entryIds.length === 0) {
         kind = "post";
-        const response = await owner.post("/api/transactions/", {
-          customer: pick(customerIds),
-          code: pick(codeList),
-          rate: rate(),
-          serviceDate: serviceDate(),
-          force: true,
-        });
+        const response = await owner.post("/api/transactions/", randomEntry());
         status = response.status;
         if (status === 201) entryIds.push((response.body as { id: number }).id);
       } else if (roll < 0.54) {
         kind = "edit";
-        const response = await owner.put(`/api/transactions/${pick(entryIds)}/`, {
-          customer: pick(customerIds),
-          code: pick(codeList),
-          rate: rate(),
-          serviceDate: serviceDate(),
-          force: true,
-        });
+        const response = await owner.put(`/api/transactions/${pick(entryIds)}/`, randomEntry());
         status = response.status;
       } else if (roll < 0.62) {
         kind = "delete";

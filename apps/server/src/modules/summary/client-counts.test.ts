@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { codes, customers } from "../../db/tables.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import type { ApiClient } from "../../test-support/test-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 
 // The lists' unfiltered counts (customers active and archived, the whole ledger's entries) come from
@@ -11,13 +11,7 @@ import { postTransaction } from "../transactions/post-transaction.js";
 // including a write the serving process never saw (made through the database directly, as another
 // API process or a worker would), the next page's count equals a count of the rows.
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 type Counts = { active: number; archived: number; entries: number };
 

@@ -1,40 +1,24 @@
 import { sql } from "drizzle-orm";
-import { addAmounts, addBuckets, ageBalance, emptyBuckets, sumAmounts } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addAmounts, addBuckets, addDays, ageBalance, emptyBuckets, sumAmounts } from "@cyclebill/domain";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../db/query-rows.js";
 import { clients, codes, customers } from "../../db/tables.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
+import { createCodes, TENS_CODES } from "../../test-support/test-codes.js";
 import { seedDemo } from "../demo/seed-demo.js";
 import { postTransaction } from "../transactions/post-transaction.js";
 import { ageClientTotals, ageCustomerBalances } from "./customer-ageing.queries.js";
 import { businessToday } from "../../clock.js";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
+useTenantApp();
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
-
-function daysBefore(asOf: string, days: number): string {
-  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
+const daysBefore = (asOf: string, days: number) => addDays(asOf, -days);
 
 describe("GET /api/summary-data/client/{id}", () => {
   it("computes counts, ageing, month-to-date activity and balance from the ledger", async () => {
     const clientId = fixture.a.clientId;
     const today = businessToday();
-    const [charge, payment, credit, debit] = await testApp.db
-      .insert(codes)
-      .values([
-        { clientId, code: 10, description: "Service", codeType: "charge" },
-        { clientId, code: 20, description: "Payment", codeType: "payment" },
-        { clientId, code: 30, description: "Credit", codeType: "adjust" },
-        { clientId, code: 40, description: "Debit", codeType: "debit" },
-      ])
-      .returning();
+    const { charge, payment, credit, debit } = await createCodes(testApp.db, clientId, TENS_CODES);
     const [alice, bob] = await testApp.db
       .insert(customers)
       .values([
@@ -50,13 +34,13 @@ describe("GET /api/summary-data/client/{id}", () => {
         { customerId, codeId, description: "x", rate, serviceDate: daysBefore(today, daysAgo) },
       );
     // Alice: 100 at 100 days, 50 at 45 days, 40 today; paid 60 => owes 130: 40 current, 50 at 30, 40 at 90.
-    await post(alice!.id, charge!.id, "100.00", 100);
-    await post(alice!.id, charge!.id, "50.00", 45);
-    await post(alice!.id, charge!.id, "40.00", 0);
-    await post(alice!.id, payment!.id, "60.00", 0);
+    await post(alice!.id, charge, "100.00", 100);
+    await post(alice!.id, charge, "50.00", 45);
+    await post(alice!.id, charge, "40.00", 0);
+    await post(alice!.id, payment, "60.00", 0);
     // Bob: credit balance of 5.
-    await post(bob!.id, credit!.id, "7.50", 0);
-    await post(bob!.id, debit!.id, "2.50", 0);
+    await post(bob!.id, credit, "7.50", 0);
+    await post(bob!.id, debit, "2.50", 0);
 
     const response = await testApp.client(fixture.a.ownerToken).get(`/api/summary-data/client/${clientId}`);
     expect(response.status).toBe(200);

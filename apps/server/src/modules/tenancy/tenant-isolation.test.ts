@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { describe, expect, it } from "vitest";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { tenantResourceCases } from "../../test-support/tenant-resources.js";
 
 // Written once for every tenant resource: add a resource to tenantResourceCases and it is covered.
-let testApp: TestApp;
-let fixture: TenantFixture;
 let counter = 0;
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-});
-afterAll(async () => testApp?.close());
+useTenantApp();
 
 type Record = { id: number };
 

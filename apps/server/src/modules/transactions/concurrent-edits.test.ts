@@ -1,39 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codes, customers } from "../../db/tables.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
-import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import {
+  addRaceCustomers,
+  charge,
+  fixture,
+  staff,
+  testApp,
+  useRaceApp,
+} from "../../test-support/race-app.js";
 
 // Edits that move entries between the same two customers in opposite directions, at the same
 // time. Locking the old customer and then the new one deadlocked on PostgreSQL (a 500 for the
 // loser); the ledger writer locks every customer involved in id order, and retries a deadlock.
 
-let testApp: TestApp;
-let fixture: TenantFixture;
-let staff: ApiClient;
-let charge: number;
 let x: number;
 let y: number;
 
+useRaceApp();
 beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
-  staff = testApp.client(fixture.a.staffToken);
-  const [code] = await testApp.db
-    .insert(codes)
-    .values({ clientId: fixture.a.clientId, code: 100, description: "Mowing", codeType: "charge" })
-    .returning();
-  charge = code!.id;
-  const made = await testApp.db
-    .insert(customers)
-    .values([
-      { clientId: fixture.a.clientId, customerNo: 701, customerName: "Crossing X" },
-      { clientId: fixture.a.clientId, customerNo: 702, customerName: "Crossing Y" },
-    ])
-    .returning({ id: customers.id });
-  x = made[0]!.id;
-  y = made[1]!.id;
+  [x, y] = (await addRaceCustomers([
+    [701, "Crossing X"],
+    [702, "Crossing Y"],
+  ])) as [number, number];
 });
-afterAll(async () => testApp?.close());
 
 describe("concurrent edits across two customers", () => {
   it("never answers 5xx and keeps every balance equal to its ledger", { timeout: 120_000 }, async () => {

@@ -1,12 +1,16 @@
-import { productionRunSchema } from "@cyclebill/domain";
 import { strFromU8, unzipSync } from "fflate";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clients, customers } from "../../db/tables.js";
 import { TEST_MAILING_ADDRESS } from "../../test-support/mailing-address.js";
-import { pollUntil } from "../../test-support/poll-until.js";
+import {
+  admin,
+  fixture,
+  runProductionCycle,
+  testApp,
+  useProductionApp,
+} from "../../test-support/production-app.js";
 import { createProductionClient } from "../../test-support/production-client.js";
-import { createTenantFixture, startTestApp, type TestApp } from "../../test-support/test-app.js";
 
 // What the CSV exports say about what the screens show: no placeholder phones, and an entry billed
 // on a statement is attached (to it), not new.
@@ -14,18 +18,15 @@ import { createTenantFixture, startTestApp, type TestApp } from "../../test-supp
 const CYCLE = 9;
 const RUN_DATE = "2025-05-09";
 
-let testApp: TestApp;
-let adminToken: string;
+useProductionApp({ chunkSize: 10 });
 
-beforeAll(async () => {
-  testApp = await startTestApp({ jobs: { chunkSize: 10 } });
-  adminToken = (await createTenantFixture(testApp)).adminToken;
-});
-afterAll(async () => testApp?.close());
+/** A client billed on the cycle since 2025-04-09, with `customers` customers. */
+const exportClient = (clientNo: number, customers: number) =>
+  createProductionClient(testApp.db, { clientNo, cycle: CYCLE, dateLastBilling: "2025-04-09", customers });
 
 async function download(path: string): Promise<Response> {
   const response = await fetch(`${testApp.baseUrl}${path}`, {
-    headers: { authorization: `Bearer ${adminToken}` },
+    headers: { authorization: `Bearer ${fixture.adminToken}` },
   });
   expect(response.status).toBe(200);
   return response;
@@ -41,12 +42,7 @@ function parseCsv(text: string): Record<string, string>[] {
 
 describe("CSV exports", () => {
   it("exports the spec's no-phone 0000000000 as an empty phone, as the screens show it", async () => {
-    const client = await createProductionClient(testApp.db, {
-      clientNo: 9301,
-      cycle: CYCLE,
-      dateLastBilling: "2025-04-09",
-      customers: 0,
-    });
+    const client = await exportClient(9301, 0);
     await testApp.db.insert(customers).values({
       clientId: client.clientId,
       customerNo: 1,
@@ -67,23 +63,13 @@ describe("CSV exports", () => {
   });
 
   it("says an entry billed on a statement is attached, not new", async () => {
-    const client = await createProductionClient(testApp.db, {
-      clientNo: 9302,
-      cycle: CYCLE,
-      dateLastBilling: "2025-04-09",
-      customers: 1,
-    });
+    const client = await exportClient(9302, 1);
     await testApp.db.update(clients).set({ normalCycle: 28 }).where(eq(clients.normalCycle, CYCLE));
     await testApp.db.update(clients).set({ normalCycle: CYCLE }).where(eq(clients.id, client.clientId));
-    const started = await testApp
-      .client(adminToken)
-      .post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: RUN_DATE, client_ids: [client.clientId] });
-    expect(started.status, started.text).toBe(202);
-    const id = productionRunSchema.parse(started.body).id;
-    const run = await pollUntil(
-      async () =>
-        productionRunSchema.parse((await testApp.client(adminToken).get(`/api/productionruns/${id}/`)).body),
-      (current) => current.status === "done" || current.status === "failed",
+    const run = await runProductionCycle(
+      admin,
+      CYCLE,
+      { run_date: RUN_DATE, client_ids: [client.clientId] },
       120_000,
     );
     expect(run.status).toBe("done");

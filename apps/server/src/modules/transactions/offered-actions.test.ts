@@ -10,35 +10,33 @@ import {
   type StatementRecord,
   type TransactionRecord,
 } from "@cyclebill/domain";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { clients, codes, invoices, statements, transactions } from "../../db/tables.js";
 import {
   cardPayment,
   customerWithStatement,
   forgetRateLimits,
-  startPaymentFixture,
-  type PaymentFixture,
+  makePayment,
+  usePaymentFixture,
 } from "../../test-support/payment-fixture.js";
 import type { ApiResponse } from "../../test-support/test-app.js";
 
 // Every action a record offers is one the server takes, and every one it refuses is not offered:
 // each action runs on a fresh copy of each kind of record, and its answer is held to the offer.
 
-let fixture: PaymentFixture;
+const fixture = usePaymentFixture();
 let keyNo = 0;
 let chargeCode = 0;
 const clientA = () => fixture.tenants.a.clientId;
 const staff = () => fixture.testApp.client(fixture.tenants.a.staffToken);
 
 beforeAll(async () => {
-  fixture = await startPaymentFixture();
   const [code] = await fixture.testApp.db
     .insert(codes)
     .values({ clientId: clientA(), code: 410, description: "Offered", codeType: "charge" })
     .returning({ id: codes.id });
   chargeCode = code!.id;
 });
-afterAll(async () => fixture?.close());
 
 function ok(response: ApiResponse): ApiResponse {
   expect(response.status, response.text).toBeLessThan(300);
@@ -107,12 +105,13 @@ const entryKinds: Record<string, () => Promise<number>> = {
   "a card payment's reversal refunded through the gateway": async () => {
     await forgetRateLimits(fixture.testApp);
     const { customerId, token } = await customerWithStatement(fixture.testApp, clientA(), "40.00");
-    const paid = await fixture.testApp.client().request("POST", "/api/payments/make-payment/customer/", {
-      // A new odd amount each time: the sandbox approves odd amounts in TEST mode, and refuses a
-      // repeat of the same card and amount as a duplicate.
-      body: cardPayment(token, `${String(2 * ++keyNo + 1)}.00`),
-      headers: { "idempotency-key": `offered-${keyNo}` },
-    });
+    // A new odd amount each time: the sandbox approves odd amounts in TEST mode, and refuses a
+    // repeat of the same card and amount as a duplicate.
+    const paid = await makePayment(
+      fixture.testApp,
+      cardPayment(token, `${String(2 * ++keyNo + 1)}.00`),
+      `offered-${keyNo}`,
+    );
     expect(paid.status, paid.text).toBe(200);
     const entries = (await staff().get("/api/transactions/", { customer__id: customerId })).body as {
       results: TransactionRecord[];

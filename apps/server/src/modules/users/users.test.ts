@@ -1,17 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { clients, users } from "../../db/tables.js";
 import { createUser } from "./create-user.js";
-import type { TenantFixture, TestApp } from "../../test-support/test-app.js";
-import { startTenantApp } from "../../test-support/tenant-app.js";
+import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 
-let testApp: TestApp;
-let fixture: TenantFixture;
+useTenantApp();
 
-beforeAll(async () => {
-  ({ testApp, fixture } = await startTenantApp());
+/** A user as the users form posts it. */
+const userBody = (firstName: string, lastName: string, email: string, isStaff = true) => ({
+  firstName,
+  lastName,
+  email,
+  isStaff,
 });
-afterAll(async () => testApp?.close());
+
+/** A client's name as the table holds it. */
+async function clientName(clientId: number): Promise<string> {
+  const [client] = await testApp.db
+    .select({ name: clients.clientName })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  return client?.name ?? "?";
+}
 
 type User = {
   id: number;
@@ -26,32 +36,20 @@ type User = {
 describe("/api/users/", () => {
   it("names the business, not the provider's admin, when an admin adds a client's user", async () => {
     const admin = testApp.client(fixture.adminToken);
-    const created = await admin.post(`/api/users/?client_id=${fixture.b.clientId}`, {
-      firstName: "Ines",
-      lastName: "Alves",
-      email: "ines.invite@example.com",
-      isStaff: false,
-    });
-    expect(created.status).toBe(201);
-    const [clientB] = await testApp.db
-      .select({ name: clients.clientName })
-      .from(clients)
-      .where(eq(clients.id, fixture.b.clientId));
-    const mail = await testApp.mail.lastTo("ines.invite@example.com");
-    expect(mail.subject).toBe(`You have a Cyclebill account for ${clientB?.name ?? "?"}`);
-    expect(mail.text).toContain(
-      `Your billing provider added you to ${clientB?.name ?? "?"}'s billing on Cyclebill.`,
+    const created = await admin.post(
+      `/api/users/?client_id=${fixture.b.clientId}`,
+      userBody("Ines", "Alves", "ines.invite@example.com", false),
     );
+    expect(created.status).toBe(201);
+    const clientB = await clientName(fixture.b.clientId);
+    const mail = await testApp.mail.lastTo("ines.invite@example.com");
+    expect(mail.subject).toBe(`You have a Cyclebill account for ${clientB}`);
+    expect(mail.text).toContain(`Your billing provider added you to ${clientB}'s billing on Cyclebill.`);
   });
 
   it("lets an owner add a user, who is emailed a link to set a password and can then log in", async () => {
     const owner = testApp.client(fixture.a.ownerToken);
-    const created = await owner.post("/api/users/", {
-      firstName: "Nia",
-      lastName: "Okafor",
-      email: "Nia@Example.com",
-      isStaff: true,
-    });
+    const created = await owner.post("/api/users/", userBody("Nia", "Okafor", "Nia@Example.com"));
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       email: "nia@example.com",
@@ -62,12 +60,9 @@ describe("/api/users/", () => {
       has_password: false,
     });
     const mail = await testApp.mail.lastTo("nia@example.com");
-    const [clientA] = await testApp.db
-      .select({ name: clients.clientName })
-      .from(clients)
-      .where(eq(clients.id, fixture.a.clientId));
-    expect(mail.subject).toBe(`You have a Cyclebill account for ${clientA?.name ?? "?"}`);
-    expect(mail.text).toContain(`added you to ${clientA?.name ?? "?"}'s billing on Cyclebill`);
+    const clientA = await clientName(fixture.a.clientId);
+    expect(mail.subject).toBe(`You have a Cyclebill account for ${clientA}`);
+    expect(mail.text).toContain(`added you to ${clientA}'s billing on Cyclebill`);
     const link = new URL(/https?:\/\/\S+\/passwordReset\?\S+/.exec(mail.text)?.[0] ?? "http://missing");
     const reset = await testApp.client().post("/api/reset-password/", {
       email: link.searchParams.get("email"),
@@ -92,20 +87,12 @@ describe("/api/users/", () => {
 
   it("updates with the full body and deletes", async () => {
     const owner = testApp.client(fixture.a.ownerToken);
-    const created = (
-      await owner.post("/api/users/", {
-        firstName: "Ole",
-        lastName: "Berg",
-        email: "ole@example.com",
-        isStaff: true,
-      })
-    ).body as User;
-    const updated = await owner.put(`/api/users/${created.id}/`, {
-      firstName: "Ole",
-      lastName: "Bergström",
-      email: "ole.berg@example.com",
-      isStaff: false,
-    });
+    const created = (await owner.post("/api/users/", userBody("Ole", "Berg", "ole@example.com")))
+      .body as User;
+    const updated = await owner.put(
+      `/api/users/${created.id}/`,
+      userBody("Ole", "Bergström", "ole.berg@example.com", false),
+    );
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({
       name: "Ole Bergström",
@@ -122,26 +109,10 @@ describe("/api/users/", () => {
       status: 403,
       body: { detail: "Only the client's owners and the provider's admins manage users." },
     });
-    expect(
-      (
-        await staff.post("/api/users/", {
-          firstName: "X",
-          lastName: "Y",
-          email: "xy@example.com",
-          isStaff: true,
-        })
-      ).status,
-    ).toBe(403);
+    expect((await staff.post("/api/users/", userBody("X", "Y", "xy@example.com"))).status).toBe(403);
 
     const owner = testApp.client(fixture.a.ownerToken);
-    const created = (
-      await owner.post("/api/users/", {
-        firstName: "Kim",
-        lastName: "Ro",
-        email: "kim@example.com",
-        isStaff: true,
-      })
-    ).body as User;
+    const created = (await owner.post("/api/users/", userBody("Kim", "Ro", "kim@example.com"))).body as User;
     const otherOwner = testApp.client(fixture.b.ownerToken);
     expect((await otherOwner.get(`/api/users/${created.id}/`)).status).toBe(404);
     expect((await otherOwner.delete(`/api/users/${created.id}/`)).status).toBe(404);
@@ -152,23 +123,16 @@ describe("/api/users/", () => {
       lastName: ["This field is required."],
       email: ["Enter a valid email address."],
     });
-    const duplicate = await owner.post("/api/users/", {
-      firstName: "K",
-      lastName: "R",
-      email: "KIM@example.com",
-      isStaff: true,
-    });
+    const duplicate = await owner.post("/api/users/", userBody("K", "R", "KIM@example.com"));
     expect(duplicate.status).toBe(400);
     expect((duplicate.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
 
   it("lets admins manage any client's users, and keeps owners from removing themselves", async () => {
     const admin = testApp.client(fixture.adminToken);
-    const created = await admin.post(
-      "/api/users/",
-      { firstName: "Bo", lastName: "Admin-Made", email: "bo@example.com", isStaff: false },
-      { client_id: fixture.b.clientId },
-    );
+    const created = await admin.post("/api/users/", userBody("Bo", "Admin-Made", "bo@example.com", false), {
+      client_id: fixture.b.clientId,
+    });
     expect(created.status).toBe(201);
     expect((created.body as User).client).toBe(fixture.b.clientId);
     const me = (await testApp.client(fixture.a.ownerToken).get("/api/me/")).body as {
@@ -189,18 +153,8 @@ describe("/api/users/", () => {
       clientId: fixture.b.clientId,
     });
     const owner = testApp.client(fixture.a.ownerToken);
-    const fresh = await owner.post("/api/users/", {
-      firstName: "Una",
-      lastName: "New",
-      email: "una.new@example.com",
-      isStaff: true,
-    });
-    const taken = await owner.post("/api/users/", {
-      firstName: "Guess",
-      lastName: "Who",
-      email: "Taken.Elsewhere@example.com",
-      isStaff: true,
-    });
+    const fresh = await owner.post("/api/users/", userBody("Una", "New", "una.new@example.com"));
+    const taken = await owner.post("/api/users/", userBody("Guess", "Who", "Taken.Elsewhere@example.com"));
     expect(taken.status).toBe(fresh.status);
     const body = taken.body as User & Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(Object.keys(fresh.body as object).sort());
@@ -233,11 +187,9 @@ describe("/api/users/", () => {
     // The provider's admin, who sees every client anyway, still hears that the email is taken.
     const byAdmin = await testApp
       .client(fixture.adminToken)
-      .post(
-        "/api/users/",
-        { firstName: "G", lastName: "W", email: "taken.elsewhere@example.com", isStaff: true },
-        { client_id: fixture.a.clientId },
-      );
+      .post("/api/users/", userBody("G", "W", "taken.elsewhere@example.com"), {
+        client_id: fixture.a.clientId,
+      });
     expect(byAdmin.status).toBe(400);
     expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
@@ -254,24 +206,10 @@ describe("/api/users/", () => {
       isAdmin: true,
     });
     const owner = testApp.client(fixture.a.ownerToken);
-    const mine = (
-      await owner.post("/api/users/", {
-        firstName: "Eda",
-        lastName: "Edit",
-        email: "eda@example.com",
-        isStaff: true,
-      })
-    ).body as User;
-    const colleague = (
-      await owner.post("/api/users/", {
-        firstName: "Col",
-        lastName: "League",
-        email: "col@example.com",
-        isStaff: true,
-      })
-    ).body as User;
-    const editTo = (email: string) =>
-      owner.put(`/api/users/${mine.id}/`, { firstName: "Eda", lastName: "Edit", email, isStaff: true });
+    const mine = (await owner.post("/api/users/", userBody("Eda", "Edit", "eda@example.com"))).body as User;
+    const colleague = (await owner.post("/api/users/", userBody("Col", "League", "col@example.com")))
+      .body as User;
+    const editTo = (email: string) => owner.put(`/api/users/${mine.id}/`, userBody("Eda", "Edit", email));
 
     const refused = {
       status: 400,
@@ -289,11 +227,9 @@ describe("/api/users/", () => {
     // The provider's admin sees every client: told plainly.
     const byAdmin = await testApp
       .client(fixture.adminToken)
-      .put(
-        `/api/users/${mine.id}/`,
-        { firstName: "Eda", lastName: "Edit", email: "held.by.b@example.com", isStaff: true },
-        { client_id: fixture.a.clientId },
-      );
+      .put(`/api/users/${mine.id}/`, userBody("Eda", "Edit", "held.by.b@example.com"), {
+        client_id: fixture.a.clientId,
+      });
     expect((byAdmin.body as { email: string[] }).email[0]).toContain("duplicate key");
   });
 });
