@@ -1,18 +1,7 @@
 // Month names and select options, shared by every screen that picks or shows a month.
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
+import { MONTH_NAMES } from "@cyclebill/domain";
+
+export { MONTH_NAMES };
 
 /** Select options 1-12 with the month's name. */
 export const MONTH_OPTIONS = MONTH_NAMES.map((name, index) => ({ value: String(index + 1), label: name }));

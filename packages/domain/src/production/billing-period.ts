@@ -125,7 +125,8 @@ export function recurringDueInPeriod(
   return due;
 }
 
-const MONTH_NAMES = [
+/** The months' names, January first: statements, screens and month pickers say them alike. */
+export const MONTH_NAMES = [
   "January",
   "February",
   "March",
@@ -138,7 +139,7 @@ const MONTH_NAMES = [
   "October",
   "November",
   "December",
-];
+] as const;
 
 /** "October 2026" for 2026-10. */
 export function serviceMonthName(serviceMonth: string): string {

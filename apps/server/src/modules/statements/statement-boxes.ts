@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { statementBoxes, type CodeType, type StatementBoxes } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
@@ -10,13 +10,32 @@ const LATE_FEE_CODE = -1;
 
 export type StatementToBox = { statementId: number; previousBalance: string };
 
-type BoxRow = { owner: string | number; code_type: CodeType; late_fee: boolean; ledger_amount: string };
-
-/** Boxes per owner (statement or customer) from entry sums by code type and late fee. */
-function boxesFrom(
-  rows: readonly BoxRow[],
+/**
+ * Boxes per owner (a statement, or the customer whose statement is about to be made): the entries
+ * `which` picks (on `t`), summed by the owner column, code type and late fee, through statementBoxes.
+ */
+async function boxesBy(
+  tx: Executor,
+  clientId: number,
+  owner: "statement_id" | "customer_id",
+  which: SQL,
   items: readonly { owner: number; previousBalance: string }[],
-): Map<number, StatementBoxes> {
+): Promise<Map<number, StatementBoxes>> {
+  if (items.length === 0) return new Map();
+  const rows = await queryRows<{
+    owner: string | number;
+    code_type: CodeType;
+    late_fee: boolean;
+    ledger_amount: string;
+  }>(
+    tx,
+    sql`select t.${sql.raw(owner)} as owner, k.code_type,
+               (k.code = ${LATE_FEE_CODE} or t.transaction_type = 'late_fee') as late_fee,
+               sum(t.ledger_amount)::text as ledger_amount
+        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+        where t.client_id = ${clientId} and ${which}
+        group by 1, 2, 3`,
+  );
   const entriesOf = new Map<number, { codeType: CodeType; ledgerAmount: string; lateFee: boolean }[]>();
   for (const row of rows) {
     const key = Number(row.owner);
@@ -34,26 +53,21 @@ function boxesFrom(
  * entries each statement will bill (billedByStatement), read before the statements are written so
  * each is inserted with its figures once.
  */
-export async function boxesOfStatementsToMake(
+export function boxesOfStatementsToMake(
   tx: Executor,
   clientId: number,
   statementDate: string,
   items: readonly { customerId: number; previousBalance: string }[],
 ): Promise<Map<number, StatementBoxes>> {
-  if (items.length === 0) return new Map();
-  const rows = await queryRows<BoxRow>(
-    tx,
-    sql`select t.customer_id as owner, k.code_type, (k.code = ${LATE_FEE_CODE} or t.transaction_type = 'late_fee') as late_fee,
-               sum(t.ledger_amount)::text as ledger_amount
-        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
-        where t.client_id = ${clientId} and t.customer_id = any(${sqlArray(
-          items.map((item) => item.customerId),
-          "bigint",
-        )}) and ${billedByStatement(sql`${statementDate}::date`)}
-        group by 1, 2, 3`,
+  const ids = sqlArray(
+    items.map((item) => item.customerId),
+    "bigint",
   );
-  return boxesFrom(
-    rows,
+  return boxesBy(
+    tx,
+    clientId,
+    "customer_id",
+    sql`t.customer_id = any(${ids}) and ${billedByStatement(sql`${statementDate}::date`)}`,
     items.map((item) => ({ owner: item.customerId, previousBalance: item.previousBalance })),
   );
 }
@@ -62,25 +76,20 @@ export async function boxesOfStatementsToMake(
  * Each statement's boxes from the entries it carries (set-based, one query): the one domain rule
  * (statementBoxes), so the record, the PDF, the email and the preview print the same figures.
  */
-export async function boxesOfStatements(
+export function boxesOfStatements(
   tx: Executor,
   clientId: number,
   items: readonly StatementToBox[],
 ): Promise<Map<number, StatementBoxes>> {
-  if (items.length === 0) return new Map();
-  const rows = await queryRows<BoxRow>(
-    tx,
-    sql`select t.statement_id as owner, k.code_type, (k.code = ${LATE_FEE_CODE} or t.transaction_type = 'late_fee') as late_fee,
-               sum(t.ledger_amount)::text as ledger_amount
-        from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
-        where t.client_id = ${clientId} and t.statement_id = any(${sqlArray(
-          items.map((item) => item.statementId),
-          "bigint",
-        )})
-        group by 1, 2, 3`,
+  const ids = sqlArray(
+    items.map((item) => item.statementId),
+    "bigint",
   );
-  return boxesFrom(
-    rows,
+  return boxesBy(
+    tx,
+    clientId,
+    "statement_id",
+    sql`t.statement_id = any(${ids})`,
     items.map((item) => ({ owner: item.statementId, previousBalance: item.previousBalance })),
   );
 }
