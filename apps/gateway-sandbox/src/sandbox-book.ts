@@ -64,7 +64,24 @@ function sourceFrom(earlier: SandboxTransaction): PaymentSource {
 export function createSandboxBook(options: BookOptions): SandboxBook {
   const accounts = new Map(options.accounts.map((account) => [account.accountId, account]));
   const records = new Map<string, SandboxTransaction>();
-  for (const transaction of options.transactions ?? []) records.set(transaction.transId, { ...transaction });
+  // Each account's charges by type, amount and payer, oldest first: a duplicate is looked up there,
+  // not by scanning every record (a 10,000-customer card run made that the sandbox's main cost).
+  const sameCharges = new Map<string, SandboxTransaction[]>();
+  const chargeKey = (accountId: string, transType: string, amount: string, fingerprint: string) =>
+    [accountId, transType, amount, fingerprint].join("\u0000");
+  const keep = (transaction: SandboxTransaction) => {
+    records.set(transaction.transId, transaction);
+    const key = chargeKey(
+      transaction.accountId,
+      transaction.transType,
+      transaction.amount,
+      transaction.fingerprint,
+    );
+    const list = sameCharges.get(key);
+    if (list) list.push(transaction);
+    else sameCharges.set(key, [transaction]);
+  };
+  for (const transaction of options.transactions ?? []) keep({ ...transaction });
   // A new key each run: fingerprints only need to match within a run (duplicate scrubbing).
   const fingerprintKey = randomBytes(32);
   const highest = [...records.keys()].reduce((max, id) => (BigInt(id) > max ? BigInt(id) : max), 0n);
@@ -162,7 +179,7 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
       customerIp: field("CUSTOMER_IP"),
       duplicateOverride: field("DUPLICATE_OVERRIDE") === "1",
     };
-    records.set(transId, transaction);
+    keep(transaction);
     return transaction;
   }
 
@@ -207,17 +224,9 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
 
   function findDuplicate(accountId: string, transType: string, amount: string, fingerprint: string) {
     const since = options.now().getTime() - options.duplicateWindowMs;
-    return [...records.values()]
+    return [...(sameCharges.get(chargeKey(accountId, transType, amount, fingerprint)) ?? [])]
       .reverse()
-      .find(
-        (earlier) =>
-          earlier.accountId === accountId &&
-          earlier.transType === transType &&
-          earlier.amount === amount &&
-          earlier.fingerprint === fingerprint &&
-          earlier.status === "1" &&
-          Date.parse(earlier.issuedAt) >= since,
-      );
+      .find((earlier) => earlier.status === "1" && Date.parse(earlier.issuedAt) >= since);
   }
 
   function charge(
