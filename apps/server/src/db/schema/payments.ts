@@ -145,6 +145,8 @@ export const customerPaymentMethods = pgTable(
       [t.clientId, t.customerId],
       customers,
     ).onDelete("cascade"),
+    // A card run asks, per customer, whether another customer has the same card (shared-card.ts).
+    index("customer_payment_methods_same_card").on(t.clientId, t.mask, t.cardType, t.expiry),
   ],
 );
 

@@ -13,6 +13,9 @@ export function cardRunConcurrency(env: Record<string, string | undefined> = pro
   return limit;
 }
 
+/** Customers of a run charged at once (across its chunks): gateway calls overlap, each customer in its own transactions. */
+export const CARD_RUN_CONCURRENCY = cardRunConcurrency();
+
 type Lanes = { running: number; waiting: (() => void)[] };
 
 const runs = new Map<number, Lanes>();

@@ -18,16 +18,23 @@ export async function ensurePaymentCode(
   method: "card" | "ach",
 ): Promise<number> {
   const wanted = PAYMENT_CODES[method];
+  const find = async () => {
+    const [row] = await tx
+      .select({ id: codes.id })
+      .from(codes)
+      .where(and(eq(codes.clientId, clientId), eq(codes.code, wanted.code)));
+    return row?.id;
+  };
+  // Nearly always there already: one read per payment, the insert only for a client's first.
+  const existing = await find();
+  if (existing !== undefined) return existing;
   await tx
     .insert(codes)
     .values({ clientId, ...wanted, codeType: "payment" })
     .onConflictDoNothing();
-  const [row] = await tx
-    .select({ id: codes.id })
-    .from(codes)
-    .where(and(eq(codes.clientId, clientId), eq(codes.code, wanted.code)));
-  if (!row) throw new Error(`${method} payment code missing`);
-  return row.id;
+  const made = await find();
+  if (made === undefined) throw new Error(`${method} payment code missing`);
+  return made;
 }
 
 /** Codes that demo data and new clients start with. */

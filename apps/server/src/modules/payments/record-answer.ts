@@ -84,29 +84,37 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
     .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
 }
 
+/** The attempt's customer, when the caller does not already know it. */
+async function customerOfAttempt(tx: Executor, clientId: number, attemptId: number): Promise<number | null> {
+  const [peek] = await tx
+    .select({ customerId: paymentAttempts.customerId })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)));
+  return peek?.customerId ?? null;
+}
+
 /**
  * Records the gateway's answer on a pending attempt, in one database transaction: an approved sale
  * posts its one payment entry through the ledger writer (unique attempt → entry), an approved
  * AUTH (or a sale asked to save it) stores the method, and the customer's last gateway message is
  * kept, and the receipt is queued. An attempt no longer pending was settled by someone else:
- * nothing is done twice.
+ * nothing is done twice. Answers the attempt as it was settled here, or null when it was not.
  */
 export async function recordAnswer(
   db: Database,
   clientId: number,
   attemptId: number,
   answer: AttemptAnswer | AttemptFailure,
-): Promise<void> {
-  await moneyTransaction(db, async (tx) => {
+  /** The attempt's customer, when the caller has it (one read less per charge in a card run). */
+  knownCustomerId?: number,
+): Promise<AttemptRow | null> {
+  return moneyTransaction(db, async (tx) => {
     // Customers first, then the attempt: the order every money path takes.
-    const [peek] = await tx
-      .select({ customerId: paymentAttempts.customerId })
-      .from(paymentAttempts)
-      .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)));
-    if (!peek) return;
-    await lockCustomers(tx, clientId, [peek.customerId]);
+    const customerId = knownCustomerId ?? (await customerOfAttempt(tx, clientId, attemptId));
+    if (customerId === null) return null;
+    await lockCustomers(tx, clientId, [customerId]);
     const attempt = await lockedAttempt(tx, clientId, attemptId);
-    if (!attempt || attempt.status !== "pending") return;
+    if (!attempt || attempt.status !== "pending" || attempt.customerId !== customerId) return null;
     const message = "transId" in answer ? paymentPageMessage(answer) : answer.message;
     let transactionId: number | null = null;
     if ("transId" in answer && answer.status === "approved") {
@@ -141,7 +149,7 @@ export async function recordAnswer(
           .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
     }
     const answered = "transId" in answer;
-    await tx
+    const [settled] = await tx
       .update(paymentAttempts)
       .set({
         status: answer.status,
@@ -159,7 +167,8 @@ export async function recordAnswer(
         settledAt: new Date(),
         updatedAt: new Date(),
       })
-      .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)));
+      .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)))
+      .returning();
     // The receipt (or a declined autopay notice) commits with the answer; a job sends it.
     await queueReceipt(tx, attempt, answer.status);
     if (attempt.kind === "sale" || attempt.kind === "auth")
@@ -167,5 +176,6 @@ export async function recordAnswer(
         .update(customers)
         .set({ bluepayTransactionMessage: message, updatedAt: sql`now()` })
         .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
+    return settled ?? null;
   });
 }

@@ -14,6 +14,7 @@ import { HttpError, nonFieldError, notFound } from "../../http/errors.js";
 import {
   buildRequest,
   callGateway,
+  type BluepayCredentials,
   type BluepayCustomer,
   type BluepayPaymentAccount,
   type BluepayRequest,
@@ -210,6 +211,29 @@ function chargeMarks(
   };
 }
 
+/** The customer's names and company, as the attempt and the gateway take them. */
+export type ChargedCustomer = { firstName: string; lastName: string; companyName: string };
+
+/** The customer's stored method as a charge against it needs it. */
+export type StoredMethodToCharge = {
+  token: string;
+  kind: "card" | "ach";
+  mask: string;
+  cardType: string;
+  storedId: string;
+};
+
+/**
+ * What a charge needs besides its input, read beforehand: a card run reads it for a whole chunk
+ * (one query per customer, the gateway access once), a single payment reads it here.
+ */
+export type PreparedCharge = {
+  customer: ChargedCustomer;
+  /** Required when the input's account is the stored method. */
+  stored: StoredMethodToCharge | null;
+  access: { url: string; credentials: BluepayCredentials };
+};
+
 /**
  * Sends one payment attempt and records how it ended. Refusals before anything is saved (unknown
  * customer: 404; no gateway, no client key, no stored method: 400) throw. Approved, declined,
@@ -225,7 +249,6 @@ export async function sendPaymentAttempt(
 
   const [customer] = await db
     .select({
-      id: customers.id,
       firstName: customers.firstName,
       lastName: customers.lastName,
       companyName: customers.companyName,
@@ -240,15 +263,16 @@ export async function sendPaymentAttempt(
     );
   if (!customer) throw notFound();
   const access = await gatewayAccess(db, gateway, input.clientId);
-
-  let masterId = "";
-  let method: "card" | "ach" = input.account.kind === "ach" ? "ach" : "card";
-  let storedMask = "";
-  let storedCardType = "";
-  let storedId = "";
+  let stored: StoredMethodToCharge | null = null;
   if (input.account.kind === "stored") {
-    const [stored] = await db
-      .select()
+    const [method] = await db
+      .select({
+        token: customerPaymentMethods.token,
+        kind: customerPaymentMethods.kind,
+        mask: customerPaymentMethods.mask,
+        cardType: customerPaymentMethods.cardType,
+        storedId: customerPaymentMethods.storedId,
+      })
       .from(customerPaymentMethods)
       .where(
         and(
@@ -256,13 +280,29 @@ export async function sendPaymentAttempt(
           eq(customerPaymentMethods.customerId, input.customerId),
         ),
       );
-    if (!stored) throw nonFieldError(NO_STORED_METHOD_MESSAGE);
-    masterId = stored.token;
-    method = stored.kind;
-    storedMask = stored.mask;
-    storedCardType = stored.cardType;
-    storedId = stored.storedId;
+    if (!method) throw nonFieldError(NO_STORED_METHOD_MESSAGE);
+    stored = method;
   }
+  const sent = await sendPreparedAttempt(db, input, { customer, stored, access }, gateway);
+  return outcomeOf(db, sent.attempt, sent.replayed);
+}
+
+/**
+ * Saves and commits the attempt, calls the gateway and records its answer, from what was read
+ * beforehand. The same key twice is the same payment: the first attempt is settled and answered
+ * (replayed), or a different payment under it is refused with 422. Answers the attempt as it ended.
+ */
+export async function sendPreparedAttempt(
+  db: Database,
+  input: SendPaymentInput,
+  prepared: PreparedCharge,
+  gateway: PaymentGateway,
+): Promise<{ attempt: AttemptRow; replayed: boolean }> {
+  const { customer, stored, access } = prepared;
+  if (input.account.kind === "stored" && !stored) throw nonFieldError(NO_STORED_METHOD_MESSAGE);
+  const fromStored = input.account.kind === "stored" ? stored : null;
+  const masterId = fromStored?.token ?? "";
+  const method: "card" | "ach" = fromStored?.kind ?? (input.account.kind === "ach" ? "ach" : "card");
   const amount = input.kind === "auth" ? "0.00" : toAmount(input.amount);
   const name1 = (input.billing?.name1 ?? customer.firstName).trim().slice(0, 80);
   const name2 = (input.billing?.name2 ?? customer.lastName).trim().slice(0, 80);
@@ -281,8 +321,8 @@ export async function sendPaymentAttempt(
       usedStoredMethod: input.account.kind === "stored",
       amount,
       masterId,
-      mask: storedMask || maskOf(input.account),
-      cardType: storedCardType,
+      mask: fromStored?.mask || maskOf(input.account),
+      cardType: fromStored?.cardType ?? "",
       expiry: input.account.kind === "card" ? input.account.expire : "",
       name1,
       name2,
@@ -297,10 +337,12 @@ export async function sendPaymentAttempt(
     .onConflictDoNothing()
     .returning();
   if (!inserted) {
-    // Another request with the same key got there first.
+    // The key was used before (a replayed chunk, or another request that got there first).
     const first = await attemptByKey(db, input.clientId, input.idempotencyKey);
     if (!first) throw new Error("payment attempt vanished");
-    return replay(db, first, input, gateway);
+    if (!sameRequest(first, input)) throw new HttpError(422, { detail: KEY_REUSED_MESSAGE });
+    if (first.status === "pending") await settleAttempt(db, first, gateway);
+    return { attempt: await readAttempt(db, first.clientId, first.id), replayed: true };
   }
 
   const account: BluepayPaymentAccount | undefined =
@@ -313,16 +355,21 @@ export async function sendPaymentAttempt(
     masterId: masterId || undefined,
     customer: { ...input.billing, name1, name2 },
     orderId: String(inserted.id),
-    ...chargeMarks(input, method, storedId, customer.companyName),
+    ...chargeMarks(input, method, fromStored?.storedId ?? "", customer.companyName),
   });
   const call = () => callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
   const answer = await (input.gatewayLane ? input.gatewayLane(call) : call());
-  if (answer.status !== "no-answer") await recordAnswer(db, input.clientId, inserted.id, answer);
+  let settled: AttemptRow | null = null;
+  if (answer.status !== "no-answer")
+    settled = await recordAnswer(db, input.clientId, inserted.id, answer, input.customerId);
   else if (!answer.maybeProcessed)
-    await recordAnswer(db, input.clientId, inserted.id, {
-      status: "error",
-      message: "The payment gateway could not be reached; nothing was charged.",
-    });
+    settled = await recordAnswer(
+      db,
+      input.clientId,
+      inserted.id,
+      { status: "error", message: "The payment gateway could not be reached; nothing was charged." },
+      input.customerId,
+    );
   else await settleAttempt(db, inserted, gateway);
-  return outcomeOf(db, await readAttempt(db, input.clientId, inserted.id), false);
+  return { attempt: settled ?? (await readAttempt(db, input.clientId, inserted.id)), replayed: false };
 }
