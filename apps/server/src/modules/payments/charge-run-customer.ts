@@ -291,4 +291,3 @@ export async function chargeOrSkip(
     return (await attemptOf(db, chunk.clientId, key)) ?? { status: "skipped", amount: "0.00" };
   }
 }
-
