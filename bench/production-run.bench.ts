@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
@@ -38,8 +38,15 @@ import { createMailer } from "../apps/server/src/modules/mail/mailer.js";
 import { startProductionRun } from "../apps/server/src/modules/production/start-production.js";
 import type { PhaseTimer, ProductionPhase } from "../apps/server/src/modules/production/write-production.js";
 import { createUser } from "../apps/server/src/modules/users/create-user.js";
+import { productionRunJob } from "../apps/server/src/jobs/production-run.job.js";
 
 const CHUNK_SIZE = Number(process.env.JOB_CHUNK_SIZE ?? 500);
+const { concurrency } = productionRunJob.queue;
+/** Steps at once, as one worker process's production-run queue takes them (BENCH_PRODUCTION_LANES overrides). */
+const LANES = Number(
+  process.env.BENCH_PRODUCTION_LANES ??
+    (concurrency === "cores" ? availableParallelism() : (concurrency ?? 1)),
+);
 const OVERRIDE = process.env.BENCH_PRODUCTION_CUSTOMERS;
 const sizeOf = (fallback: number) => (OVERRIDE ? Number(OVERRIDE) : fallback);
 const EMAIL_SHARE = 0.3;
@@ -69,7 +76,7 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
   const { clientId, overdue } = await generate(handle, customers, EMAIL_SHARE);
   console.log(
     `${label}: ${customers} customers (${overdue} overdue) generated in ` +
-      `${((performance.now() - generating) / 1000).toFixed(1)} s; chunks of ${CHUNK_SIZE}`,
+      `${((performance.now() - generating) / 1000).toFixed(1)} s; chunks of ${CHUNK_SIZE}, ${LANES} at once`,
   );
   const admin = await createUser(handle.db, {
     email: "bench-admin@example.test",
@@ -116,12 +123,29 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
   add("start", performance.now() - started);
   let steps = 0;
   let stepsMs = 0;
-  for (let step = queue.shift(); step; step = queue.shift()) {
-    const stepStarted = performance.now();
-    await runProductionStep(handle.db, step, queues, time);
-    stepsMs += performance.now() - stepStarted;
-    steps += 1;
-  }
+  let running = 0;
+  // Each lane takes the next step, as one of the worker's loops does; a lane that finds the queue
+  // empty waits while another lane's step (the plan) may still enqueue more.
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      const step = queue.shift();
+      if (!step) {
+        if (running === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
+      running += 1;
+      const stepStarted = performance.now();
+      try {
+        await runProductionStep(handle.db, step, queues, time);
+      } finally {
+        running -= 1;
+      }
+      stepsMs += performance.now() - stepStarted;
+      steps += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: LANES }, lane));
   const seconds = (performance.now() - started) / 1000;
   const timed = [...phases.entries()]
     .filter(([phase]) => phase !== "start")

@@ -25,7 +25,9 @@ import { waitFor } from "../test-support/worker-process.js";
 
 const CUSTOMERS = 40;
 const CHUNK_SIZE = 5; // 8 chunks
-const BLOCKED_CHUNK = 4; // the first worker finishes chunks 0-3, then waits on a lock in chunk 4
+const BLOCKED_CHUNK = 4; // the first worker waits on a lock in chunk 4 and finishes the others
+/** A worker runs two chunks at once (production-run.job.ts): the other loop goes on past chunk 4. */
+const DONE_BEFORE_KILL = [0, 1, 2, 3, 5, 6, 7];
 const EXPIRE_SECONDS = 4;
 const CYCLE = 5;
 const RUN_DATE = "2025-03-05";
@@ -92,15 +94,26 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
 
     const first = startWorker();
     await waitFor(
-      "the first worker to block in chunk 4",
-      async () => (await chunkNumbers()).length === BLOCKED_CHUNK && (await waitsOnLock(db, "for update")),
+      "the first worker to block in chunk 4 and finish the others",
+      async () =>
+        (await chunkNumbers()).length === DONE_BEFORE_KILL.length && (await waitsOnLock(db, "for update")),
       first,
     );
-    expect(await readJobRun(db, key)).toMatchObject({ status: "running", total: CUSTOMERS, done: 20 });
-    // The first four chunks are posted and have their statements; the rest nothing yet.
+    expect(await chunkNumbers()).toEqual(DONE_BEFORE_KILL);
+    const doneBeforeKill = DONE_BEFORE_KILL.length * CHUNK_SIZE;
+    expect(await readJobRun(db, key)).toMatchObject({
+      status: "running",
+      total: CUSTOMERS,
+      done: doneBeforeKill,
+    });
+    // Every chunk but the blocked one is posted and has its statements; that one nothing yet.
     const midway = await postedByCustomer();
-    expect(midway.filter((row) => row.statements === 1)).toHaveLength(BLOCKED_CHUNK * CHUNK_SIZE);
-    expect(midway.filter((row) => row.recurring === 1)).toHaveLength(BLOCKED_CHUNK * CHUNK_SIZE);
+    expect(midway.filter((row) => row.statements === 1)).toHaveLength(doneBeforeKill);
+    expect(midway.filter((row) => row.recurring === 1)).toHaveLength(doneBeforeKill);
+    const blocked = new Set(
+      ids.slice(BLOCKED_CHUNK * CHUNK_SIZE, (BLOCKED_CHUNK + 1) * CHUNK_SIZE).map(String),
+    );
+    expect(midway.filter((row) => row.statements === 0).map((row) => row.customer_id)).toEqual([...blocked]);
 
     first.child.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });

@@ -31,7 +31,11 @@ export const productionRunJob = defineJob({
   payload: productionRunPayload,
   // A chunk of 500 customers posts and makes its statements in a second or two; two minutes
   // without an answer means the worker died: the step is retried, and skipped if recorded.
-  queue: { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 120 },
+  // Two chunks at once in each worker loop: a chunk alternates between this process and
+  // PostgreSQL, so two side by side keep two cores busy (more cores: more workers, or WORKERS=n).
+  // Chunks touch different customers, and statement numbers stay unique and gapless
+  // (production-parallel-chunks.test.ts).
+  queue: { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 120, concurrency: 2 },
   handle: (payload, { db, enqueue, enqueueJobs }) =>
     runProductionStep(db, payload, {
       steps: (tx, steps) => enqueue(tx, steps),
