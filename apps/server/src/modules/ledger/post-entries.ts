@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ledgerAmount, multiplyRateByQuantity, sumAmounts, type CodeType } from "@cyclebill/domain";
+import { ledgerAmount, multiplyRateByQuantity, sumAmounts } from "@cyclebill/domain";
 import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
@@ -14,14 +14,10 @@ import { sqlArray } from "./sql-arrays.js";
 export type TransactionType = (typeof transactionTypes)[number];
 
 /** One entry to post. Rate and quantity are already normalised (5 places); the amount follows from them. */
-export type NewLedgerEntry = {
-  customerId: number;
-  codeId: number;
-  codeType: CodeType;
-  description: string;
-  rate: string;
-  quantity: string;
-  serviceDate: string;
+export type NewLedgerEntry = Pick<
+  EntryContent,
+  "customerId" | "codeId" | "codeType" | "description" | "rate" | "quantity" | "serviceDate"
+> & {
   unitOfMeasureId?: number | null;
   transactionType?: TransactionType;
   storedAmountFlag?: boolean;

@@ -1,16 +1,11 @@
-import { userInputSchema } from "@cyclebill/domain";
+import { userInputSchema, userNameFields } from "@cyclebill/domain";
 import { z } from "zod";
 import { users } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import type { TenantResource } from "../tenancy/tenant-records.js";
 
 export const userOutputSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  name: z.string(),
+  ...userNameFields,
   is_active: z.boolean(),
   is_client_staff: z.boolean(),
   role: z.enum(["owner", "staff"]),
