@@ -45,7 +45,9 @@ describe("Process CC Payments", () => {
     await dialog.getByRole("button", { name: "Charge $36.00" }).click();
 
     const results = page.getByRole("table", { name: "Payment results" });
-    await page.getByText("3 of 3 customers").waitFor({ timeout: 30_000 });
+    // The run's own progress: the customer table's pager ("1–3 of 3 customers") says it too.
+    const cardRun = page.locator('[aria-label="Card run"]');
+    await cardRun.getByText("3 of 3 customers").waitFor({ timeout: 30_000 });
     const totals = page.getByTestId("card-run-totals");
     // On a miss, say what the page showed: totals and each customer's message.
     await totals
@@ -87,7 +89,15 @@ describe("Process CC Payments", () => {
       .getByRole("dialog", { name: "Make payments" })
       .getByRole("button", { name: "Charge $17.00" })
       .click();
-    await page.getByText("1 of 1 customers").waitFor({ timeout: 30_000 });
+    // Waiting on the run's totals, not on "1 of 1 customers": the customer table's pager
+    // ("1–1 of 1 customers") says that from the start, and the row was read while still pending.
+    const totals = page.getByTestId("card-run-totals");
+    await totals
+      .getByText("1 approved · $17.00")
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`Totals: ${await totals.innerText()}`, { cause: error });
+      });
     const row = page
       .getByRole("table", { name: "Payment results" })
       .getByRole("row")
