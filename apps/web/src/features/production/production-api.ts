@@ -73,8 +73,9 @@ const undoPending = (run: ProductionRun | undefined) =>
   false;
 
 /**
- * One run, polled every second while it is queued or running (the progress bar). When it finishes,
- * the history, the cycle list and the previews are read again: they now show the run's results.
+ * One run, polled every second while it is queued or running (the progress bar). When it is first
+ * seen finished, the history, the cycle list and the previews are read again: they now show the
+ * run's results.
  */
 export function useProductionRun(id: number | null) {
   const queryClient = useQueryClient();
@@ -84,7 +85,8 @@ export function useProductionRun(id: number | null) {
     queryFn: async ({ signal }) => {
       const previous = queryClient.getQueryData<ProductionRun>(["production", "run", id]);
       const run = await apiFetch<ProductionRun>(`/productionruns/${id}/`, { signal });
-      if (previous && !isFinished(previous) && isFinished(run)) {
+      // Also when the first read already finds it finished: a short run can end before it.
+      if (isFinished(run) && (!previous || !isFinished(previous))) {
         void queryClient.invalidateQueries({
           queryKey: ["production"],
           predicate: (query) => query.queryKey[1] !== "run",
