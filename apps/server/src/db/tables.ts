@@ -3,3 +3,4 @@ export * from "./schema/platform.js";
 export * from "./schema/billing.js";
 export * from "./schema/jobs.js";
 export * from "./schema/payments.js";
+export * from "./schema/gateway.js";

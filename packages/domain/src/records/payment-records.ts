@@ -76,9 +76,14 @@ export const paymentLinkSchema = z.object({
 });
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;
 
-/** How one attempt ended. pending: sent, answer not known yet (settled later by asking the gateway). */
+/**
+ * How one attempt ended. pending: saved, its gateway call not ended yet; unknown: the call ended
+ * without a usable answer (lost, partial, no TRANS_ID, a STATUS outside 1/0/E), looked up later and
+ * settled only by evidence.
+ */
 export const PAYMENT_ATTEMPT_STATUSES = [
   "pending",
+  "unknown",
   "approved",
   "declined",
   "error",

@@ -30,6 +30,7 @@ export const paymentAttemptKinds = ["sale", "auth", "refund", "void"] as const;
 export const paymentAttemptSources = ["page", "staff", "bulk", "autopay"] as const;
 export const paymentAttemptStatuses = [
   "pending",
+  "unknown",
   "approved",
   "declined",
   "error",
@@ -37,6 +38,8 @@ export const paymentAttemptStatuses = [
   "skipped",
 ] as const;
 export const paymentMethodKinds = ["card", "ach"] as const;
+/** What became of an approved sale after the first answer (null until approved). */
+export const paymentSettlementStatuses = ["pending", "settled", "returned", "charged_back"] as const;
 
 /**
  * Every gateway call that moves money or stores a method, saved and committed before the call.
@@ -92,6 +95,16 @@ export const paymentAttempts = pgTable(
     nextCheckAt: timestamp("next_check_at", { withTimezone: true }),
     /** The address the payer typed on the public page: its receipt goes there. */
     payerEmail: varchar("payer_email", { length: 254 }).notNull().default(""),
+    /** The ORDER_ID sent: this installation's id and the attempt id ("" on attempts made before it). */
+    orderId: varchar("order_id", { length: 80 }).notNull().default(""),
+    /** An approved sale's money after the answer: pending settlement, settled, returned, charged back. */
+    settlementStatus: varchar("settlement_status", { length: 12, enum: paymentSettlementStatuses }),
+    /** The day the gateway reported it settled. */
+    settledOn: date("settled_on", { mode: "string" }),
+    /** An unknown attempt closed by a person ("it was charged" / "it was not charged"): who and why. */
+    resolvedByUserId: refColumn("resolved_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    resolutionReason: text("resolution_reason"),
     /** Set from the app's clock when saved (the query window about a lost answer is built from it). */
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
@@ -115,6 +128,12 @@ export const paymentAttempts = pgTable(
     index("payment_attempts_pending_idx")
       .on(t.clientId, t.id)
       .where(sql`status = 'pending'`),
+    index("payment_attempts_unknown_idx")
+      .on(t.clientId, t.id)
+      .where(sql`status = 'unknown'`),
+    index("payment_attempts_trans_idx")
+      .on(t.clientId, t.gatewayTransId)
+      .where(sql`gateway_trans_id <> ''`),
   ],
 );
 
@@ -137,6 +156,11 @@ export const customerPaymentMethods = pgTable(
     storedId: varchar("stored_id", { length: 64 }).notNull().default(""),
     attemptId: refColumn("attempt_id"),
     storedAt: createdAtColumn(),
+    /** A bank account returned R02-R20/R29: never debited again until the customer gives new details. */
+    doNotDebit: boolean("do_not_debit").notNull().default(false),
+    doNotDebitReason: varchar("do_not_debit_reason", { length: 160 }).notNull().default(""),
+    /** ACH: a signed written authorization is on file (the only case an entry goes as PPD). */
+    achSignedAgreement: boolean("ach_signed_agreement").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.customerId] }),

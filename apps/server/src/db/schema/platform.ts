@@ -127,6 +127,10 @@ export const clients = pgTable(
     booksClosedThrough: date("books_closed_through"),
     /** BluePay seal hash type for this client's account (TPS_HASH_TYPE); null means HMAC_SHA512. */
     gatewayHashType: varchar("gateway_hash_type", { length: 12 }),
+    /** NACHA: present an ACH debit returned R01/R09 again (at most twice within 180 days); off by default. */
+    representAchReturns: boolean("represent_ach_returns").notNull().default(false),
+    /** A fee charged once per ACH entry returned R01/R09; 0: none. */
+    achReturnFee: amountColumn("ach_return_fee").notNull().default("0"),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },

@@ -127,6 +127,7 @@ function CardRunView({
 
 const STATUS_LABELS: Record<BulkPaymentResult["status"], string> = {
   pending: "Pending",
+  unknown: "Unknown",
   approved: "Approved",
   declined: "Declined",
   error: "Error",

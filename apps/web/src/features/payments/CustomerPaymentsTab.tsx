@@ -153,6 +153,7 @@ function StoredMethodPanel(props: { clientId: number; customerId: number; hasPay
 
 const STATUS_COLORS: Record<PaymentAttempt["status"], string> = {
   pending: "gray",
+  unknown: "orange",
   approved: "teal",
   declined: "red",
   error: "red",
