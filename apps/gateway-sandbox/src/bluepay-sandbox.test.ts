@@ -95,12 +95,12 @@ describe("refused requests (STATUS=E, HTTP 400, nothing recorded)", () => {
     const sandbox = await sandboxWith();
     const cases: Array<[Promise<Answer>, string]> = [
       [sale(sandbox, "3.00", { ACCOUNT_ID: "" }), "Missing ACCOUNT_ID"],
-      [sale(sandbox, "3.00", { ACCOUNT_ID: "999999999999" }), "Invalid ACCOUNT_ID"],
+      [sale(sandbox, "3.00", { ACCOUNT_ID: "999999999999" }), "Unable to locate account"],
       [
         transaction(sandbox, { AMOUNT: "3.00", PAYMENT_ACCOUNT: CARD }, "WRONG-SECRET"),
-        "Invalid TAMPER_PROOF_SEAL",
+        "SECURITY ERROR",
       ],
-      [transaction(sandbox, { AMOUNT: "3.00", PAYMENT_ACCOUNT: CARD }, null), "Invalid TAMPER_PROOF_SEAL"],
+      [transaction(sandbox, { AMOUNT: "3.00", PAYMENT_ACCOUNT: CARD }, null), "SECURITY ERROR"],
     ];
     for (const [answer, expected] of cases) {
       const result = await answer;
@@ -134,7 +134,7 @@ describe("refused requests (STATUS=E, HTTP 400, nothing recorded)", () => {
       method: "POST",
       body: new URLSearchParams({ ...fields, AMOUNT: "901.00", TAMPER_PROOF_SEAL: tps }),
     });
-    expect(await response.text()).toBe("TRANS_ID=&STATUS=E&MESSAGE=Invalid%20TAMPER_PROOF_SEAL");
+    expect(await response.text()).toBe("TRANS_ID=&STATUS=E&MESSAGE=SECURITY%20ERROR");
   });
 
   it("refuses bad amounts, cards, expiry, CVV, modes and transaction types", async () => {
@@ -182,12 +182,16 @@ describe("duplicate scrubbing", () => {
     expect(message(await sale(sandbox, "3.00", { DUPLICATE_OVERRIDE: "1" }))).toBe("Approved Sale");
   });
 
-  it("lets the same sale through once the window has passed, and never scrubs a decline", async () => {
+  it("lets the same sale through once the window has passed, and scrubs a decline too", async () => {
     const sandbox = await sandboxWith({ duplicateWindowMs: 5_000 });
     await sale(sandbox, "3.00");
     clock += 5_001;
     expect(message(await sale(sandbox, "3.00"))).toBe("Approved Sale");
-    await sale(sandbox, "4.00");
+    const declined = await sale(sandbox, "4.00");
+    // BluePay_MESSAGE_values.txt: DUPLICATE "on approved or declined transactions".
+    const again = await sale(sandbox, "4.00");
+    expect([status(again), message(again), transId(again)]).toEqual(["0", "DUPLICATE", transId(declined)]);
+    clock += 5_001;
     expect(message(await sale(sandbox, "4.00"))).toBe("Declined");
   });
 
@@ -329,7 +333,7 @@ describe("the single-transaction query (stq)", () => {
     expect([badSeal.httpStatus, status(badSeal), message(badSeal)]).toEqual([
       400,
       "E",
-      "Invalid TAMPER_PROOF_SEAL",
+      "SECURITY ERROR",
     ]);
     const badDate = await query(sandbox, { REPORT_START_DATE: "June" });
     expect(message(badDate)).toBe("Invalid REPORT_START_DATE");

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BP10EMU_PATH, bp10emu } from "./bp10emu.js";
 import {
   STQ_FAULTS,
   createFaultPlan,
@@ -11,17 +12,31 @@ import {
 import { DEMO_ACCOUNT, LEGACY_DEMO_ACCOUNT } from "./sandbox-accounts.js";
 import { isHashType } from "./sandbox-seal.js";
 import { createSandboxBook } from "./sandbox-book.js";
+import {
+  createLostAnswers,
+  handleControl,
+  type ControlResult,
+  type LoseAnswers,
+} from "./sandbox-controls.js";
+import { createSandboxEvents } from "./sandbox-events.js";
+import { formFields, readBody, send, sendJson } from "./sandbox-http.js";
+import { createNotifier } from "./sandbox-notify.js";
+import { bpDailyReport2, bvDailyReport2 } from "./sandbox-reports.js";
 import type { SandboxAccount, SandboxDelivery, SandboxTransaction } from "./sandbox-transaction.js";
 
-// A local BluePay 2.0 gateway over real HTTP: POST /interfaces/bp20post (transactions) and
-// POST /interfaces/stq (single-transaction query), as secure.bluepay.com serves them, plus a
-// /sandbox/ control surface for tests and demos: the record of transactions, injected faults and
-// accounts. It never logs, and keeps no card number or CVV (see card-checks).
+// A local BluePay 2.0 gateway over real HTTP: POST /interfaces/bp20post and /interfaces/bp10emu
+// (transactions), /interfaces/stq (single-transaction query) and the daily reports
+// (/interfaces/bpdailyreport2, /interfaces/bvdailyreport2), as BluePay serves them, plus a
+// /sandbox/ control surface for tests and demos: the record of transactions, injected faults,
+// accounts, settlements, returns, chargebacks, NOCs, Trans Notify posts and lost answers
+// (docs/gateway-sandbox.md). It never logs, and keeps no card number or CVV (see card-checks).
 
 export const BP20POST_PATH = "/interfaces/bp20post";
 export const STQ_PATH = "/interfaces/stq";
+export const BPDAILYREPORT2_PATH = "/interfaces/bpdailyreport2";
+export const BVDAILYREPORT2_PATH = "/interfaces/bvdailyreport2";
+export { BP10EMU_PATH };
 export const DEFAULT_DUPLICATE_WINDOW_MS = 5_000;
-const MAX_BODY_BYTES = 64 * 1024;
 
 export type SandboxOptions = {
   /** 0 (the default) picks a free port. */
@@ -54,6 +69,22 @@ export type Sandbox = {
   faults: () => SandboxFaults;
   setFaults: (changes: Partial<SandboxFaults>) => SandboxFaults;
   addAccount: (account: SandboxAccount) => void;
+  /** Settles an approved sale or refund (date: YYYY-MM-DD, the sandbox's today by default). */
+  settle: (transId: string, date?: string) => ControlResult;
+  /** Returns an ACH sale with a reason code (R01...). */
+  returnTransaction: (transId: string, code: string, date?: string) => ControlResult;
+  chargeback: (transId: string, details?: { code?: string; reason?: string; date?: string }) => ControlResult;
+  /** Reverses the open chargeback of a sale (its TRANS_ID or the chargeback's). */
+  reverseChargeback: (transId: string, date?: string) => ControlResult;
+  /** A notification of change (C01..C07) with the corrected data. */
+  noc: (transId: string, code: string, corrected: string, date?: string) => ControlResult;
+  /** Settles every approved, unsettled sale and refund issued up to that day. */
+  settleAll: (date?: string) => ControlResult;
+  /** Where Trans Notify posts go (null: nowhere). */
+  setNotifyUrl: (url: string | null) => void;
+  /** Resolves once every Trans Notify post so far was delivered or given up. */
+  notifyIdle: () => Promise<void>;
+  loseAnswers: (setting: LoseAnswers) => LoseAnswers;
   close: () => Promise<void>;
 };
 
@@ -70,34 +101,6 @@ function saveState(file: string, transactions: SandboxTransaction[]): void {
   const state: StateFile = { transactions };
   writeFileSync(`${file}.tmp`, JSON.stringify(state), { mode: 0o600 });
   renameSync(`${file}.tmp`, file);
-}
-
-/** The body, or null past the size limit. */
-async function readBody(request: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Form fields, the first value of a repeated name winning. */
-function formFields(body: string): Map<string, string> {
-  const fields = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(body)) if (!fields.has(name)) fields.set(name, value);
-  return fields;
-}
-
-function send(response: ServerResponse, status: number, body: string, type = "text/plain; charset=utf-8") {
-  response.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-  response.end(body);
-}
-
-function sendJson(response: ServerResponse, status: number, value: unknown) {
-  send(response, status, JSON.stringify(value), "application/json");
 }
 
 // What a query answers under each stq fault (null: held, never answered).
@@ -141,6 +144,9 @@ function faultChanges(value: unknown): Partial<SandboxFaults> {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => new Date());
+  // The notifier reads accounts from the book, which tells the notifier of its events.
+  let accountOf: (accountId: string) => SandboxAccount | undefined = () => undefined;
+  const notifier = createNotifier((accountId) => accountOf(accountId));
   const book = createSandboxBook({
     accounts: [
       ...(options.demoAccount === false ? [] : [DEMO_ACCOUNT, LEGACY_DEMO_ACCOUNT]),
@@ -150,10 +156,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now,
     firstTransId: options.firstTransId,
     transactions: loadState(options.stateFile),
+    onEvent: (event) => notifier.send(event),
   });
+  accountOf = book.store.account;
+  const events = createSandboxEvents(book.store);
+  const lost = createLostAnswers(now);
   const plan = createFaultPlan(options.faults);
   const waits = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
   let closing = false;
+  // Copying the record costs as much as it holds: only when there is a file to keep it in.
+  const save = () => {
+    if (options.stateFile) saveState(options.stateFile, book.transactions());
+  };
 
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -170,11 +184,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const body = await readBody(request);
     if (body === null) return send(response, 413, "Request too large");
     // The fault is drawn first and the work done regardless: a dropped sale is still a sale.
-    const decision = plan.decide();
+    let decision = plan.decide();
     const fields = formFields(body);
-    const answer = path === BP20POST_PATH ? book.post(fields, DELIVERY[decision]) : book.query(fields);
-    // Copying the record costs as much as it holds: only when there is a file to keep it in.
-    if (path === BP20POST_PATH && options.stateFile) saveState(options.stateFile, book.transactions());
+    let answer: { status: number; body: string; type?: string; location?: string };
+    if (path === BP20POST_PATH) {
+      const losing = lost.take();
+      if (losing) decision = "drop";
+      const posted = book.post(fields, DELIVERY[decision]);
+      if (losing) lost.lost(posted.transaction);
+      answer = { status: posted.answer.httpStatus, body: posted.answer.body };
+      save();
+    } else if (path === BP10EMU_PATH) {
+      const { location } = bp10emu(book, fields, DELIVERY[decision], url);
+      answer = { status: 302, body: "", location };
+      save();
+    } else if (path === STQ_PATH) {
+      const queried = book.query(fields, lost.hides);
+      answer = { status: queried.httpStatus, body: queried.body };
+    } else {
+      const report = path === BPDAILYREPORT2_PATH ? bpDailyReport2(book, fields) : bvDailyReport2(book, fields);
+      answer = { status: report.httpStatus, body: report.body, type: report.type };
+    }
     const { latencyMs } = plan.current();
     if (latencyMs > 0) await wait(latencyMs);
     if (closing || response.destroyed) return;
@@ -187,7 +217,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (faulty === null) return;
       return send(response, faulty.status, faulty.body, faulty.type);
     }
-    send(response, answer.httpStatus, answer.body);
+    if (answer.location !== undefined) {
+      response.writeHead(302, { location: answer.location, "cache-control": "no-store" });
+      return response.end();
+    }
+    send(response, answer.status, answer.body, answer.type);
   }
 
   async function control(request: IncomingMessage, response: ServerResponse, path: string) {
@@ -195,6 +229,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return sendJson(response, 200, { transactions: book.transactions() });
     if (path === "/sandbox/faults" && request.method === "GET")
       return sendJson(response, 200, plan.current());
+    if (path === "/sandbox/notify" && request.method === "GET")
+      return sendJson(response, 200, { url: notifier.url() });
+    if (path === "/sandbox/lose-answers" && request.method === "GET")
+      return sendJson(response, 200, lost.current());
+    if (request.method === "POST" && path !== "/sandbox/faults" && path !== "/sandbox/accounts") {
+      const body = await readBody(request);
+      if (handleControl(path, body, response, { events, notifier, lost })) return save();
+      return send(response, 404, "Not found");
+    }
     if ((path === "/sandbox/faults" || path === "/sandbox/accounts") && request.method === "POST") {
       const body = await readBody(request);
       try {
@@ -214,9 +257,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     send(response, 404, "Not found");
   }
 
+  const GATEWAY_PATHS = [BP20POST_PATH, STQ_PATH, BP10EMU_PATH, BPDAILYREPORT2_PATH, BVDAILYREPORT2_PATH];
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://sandbox").pathname;
-    const isGateway = request.method === "POST" && (path === BP20POST_PATH || path === STQ_PATH);
+    const isGateway = request.method === "POST" && GATEWAY_PATHS.includes(path);
     const work = isGateway ? gateway(request, response, path) : control(request, response, path);
     work.catch(() => {
       if (!response.headersSent) send(response, 500, "Sandbox error");
@@ -229,6 +273,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port, address } = server.address() as AddressInfo;
   const url = `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
+  // In-process controls answer as the HTTP ones do: copies of the records affected.
+  const done = (records: SandboxTransaction[]): ControlResult => {
+    save();
+    const transactions = records.map((t) => ({ ...t }));
+    return { ...(transactions[0] ? { transaction: transactions[0] } : {}), transactions };
+  };
 
   return {
     url,
@@ -239,8 +289,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults: () => plan.current(),
     setFaults: (changes) => plan.set(changes),
     addAccount: (account) => book.addAccount(account),
+    settle: (transId, date) => done(events.settle(transId, date)),
+    returnTransaction: (transId, code, date) => done(events.returnTransaction(transId, code, date)),
+    chargeback: (transId, details) => done(events.chargeback(transId, details)),
+    reverseChargeback: (transId, date) => done(events.reverseChargeback(transId, date)),
+    noc: (transId, code, corrected, date) => done(events.noc(transId, code, corrected, date)),
+    settleAll: (date) => done(events.settleAll(date)),
+    setNotifyUrl: (target) => notifier.setUrl(target),
+    notifyIdle: () => notifier.idle(),
+    loseAnswers: (setting) => lost.set(setting),
     close: async () => {
       closing = true;
+      notifier.close();
       for (const entry of [...waits]) entry.done();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

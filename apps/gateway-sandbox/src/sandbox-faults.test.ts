@@ -86,7 +86,7 @@ describe("the /sandbox/ control surface", () => {
   it("lists the record as JSON, sets faults and registers accounts over HTTP", async () => {
     const sandbox = await sandboxWith({ demoAccount: false });
     const account = { accountId: "100000000555", secretKey: "REGISTERED-AT-RUNTIME" };
-    expect((await sale(sandbox, "3.00")).fields.get("MESSAGE")).toBe("Invalid ACCOUNT_ID");
+    expect((await sale(sandbox, "3.00")).fields.get("MESSAGE")).toBe("Unable to locate account");
     const added = await fetch(`${sandbox.url}/sandbox/accounts`, {
       method: "POST",
       body: JSON.stringify(account),

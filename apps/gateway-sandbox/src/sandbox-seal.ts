@@ -35,9 +35,10 @@ export type SealRule = {
 };
 
 /**
- * Checks the seal of a request for an account (its secret and, when set, the one hash type it
- * takes); refuses a wrong type, a TPS_DEF missing a required field, or a seal that does not match.
- * Returns the hash type used.
+ * Checks the seal of a request for an account: TPS_HASH_TYPE, when sent, decides the hash (over the
+ * account's own setting, as BluePay's bprebadmin document says); without it the account's setting
+ * applies. Refuses a TPS_DEF missing a required field, or a seal that does not match (BluePay's
+ * wording: SECURITY ERROR). Returns the hash type used.
  */
 export function checkSeal(
   fields: ReadonlyMap<string, string>,
@@ -47,8 +48,6 @@ export function checkSeal(
   const named = (fields.get("TPS_HASH_TYPE") ?? "").trim().toUpperCase();
   if (named !== "" && !isHashType(named)) refuse("Invalid TPS_HASH_TYPE");
   const hashType = named === "" ? (account.hashType ?? UNSET_ACCOUNT_HASH_TYPE) : named;
-  if (account.hashType && hashType !== account.hashType)
-    refuse(`TPS_HASH_TYPE ${hashType} is not this account's hash type`);
   const def = (fields.get("TPS_DEF") ?? "").trim();
   const names = def === "" ? rule.defaultFields : def.split(/\s+/);
   const missing = rule.requiredFields.filter((name) => !names.includes(name));
@@ -59,7 +58,20 @@ export function checkSeal(
     hashType,
     names.map((name) => fields.get(name) ?? "").join(""),
   );
-  if ((fields.get("TAMPER_PROOF_SEAL") ?? "").trim().toLowerCase() !== expected)
-    refuse("Invalid TAMPER_PROOF_SEAL");
+  if ((fields.get("TAMPER_PROOF_SEAL") ?? "").trim().toLowerCase() !== expected) refuse("SECURITY ERROR");
   return hashType;
+}
+
+/**
+ * BP_STAMP, the answer's own seal, as BluePay's SDKs check it (validBPStamp, 2018): the hash the
+ * answer's TPS_HASH_TYPE names, over the values of the fields BP_STAMP_DEF names (split on spaces),
+ * concatenated in that order with nothing between ("" for an absent field), compared upper-case.
+ */
+export function stampOf(
+  secretKey: string,
+  hashType: HashType,
+  values: ReadonlyMap<string, string>,
+  defNames: readonly string[],
+): string {
+  return sealWith(secretKey, hashType, defNames.map((name) => values.get(name) ?? "").join("")).toUpperCase();
 }

@@ -4,7 +4,12 @@ import type { HashType } from "./sandbox-seal.js";
 
 /** hashType: the one seal hash the account takes (its "Hash Type in APIs"); unset takes any. */
 export type SandboxAccount = { accountId: string; secretKey: string; hashType?: HashType };
-export type SandboxTransType = "SALE" | "AUTH" | "REFUND" | "VOID";
+/** UPDATE only on a notification of change (origin REJECT, amount 0.00): the sandbox's choice. */
+export type SandboxTransType = "SALE" | "AUTH" | "REFUND" | "VOID" | "UPDATE";
+/** Where a record came from, as the reports' origin column names it (REJECT: from the bank). */
+export type SandboxOrigin = "bp20post" | "bp10emu" | "REJECT";
+/** What a REJECT record is (the sandbox's own field; "" on every other record). */
+export type SandboxRejectKind = "" | "return" | "chargeback" | "chargeback-reversal" | "noc";
 /** What became of the answer: sent, dropped (connection destroyed) or held (never answered). */
 export type SandboxDelivery = "sent" | "dropped" | "held";
 
@@ -46,4 +51,30 @@ export type SandboxTransaction = {
   docType: string;
   customerIp: string;
   duplicateOverride: boolean;
+  origin: SandboxOrigin;
+  /** "YYYY-MM-DD HH:MM:SS" once settled, "" before. */
+  settleDate: string;
+  /** The settlement batch (12 digits, one per account and day), "" before settlement. */
+  settlementId: string;
+  rejectKind: SandboxRejectKind;
+  /** R01.., C01.., or a card reason code like 4837 on a REJECT record; "" otherwise. */
+  rejectCode: string;
+  /** A notification of change's corrected data (the sandbox puts it in the reports' memo). */
+  memo: string;
 };
+
+/** What records kept by an older sandbox lack (state files written before these fields). */
+export const RECORD_DEFAULTS = {
+  origin: "bp20post",
+  settleDate: "",
+  settlementId: "",
+  rejectKind: "",
+  rejectCode: "",
+  memo: "",
+} as const satisfies Partial<SandboxTransaction>;
+
+/**
+ * What happened to the book, for Trans Notify: a new transaction (any origin, REJECT records
+ * included) or an existing one settled.
+ */
+export type SandboxEvent = { kind: "transaction" | "settle"; transaction: SandboxTransaction };

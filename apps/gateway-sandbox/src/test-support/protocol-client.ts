@@ -63,7 +63,8 @@ export function transaction(
   fields: Record<string, string>,
   secretKey: string | null = DEMO_ACCOUNT.secretKey,
 ): Promise<Answer> {
-  const all = { ACCOUNT_ID: DEMO_ACCOUNT.accountId, MODE: "TEST", ...fields };
+  // RESPONSEVERSION 1 unless told (an empty one is sent as asked: the version-less answer).
+  const all = { ACCOUNT_ID: DEMO_ACCOUNT.accountId, MODE: "TEST", RESPONSEVERSION: "1", ...fields };
   return postForm(sandbox.bp20postUrl, secretKey === null ? all : sealed(all, secretKey, TRANSACTION_SEAL));
 }
 
