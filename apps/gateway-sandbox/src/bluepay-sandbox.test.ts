@@ -96,10 +96,7 @@ describe("refused requests (STATUS=E, HTTP 400, nothing recorded)", () => {
     const cases: Array<[Promise<Answer>, string]> = [
       [sale(sandbox, "3.00", { ACCOUNT_ID: "" }), "Missing ACCOUNT_ID"],
       [sale(sandbox, "3.00", { ACCOUNT_ID: "999999999999" }), "Unable to locate account"],
-      [
-        transaction(sandbox, { AMOUNT: "3.00", PAYMENT_ACCOUNT: CARD }, "WRONG-SECRET"),
-        "SECURITY ERROR",
-      ],
+      [transaction(sandbox, { AMOUNT: "3.00", PAYMENT_ACCOUNT: CARD }, "WRONG-SECRET"), "SECURITY ERROR"],
       [transaction(sandbox, { AMOUNT: "3.00", PAYMENT_ACCOUNT: CARD }, null), "SECURITY ERROR"],
     ];
     for (const [answer, expected] of cases) {
@@ -330,11 +327,7 @@ describe("the single-transaction query (stq)", () => {
     const lastYear = { order_id: "order-8", REPORT_START_DATE: "2029-06-01", REPORT_END_DATE: "2029-06-30" };
     expect((await query(sandbox, lastYear)).fields.has("id")).toBe(false);
     const badSeal = await query(sandbox, { order_id: "order-8" }, "WRONG");
-    expect([badSeal.httpStatus, status(badSeal), message(badSeal)]).toEqual([
-      400,
-      "E",
-      "SECURITY ERROR",
-    ]);
+    expect([badSeal.httpStatus, status(badSeal), message(badSeal)]).toEqual([400, "E", "SECURITY ERROR"]);
     const badDate = await query(sandbox, { REPORT_START_DATE: "June" });
     expect(message(badDate)).toBe("Invalid REPORT_START_DATE");
   });

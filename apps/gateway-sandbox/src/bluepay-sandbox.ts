@@ -202,7 +202,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const queried = book.query(fields, lost.hides);
       answer = { status: queried.httpStatus, body: queried.body };
     } else {
-      const report = path === BPDAILYREPORT2_PATH ? bpDailyReport2(book, fields) : bvDailyReport2(book, fields);
+      const report =
+        path === BPDAILYREPORT2_PATH ? bpDailyReport2(book, fields) : bvDailyReport2(book, fields);
       answer = { status: report.httpStatus, body: report.body, type: report.type };
     }
     const { latencyMs } = plan.current();

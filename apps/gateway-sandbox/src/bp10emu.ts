@@ -104,7 +104,8 @@ export function bp10emu(
   });
   const field = (name: string) => (raw.get(name) ?? "").trim();
   // Without the merchant's URLs the interface puts "its own bogus values" there: the sandbox's.
-  const urlFor = (result: string, given: string) => given || `${sandboxUrl}/sandbox/bp10emu/${result.toLowerCase()}`;
+  const urlFor = (result: string, given: string) =>
+    given || `${sandboxUrl}/sandbox/bp10emu/${result.toLowerCase()}`;
   if (done.kind === "refused") {
     const missing = /^Missing (\S+)$/.exec(done.message);
     const result = missing ? "MISSING" : "ERROR";

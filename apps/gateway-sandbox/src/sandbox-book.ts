@@ -86,7 +86,10 @@ function md5Hex(text: string): string {
   return createHash("md5").update(text, "utf8").digest("hex");
 }
 
-type Entry = Pick<SandboxTransaction, "accountId" | "transType" | "amount" | "status" | "message" | "masterId"> &
+type Entry = Pick<
+  SandboxTransaction,
+  "accountId" | "transType" | "amount" | "status" | "message" | "masterId"
+> &
   PaymentSource & { storedId?: string };
 
 export function createSandboxBook(options: BookOptions): SandboxBook {
@@ -210,7 +213,15 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
           : testModeApproves(cents)
             ? (["1", transType === "SALE" ? "Approved Sale" : "Approved Auth"] as const)
             : (["0", "Declined"] as const);
-      const entry = { accountId, transType, amount, status, message, masterId: field("MASTER_ID"), ...source };
+      const entry = {
+        accountId,
+        transType,
+        amount,
+        status,
+        message,
+        masterId: field("MASTER_ID"),
+        ...source,
+      };
       const kept = { ...entry, storedId: status === "1" ? storedId : field("STORED_ID") };
       const transaction = record(field, kept, delivery, { origin });
       return { transaction, message };
@@ -228,7 +239,12 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
     if (cents === 0n) refuse("Invalid AMOUNT");
     if (cents > left) refuse(`AMOUNT is more than the ${formatCents(left)} left to refund`);
     master.refunded = formatCents((parseAmountCents(master.refunded) ?? 0n) + cents);
-    const entry = { accountId, transType: "REFUND" as const, amount: formatCents(cents), masterId: master.transId };
+    const entry = {
+      accountId,
+      transType: "REFUND" as const,
+      amount: formatCents(cents),
+      masterId: master.transId,
+    };
     const outcome = { status: "1" as const, message: "Approved Refund" };
     const transaction = record(field, { ...entry, ...outcome, ...sourceFrom(master) }, delivery, { origin });
     return { transaction, message: outcome.message };

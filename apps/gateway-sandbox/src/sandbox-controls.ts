@@ -43,7 +43,10 @@ export function createLostAnswers(now: () => Date) {
     },
     hides: (transaction: SandboxTransaction): boolean => {
       const at = now().getTime();
-      const keys = [`id ${transaction.transId}`, ...(transaction.orderId ? [`order ${transaction.orderId}`] : [])];
+      const keys = [
+        `id ${transaction.transId}`,
+        ...(transaction.orderId ? [`order ${transaction.orderId}`] : []),
+      ];
       return keys.some((key) => (hiddenUntil.get(key) ?? 0) > at);
     },
   };
@@ -85,7 +88,8 @@ const copy = (records: SandboxTransaction[]): ControlResult => {
 
 export type ControlDeps = { events: SandboxEvents; notifier: Notifier; lost: LostAnswers };
 
-const TRANSACTION_CONTROL = /^\/sandbox\/transactions\/(\d{1,20})\/(settle|return|chargeback|chargeback-reversal|noc)$/;
+const TRANSACTION_CONTROL =
+  /^\/sandbox\/transactions\/(\d{1,20})\/(settle|return|chargeback|chargeback-reversal|noc)$/;
 
 /** Handles a POST to a control path; false when the path is not one. */
 export function handleControl(
@@ -126,7 +130,10 @@ export function handleControl(
       }
       sendJson(response, 200, { url: notifier.url() });
     } else {
-      const setting = { count: whole(body, "count", 1_000_000), stqNoMatchMs: whole(body, "stqNoMatchMs", 86_400_000) };
+      const setting = {
+        count: whole(body, "count", 1_000_000),
+        stqNoMatchMs: whole(body, "stqNoMatchMs", 86_400_000),
+      };
       sendJson(response, 200, lost.set(setting));
     }
   } catch (error) {

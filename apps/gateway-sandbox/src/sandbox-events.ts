@@ -56,7 +56,10 @@ const DEFAULT_CHARGEBACK_REASON = "No Cardholder Authorization";
 export type SandboxEvents = {
   settle: (transId: string, date?: string) => SandboxTransaction[];
   returnTransaction: (transId: string, code: string, date?: string) => SandboxTransaction[];
-  chargeback: (transId: string, details?: { code?: string; reason?: string; date?: string }) => SandboxTransaction[];
+  chargeback: (
+    transId: string,
+    details?: { code?: string; reason?: string; date?: string },
+  ) => SandboxTransaction[];
   reverseChargeback: (transId: string, date?: string) => SandboxTransaction[];
   noc: (transId: string, code: string, corrected: string, date?: string) => SandboxTransaction[];
   settleAll: (date?: string) => SandboxTransaction[];
@@ -99,7 +102,10 @@ export function createSandboxEvents(store: BookStore): SandboxEvents {
   };
 
   const settleable = (t: SandboxTransaction) =>
-    t.origin !== "REJECT" && t.status === "1" && !t.voided && (t.transType === "SALE" || t.transType === "REFUND");
+    t.origin !== "REJECT" &&
+    t.status === "1" &&
+    !t.voided &&
+    (t.transType === "SALE" || t.transType === "REFUND");
 
   /** A return, chargeback or reversal moves money: it is settled the day it happens (the sandbox's choice). */
   const reject = (
@@ -185,7 +191,8 @@ export function createSandboxEvents(store: BookStore): SandboxEvents {
       const master = original(transId);
       if (!/^R\d{2}$/.test(code)) bad("code must be a return reason code R01..R99");
       approvedSale(master, "ACH", "a return");
-      if (rejectsOf(master).some((t) => t.rejectKind === "return")) bad(`transaction ${transId} was returned already`);
+      if (rejectsOf(master).some((t) => t.rejectKind === "return"))
+        bad(`transaction ${transId} was returned already`);
       const day = dayOf(date, master);
       const settled = settledBy(master, day);
       const reason = RETURN_REASONS[code] ?? `Return ${code}`;
@@ -225,7 +232,8 @@ export function createSandboxEvents(store: BookStore): SandboxEvents {
       const chargebacks = rejectsOf(master).filter((t) => t.rejectKind === "chargeback");
       const reversals = rejectsOf(master).filter((t) => t.rejectKind === "chargeback-reversal");
       const last = chargebacks.at(-1);
-      if (!last || chargebacks.length <= reversals.length) bad(`transaction ${transId} has no open chargeback`);
+      if (!last || chargebacks.length <= reversals.length)
+        bad(`transaction ${transId} has no open chargeback`);
       const day = dayOf(date, last);
       const record = reject(master, day, {
         transType: "SALE",

@@ -188,7 +188,11 @@ export function bpDailyReport2(book: SandboxBook, fields: ReadonlyMap<string, st
       ...(withAccount ? ["account_id"] : []),
       ...(version >= 2 ? DAILY_REPORT_V2_COLUMNS : []),
     ];
-    const lines = rows.map((t) => dailyRow(t, withAccount, version >= 2).map(clean).join(","));
+    const lines = rows.map((t) =>
+      dailyRow(t, withAccount, version >= 2)
+        .map(clean)
+        .join(","),
+    );
     return [header.join(","), ...lines].map((line) => `${line}\n`).join("");
   });
 }
@@ -241,7 +245,9 @@ export function bvDailyReport2(book: SandboxBook, fields: ReadonlyMap<string, st
       return [RECON_COLUMNS, ...rows].map((row) => `${quoted(row)}\n`).join("");
     }
     if (type === "CHARGEBACKS") {
-      const chargebacks = mine.filter((t) => t.rejectKind === "chargeback" && inRange(t.issuedAt.slice(0, 10)));
+      const chargebacks = mine.filter(
+        (t) => t.rejectKind === "chargeback" && inRange(t.issuedAt.slice(0, 10)),
+      );
       const rows = chargebacks.map((t) => {
         const sale = book.store.get(t.masterId);
         return [

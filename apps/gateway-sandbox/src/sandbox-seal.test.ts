@@ -120,7 +120,9 @@ describe("seals by TPS_HASH_TYPE and TPS_DEF", () => {
     const sandbox = await sandboxWith();
     await sale(sandbox, "3.00", { ORDER_ID: "q-1" });
     expect((await query(sandbox, { order_id: "q-1" })).fields.get("status")).toBe("1");
-    expect((await query(sandbox, { order_id: "q-1", TPS_HASH_TYPE: "SHA256" })).fields.get("status")).toBe("1");
+    expect((await query(sandbox, { order_id: "q-1", TPS_HASH_TYPE: "SHA256" })).fields.get("status")).toBe(
+      "1",
+    );
     expect((await query(sandbox, { order_id: "q-1" }, "WRONG")).fields.get("MESSAGE")).toBe("SECURITY ERROR");
   });
 
