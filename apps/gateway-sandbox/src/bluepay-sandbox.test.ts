@@ -316,6 +316,13 @@ describe("the single-transaction query (stq)", () => {
       issue_date: "2030-06-15 12:00:00",
     });
     expect((await query(sandbox, { order_id: "order-7", status: "0" })).fields.get("amount")).toBe("2.00");
+    // Its settlement shows once settled.
+    sandbox.settle(transId(paid), "2030-06-16");
+    expect(Object.fromEntries((await query(sandbox, { order_id: "order-7" })).fields)).toMatchObject({
+      origin: "bp20post",
+      settle_date: "2030-06-16 23:59:59",
+      settlement_id: expect.stringMatching(/^\d{12}$/),
+    });
   });
 
   it("answers no id when nothing matches (another order, other dates) and E for a bad seal or date", async () => {
@@ -324,6 +331,8 @@ describe("the single-transaction query (stq)", () => {
     expect(Object.fromEntries((await query(sandbox, { order_id: "order-9" })).fields)).toEqual({
       MESSAGE: "No transactions found",
     });
+    // MODE defaults to LIVE, as the stq document says: no TEST transaction is found without MODE=TEST.
+    expect((await query(sandbox, { order_id: "order-8", MODE: "" })).fields.has("id")).toBe(false);
     const lastYear = { order_id: "order-8", REPORT_START_DATE: "2029-06-01", REPORT_END_DATE: "2029-06-30" };
     expect((await query(sandbox, lastYear)).fields.has("id")).toBe(false);
     const badSeal = await query(sandbox, { order_id: "order-8" }, "WRONG");

@@ -59,7 +59,7 @@ describe("settlement", () => {
     expect(settled.status).toBe(200);
     expect(settled.body.transaction).toMatchObject({
       transId: first,
-      settleDate: "2030-06-16 00:00:00",
+      settleDate: "2030-06-16 23:59:59",
       settlementId: expect.stringMatching(/^\d{12}$/),
     });
     const again = await control(sandbox, `transactions/${first}/settle`, {});
@@ -74,7 +74,7 @@ describe("settlement", () => {
     // Defaults to the sandbox's today; a settled sale can no longer be voided.
     clock += 86_400_000;
     const third = idOf(await sale(sandbox, "7.00"));
-    expect(sandbox.settle(third).transaction?.settleDate).toBe("2030-06-16 00:00:00");
+    expect(sandbox.settle(third).transaction?.settleDate).toBe("2030-06-16 12:00:00");
     const voided = await transaction(sandbox, { TRANS_TYPE: "VOID", MASTER_ID: third });
     expect(voided.fields.get("MESSAGE")).toBe("Cannot VOID a settled transaction.");
   });
@@ -120,9 +120,9 @@ describe("ACH returns and notifications of change", () => {
       authCode: "R01",
       message: "R01 Insufficient Funds",
       rejectKind: "return",
-      settleDate: "2030-06-17 00:00:00",
+      settleDate: "2030-06-17 23:59:59",
     });
-    expect(returned.body.transactions[1]).toMatchObject({ transId: paid, settleDate: "2030-06-17 00:00:00" });
+    expect(returned.body.transactions[1]).toMatchObject({ transId: paid, settleDate: "2030-06-17 23:59:59" });
     const twice = await control(sandbox, `transactions/${paid}/return`, { code: "R10" });
     expect([twice.status, twice.body.error]).toEqual([400, `transaction ${paid} was returned already`]);
     // Any Rnn is taken; stq still finds the sale by its ORDER_ID.
@@ -235,7 +235,7 @@ describe("Trans Notify", () => {
       payment_type: "ACH",
       card_account: "C:123456780:xxxxxx7890",
       message: "R01 Insufficient Funds",
-      issue_date: "2030-06-18 00:00:00",
+      issue_date: "2030-06-18 23:59:59",
       mode: "TEST",
       BP_STAMP_DEF:
         "trans_id trans_status trans_type amount batch_id batch_status total_count total_amount bupload_id rebill_id reb_amount status",

@@ -1,5 +1,6 @@
 import { RECORD_DEFAULTS, type SandboxTransaction } from "./sandbox-transaction.js";
 import type { BookStore } from "./sandbox-book.js";
+import { reportTime } from "./sandbox-time.js";
 
 // What happens to money after the first answer, as test controls: a settlement, an ACH return,
 // a card chargeback and its reversal, a notification of change. Each return, chargeback, reversal
@@ -95,8 +96,17 @@ export function createSandboxEvents(store: BookStore): SandboxEvents {
     return found;
   };
 
+  /**
+   * When an event of that day happens: now when it is the sandbox's today, else the day's last
+   * second (batches settle at the end of the day); the sandbox's choice.
+   */
+  const momentOf = (day: string): string => {
+    const now = store.now().toISOString();
+    return now.slice(0, 10) === day ? now : `${day}T23:59:59.000Z`;
+  };
+
   const settleOn = (transaction: SandboxTransaction, day: string) => {
-    transaction.settleDate = `${day} 00:00:00`;
+    transaction.settleDate = reportTime(momentOf(day));
     transaction.settlementId = batchOf(transaction.accountId, day);
     store.emit({ kind: "settle", transaction });
   };
@@ -133,7 +143,7 @@ export function createSandboxEvents(store: BookStore): SandboxEvents {
       authCode: fields.rejectCode,
       avs: "_",
       cvv2: "_",
-      issuedAt: `${day}T00:00:00.000Z`,
+      issuedAt: momentOf(day),
       voided: false,
       refunded: "0.00",
       delivery: "sent",
@@ -146,7 +156,7 @@ export function createSandboxEvents(store: BookStore): SandboxEvents {
       duplicateOverride: false,
       origin: "REJECT",
       ...fields,
-      settleDate: settles ? `${day} 00:00:00` : "",
+      settleDate: settles ? reportTime(momentOf(day)) : "",
       settlementId: settles ? batchOf(master.accountId, day) : "",
     });
     return added;

@@ -1,4 +1,4 @@
-import { reportTime } from "./sandbox-reports.js";
+import { reportTime } from "./sandbox-time.js";
 import { isHashType, stampOf, UNSET_ACCOUNT_HASH_TYPE } from "./sandbox-seal.js";
 import type { SandboxAccount, SandboxEvent } from "./sandbox-transaction.js";
 

@@ -34,14 +34,15 @@ export function queryAnswer(
     ["REPORT_END_DATE", end],
   ] as const)
     if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) refuse(`Invalid ${name}`);
-  const mode = field("MODE");
+  // "MODE defaults to LIVE" (the stq document): the sandbox's TEST transactions need MODE=TEST.
+  const mode = field("MODE").toUpperCase() || "LIVE";
   const amount = field("amount");
   const cents = amount === "" ? null : (parseAmountCents(amount) ?? refuse("Invalid amount"));
   const found = transactions
     .filter((transaction) => {
       const day = transaction.issuedAt.slice(0, 10);
       if (transaction.accountId !== accountId || day < start || day > end) return false;
-      if (mode !== "" && transaction.mode !== mode) return false;
+      if (transaction.mode !== mode) return false;
       if (cents !== null && parseAmountCents(transaction.amount) !== cents) return false;
       return QUERY_FILTERS.every(
         ([name, key]) => field(name) === "" || String(transaction[key]) === field(name),
@@ -67,6 +68,10 @@ export function queryAnswer(
       ["auth_code", found.authCode],
       ["master_id", found.masterId],
       ["issue_date", found.issuedAt.slice(0, 19).replace("T", " ")],
+      ["origin", found.origin],
+      ["f_void", found.voided ? "1" : "0"],
+      ["settle_date", found.settleDate],
+      ["settlement_id", found.settlementId],
     ]),
   };
 }

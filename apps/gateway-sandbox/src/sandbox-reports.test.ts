@@ -116,8 +116,8 @@ describe("bpdailyreport2", () => {
     });
     const rows = rowsOf(settledOn16.lines);
     expect(rows.map((row) => [row.id, row.settle_date])).toEqual([
-      [card, "2030-06-16 00:00:00"],
-      [ach, "2030-06-16 00:00:00"],
+      [card, "2030-06-16 23:59:59"],
+      [ach, "2030-06-16 23:59:59"],
     ]);
     expect(rows[0]?.settlement_id).toMatch(/^\d{12}$/);
     const returns = rowsOf(
@@ -172,7 +172,7 @@ describe("bvdailyreport2", () => {
     });
     expect(recon.lines[0]).toBe(RECON_COLUMNS.map((name) => `"${name}"`).join(","));
     expect(recon.lines[1]).toMatch(
-      /^"2030-06-15","CYCLEBILL SANDBOX","0000100200300400","\d{12}","","VISA","S","\*{12}1111","N","2030-06-15 12:00:00","41.00","inv-9","100000000001","2030-06-16 00:00:00"/,
+      /^"2030-06-15","CYCLEBILL SANDBOX","0000100200300400","\d{12}","","VISA","S","\*{12}1111","N","2030-06-15 12:00:00","41.00","inv-9","100000000001","2030-06-16 23:59:59"/,
     );
     const chargebacks = await report(sandbox, "bvdailyreport2", {
       REPORT_TYPE: "CHARGEBACKS",

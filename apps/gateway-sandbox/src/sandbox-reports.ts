@@ -1,5 +1,6 @@
 import { Refusal } from "./protocol-answer.js";
 import type { SandboxBook } from "./sandbox-book.js";
+import { reportTime } from "./sandbox-time.js";
 import type { SandboxTransaction } from "./sandbox-transaction.js";
 
 // BluePay's daily reports, as their 2013/2014 interface documents describe them:
@@ -104,9 +105,6 @@ function dateRange(fields: ReadonlyMap<string, string>): { start: string; end: s
   };
   return { start: read("REPORT_START_DATE"), end: read("REPORT_END_DATE") };
 }
-
-/** "yyyy-mm-dd hh:mm:ss" (UTC), as the reports write times. */
-export const reportTime = (iso: string) => iso.slice(0, 19).replace("T", " ");
 
 function run(book: SandboxBook, fields: ReadonlyMap<string, string>, build: (accountId: string) => string) {
   try {
