@@ -45,6 +45,8 @@ const SAME_NAMES = [
   "STORED_TYPE",
   "STORED_ID",
   "CUSTOMER_IP",
+  "CUST_TOKEN",
+  "NEW_CUST_TOKEN",
 ];
 // bp20post's name for a bp10emu "Missing <FIELD>" (Result=MISSING, MISSING=<field>).
 const BP10EMU_NAMES: Record<string, string> = {
@@ -158,7 +160,10 @@ export function bp10emu(
       ["RESPONSEVERSION", field("RESPONSEVERSION")],
       ["DOC_TYPE", field("DOC_TYPE")],
     );
-  if (version >= 8) pairs.push(["STORED_ID", t.storedId]);
+  if (version >= 8) {
+    pairs.push(["STORED_ID", t.storedId]);
+    if (t.custToken !== "") pairs.push(["CUST_TOKEN", t.custToken]);
+  }
   const key = { secretKey: done.secretKey, hashType: done.hashType };
   // bp10emu's document lists BP_STAMP from RESPONSEVERSION 1 on.
   const answer = version >= 1 ? stamped(pairs, key, field("BP_STAMP_DEF")) : pairs;

@@ -5,7 +5,8 @@ import type { SandboxTransaction } from "./sandbox-transaction.js";
 // bp20post's answer by the request's RESPONSEVERSION (or VERSION when that is absent), as BluePay's
 // published notes and SDKs show it: without a version only TRANS_ID, STATUS, AVS, CVV2, MESSAGE and
 // REBID; with one also AUTH_CODE, the mask, card type and type; from 3 on the answer's own seal
-// (BP_STAMP, BP_STAMP_DEF, TPS_HASH_TYPE); from 8 on STORED_ID (the 2021 stored-credential SDKs).
+// (BP_STAMP, BP_STAMP_DEF, TPS_HASH_TYPE); from 8 on STORED_ID (the 2021 stored-credential SDKs) and
+// CUST_TOKEN when one was used or made.
 
 /** The version a request asks for: RESPONSEVERSION, else VERSION; 0 when absent or not a whole number. */
 export function responseVersionOf(fields: ReadonlyMap<string, string>): number {
@@ -66,7 +67,10 @@ export function bp20postAnswer(
       ["CARD_TYPE", transaction.cardType],
       ["TRANS_TYPE", transaction.transType],
     );
-  if (version >= 8) pairs.push(["STORED_ID", transaction.storedId]);
+  if (version >= 8) {
+    pairs.push(["STORED_ID", transaction.storedId]);
+    if (transaction.custToken !== "") pairs.push(["CUST_TOKEN", transaction.custToken]);
+  }
   return {
     httpStatus: 200,
     body: encodeAnswer(version >= 3 ? stamped(pairs, key, requestedDef) : pairs),

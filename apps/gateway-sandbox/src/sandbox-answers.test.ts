@@ -20,8 +20,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
 });
 
+let clock = JUNE_2030;
 async function sandboxWith(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await startSandbox({ now: () => new Date(JUNE_2030), ...options });
+  clock = JUNE_2030;
+  const sandbox = await startSandbox({ now: () => new Date(clock), ...options });
   running.push(sandbox);
   return sandbox;
 }
@@ -171,5 +173,62 @@ describe("BluePay's MESSAGE wording", () => {
     });
     expect(card.fields.get("MESSAGE")).toBe("INFORMATION STORED");
     expect(sandbox.transactions()).toHaveLength(1);
+  });
+});
+
+describe("charging again without the account", () => {
+  const card = { PAYMENT_ACCOUNT: CARD, CARD_EXPIRE: EXPIRE, RESPONSEVERSION: "8" };
+
+  it("keeps a MASTER_ID's card three years from the transaction that stored it; a later approval renews it", async () => {
+    const sandbox = await sandboxWith();
+    const stored = await transaction(sandbox, { TRANS_TYPE: "AUTH", AMOUNT: "0.00", ...card });
+    const storedId = stored.fields.get("TRANS_ID") ?? "";
+    clock += 2 * 365 * 86_400_000;
+    const later = await transaction(sandbox, { AMOUNT: "3.00", MASTER_ID: storedId });
+    expect(later.fields.get("STATUS")).toBe("1");
+    clock += 367 * 86_400_000; // three years and a day after the AUTH
+    const expired = await transaction(sandbox, { AMOUNT: "5.00", MASTER_ID: storedId });
+    expect([expired.fields.get("STATUS"), expired.fields.get("MESSAGE")]).toEqual([
+      "E",
+      "Error reading master transaction",
+    ]);
+    const renewed = await transaction(sandbox, {
+      AMOUNT: "5.00",
+      MASTER_ID: later.fields.get("TRANS_ID") ?? "",
+    });
+    expect(renewed.fields.get("STATUS")).toBe("1");
+  });
+
+  it("stores a customer token with NEW_CUST_TOKEN and charges it with CUST_TOKEN, answering CUST_TOKEN from 8", async () => {
+    const sandbox = await sandboxWith();
+    const made = await transaction(sandbox, {
+      TRANS_TYPE: "AUTH",
+      AMOUNT: "0.00",
+      NEW_CUST_TOKEN: "cust-42",
+      ...card,
+    });
+    expect([made.fields.get("MESSAGE"), made.fields.get("CUST_TOKEN")]).toEqual([
+      "INFORMATION STORED",
+      "cust-42",
+    ]);
+    const again = await transaction(sandbox, {
+      TRANS_TYPE: "AUTH",
+      AMOUNT: "0.00",
+      NEW_CUST_TOKEN: "cust-42",
+      ...card,
+    });
+    expect(again.fields.get("MESSAGE")).toBe("Customer Tokens must be unique");
+    const charged = await transaction(sandbox, {
+      AMOUNT: "3.00",
+      CUST_TOKEN: "cust-42",
+      RESPONSEVERSION: "8",
+    });
+    expect(Object.fromEntries(charged.fields)).toMatchObject({
+      STATUS: "1",
+      PAYMENT_ACCOUNT_MASK: "xxxxxxxxxxxx1111",
+      CUST_TOKEN: "cust-42",
+    });
+    const unknown = await transaction(sandbox, { AMOUNT: "3.00", CUST_TOKEN: "nobody" });
+    expect(unknown.fields.get("MESSAGE")).toBe("Invalid CUST_TOKEN");
   });
 });

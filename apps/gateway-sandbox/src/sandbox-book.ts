@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt } from "node:crypto";
 import { formatCents, parseAmountCents, testModeApproves } from "./card-checks.js";
 import { bp20postAnswer, responseVersionOf } from "./bp20post-answer.js";
 import { sourceFrom, sourceOf, storedIdOf, type Field, type PaymentSource } from "./payment-source.js";
+import { createCustomerTokens, retentionOver } from "./stored-sources.js";
 import { Refusal, refusalAnswer, refuse, type ProtocolAnswer } from "./protocol-answer.js";
 import { QUERY_SEAL_FIELDS, queryAnswer } from "./sandbox-query.js";
 import { UNSET_ACCOUNT_HASH_TYPE, checkSeal, type HashType, type SealRule } from "./sandbox-seal.js";
@@ -110,6 +111,7 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
     else sameCharges.set(key, [transaction]);
   };
   for (const transaction of options.transactions ?? []) keep({ ...RECORD_DEFAULTS, ...transaction });
+  const tokens = createCustomerTokens(records.values());
   // A new key each run: fingerprints only need to match within a run (duplicate scrubbing).
   const fingerprintKey = randomBytes(32);
   const highest = [...records.keys()].reduce((max, id) => (BigInt(id) > max ? BigInt(id) : max), 0n);
@@ -194,7 +196,9 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
     (field, accountId, delivery, origin) => {
       const cents = parseAmountCents(field("AMOUNT")) ?? refuse("Invalid AMOUNT");
       if (cents === 0n && transType === "SALE") refuse("Invalid AMOUNT");
-      const master = field("MASTER_ID") === "" ? undefined : masterOf(accountId, field("MASTER_ID"));
+      const master = storedSourceOf(field, accountId);
+      const newToken = field("NEW_CUST_TOKEN");
+      if (newToken !== "" && tokens.find(accountId, newToken)) refuse("Customer Tokens must be unique");
       const source = sourceOf(field, master, fingerprintKey, options.now());
       // BluePay stores an ACH account without an AUTH (MESSAGE values: "<TRANS TYPE> not supported for ACH").
       if (source.paymentType === "ACH" && transType === "AUTH") refuse("AUTH not supported for ACH");
@@ -223,9 +227,25 @@ export function createSandboxBook(options: BookOptions): SandboxBook {
         ...source,
       };
       const kept = { ...entry, storedId: status === "1" ? storedId : field("STORED_ID") };
-      const transaction = record(field, kept, delivery, { origin });
+      const token = status === "1" && newToken !== "" ? newToken : field("CUST_TOKEN");
+      const created = status === "1" && newToken !== "";
+      const transaction = record(field, kept, delivery, { origin, custToken: token, tokenCreated: created });
+      tokens.register(transaction);
       return { transaction, message };
     };
+
+  /** The earlier transaction a charge takes the payer's account from: MASTER_ID, else CUST_TOKEN. */
+  function storedSourceOf(field: Field, accountId: string): SandboxTransaction | undefined {
+    if (field("MASTER_ID") !== "") {
+      const master = masterOf(accountId, field("MASTER_ID"));
+      // Past BluePay's retention the card data is gone (MESSAGE values: "Unable to locate tokenized transaction").
+      if (field("PAYMENT_ACCOUNT") === "" && retentionOver(master, options.now()))
+        refuse("Error reading master transaction");
+      return master;
+    }
+    if (field("CUST_TOKEN") === "") return undefined;
+    return tokens.find(accountId, field("CUST_TOKEN")) ?? refuse("Invalid CUST_TOKEN");
+  }
 
   const refund: Maker = (field, accountId, delivery, origin) => {
     const master = masterOf(accountId, field("MASTER_ID"));

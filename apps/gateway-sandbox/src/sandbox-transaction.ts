@@ -61,6 +61,9 @@ export type SandboxTransaction = {
   rejectCode: string;
   /** A notification of change's corrected data (the sandbox puts it in the reports' memo). */
   memo: string;
+  /** The customer token used (CUST_TOKEN) or created (NEW_CUST_TOKEN, then tokenCreated), "" when none. */
+  custToken: string;
+  tokenCreated: boolean;
 };
 
 /** What records kept by an older sandbox lack (state files written before these fields). */
@@ -71,6 +74,8 @@ export const RECORD_DEFAULTS = {
   rejectKind: "",
   rejectCode: "",
   memo: "",
+  custToken: "",
+  tokenCreated: false,
 } as const satisfies Partial<SandboxTransaction>;
 
 /**
