@@ -151,13 +151,14 @@ export async function recordAnswer(
       }
       if (attempt.kind === "auth" || (attempt.kind === "sale" && attempt.saveMethod))
         await storeMethod(tx, attempt, answer);
-      // The newest approval charged the stored method: its TRANS_ID is the next MASTER_ID.
-      if (attempt.kind === "sale" && attempt.usedStoredMethod) await refreshStoredToken(tx, attempt, answer.transId);
       else if (attempt.autopay && attempt.usedStoredMethod)
         await tx
           .update(customers)
           .set({ autopayFlag: true, updatedAt: new Date() })
           .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
+      // The newest approval charged the stored method: its TRANS_ID is the next MASTER_ID.
+      if (attempt.kind === "sale" && attempt.usedStoredMethod)
+        await refreshStoredToken(tx, attempt, answer.transId);
     }
     const answered = "transId" in answer;
     const [settled] = await tx
