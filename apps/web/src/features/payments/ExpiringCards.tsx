@@ -44,41 +44,43 @@ export function ExpiringCards({ clientId }: { clientId: number }) {
       <Text size="sm" mb="xs">
         Ask these customers for a new card before their next payment. Each is emailed once per card.
       </Text>
-      <Table aria-label="Cards expiring before the next charge" withRowBorders={false} verticalSpacing={2}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Customer</Table.Th>
-            <Table.Th>Card</Table.Th>
-            <Table.Th>Expires</Table.Th>
-            <Table.Th>Next charge</Table.Th>
-            <Table.Th>Emailed</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((card) => (
-            <Table.Tr key={`${String(card.customer_id)}-${card.mask}-${card.expiry}`}>
-              <Table.Td>
-                <Anchor component={Link} size="sm" to={withClient(editorPath(card.customer_id))}>
-                  {card.customer_no} · {card.customer_name}
-                </Anchor>
-                {card.autopay_flag ? (
-                  <Badge size="xs" ml={6} variant="light">
-                    Autopay
-                  </Badge>
-                ) : null}
-              </Table.Td>
-              <Table.Td>
-                {card.card_type || "Card"} {card.mask.replace(/[^0-9]/g, "").slice(-4)}
-              </Table.Td>
-              <Table.Td>{expiryText(card.expiry)}</Table.Td>
-              <Table.Td>{usDay(card.next_charge_on)}</Table.Td>
-              <Table.Td>
-                {card.notified_at ? new Date(card.notified_at).toLocaleDateString("en-US") : "—"}
-              </Table.Td>
+      <Table.ScrollContainer minWidth={560}>
+        <Table aria-label="Cards expiring before the next charge" withRowBorders={false} verticalSpacing={2}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Customer</Table.Th>
+              <Table.Th>Card</Table.Th>
+              <Table.Th>Expires</Table.Th>
+              <Table.Th>Next charge</Table.Th>
+              <Table.Th>Emailed</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((card) => (
+              <Table.Tr key={`${String(card.customer_id)}-${card.mask}-${card.expiry}`}>
+                <Table.Td>
+                  <Anchor component={Link} size="sm" to={withClient(editorPath(card.customer_id))}>
+                    {card.customer_no} · {card.customer_name}
+                  </Anchor>
+                  {card.autopay_flag ? (
+                    <Badge size="xs" ml={6} variant="light">
+                      Autopay
+                    </Badge>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>
+                  {card.card_type || "Card"} {card.mask.replace(/[^0-9]/g, "").slice(-4)}
+                </Table.Td>
+                <Table.Td>{expiryText(card.expiry)}</Table.Td>
+                <Table.Td>{usDay(card.next_charge_on)}</Table.Td>
+                <Table.Td>
+                  {card.notified_at ? new Date(card.notified_at).toLocaleDateString("en-US") : "—"}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {count > PAGE_SIZE ? (
         <Group justify="flex-end" mt="xs">
           <Pagination
