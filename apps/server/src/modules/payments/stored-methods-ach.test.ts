@@ -2,7 +2,7 @@ import { ACH_STORE_NEEDS_PAYMENT_MESSAGE, type TransactionRecord } from "@cycleb
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
-import { customerPaymentMethods, customers } from "../../db/tables.js";
+import { customerPaymentMethods, customers, users } from "../../db/tables.js";
 import {
   GATEWAY_ACCOUNT_A,
   cardPayment,
@@ -14,6 +14,9 @@ import {
 import { luhnCard } from "../../test-support/stored-cards.js";
 import { RETENTION_MESSAGE, useRecordingPaymentFixture } from "../../test-support/recording-gateway.js";
 import { buildRequest, callGateway } from "./bluepay-client.js";
+import { paymentGatewayOf } from "./payment-gateway.js";
+import { runCardRunChunk } from "./run-card-run.js";
+import { startBulkCardRun, type CardRunChunk } from "./start-card-run.js";
 
 // Issue 37 point 8, through a recording stand-in in front of the sandbox (what the app SENT, which
 // the sandbox's record does not show): a card on file outlives BluePay's three-year retention by
@@ -174,6 +177,49 @@ describe("ACH as BluePay expects", () => {
       ["SALE", "13.00", "ACH", "TEL", telSale?.transId, undefined],
       ["SALE", "15.00", "ACH", "PPD", undefined, undefined],
       ["SALE", "17.00", "ACH", "PPD", ppdSale?.transId, undefined],
+    ]);
+  });
+
+  it("a card run debits stored bank accounts with PAYMENT_TYPE=ACH, in the class each was stored under", async () => {
+    const { clientId } = fixture.tenants.a;
+    const tel = await customerWithStatement(fixture.testApp, clientId, "50.00");
+    const ppd = await customerWithStatement(fixture.testApp, clientId, "60.00");
+    // Odd dollars approve in the sandbox's TEST mode.
+    const save = { ...ACH, amount: "11.00", savePaymentInfo: true };
+    expect((await staffPay(tel.customerId, { ...save, checkAccountNum: "11223344" })).body).toMatchObject({
+      approved: true,
+    });
+    expect(
+      (await staffPay(ppd.customerId, { ...save, checkAccountNum: "44332211", achSignedAgreement: true }))
+        .body,
+    ).toMatchObject({ approved: true });
+    const tokens = [(await methodOf(tel.customerId))?.token, (await methodOf(ppd.customerId))?.token];
+    const [user] = await fixture.testApp.db.select().from(users).where(eq(users.clientId, clientId)).limit(1);
+    if (!user) throw new Error("no user");
+    const chunks: CardRunChunk[] = [];
+    await startBulkCardRun(
+      fixture.testApp.db,
+      { clientId, user: { ...user, username: user.email, isAdmin: false, clientId } },
+      [tel.customerId, ppd.customerId],
+      (_tx, queued) => {
+        chunks.push(...queued.map((chunk) => chunk.payload));
+        return Promise.resolve();
+      },
+    );
+    const from = fixture.recorder.posts().length;
+    for (const chunk of chunks)
+      await runCardRunChunk(fixture.testApp.db, paymentGatewayOf(fixture.testApp.config), chunk);
+    const sales = sent(from, [
+      "TRANS_TYPE",
+      "AMOUNT",
+      "PAYMENT_TYPE",
+      "DOC_TYPE",
+      "MASTER_ID",
+      "STORED_INDICATOR",
+    ]);
+    expect(sales.sort((x, y) => String(x[1]).localeCompare(String(y[1])))).toEqual([
+      ["SALE", "39.00", "ACH", "TEL", tokens[0], undefined],
+      ["SALE", "49.00", "ACH", "PPD", tokens[1], undefined],
     ]);
   });
 
