@@ -57,4 +57,6 @@ export * from "./payments/gateway-hash-types.js";
 export * from "./payments/lost-answers.js";
 export * from "./payments/payment-page-message.js";
 export * from "./payments/payment-schemas.js";
+export * from "./payments/ach-entry-class.js";
+export * from "./payments/expiring-cards.js";
 export * from "./records/payment-records.js";

@@ -4,3 +4,4 @@ export * from "./schema/billing.js";
 export * from "./schema/jobs.js";
 export * from "./schema/payments.js";
 export * from "./schema/gateway.js";
+export * from "./schema/card-notices.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { integerParam, listQuerySchema, queryFlag } from "../api/list-query.js";
 import { nonNegativeAmountSchema } from "../money/money-schemas.js";
 import { compareAmounts, formatUsd } from "../money/money.js";
+import { ACH_STORE_NEEDS_PAYMENT_MESSAGE } from "./ach-entry-class.js";
 
 // The payment contract (spec part 1 §3-§5, part 2 "bulk payments"): what the payment page, the
 // staff payment form, Process CC and autopay send. Card numbers and CVVs pass through these schemas
@@ -129,6 +130,8 @@ export const paymentPayloadSchema = z
     isClientInitiated: z.boolean().default(false),
     /** With a stored method: charge this customer's statements automatically after each run. */
     autoPay: z.boolean().default(false),
+    /** Staff entering a bank account: a signed written authorization is on file (the debit goes PPD). */
+    achSignedAgreement: z.boolean().default(false),
   })
   .superRefine((payment, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -144,6 +147,9 @@ export const paymentPayloadSchema = z
     }
     if (payment.recordPayment && payment.paymentMethod === "useSaved")
       issue("paymentMethod", SAVED_METHOD_TO_STORE_MESSAGE);
+    // BluePay takes no $0.00 AUTH for ACH: a bank account is stored by its first sale.
+    if (payment.recordPayment && payment.paymentMethod === "check")
+      issue("paymentMethod", ACH_STORE_NEEDS_PAYMENT_MESSAGE);
     if (!payment.recordPayment && compareAmounts(payment.amount, "0.00") <= 0)
       issue("amount", PAYMENT_AMOUNT_MESSAGE);
     if (compareAmounts(payment.amount, MAX_PAYMENT_AMOUNT) > 0)

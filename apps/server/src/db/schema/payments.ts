@@ -105,6 +105,10 @@ export const paymentAttempts = pgTable(
     resolvedByUserId: refColumn("resolved_by_user_id").references(() => users.id, { onDelete: "set null" }),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     resolutionReason: text("resolution_reason"),
+    /** ACH: the entry class sent (WEB, TEL, PPD, CCD; "" for cards), and a refund's class comes from it. */
+    docType: varchar("doc_type", { length: 3 }).notNull().default(""),
+    /** ACH: staff said a signed written authorization is on file for this account (PPD). */
+    achSignedAgreement: boolean("ach_signed_agreement").notNull().default(false),
     /** Set from the app's clock when saved (the query window about a lost answer is built from it). */
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
@@ -161,6 +165,10 @@ export const customerPaymentMethods = pgTable(
     doNotDebitReason: varchar("do_not_debit_reason", { length: 160 }).notNull().default(""),
     /** ACH: a signed written authorization is on file (the only case an entry goes as PPD). */
     achSignedAgreement: boolean("ach_signed_agreement").notNull().default(false),
+    /** ACH: the class its authorization was given under (WEB on the page, TEL by phone, PPD, CCD). */
+    achEntryClass: varchar("ach_entry_class", { length: 3 }).notNull().default(""),
+    /** When the token's transaction was made: BluePay keeps its data three years from then. */
+    tokenAt: timestamp("token_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.customerId] }),

@@ -52,8 +52,10 @@ export type BluepayRequest = {
    * transaction id the first answer gave; C customer-initiated, M merchant-initiated.
    */
   stored?: { indicator: "F" | "S"; type: "C" | "M"; id?: string };
-  /** ACH entry class: WEB (authorised on a web page), PPD (staff, consumer), CCD (a company's account). */
-  docType?: "WEB" | "PPD" | "CCD";
+  /** ACH entry class: WEB (the public page), TEL (staff by phone), PPD (signed agreement), CCD (a company). */
+  docType?: "WEB" | "TEL" | "PPD" | "CCD";
+  /** What masterId names when no account is sent: ACH must say so on every call (stored sales, refunds). */
+  paymentType?: "CREDIT" | "ACH";
   /** The payer's address, for the gateway's fraud screening (public page charges). */
   customerIp?: string;
 };
@@ -83,7 +85,10 @@ function gatewayAmount(amount: string, allowZero: boolean): string {
   return formatted;
 }
 
-function accountFields(account: BluepayPaymentAccount): BluepayFields {
+/** PAYMENT_TYPE and the account; with only a MASTER_ID, PAYMENT_TYPE=ACH still goes for a bank account. */
+function accountFields(request: Pick<BluepayRequest, "account" | "paymentType">): BluepayFields {
+  const account = request.account;
+  if (!account) return request.paymentType === "ACH" ? { PAYMENT_TYPE: "ACH" } : {};
   if (account.kind === "ach")
     return {
       PAYMENT_TYPE: "ACH",
@@ -112,7 +117,7 @@ export function buildRequest(credentials: BluepayCredentials, request: BluepayRe
       ? { AMOUNT: gatewayAmount(request.amount, request.transType === "AUTH") }
       : {}),
     ...(request.masterId ? { MASTER_ID: request.masterId } : {}),
-    ...(request.account ? accountFields(request.account) : {}),
+    ...accountFields(request),
     ...(request.orderId ? { ORDER_ID: request.orderId } : {}),
     ...(request.invoiceId ? { INVOICE_ID: request.invoiceId } : {}),
     ...(request.duplicateOverride ? { DUPLICATE_OVERRIDE: "1" } : {}),

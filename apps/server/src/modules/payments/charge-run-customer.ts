@@ -80,6 +80,8 @@ type ChargeRead = Partial<CustomerToCharge> & {
   mask: string | null;
   card_type: string | null;
   stored_id: string | null;
+  ach_signed_agreement: boolean | null;
+  ach_entry_class: string | null;
   shares: boolean | null;
   attempt_id: string | number | null;
   attempt_status: PaymentAttemptStatus | null;
@@ -100,6 +102,7 @@ async function readCharge(db: Database, chunk: CardRunChunk, item: CardRunItem, 
     sql`select c.id as customer_id, c.total_balance::text as balance, c.first_name, c.last_name,
                c.customer_name, c.company_name, c.deleted,
                m.kind as method, m.token, m.mask, m.card_type, m.stored_id,
+               m.ach_signed_agreement, m.ach_entry_class,
                ${sharesCardAndAmountSql(chunk.clientId, item.customerId, chunk.runId, amount)} as shares,
                a.id as attempt_id, a.status as attempt_status, a.amount::text as attempt_amount,
                a.message as attempt_message, a.gateway_trans_id as attempt_trans_id
@@ -245,6 +248,8 @@ async function chargeRound(
         mask: read.mask ?? "",
         cardType: read.card_type ?? "",
         storedId: read.stored_id ?? "",
+        achSignedAgreement: read.ach_signed_agreement === true,
+        achEntryClass: read.ach_entry_class ?? "",
       },
       access: run.access,
     },

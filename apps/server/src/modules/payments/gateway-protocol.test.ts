@@ -292,7 +292,7 @@ describe("card-on-file, ACH class and payer fields on every kind of charge", () 
     );
     // A card typed in on the public page: not on file, but the payer's address goes along.
     await pay(cardPayment(token, "7.00", { ccNum: VISA }));
-    // ACH from the public page (WEB), from staff (PPD), and for a company (CCD).
+    // ACH from the public page (WEB), keyed by staff from a phone call (TEL), and for a company (CCD).
     const ach = { paymentMethod: "check", checkRoutingNum: "123456780", checkAccountNum: "99887766" };
     await pay({ ...ach, statementId: token, amount: "9.00" });
     await pay({ ...ach, customer_id: customerId, amount: "11.00" }, undefined, owner);
@@ -319,7 +319,7 @@ describe("card-on-file, ACH class and payer fields on every kind of charge", () 
       ["87.00", "S", "C", auth?.storedId, "", true, "1"],
       ["7.00", "", "", "", "", true, "1"],
       ["9.00", "", "", "", "WEB", true, "1"],
-      ["11.00", "", "", "", "PPD", false, "1"],
+      ["11.00", "", "", "", "TEL", false, "1"],
       ["13.00", "", "", "", "CCD", false, "1"],
     ]);
     expect(sandbox.transactions().every((t) => !t.duplicateOverride)).toBe(true);

@@ -206,6 +206,7 @@ export async function makePayment(
       createdByUserId: payer.userId,
       customerIp: payer.source === "page" ? request.address : undefined,
       payerEmail: fromPage ? body.email : "",
+      achSignedAgreement: payer.source === "staff" && account.kind === "ach" && body.achSignedAgreement,
     },
     gateway,
   ).catch(async (error: unknown) => {

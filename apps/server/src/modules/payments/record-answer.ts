@@ -9,6 +9,7 @@ import { postEntries } from "../ledger/post-entries.js";
 import { ensurePaymentCode } from "./payment-codes.js";
 import { queueReceipt } from "./payment-receipts.js";
 import { postRefundOffset } from "./refund-offset.js";
+import { refreshStoredToken } from "./stored-method-token.js";
 import type { AttemptRow } from "./attempt-row.js";
 
 // Its callers take the row type from here too; it lives apart so the files this one uses can name it.
@@ -55,8 +56,13 @@ function entryDescription(attempt: AttemptRow, answer: AttemptAnswer): string {
   return `Card payment${type ? ` ${type}` : ""}${last4 ? ` ...${last4}` : ""}`.slice(0, 60);
 }
 
-/** Keeps the method the gateway now holds for the customer (the answer's TRANS_ID is its token). */
+/**
+ * Keeps the method the gateway now holds for the customer (the answer's TRANS_ID is its token; a
+ * bank account's is a sale's, BluePay taking no $0.00 ACH AUTH). A bank account keeps whether a
+ * signed agreement is on file and the entry class its authorization was given under.
+ */
 async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAnswer): Promise<void> {
+  const ach = attempt.method === "ach";
   const method = {
     kind: attempt.method,
     token: answer.transId,
@@ -66,6 +72,9 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
     storedId: attempt.method === "card" ? (answer.storedId ?? "").slice(0, 64) : "",
     attemptId: attempt.id,
     storedAt: new Date(),
+    tokenAt: attempt.createdAt,
+    achSignedAgreement: ach && attempt.achSignedAgreement,
+    achEntryClass: ach ? attempt.docType : "",
   };
   await tx
     .insert(customerPaymentMethods)
@@ -147,6 +156,9 @@ export async function recordAnswer(
           .update(customers)
           .set({ autopayFlag: true, updatedAt: new Date() })
           .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
+      // The newest approval charged the stored method: its TRANS_ID is the next MASTER_ID.
+      if (attempt.kind === "sale" && attempt.usedStoredMethod)
+        await refreshStoredToken(tx, attempt, answer.transId);
     }
     const answered = "transId" in answer;
     const [settled] = await tx

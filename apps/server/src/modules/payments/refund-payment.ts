@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { PAYMENT_PENDING_MESSAGE, isReversible, isVoidable } from "@cyclebill/domain";
+import { PAYMENT_PENDING_MESSAGE, achRefundClass, isReversible, isVoidable } from "@cyclebill/domain";
 import { currentClock } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { paymentAttempts } from "../../db/tables.js";
@@ -90,6 +90,7 @@ export async function refundGatewayPayment(
       name1: payment?.name1 ?? "",
       name2: payment?.name2 ?? "",
       refundsTransactionId: id,
+      docType: payment?.method === "ach" ? achRefundClass(payment.docType) : "",
       createdByUserId: tenant.user.id,
       // The app's clock, as the query about a lost answer will be (not the database's now()).
       createdAt: currentClock().now(),
@@ -103,6 +104,10 @@ export async function refundGatewayPayment(
     amount: entry.amount,
     masterId: entry.gatewayTransId,
     orderId: String(attempt.id),
+    // An ACH refund says so and names its class (a credit: PPD, or CCD for a business).
+    ...(attempt.method === "ach"
+      ? { paymentType: "ACH" as const, docType: achRefundClass(attempt.docType) }
+      : {}),
   });
   const answer = await callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
   if (answer.status !== "no-answer") await recordAnswer(db, tenant.clientId, attempt.id, answer);

@@ -1,5 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import {
+  ACH_STORE_NEEDS_PAYMENT_MESSAGE,
+  achEntryClass,
   NEEDS_CHECKING_MESSAGE,
   NO_STORED_METHOD_MESSAGE,
   needsCheckingAtGateway,
@@ -59,6 +61,8 @@ export type SendPaymentInput = {
   duplicateOverride?: boolean;
   /** The email the payer typed on the public page (the receipt goes there). */
   payerEmail?: string;
+  /** A bank account keyed by staff: a signed written authorization is on file (PPD). */
+  achSignedAgreement?: boolean;
   /**
    * Runs the gateway call itself (a card run's bound on calls in flight): the attempt is already
    * committed when it starts, and the answer is recorded after it ends, outside the bound.
@@ -175,16 +179,18 @@ async function replay(
 /**
  * What the gateway is told about how a charge is made: a card kept on file is marked as such (F
  * when it is being stored, S with the first answer's STORED_ID after), customer-initiated from the
- * pay page and staff entry, merchant-initiated from card runs and autopay; ACH names its entry
- * class (CCD for a company's account, WEB from the public page, PPD from staff); public-page
+ * pay page and staff entry, merchant-initiated from card runs and autopay; ACH says PAYMENT_TYPE=ACH
+ * even when only MASTER_ID names the account, and its entry class (achEntryClass: CCD for a
+ * company, WEB from the public page, PPD with a signed agreement, TEL keyed by staff); public-page
  * charges carry the payer's address.
  */
 function chargeMarks(
   input: SendPaymentInput,
   method: "card" | "ach",
-  storedId: string,
+  fromStored: StoredMethodToCharge | null,
   companyName: string,
-): Pick<BluepayRequest, "stored" | "docType" | "customerIp" | "duplicateOverride"> {
+): Pick<BluepayRequest, "stored" | "docType" | "customerIp" | "duplicateOverride" | "paymentType"> {
+  const storedId = fromStored?.storedId ?? "";
   const type = input.source === "page" || input.source === "staff" ? "C" : "M";
   const storing = input.kind === "auth" || (input.saveMethod ?? false);
   const stored: BluepayRequest["stored"] =
@@ -198,14 +204,15 @@ function chargeMarks(
   const docType =
     method !== "ach"
       ? undefined
-      : companyName.trim() !== ""
-        ? "CCD"
-        : input.source === "page"
-          ? "WEB"
-          : "PPD";
+      : achEntryClass({
+          source: input.source,
+          company: companyName,
+          signedAgreement: fromStored ? fromStored.achSignedAgreement : (input.achSignedAgreement ?? false),
+          storedClass: fromStored?.achEntryClass ?? "",
+        });
   return {
     ...(stored ? { stored } : {}),
-    ...(docType ? { docType } : {}),
+    ...(docType ? { docType, paymentType: "ACH" as const } : {}),
     ...(input.source === "page" && input.customerIp ? { customerIp: input.customerIp } : {}),
     ...(input.duplicateOverride ? { duplicateOverride: true } : {}),
   };
@@ -221,6 +228,9 @@ export type StoredMethodToCharge = {
   mask: string;
   cardType: string;
   storedId: string;
+  /** ACH: a signed agreement is on file, and the class the account was stored under. */
+  achSignedAgreement: boolean;
+  achEntryClass: string;
 };
 
 /**
@@ -272,6 +282,8 @@ export async function sendPaymentAttempt(
         mask: customerPaymentMethods.mask,
         cardType: customerPaymentMethods.cardType,
         storedId: customerPaymentMethods.storedId,
+        achSignedAgreement: customerPaymentMethods.achSignedAgreement,
+        achEntryClass: customerPaymentMethods.achEntryClass,
       })
       .from(customerPaymentMethods)
       .where(
@@ -303,7 +315,10 @@ export async function sendPreparedAttempt(
   const fromStored = input.account.kind === "stored" ? stored : null;
   const masterId = fromStored?.token ?? "";
   const method: "card" | "ach" = fromStored?.kind ?? (input.account.kind === "ach" ? "ach" : "card");
+  // BluePay takes no $0.00 AUTH for ACH ("not supported for ACH"): an account is stored by a sale.
+  if (input.kind === "auth" && method === "ach") throw nonFieldError(ACH_STORE_NEEDS_PAYMENT_MESSAGE);
   const amount = input.kind === "auth" ? "0.00" : toAmount(input.amount);
+  const marks = chargeMarks(input, method, fromStored, customer.companyName);
   const name1 = (input.billing?.name1 ?? customer.firstName).trim().slice(0, 80);
   const name2 = (input.billing?.name2 ?? customer.lastName).trim().slice(0, 80);
 
@@ -333,6 +348,8 @@ export async function sendPreparedAttempt(
       // The app's clock, as the query about a lost answer will be (not the database's now()).
       createdAt: currentClock().now(),
       payerEmail: (input.payerEmail ?? "").slice(0, 254),
+      docType: marks.docType ?? "",
+      achSignedAgreement: method === "ach" && (input.achSignedAgreement ?? false),
     })
     .onConflictDoNothing()
     .returning();
@@ -355,7 +372,7 @@ export async function sendPreparedAttempt(
     masterId: masterId || undefined,
     customer: { ...input.billing, name1, name2 },
     orderId: String(inserted.id),
-    ...chargeMarks(input, method, fromStored?.storedId ?? "", customer.companyName),
+    ...marks,
   });
   const call = () => callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
   const answer = await (input.gatewayLane ? input.gatewayLane(call) : call());

@@ -107,7 +107,8 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
   const methodOptions = [
     ...(info.hasStoredPaymentInfo && !recordPayment ? [{ value: "useSaved", label: "Saved method" }] : []),
     { value: "cc", label: "Card" },
-    { value: "check", label: "Check (ACH)" },
+    // BluePay takes no $0.00 AUTH for ACH: a bank account is stored with its first payment.
+    ...(recordPayment ? [] : [{ value: "check", label: "Check (ACH)" }]),
   ];
   const text = (field: PaymentFormField, label: string, extra: Record<string, unknown> = {}) => (
     <TextInput
@@ -148,6 +149,11 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
           {errors.paymentMethod ? (
             <Text size="xs" c="red" mt={4}>
               {errors.paymentMethod}
+            </Text>
+          ) : null}
+          {recordPayment ? (
+            <Text size="xs" c="dimmed" mt={4}>
+              A bank account is stored with its first payment.
             </Text>
           ) : null}
         </div>
@@ -211,6 +217,14 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
               })}
               {text("checkAccountNum", "Account number", { inputMode: "numeric", required: true })}
             </SimpleGrid>
+            {staff ? (
+              <Checkbox
+                label="Signed ACH agreement on file"
+                description="Without one, a debit keyed here goes as a phone payment (TEL)"
+                checked={values.achSignedAgreement}
+                onChange={(event) => set("achSignedAgreement", event.currentTarget.checked)}
+              />
+            ) : null}
           </Stack>
         ) : null}
 

@@ -39,6 +39,8 @@ export type PaymentFormValues = {
   email: string;
   savePaymentInfo: boolean;
   autoPay: boolean;
+  /** Staff keying a bank account: a signed written agreement is on file (the debit goes PPD). */
+  achSignedAgreement: boolean;
 };
 
 export type PaymentFormField = keyof PaymentFormValues;
@@ -86,6 +88,7 @@ export function initialPaymentValues(info: FormInfo, recordPayment: boolean): Pa
     email: info.email ?? "",
     savePaymentInfo: recordPayment || useSaved,
     autoPay: recordPayment ? info.autopay_flag : false,
+    achSignedAgreement: false,
   };
 }
 
@@ -153,6 +156,7 @@ export function paymentPayloadInput(
     savePaymentInfo: target.recordPayment ? true : values.savePaymentInfo,
     autoPay: values.savePaymentInfo || target.recordPayment ? values.autoPay : false,
     isClientInitiated: true,
+    ...(values.paymentMethod === "check" ? { achSignedAgreement: values.achSignedAgreement } : {}),
   };
 }
 
@@ -223,6 +227,7 @@ const FORM_FIELDS = new Set<string>([
   "email",
   "savePaymentInfo",
   "autoPay",
+  "achSignedAgreement",
 ]);
 
 function isFormField(key: string): key is PaymentFormField {

@@ -1,0 +1,41 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "../../db/database.js";
+import { customerPaymentMethods, customers } from "../../db/tables.js";
+import type { AttemptRow } from "./attempt-row.js";
+
+// BluePay keeps a transaction's card (or bank account) data three years from that transaction, and
+// a sale by MASTER_ID copies the account onto the new transaction. So after each approved charge of
+// the stored method its TRANS_ID becomes the token (the next MASTER_ID): a method charged at least
+// once in three years never dies. The STORED_ID stays the first card-on-file answer's network id,
+// as the card networks ask every later charge to carry.
+
+/**
+ * After an approved sale of the customer's stored method (inside the transaction recording it):
+ * the sale's TRANS_ID becomes the method's token, only while the method is still the one the
+ * attempt charged (a late answer never overwrites a method stored since, nor a newer token).
+ */
+export async function refreshStoredToken(tx: Executor, attempt: AttemptRow, transId: string): Promise<void> {
+  if (transId === "" || attempt.masterId === "" || transId === attempt.masterId) return;
+  const refreshed = await tx
+    .update(customerPaymentMethods)
+    .set({ token: transId, tokenAt: attempt.createdAt })
+    .where(
+      and(
+        eq(customerPaymentMethods.clientId, attempt.clientId),
+        eq(customerPaymentMethods.customerId, attempt.customerId),
+        eq(customerPaymentMethods.token, attempt.masterId),
+      ),
+    )
+    .returning({ token: customerPaymentMethods.token });
+  if (refreshed.length === 0) return;
+  await tx
+    .update(customers)
+    .set({ bluepayTransactionId: transId, updatedAt: new Date() })
+    .where(
+      and(
+        eq(customers.clientId, attempt.clientId),
+        eq(customers.id, attempt.customerId),
+        eq(customers.bluepayTransactionId, attempt.masterId),
+      ),
+    );
+}
