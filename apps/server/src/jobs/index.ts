@@ -22,6 +22,8 @@ import { refreshStatisticsJob } from "./refresh-statistics.job.js";
 import { PRUNE_CUSTOMER_CHANGES_CRON, pruneCustomerChangesJob } from "./prune-customer-changes.job.js";
 import { SETTLE_PAYMENTS_CRON, settlePaymentsJob } from "./settle-payments.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
+import { gatewayReconcileDailyJob, gatewayReconcileJob } from "./gateway-reconcile.job.js";
+import { GATEWAY_RECONCILE_CRON } from "../modules/gateway-reconcile/gateway-reconcile-run.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
 export const jobDefinitions = [
@@ -35,6 +37,8 @@ export const jobDefinitions = [
   cardRunJob,
   settlePaymentsJob,
   paymentReceiptsJob,
+  gatewayReconcileJob,
+  gatewayReconcileDailyJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -95,6 +99,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     await boss.schedule(pruneCustomerChangesJob.id, PRUNE_CUSTOMER_CHANGES_CRON, {});
     await boss.schedule(settlePaymentsJob.id, SETTLE_PAYMENTS_CRON, {});
     await boss.schedule(paymentReceiptsJob.id, PAYMENT_RECEIPTS_CRON, {});
+    await boss.schedule(gatewayReconcileDailyJob.id, GATEWAY_RECONCILE_CRON, {});
   }
 
   if (options.work && settings.workers > 0) {
