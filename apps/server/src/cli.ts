@@ -124,7 +124,8 @@ async function run(argv: string[]): Promise<number> {
           console.error(`--client takes a client number, got "${values.client}".`);
           return 1;
         }
-        if (values.gateway) return gatewayDoctor(database.db, config, clientNo, values.date);
+        // Awaited here: the database closes in the finally below.
+        if (values.gateway) return await gatewayDoctor(database.db, config, clientNo, values.date);
         const report = await runDoctor(database.db, clientNo);
         const healthy = report.kind === "checked" && report.mismatches.length === 0;
         (healthy ? console.log : console.error)(formatDoctorReport(report));
