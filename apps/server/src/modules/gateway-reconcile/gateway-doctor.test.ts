@@ -23,29 +23,6 @@ const DAY = "2030-06-14";
 let sandbox: Sandbox;
 let standIn: ReportStandIn;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: [GATEWAY_ACCOUNT_A], demoAccount: false });
-  standIn = await startReportStandIn(sandbox.url, [GATEWAY_ACCOUNT_A]);
-  const database = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
-  await database.migrate();
-  await database.db.insert(clients).values([
-    {
-      clientNo: 4101,
-      clientName: "Keyed Client",
-      ...AUSTIN_ADDRESS,
-      ...gatewayAccountFields(SECRETS_KEY, GATEWAY_ACCOUNT_A),
-    },
-    { clientNo: 4102, clientName: "Keyless Client", ...AUSTIN_ADDRESS },
-  ]);
-  await database.close();
-}, 60_000);
-
-afterAll(async () => {
-  await standIn?.close();
-  await sandbox?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 async function doctor(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(
@@ -74,6 +51,29 @@ async function doctor(...args: string[]): Promise<{ code: number; stdout: string
 // The CLI process runs on its own PGlite whatever TEST_DB says; on PostgreSQL runs the comparison
 // itself is covered by gateway-reconcile.test.ts, so this file's 20 s are spent once.
 describe.skipIf(process.env.TEST_DB === "postgres")("doctor --gateway", () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox({ accounts: [GATEWAY_ACCOUNT_A], demoAccount: false });
+    standIn = await startReportStandIn(sandbox.url, [GATEWAY_ACCOUNT_A]);
+    const database = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    await database.migrate();
+    await database.db.insert(clients).values([
+      {
+        clientNo: 4101,
+        clientName: "Keyed Client",
+        ...AUSTIN_ADDRESS,
+        ...gatewayAccountFields(SECRETS_KEY, GATEWAY_ACCOUNT_A),
+      },
+      { clientNo: 4102, clientName: "Keyless Client", ...AUSTIN_ADDRESS },
+    ]);
+    await database.close();
+  }, 60_000);
+
+  afterAll(async () => {
+    await standIn?.close();
+    await sandbox?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
   it(
     "exits 0 on a clean day and 1 on a difference, naming it; refuses bad arguments",
     { timeout: 120_000 },
