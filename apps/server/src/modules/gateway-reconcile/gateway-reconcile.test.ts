@@ -18,6 +18,7 @@ import {
   makePayment,
 } from "../../test-support/payment-fixture.js";
 import { pollUntil } from "../../test-support/poll-until.js";
+import { dayBefore, startDailyReconciliations } from "./gateway-reconcile-run.js";
 import { gatewayAccountFields } from "../../test-support/stored-cards.js";
 import {
   createTenantFixture,
@@ -283,6 +284,47 @@ describe("a day reconciled with BluePay's reports", () => {
       ledger_total: "21.00",
       differences: [],
     });
+  });
+
+  it("the daily schedule reconciles yesterday for every client with a key, once", async () => {
+    const yesterday = dayBefore(businessToday());
+    standIn.setRows(GATEWAY_ACCOUNT_A.accountId, []);
+    standIn.setRows(GATEWAY_ACCOUNT_B.accountId, []);
+    const daily = async () => {
+      await testApp.jobs?.enqueue("gateway-reconcile-daily", {});
+      return Promise.all(
+        [tenants.a, tenants.b].map((tenant) =>
+          pollUntil(
+            async () =>
+              (
+                (
+                  await admin().get("/api/gateway/reconciliations/", {
+                    client_id: tenant.clientId,
+                    date: yesterday,
+                  })
+                ).body as { results: ReconciliationSummary[] }
+              ).results,
+            (results) => results[0]?.status === "done",
+            20_000,
+          ),
+        ),
+      );
+    };
+    const [a, b] = await daily();
+    expect(a).toMatchObject([{ day: yesterday, status: "done", gateway_count: 0 }]);
+    expect(b).toMatchObject([{ day: yesterday, status: "done" }]);
+    const runs = await admin().get("/api/jobs/", {
+      client_id: tenants.a.clientId,
+      kind: "gateway-reconcile",
+    });
+    const scheduled = (runs.body as { results: JobRun[] }).results.find(
+      (run) => run.id === a?.[0]?.job_run_id,
+    );
+    expect(scheduled).toMatchObject({ status: "succeeded", created_by: null });
+    // Again: the day is taken by then, so the schedule starts no second run.
+    expect(
+      await startDailyReconciliations(testApp.db, () => Promise.reject(new Error("enqueued")), yesterday),
+    ).toBe(0);
   });
 
   it("refuses a bad date, a non-admin, and a client without a gateway key; another client's day is not found", async () => {
