@@ -1,10 +1,5 @@
-import {
-  RECONCILIATION_DIFFERENCE_LABELS,
-  type JobRun,
-  type Reconciliation,
-  type ReconciliationDifferenceKind,
-} from "@cyclebill/domain";
-import { Alert, Badge, Button, Card, Group, Stack, Table, Text, TextInput } from "@mantine/core";
+import { RECONCILIATION_DIFFERENCE_LABELS, type JobRun, type Reconciliation } from "@cyclebill/domain";
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useDownload } from "../../api/download";
@@ -25,13 +20,6 @@ function yesterday(): string {
   date.setUTCDate(date.getUTCDate() - 1);
   return date.toISOString().slice(0, 10);
 }
-
-const KIND_COLORS: Record<ReconciliationDifferenceKind, string> = {
-  missing_in_ledger: "red",
-  missing_at_gateway: "orange",
-  amount_differs: "grape",
-  unknown_attempt: "yellow",
-};
 
 /** Gateway reconciliation (/reconciliation): a day's totals and differences, and (admins) a run of it. */
 export function ReconciliationPage() {
@@ -135,8 +123,12 @@ export function ReconciliationPage() {
             </Table.Thead>
             <Table.Tbody>
               {days.data.results.map((summary) => (
-                <Table.Tr key={summary.id} onClick={() => setDay(summary.day)} style={{ cursor: "pointer" }}>
-                  <Table.Td>{summary.day}</Table.Td>
+                <Table.Tr key={summary.id}>
+                  <Table.Td>
+                    <Anchor component="button" type="button" size="sm" onClick={() => setDay(summary.day)}>
+                      {summary.day}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td>{summary.status}</Table.Td>
                   <Table.Td ta="right">
                     {summary.gateway_count} · {summary.gateway_total}
@@ -173,7 +165,7 @@ function DayReport({ reconciliation }: { reconciliation: Reconciliation }) {
           <Text size="sm" c="dimmed">
             Differences
           </Text>
-          <Text fw={700} size="lg" c={reconciliation.difference_count > 0 ? "red" : "teal"}>
+          <Text fw={700} size="lg" c={reconciliation.difference_count > 0 ? "red.9" : "teal.9"}>
             {reconciliation.difference_count}
           </Text>
         </div>
@@ -183,7 +175,7 @@ function DayReport({ reconciliation }: { reconciliation: Reconciliation }) {
       ) : reconciliation.status === "running" ? (
         <Text c="dimmed">Being reconciled…</Text>
       ) : reconciliation.differences.length === 0 ? (
-        <Text c="teal">No differences: what BluePay settled is what the ledger holds.</Text>
+        <Text c="teal.9">No differences: what BluePay settled is what the ledger holds.</Text>
       ) : (
         <Table.ScrollContainer minWidth={700}>
           <Table striped>
@@ -201,9 +193,9 @@ function DayReport({ reconciliation }: { reconciliation: Reconciliation }) {
               {reconciliation.differences.map((difference, at) => (
                 <Table.Tr key={`${difference.kind}-${difference.trans_id}-${String(at)}`}>
                   <Table.Td>
-                    <Badge color={KIND_COLORS[difference.kind]} variant="light">
+                    <Text size="sm" fw={600}>
                       {RECONCILIATION_DIFFERENCE_LABELS[difference.kind]}
-                    </Badge>
+                    </Text>
                   </Table.Td>
                   <Table.Td>{difference.trans_id || "—"}</Table.Td>
                   <Table.Td>{difference.attempt_id ?? "—"}</Table.Td>

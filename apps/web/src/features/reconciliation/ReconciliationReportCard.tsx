@@ -15,7 +15,7 @@ export function ReconciliationReportCard() {
           </Text>
         </div>
         <Button component={Link} to={withClient("/reconciliation")} variant="default">
-          Open
+          Open reconciliation
         </Button>
       </Group>
     </Card>
