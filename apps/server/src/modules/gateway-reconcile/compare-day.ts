@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   NEEDS_CHECKING_AFTER_MS,
+  addDays,
   compareAmounts,
   isApprovedSale,
   isValidDecimalString,
@@ -42,12 +43,6 @@ const MONEY_OUT_TYPES = new Set(["REFUND", "CREDIT"]);
 function amountOf(record: DailyReportRecord): string | null {
   const raw = record.amount.replace(/^-/, "");
   return isValidDecimalString(raw, { allowNegative: false }) ? toAmount(raw) : null;
-}
-
-function previousDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - 1);
-  return date.toISOString().slice(0, 10);
 }
 
 /** Attempts of the client with any of these TRANS_IDs or ORDER_IDs (the bare id before ORDER_IDs had a prefix). */
@@ -166,7 +161,7 @@ async function ledgerSalesOf(db: Executor, clientId: number, day: string): Promi
         where a.client_id = ${clientId} and a.kind = 'sale' and a.status = 'approved'
           and (a.settled_on = ${day}::date
                or (a.settled_on is null
-                   and (a.created_at at time zone ${zone})::date = ${previousDay(day)}::date
+                   and (a.created_at at time zone ${zone})::date = ${addDays(day, -1)}::date
                    and not exists (select 1 from payment_attempts v
                                    where v.client_id = a.client_id and v.kind = 'void'
                                      and v.status = 'approved' and v.refunds_transaction_id = a.transaction_id)))
@@ -250,7 +245,7 @@ export async function compareDay(
         detail:
           sale.settled_on === day
             ? `Recorded as settled on ${day}, but BluePay's settlement report of the day does not list ${sale.gateway_trans_id}.`
-            : `Approved on ${previousDay(day)}; BluePay's settlement of ${day} does not list ${sale.gateway_trans_id || "it"}.`,
+            : `Approved on ${addDays(day, -1)}; BluePay's settlement of ${day} does not list ${sale.gateway_trans_id || "it"}.`,
       });
   for (const attempt of await unknownAttemptsOf(db, clientId, day))
     differences.push({

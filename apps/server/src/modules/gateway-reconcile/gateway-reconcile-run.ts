@@ -1,3 +1,4 @@
+import { addDays } from "@cyclebill/domain";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import {
@@ -54,10 +55,9 @@ export async function runGatewayReconcile(
   });
 }
 
+/** The day before a YYYY-MM-DD day. */
 export function dayBefore(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - 1);
-  return date.toISOString().slice(0, 10);
+  return addDays(day, -1);
 }
 
 export type EnqueueReconcileJobs = (tx: Executor, payloads: GatewayReconcilePayload[]) => Promise<void>;

@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 import {
+  addDays,
   isApprovedSale,
   reportDay,
   reportEventOf,
@@ -35,12 +36,6 @@ export type ReconcileDayOutcome =
   | { kind: "failed"; reconciliationId: number; error: string; retry: boolean };
 
 const PROGRESS_EVERY = 25;
-
-export function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
-}
 
 /** Clients with a gateway key: an account id and a sealed secret key. */
 export async function clientsWithGatewayKey(db: Database): Promise<{ id: number; clientNo: number }[]> {
@@ -143,7 +138,7 @@ export async function reconcileDay(
   if (!credentials) return fail("This client has no payment gateway key.", false);
 
   await progress({ done: 0, total: 1, step: "reading BluePay's reports" });
-  const range = { mode: gateway.mode, from: input.day, to: nextDay(input.day) };
+  const range = { mode: gateway.mode, from: input.day, to: addDays(input.day, 1) };
   const options = { timeoutMs: Math.max(gateway.timeoutMs, 30_000) };
   const settled = await fetchDailyReport(gateway.url, credentials, { ...range, bySettlement: true }, options);
   if (settled.kind !== "report") {
