@@ -10,7 +10,7 @@ import {
   setJobRunProgress,
 } from "../jobs/job-runs.js";
 import type { PaymentGateway } from "../payments/payment-gateway.js";
-import { clientsWithGatewayKey, dayTaken, reconcileDay } from "./reconcile-day.js";
+import { clientsWithGatewayKey, dayTaken, markDayFailed, reconcileDay } from "./reconcile-day.js";
 
 /** The jobs' stable ids: the kind of their runs and their pg-boss queue names. */
 export const GATEWAY_RECONCILE_JOB = "gateway-reconcile";
@@ -41,6 +41,15 @@ export async function runGatewayReconcile(
     jobRunId: payload.runId,
     createdByUserId: run.createdByUserId,
     onProgress: (progress) => setJobRunProgress(db, key, progress),
+  }).catch(async (error: unknown) => {
+    // The day must not stay "running" (the schedule would skip it); pg-boss retries the job.
+    await markDayFailed(
+      db,
+      payload.clientId,
+      payload.day,
+      error instanceof Error ? error.message : String(error),
+    );
+    throw error;
   });
   if (outcome.kind === "failed") {
     if (outcome.retry) throw new Error(outcome.error);

@@ -176,6 +176,19 @@ export async function reconcileDay(
   return { kind: "done", reconciliationId, eventsApplied, ...comparison };
 }
 
+/** Marks the day failed after an error the run did not expect (the job retries it; the schedule may too). */
+export async function markDayFailed(
+  db: Database,
+  clientId: number,
+  day: string,
+  error: string,
+): Promise<void> {
+  await db
+    .update(gatewayReconciliations)
+    .set({ status: "failed", error: error.slice(0, 2000), checkedAt: new Date(), updatedAt: sql`now()` })
+    .where(and(eq(gatewayReconciliations.clientId, clientId), eq(gatewayReconciliations.day, day)));
+}
+
 /** Whether the client's day was already reconciled or is being reconciled (the daily schedule skips it). */
 export async function dayTaken(db: Database, clientId: number, day: string): Promise<boolean> {
   const [row] = await db
