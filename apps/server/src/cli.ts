@@ -1,14 +1,21 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatDemoLogins } from "./bootstrap.js";
-import { loadConfig } from "./config.js";
-import { openDatabase } from "./db/database.js";
+import { loadConfig, type Config } from "./config.js";
+import { openDatabase, type Database } from "./db/database.js";
 import { describeApi } from "./http/api-document.js";
 import { eq } from "drizzle-orm";
 import { clients, users } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
 import { formatDoctorReport, runDoctor } from "./modules/ledger/doctor.js";
 import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
+import { isCalendarDate } from "@cyclebill/domain";
+import {
+  formatGatewayDoctorReport,
+  gatewayDoctorHealthy,
+  runGatewayDoctor,
+} from "./modules/gateway-reconcile/gateway-doctor.js";
+import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
 
 const usage = `Usage: npm run cli -- <command>
   migrate                                       apply database migrations
@@ -18,6 +25,10 @@ const usage = `Usage: npm run cli -- <command>
                                                 attach a registered user to a client as owner (or staff)
   doctor [--client <client_no>]                 prove the books: every balance equals its ledger
                                                 (prints each mismatch and exits 1 if there is one)
+  doctor --gateway [--client <client_no>] [--date <YYYY-MM-DD>]
+                                                reconcile a day (default yesterday) with BluePay's
+                                                reports for every client with a gateway key (or one);
+                                                prints each difference and exits 1 if there is one
   openapi [--out <file>]                        write the OpenAPI document (stdout without --out); no database`;
 
 async function run(argv: string[]): Promise<number> {
@@ -104,12 +115,17 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case "doctor": {
-        const { values } = parseArgs({ args: rest, options: { client: { type: "string" } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { client: { type: "string" }, gateway: { type: "boolean" }, date: { type: "string" } },
+        });
         const clientNo = values.client === undefined ? undefined : Number(values.client);
         if (clientNo !== undefined && !Number.isInteger(clientNo)) {
           console.error(`--client takes a client number, got "${values.client}".`);
           return 1;
         }
+        // Awaited here: the database closes in the finally below.
+        if (values.gateway) return await gatewayDoctor(database.db, config, clientNo, values.date);
         const report = await runDoctor(database.db, clientNo);
         const healthy = report.kind === "checked" && report.mismatches.length === 0;
         (healthy ? console.log : console.error)(formatDoctorReport(report));
@@ -122,6 +138,22 @@ async function run(argv: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+async function gatewayDoctor(
+  db: Database,
+  config: Config,
+  clientNo: number | undefined,
+  day: string | undefined,
+): Promise<number> {
+  if (day !== undefined && !isCalendarDate(day)) {
+    console.error(`--date takes a day as YYYY-MM-DD, got "${day}".`);
+    return 1;
+  }
+  const report = await runGatewayDoctor(db, paymentGatewayOf(config), { clientNo, day });
+  const healthy = gatewayDoctorHealthy(report);
+  (healthy ? console.log : console.error)(formatGatewayDoctorReport(report));
+  return healthy ? 0 : 1;
 }
 
 async function writeApiDocument(args: string[]): Promise<number> {

@@ -56,6 +56,10 @@ const AccountReportsPage = lazyScreen(
   () => import("./features/reports/AccountReportsPage"),
   "AccountReportsPage",
 );
+const ReconciliationPage = lazyScreen(
+  () => import("./features/reconciliation/ReconciliationPage"),
+  "ReconciliationPage",
+);
 const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
 const InvoicesAndStatementsPage = lazyScreen(
   () => import("./features/invoices/InvoicesAndStatementsPage"),
@@ -131,6 +135,7 @@ export const routes: RouteObject[] = [
           { path: "/help", element: <HelpPage /> },
           { path: "/AdminProcessingView", element: <AdminProcessingPage /> },
           { path: "/reports", element: <AccountReportsPage /> },
+          { path: "/reconciliation", element: <ReconciliationPage /> },
           { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",

@@ -18,6 +18,7 @@ import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
 import { registerUnitRoutes } from "../modules/units/units.routes.js";
 import { registerUserRoutes } from "../modules/users/users.routes.js";
+import { registerGatewayReconcileRoutes } from "../modules/gateway-reconcile/gateway-reconcile.routes.js";
 import type { Router } from "./router.js";
 
 /** Every API route, in one place: the app serves them and the OpenAPI document describes them. */
@@ -36,6 +37,7 @@ export function registerApiRoutes(router: Router): void {
   registerInvoiceRoutes(router);
   registerStatementRoutes(router);
   registerJobRunRoutes(router);
+  registerGatewayReconcileRoutes(router);
   registerProductionRoutes(router);
   registerPoolRoutes(router);
   registerAccountReportRoutes(router);

@@ -23,6 +23,8 @@ import { PRUNE_CUSTOMER_CHANGES_CRON, pruneCustomerChangesJob } from "./prune-cu
 import { SETTLE_PAYMENTS_CRON, settlePaymentsJob } from "./settle-payments.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
 import { EXPIRING_CARDS_CRON, expiringCardsJob } from "./expiring-cards.job.js";
+import { gatewayReconcileDailyJob, gatewayReconcileJob } from "./gateway-reconcile.job.js";
+import { GATEWAY_RECONCILE_CRON } from "../modules/gateway-reconcile/gateway-reconcile-run.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
 export const jobDefinitions = [
@@ -37,6 +39,8 @@ export const jobDefinitions = [
   settlePaymentsJob,
   paymentReceiptsJob,
   expiringCardsJob,
+  gatewayReconcileJob,
+  gatewayReconcileDailyJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -98,6 +102,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     await boss.schedule(settlePaymentsJob.id, SETTLE_PAYMENTS_CRON, {});
     await boss.schedule(paymentReceiptsJob.id, PAYMENT_RECEIPTS_CRON, {});
     await boss.schedule(expiringCardsJob.id, EXPIRING_CARDS_CRON, {});
+    await boss.schedule(gatewayReconcileDailyJob.id, GATEWAY_RECONCILE_CRON, {});
   }
 
   if (options.work && settings.workers > 0) {

@@ -165,3 +165,27 @@ export async function failJobRun(db: Executor, key: JobRunKey, error: string): P
       ),
     );
 }
+
+/** A queued run no person asked for (a schedule's), or one for a client other than the tenant's. */
+export async function createJobRunFor(
+  db: Executor,
+  clientId: number,
+  kind: string,
+  createdByUserId: number | null,
+): Promise<JobRun> {
+  const [row] = await db.insert(jobRuns).values({ clientId, kind, createdByUserId }).returning();
+  if (!row) throw new Error("job run not created");
+  return jobRunToApi(row);
+}
+
+/** A run done in one job (no chunks): its progress as it goes. Only a running run moves. */
+export async function setJobRunProgress(
+  db: Executor,
+  key: JobRunKey,
+  progress: { done: number; total: number; step: string },
+): Promise<void> {
+  await db
+    .update(jobRuns)
+    .set({ done: progress.done, total: progress.total, step: progress.step, updatedAt: sql`now()` })
+    .where(and(eq(jobRuns.clientId, key.clientId), eq(jobRuns.id, key.runId), eq(jobRuns.status, "running")));
+}

@@ -15,6 +15,7 @@ import { useClientContext } from "../../shared/client-context";
 import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { MONTH_OPTIONS } from "../../lib/months";
+import { ReconciliationReportCard } from "../reconciliation/ReconciliationReportCard";
 
 type Report = "account-register" | "account-totals";
 
@@ -133,6 +134,7 @@ export function AccountReportsPage() {
           </Group>
         </Card>
       ))}
+      {clientId === null ? null : <ReconciliationReportCard />}
     </Stack>
   );
 }
