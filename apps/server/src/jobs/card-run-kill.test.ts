@@ -59,7 +59,13 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       jobs: (database, dataDir) =>
         startQueueOnlyJobs(database, dataDir, {
           expireSeconds: EXPIRE_SECONDS,
-          gateway: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 5_000, secretsKey: SECRETS_KEY },
+          gateway: {
+            url: sandbox.bp20postUrl,
+            mode: "TEST",
+            timeoutMs: 5_000,
+            secretsKey: SECRETS_KEY,
+            installationId: "cardrunkill",
+          },
         }),
       closeAlso: () => sandbox.close(),
     });

@@ -39,6 +39,8 @@ export type PaymentFixtureOptions = {
   sandboxNow?: () => Date;
   /** How long the server waits on the gateway (5 s by default). */
   gatewayTimeoutMs?: number;
+  /** A stand-in in front of the sandbox (its bp20post address is the app's gateway). */
+  standIn?: (sandboxUrl: string) => Promise<{ bp20postUrl: string; close: () => Promise<void> }>;
 };
 
 export async function startPaymentFixture(options: PaymentFixtureOptions = {}): Promise<PaymentFixture> {
@@ -48,8 +50,13 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
     demoAccount: false,
     now: options.sandboxNow,
   });
+  const standIn = options.standIn ? await options.standIn(sandbox.bp20postUrl) : null;
   const testApp = await startTestApp({
-    bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: options.gatewayTimeoutMs ?? 5_000 },
+    bluepay: {
+      url: standIn?.bp20postUrl ?? sandbox.bp20postUrl,
+      mode: "TEST",
+      timeoutMs: options.gatewayTimeoutMs ?? 5_000,
+    },
     logStream: options.logStream,
     jobs: options.jobs,
   });
@@ -68,6 +75,7 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
     tenants,
     close: async () => {
       await testApp.close();
+      await standIn?.close();
       await sandbox.close();
     },
   };

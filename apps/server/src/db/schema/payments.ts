@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
+import type { GatewayEvidence } from "@cyclebill/domain";
 import {
   boolean,
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -105,6 +107,11 @@ export const paymentAttempts = pgTable(
     resolvedByUserId: refColumn("resolved_by_user_id").references(() => users.id, { onDelete: "set null" }),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     resolutionReason: text("resolution_reason"),
+    /** An unknown attempt's call and lookups, with any record found (GatewayEvidence, oldest first). */
+    gatewayEvidence: jsonb("gateway_evidence")
+      .$type<GatewayEvidence[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** Set from the app's clock when saved (the query window about a lost answer is built from it). */
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
