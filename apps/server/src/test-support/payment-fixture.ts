@@ -39,6 +39,8 @@ export type PaymentFixtureOptions = {
   sandboxNow?: () => Date;
   /** How long the server waits on the gateway (5 s by default). */
   gatewayTimeoutMs?: number;
+  /** Proxies whose X-Forwarded-For names the payer (parallel payers from one test). */
+  trustProxy?: string[];
   /** A stand-in in front of the sandbox (its bp20post address is the app's gateway). */
   standIn?: (sandboxUrl: string) => Promise<{ bp20postUrl: string; close: () => Promise<void> }>;
 };
@@ -59,6 +61,7 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
     },
     logStream: options.logStream,
     jobs: options.jobs,
+    trustProxy: options.trustProxy,
   });
   const tenants = await createTenantFixture(testApp);
   for (const [tenant, account] of [

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 // This installation's id, generated once beside the secrets key and kept in the data directory: it
@@ -25,14 +25,25 @@ export function checkedInstallationId(value: string): string {
   return id;
 }
 
-/** The id kept in DATA_DIR/installation-id, written the first time. */
+/**
+ * The id kept in DATA_DIR/installation-id, written the first time. Several processes may start on
+ * one data directory at once: the file appears whole (written aside, then linked), and the first
+ * link wins; the others read it.
+ */
 export function readOrCreateInstallationId(dataDir: string): string {
   const file = path.join(dataDir, "installation-id");
   if (existsSync(file)) return checkedInstallationId(readFileSync(file, "utf8"));
   mkdirSync(dataDir, { recursive: true });
-  const id = newInstallationId();
-  writeFileSync(file, id, { mode: 0o600 });
-  return id;
+  const draft = `${file}.${process.pid}.${newInstallationId()}`;
+  writeFileSync(draft, newInstallationId(), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+  return checkedInstallationId(readFileSync(file, "utf8"));
 }
 
 /** The ORDER_ID of an attempt: the installation's id and the attempt's. */
