@@ -29,6 +29,7 @@ import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { AutopayDeclines } from "./AutopayDeclines";
 import { CardRunResults } from "./CardRunResults";
+import { NeedsChecking } from "./NeedsChecking";
 import { storedMethodLabel } from "./payment-form";
 import { startBulkPayments, useCreditCardCustomers, type CreditCardSortField } from "./payments-api";
 import { PageCheckbox } from "../shell/PageCheckbox";
@@ -162,6 +163,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
       />
 
       <AutopayDeclines clientId={clientId} />
+      <NeedsChecking clientId={clientId} />
 
       {runId !== null ? (
         <Paper withBorder p="md" radius="md">
