@@ -1,5 +1,17 @@
 import type { NeedsCheckingAttempt } from "@cyclebill/domain";
-import { Alert, Anchor, Button, Group, Modal, Stack, Table, Text, TextInput, Textarea } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+} from "@mantine/core";
 import { useState } from "react";
 import { Link } from "react-router";
 import { describeApiError } from "../../api/api-client";
@@ -25,12 +37,12 @@ export function NeedsChecking({ clientId }: { clientId: number }) {
   if (rows.length === 0) return null;
   const waiting = rows.filter((row) => row.needs_checking).length;
   return (
-    <Alert
-      color="orange"
-      title={`Payments to confirm with the gateway: ${String(list.data?.count ?? rows.length)}${
-        waiting > 0 ? ` (${String(waiting)} need checking)` : ""
-      }`}
-    >
+    <Paper withBorder p="md" radius="md" component="section" aria-label="Payments to confirm">
+      <Text fw={600} mb={4}>
+        {`Payments to confirm with the gateway: ${String(list.data?.count ?? rows.length)}${
+          waiting > 0 ? ` (${String(waiting)} need checking)` : ""
+        }`}
+      </Text>
       <Text size="sm" mb="xs">
         The gateway's answer to these payments was lost or unclear. They are looked up by their order id for
         72 hours; the customer is not charged again meanwhile. After that, check the payment in BluePay and
@@ -100,9 +112,19 @@ export function NeedsChecking({ clientId }: { clientId: number }) {
           onClose={() => setDeciding(null)}
         />
       ) : null}
-    </Alert>
+    </Paper>
   );
 }
+
+const OUTCOME_WORDS: Record<NeedsCheckingAttempt["evidence"][number]["outcome"], string> = {
+  "no-answer": "no answer",
+  unusable: "an answer that could not be used",
+  "bad-stamp": "an answer whose seal did not verify",
+  "not-found": "not found",
+  unclear: "an unclear answer",
+  mismatch: "another payment's record",
+  matched: "found",
+};
 
 /** The latest thing the gateway showed, in a line. */
 function evidenceSummary(attempt: NeedsCheckingAttempt): string {
@@ -111,7 +133,7 @@ function evidenceSummary(attempt: NeedsCheckingAttempt): string {
   if (!last) return lookups;
   if (last.found)
     return `${lookups}; found another record: ${last.found.trans_type} ${last.found.amount}, order ${last.found.order_id}, id ${last.found.trans_id}`;
-  return `${lookups}; ${last.detail}`;
+  return `${lookups}; last: ${OUTCOME_WORDS[last.outcome]} (${last.detail})`;
 }
 
 function VerdictDialog(props: {
