@@ -122,6 +122,7 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
       mode: "TEST",
       timeoutMs: 30_000,
       secretsKey: SECRETS_KEY,
+      installationId: "BENCH00000",
     };
     const queue: CardRunChunk[] = [];
     const started = performance.now();

@@ -77,7 +77,7 @@ async function bill(handle: DatabaseHandle, clientId: number): Promise<void> {
       dataDir,
       publicUrl: "https://billing.example",
       mailer: { send: () => Promise.resolve() },
-      gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "load" },
+      gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "load", installationId: "BENCH00000" },
     },
   });
   try {

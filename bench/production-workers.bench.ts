@@ -43,7 +43,13 @@ async function measure(workerCount: number): Promise<void> {
       dataDir,
       publicUrl: "https://billing.example",
       mailer: { send: () => Promise.resolve() },
-      gateway: { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "queue-only" },
+      gateway: {
+        url: null,
+        mode: "TEST",
+        timeoutMs: 1000,
+        secretsKey: "queue-only",
+        installationId: "BENCH00000",
+      },
     },
   });
   try {

@@ -13,7 +13,7 @@ import { countUsers, createUser, findUserByEmail } from "./modules/users/create-
 export async function bootstrapData(
   db: Database,
   config: Pick<Config, "adminEmail" | "adminPassword" | "seedDemo"> &
-    Partial<Pick<Config, "bluepay" | "secretsKey">>,
+    Partial<Pick<Config, "bluepay" | "secretsKey" | "installationId">>,
   log: Pick<Logger, "info" | "warn">,
 ): Promise<DemoLogin[]> {
   const empty = (await countUsers(db)) === 0;
@@ -35,12 +35,16 @@ export async function bootstrapData(
   }
   const logins = await seedDemo(db, { createAdmin: !configuredAdmin, secretsKey: config.secretsKey });
   log.info({ clients: 2 }, "seeded demo data");
-  if (config.bluepay && config.secretsKey) {
+  if (config.bluepay && config.secretsKey && config.installationId) {
     // Cards on file and a few payments through the gateway (npm start's sandbox); the demo works without them.
     try {
       const payments = await seedDemoPayments(
         db,
-        paymentGatewayOf({ bluepay: config.bluepay, secretsKey: config.secretsKey }),
+        paymentGatewayOf({
+          bluepay: config.bluepay,
+          secretsKey: config.secretsKey,
+          installationId: config.installationId,
+        }),
       );
       log.info(payments, "seeded demo payments");
     } catch (error) {

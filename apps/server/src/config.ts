@@ -5,6 +5,7 @@ import path from "node:path";
 import { isKnownTimeZone } from "@cyclebill/domain";
 import { machineTimeZone } from "./clock.js";
 import type { DatabaseTarget } from "./db/database.js";
+import { checkedInstallationId, readOrCreateInstallationId } from "./modules/secrets/installation-id.js";
 
 export type Config = {
   port: number;
@@ -14,6 +15,8 @@ export type Config = {
   jwtSecret: string;
   /** Key that encrypts stored secrets (payment gateway keys) at rest. */
   secretsKey: string;
+  /** Prefixes every ORDER_ID sent to the gateway (generated once, like the secrets key). */
+  installationId: string;
   smtpUrl: string | null;
   publicUrl: string;
   adminEmail: string | null;
@@ -72,6 +75,9 @@ export function loadConfig(env: Env = process.env): Config {
       : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
     jwtSecret: env.JWT_SECRET?.trim() || readOrCreateSecret(dataDir, "jwt-secret"),
     secretsKey: env.BILLING_SECRETS_KEY?.trim() || readOrCreateSecret(dataDir, "secrets-key"),
+    installationId: env.BILLING_INSTALLATION_ID?.trim()
+      ? checkedInstallationId(env.BILLING_INSTALLATION_ID)
+      : readOrCreateInstallationId(dataDir),
     smtpUrl: env.SMTP_URL?.trim() || null,
     publicUrl: (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ""),
     adminEmail: env.BILLING_ADMIN_EMAIL?.trim() || null,

@@ -39,6 +39,10 @@ export type PaymentFixtureOptions = {
   sandboxNow?: () => Date;
   /** How long the server waits on the gateway (5 s by default). */
   gatewayTimeoutMs?: number;
+  /** Proxies whose X-Forwarded-For names the payer (parallel payers from one test). */
+  trustProxy?: string[];
+  /** A stand-in in front of the sandbox (its bp20post address is the app's gateway). */
+  standIn?: (sandboxUrl: string) => Promise<{ bp20postUrl: string; close: () => Promise<void> }>;
 };
 
 export async function startPaymentFixture(options: PaymentFixtureOptions = {}): Promise<PaymentFixture> {
@@ -48,10 +52,16 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
     demoAccount: false,
     now: options.sandboxNow,
   });
+  const standIn = options.standIn ? await options.standIn(sandbox.bp20postUrl) : null;
   const testApp = await startTestApp({
-    bluepay: { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: options.gatewayTimeoutMs ?? 5_000 },
+    bluepay: {
+      url: standIn?.bp20postUrl ?? sandbox.bp20postUrl,
+      mode: "TEST",
+      timeoutMs: options.gatewayTimeoutMs ?? 5_000,
+    },
     logStream: options.logStream,
     jobs: options.jobs,
+    trustProxy: options.trustProxy,
   });
   const tenants = await createTenantFixture(testApp);
   for (const [tenant, account] of [
@@ -68,6 +78,7 @@ export async function startPaymentFixture(options: PaymentFixtureOptions = {}): 
     tenants,
     close: async () => {
       await testApp.close();
+      await standIn?.close();
       await sandbox.close();
     },
   };

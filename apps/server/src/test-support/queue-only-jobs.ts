@@ -25,7 +25,13 @@ export function startQueueOnlyJobs(
       dataDir,
       publicUrl: "http://billing.test",
       mailer: { send: () => Promise.resolve() },
-      gateway: options.gateway ?? { url: null, mode: "TEST", timeoutMs: 1000, secretsKey: "queue-only" },
+      gateway: options.gateway ?? {
+        url: null,
+        mode: "TEST",
+        timeoutMs: 1000,
+        secretsKey: "queue-only",
+        installationId: "queueonly",
+      },
     },
   });
 }

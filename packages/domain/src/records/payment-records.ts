@@ -168,7 +168,7 @@ export const paymentAttemptSchema = z.object({
   card_run_id: z.number().int().nullable(),
   created: timestampString,
   settled_at: timestampString.nullable(),
-  /** Pending past NEEDS_CHECKING_AFTER_MS: staff should look the attempt up at the gateway. */
+  /** Unknown past the lookup window (NEEDS_CHECKING_AFTER_MS): staff should look the attempt up at the gateway. */
   needs_checking: z.boolean(),
   /** The email this attempt sent: a receipt (approved sale) or a declined-autopay notice; null if none. */
   receipt: z

@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
+import type { GatewayEvidence } from "@cyclebill/domain";
 import {
   boolean,
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -109,6 +111,11 @@ export const paymentAttempts = pgTable(
     docType: varchar("doc_type", { length: 3 }).notNull().default(""),
     /** ACH: staff said a signed written authorization is on file for this account (PPD). */
     achSignedAgreement: boolean("ach_signed_agreement").notNull().default(false),
+    /** An unknown attempt's call and lookups, with any record found (GatewayEvidence, oldest first). */
+    gatewayEvidence: jsonb("gateway_evidence")
+      .$type<GatewayEvidence[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** Set from the app's clock when saved (the query window about a lost answer is built from it). */
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),

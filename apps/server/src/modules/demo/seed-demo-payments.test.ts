@@ -46,6 +46,7 @@ describe("demo payments", () => {
       mode: "TEST" as const,
       timeoutMs: 5_000,
       secretsKey: SECRETS_KEY,
+      installationId: "seeddemo",
     };
     const summary = await seedDemoPayments(database.db, gateway);
     expect(summary.storedCards).toBeGreaterThanOrEqual(4);

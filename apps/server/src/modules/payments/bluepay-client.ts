@@ -1,14 +1,17 @@
 import {
   DEFAULT_GATEWAY_HASH_TYPE,
+  isGatewayHashType,
   isValidDecimalString,
+  parseFormEncoded,
   readGatewayAnswer,
+  unusableAnswerReason,
   readGatewayQueryAnswer,
   toAmount,
   type GatewayAnswer,
   type GatewayHashType,
   type GatewayQueryAnswer,
 } from "@cyclebill/domain";
-import { QUERY_SEAL_FIELDS, SEAL_FIELDS, sealFields } from "./gateway-seal.js";
+import { QUERY_SEAL_FIELDS, SEAL_FIELDS, sealFields, sealOf } from "./gateway-seal.js";
 
 // The BluePay 2.0 adapter: builds a sealed bp20post request, sends it as a form-encoded POST and
 // types the answer. A call that ends without a readable answer is its own outcome, "no-answer":
@@ -63,6 +66,15 @@ export type BluepayRequest = {
 /** The form fields of one request, TAMPER_PROOF_SEAL included. */
 export type BluepayFields = Record<string, string>;
 
+/**
+ * The answer's shape, as BluePay's current SDKs ask for it: every 2021 "stored credentials" SDK
+ * release sends RESPONSEVERSION 8 (STORED_ID comes back from 8, BP_STAMP from 3), and VERSION 3 asks
+ * bp20post for AUTH_CODE, the account mask and the card type (without a version only TRANS_ID,
+ * STATUS, AVS, CVV2, MESSAGE and REBID come back).
+ */
+export const RESPONSE_VERSION = "8";
+export const REQUEST_VERSION = "3";
+
 const CUSTOMER_FIELDS = {
   name1: "NAME1",
   name2: "NAME2",
@@ -113,6 +125,8 @@ export function buildRequest(credentials: BluepayCredentials, request: BluepayRe
     ACCOUNT_ID: credentials.accountId,
     TRANS_TYPE: request.transType,
     MODE: request.mode,
+    VERSION: REQUEST_VERSION,
+    RESPONSEVERSION: RESPONSE_VERSION,
     ...(request.amount !== undefined
       ? { AMOUNT: gatewayAmount(request.amount, request.transType === "AUTH") }
       : {}),
@@ -152,13 +166,15 @@ export function redactFields(fields: Readonly<BluepayFields>): BluepayFields {
 /** Why a call ended without an answer; maybeProcessed is false only when the request never left. */
 export type NoAnswer = {
   status: "no-answer";
-  reason: "timeout" | "connection-lost" | "refused" | "unreadable";
+  /** unusable: STATUS=1 without TRANS_ID, or an undocumented STATUS; bad-stamp: BP_STAMP did not verify. */
+  reason: "timeout" | "connection-lost" | "refused" | "unreadable" | "unusable" | "bad-stamp";
   maybeProcessed: boolean;
   detail: string;
 };
 
 export type GatewayCallResult = GatewayAnswer | NoAnswer;
-export type GatewayCallOptions = { timeoutMs: number };
+/** secretKey/hashType: the account's, to verify the answer's BP_STAMP where one comes back. */
+export type GatewayCallOptions = { timeoutMs: number; secretKey?: string; hashType?: GatewayHashType };
 
 // Errors whose request never reached a gateway: nothing can have been charged.
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
@@ -198,8 +214,25 @@ async function postForm(
 }
 
 /**
+ * Whether the answer's own seal holds: BP_STAMP over the values of the fields BP_STAMP_DEF names
+ * (space-separated, concatenated in that order), hashed as its TPS_HASH_TYPE says (else the
+ * account's), compared case-blind (BluePay's SDKs compare upper-case hex). No BP_STAMP: nothing to check.
+ */
+export function answerStampHolds(body: string, secretKey: string, fallback: GatewayHashType): boolean {
+  const fields = parseFormEncoded(body);
+  const stamp = fields.get("BP_STAMP")?.trim() ?? "";
+  if (stamp === "") return true;
+  const names = (fields.get("BP_STAMP_DEF") ?? "").split(" ").filter(Boolean);
+  const hashType = fields.get("TPS_HASH_TYPE")?.trim() || fallback;
+  if (names.length === 0 || !isGatewayHashType(hashType)) return false;
+  const values = Object.fromEntries(names.map((name) => [name, fields.get(name) ?? ""]));
+  return sealOf(secretKey, hashType, values, names).toUpperCase() === stamp.toUpperCase();
+}
+
+/**
  * Sends one bp20post request. BluePay answers declines and errors with HTTP 4xx too, so the body
- * decides, never the HTTP status; a body without STATUS is no answer (maybe processed).
+ * decides, never the HTTP status. No usable answer (no STATUS, STATUS=1 without TRANS_ID, a STATUS
+ * outside 1/0/E, a BP_STAMP that does not verify) is "no-answer", maybe processed: looked up, never retried.
  */
 export async function callGateway(
   url: string,
@@ -208,14 +241,32 @@ export async function callGateway(
 ): Promise<GatewayCallResult> {
   const sent = await postForm(url, fields, options);
   if ("status" in sent) return sent;
-  return (
-    readGatewayAnswer(sent.body) ?? {
+  const answer = readGatewayAnswer(sent.body);
+  if (!answer)
+    return {
       status: "no-answer",
       reason: "unreadable",
       maybeProcessed: true,
       detail: `HTTP ${sent.httpStatus} without a STATUS field`,
-    }
-  );
+    };
+  const unusable = unusableAnswerReason(answer);
+  if (unusable) return { status: "no-answer", reason: "unusable", maybeProcessed: true, detail: unusable };
+  if (
+    options.secretKey !== undefined &&
+    !answerStampHolds(sent.body, options.secretKey, options.hashType ?? DEFAULT_GATEWAY_HASH_TYPE)
+  )
+    return {
+      status: "no-answer",
+      reason: "bad-stamp",
+      maybeProcessed: true,
+      detail: "the answer's BP_STAMP did not match its fields",
+    };
+  return answer;
+}
+
+/** The options of a call for this account: its time-out, and its key to verify BP_STAMP. */
+export function callOptionsOf(credentials: BluepayCredentials, timeoutMs: number): GatewayCallOptions {
+  return { timeoutMs, secretKey: credentials.secretKey, hashType: hashTypeOf(credentials) };
 }
 
 /** BluePay's single-transaction query lives beside bp20post: .../interfaces/stq. */

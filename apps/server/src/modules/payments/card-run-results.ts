@@ -59,7 +59,7 @@ export async function getCardRun(
       sql`select count(*) filter (where a.status = 'approved')::int as approved_count,
                  (sum(a.amount) filter (where a.status = 'approved'))::text as approved_total,
                  count(*) filter (where a.status in ('declined', 'error', 'duplicate'))::int as declined_count,
-                 count(*) filter (where a.status = 'pending')::int as pending_count,
+                 count(*) filter (where a.status in ('pending', 'unknown'))::int as pending_count,
                  count(*)::int as count
           from ${latest}`,
     ),

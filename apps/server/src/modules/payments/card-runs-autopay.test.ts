@@ -7,7 +7,7 @@ import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { runProductionCycle } from "../../test-support/production-app.js";
 import { paymentGatewayOf } from "./payment-gateway.js";
 import { cardRunAttemptKey, runCardRunChunk } from "./run-card-run.js";
-import { NOT_CHARGED_MESSAGE } from "./settle-attempts.js";
+import { NOT_SENT_MESSAGE } from "./settle-attempts.js";
 import { startBulkCardRun } from "./start-card-run.js";
 import type { CardRunChunk } from "./start-card-run.js";
 import {
@@ -159,7 +159,7 @@ describe("an attempt the gateway never got", () => {
       usedStoredMethod: true,
       amount: "13.00",
       status: "error",
-      message: NOT_CHARGED_MESSAGE,
+      message: NOT_SENT_MESSAGE,
       cardRunId: job.id,
     });
     const before = sandbox.transactions().length;

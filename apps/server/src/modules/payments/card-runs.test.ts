@@ -104,6 +104,7 @@ describe("Process CC", () => {
       approved_total: "21.00",
       declined_count: 1,
       skipped_count: 2,
+      unknown_count: 0,
     });
     expect(run.paymentResults).toEqual([
       {

@@ -13,6 +13,7 @@ import { HttpError } from "../../http/errors.js";
 import { CARD_RUN_CONCURRENCY, inCardRunLane } from "./card-run-lanes.js";
 import type { gatewayAccess, PaymentGateway } from "./payment-gateway.js";
 import { sendPreparedAttempt } from "./send-attempt.js";
+import { NOT_SENT_MESSAGE } from "./settle-attempts.js";
 import { sharesCardAndAmountSql } from "./shared-card.js";
 import type { CardRunChunk, CardRunItem } from "./start-card-run.js";
 
@@ -40,13 +41,12 @@ export type Outcome = { status: PaymentAttemptStatus; amount: string };
 export type RunGateway = { gateway: PaymentGateway; access: Awaited<ReturnType<typeof gatewayAccess>> };
 type Attempt = Outcome & { id: number; message: string; gatewayTransId: string };
 
-/** An attempt that ended without reaching the gateway, or that the gateway says it never got. */
+/**
+ * An attempt whose request provably never left (the connection was refused before sending): the
+ * only one followed by another round. A lost or unusable answer is unknown, never "not charged".
+ */
 function knownNotCharged(attempt: Pick<Attempt, "status" | "message" | "gatewayTransId">): boolean {
-  return (
-    attempt.status === "error" &&
-    attempt.gatewayTransId === "" &&
-    attempt.message.endsWith("nothing was charged.")
-  );
+  return attempt.status === "error" && attempt.gatewayTransId === "" && attempt.message === NOT_SENT_MESSAGE;
 }
 
 async function attemptOf(db: Database, clientId: number, key: string): Promise<Attempt | null> {

@@ -1,5 +1,10 @@
 import type { Sandbox, SandboxTransaction } from "@cyclebill/gateway-sandbox";
-import { NEEDS_CHECKING_MESSAGE, type PaymentAttempt, type TransactionRecord } from "@cyclebill/domain";
+import {
+  LOOKUP_WINDOW_MS,
+  NEEDS_CHECKING_MESSAGE,
+  type PaymentAttempt,
+  type TransactionRecord,
+} from "@cyclebill/domain";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { currentClock, setClock } from "../../clock.js";
@@ -68,8 +73,9 @@ function pay(body: unknown, key = `gp-${++keyNo}`, token?: string) {
   return makePayment(testApp, body, key, token);
 }
 
-function ordered(orderId: number | undefined): SandboxTransaction[] {
-  return sandbox.transactions().filter((t) => t.orderId === String(orderId));
+/** The gateway's transactions of one attempt, by the ORDER_ID it sent (this installation's id and its own). */
+function ordered(attemptId: number | undefined): SandboxTransaction[] {
+  return sandbox.transactions().filter((t) => t.orderId === `${testApp.config.installationId}-${attemptId}`);
 }
 
 async function attemptsOf(customerId: number, token = tenants.a.staffToken): Promise<PaymentAttempt[]> {
@@ -104,7 +110,7 @@ describe("seals as the account expects", () => {
     // A lost answer, found by the query (sealed the same way) and recorded once.
     sandbox.setFaults({ dropRate: 1 });
     const lost = await pay(cardPayment(token, "23.00"));
-    expect(lost.body).toMatchObject({ status: "pending" });
+    expect(lost.body).toMatchObject({ status: "unknown" });
     sandbox.setFaults({ dropRate: 0 });
     expect((await staffA().post("/api/payment-attempts/settle/")).body).toEqual({ settled: 1, pending: 0 });
     const [latest] = await attemptsOf(customerId);
@@ -161,27 +167,27 @@ describe("only a definite answer settles a lost charge", () => {
   const shapes = ["html", "bad-gateway", "unknown-shape", "server-error", "hang"] as const;
 
   it.each(shapes.map((shape, n) => [shape, `${31 + 2 * n}.00`] as const))(
-    "a lost sale stays pending on a query answered with %s, is never charged again, and needs checking after a while",
+    "a lost sale stays unknown on a query answered with %s, is never charged again, and needs checking after the lookup window",
     async (shape, amount) => {
       const { customerId, token } = await customerWithStatement(testApp, tenants.a.clientId, "99.00");
       const key = `shape-${shape}-${++keyNo}`;
       sandbox.setFaults({ dropRate: 1 });
-      expect((await pay(cardPayment(token, amount), key)).body).toMatchObject({ status: "pending" });
+      expect((await pay(cardPayment(token, amount), key)).body).toMatchObject({ status: "unknown" });
       sandbox.setFaults({ dropRate: 0, stqFault: shape });
       // The retry with the same key asks again, learns nothing definite, and does not charge.
       const retried = await pay(cardPayment(token, amount), key);
       expect(retried.status).toBe(409);
       expect((await staffA().post("/api/payment-attempts/settle/")).body).toMatchObject({ pending: 1 });
       const [attempt] = await attemptsOf(customerId);
-      expect(attempt).toMatchObject({ status: "pending", needs_checking: false });
+      expect(attempt).toMatchObject({ status: "unknown", needs_checking: false });
       expect(ordered(attempt?.id)).toHaveLength(1);
       expect(await paymentsOf(customerId)).toEqual([]);
-      // Half an hour on, staff are told to look at the gateway.
-      const later = Date.now() + 31 * 60_000;
+      // Past the lookup window, staff are told to look at the gateway.
+      const later = Date.now() + LOOKUP_WINDOW_MS + 60_000;
       setClock({ now: () => new Date(later) });
       const [flagged] = await attemptsOf(customerId);
       expect(flagged).toMatchObject({
-        status: "pending",
+        status: "unknown",
         needs_checking: true,
         message: NEEDS_CHECKING_MESSAGE,
       });

@@ -117,7 +117,7 @@ export async function listPaymentAttempts(
       sql`select a.id, a.client_id, a.customer_id, c.customer_no, c.customer_name, a.kind, a.source, a.method,
                  a.amount::text as amount, a.status, a.message, a.gateway_trans_id, a.mask, a.card_type,
                  a.transaction_id, a.card_run_id, ${iso("a.created_at")} as created, ${iso("a.settled_at")} as settled,
-                 (a.status = 'pending' and a.created_at < ${checkBefore}::timestamptz) as needs_checking,
+                 (a.status = 'unknown' and a.created_at < ${checkBefore}::timestamptz) as needs_checking,
                  r.kind as receipt_kind, r.status as receipt_status, r.recipient as receipt_recipient,
                  ${iso("r.sent_at")} as receipt_sent, ${NEEDS_ATTENTION} as needs_attention
           from payment_attempts a

@@ -207,16 +207,17 @@ export async function makePayment(
       customerIp: payer.source === "page" ? request.address : undefined,
       payerEmail: fromPage ? body.email : "",
       achSignedAgreement: payer.source === "staff" && account.kind === "ach" && body.achSignedAgreement,
+      // Checked again under the customer's lock, less the sales still in flight (parallel requests).
+      boundByBalance: fromPage && !body.recordPayment,
     },
     gateway,
   ).catch(async (error: unknown) => {
     if (payer.link) await releasePaymentLink(db, payer.link);
     throw error;
   });
-  if (payer.link && outcome.status !== "approved" && outcome.status !== "pending")
-    await releasePaymentLink(db, payer.link);
-  if (outcome.status !== "pending") await request.afterAnswer?.(payer.clientId);
-  if (outcome.status === "pending" && outcome.replayed)
-    throw new HttpError(409, { detail: PAYMENT_PENDING_MESSAGE });
+  const open = outcome.status === "pending" || outcome.status === "unknown";
+  if (payer.link && outcome.status !== "approved" && !open) await releasePaymentLink(db, payer.link);
+  if (!open) await request.afterAnswer?.(payer.clientId);
+  if (open && outcome.replayed) throw new HttpError(409, { detail: PAYMENT_PENDING_MESSAGE });
   return toPaymentResult(outcome);
 }

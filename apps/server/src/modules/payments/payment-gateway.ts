@@ -12,10 +12,15 @@ export type PaymentGateway = {
   mode: BluepayMode;
   timeoutMs: number;
   secretsKey: string;
+  /** Prefixes every ORDER_ID (orderIdOf), so lookups never find another installation's charge. */
+  installationId: string;
 };
 
-export function paymentGatewayOf(config: Pick<Config, "bluepay" | "secretsKey">): PaymentGateway {
+export function paymentGatewayOf(
+  config: Pick<Config, "bluepay" | "secretsKey" | "installationId">,
+): PaymentGateway {
   return {
+    installationId: config.installationId,
     url: config.bluepay.url,
     mode: config.bluepay.mode,
     timeoutMs: config.bluepay.timeoutMs,

@@ -27,6 +27,7 @@ import { findPaymentLink, issuePaymentLink } from "./payment-links.js";
 import { admitPaymentLookup, paymentLookupFound } from "./payment-throttle.js";
 import { enqueueReceipts } from "./enqueue-receipts.js";
 import { settlePendingAttempts } from "./settle-attempts.js";
+import { registerNeedsCheckingRoutes } from "./needs-checking.routes.js";
 
 const settleSummarySchema = z.object({ settled: z.number().int(), pending: z.number().int() });
 
@@ -171,4 +172,5 @@ export function registerPaymentRoutes(router: Router): void {
       return summary;
     },
   });
+  registerNeedsCheckingRoutes(router);
 }

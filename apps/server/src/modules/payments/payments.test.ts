@@ -156,7 +156,7 @@ describe("the public pay-a-statement page", () => {
     expect(sales).toHaveLength(1);
   });
 
-  it("a lost answer stays pending (409 on retry) until the gateway is asked for its ORDER_ID; then it posts once", async () => {
+  it("a lost answer stays unknown (409 on retry) until the gateway is asked for its ORDER_ID; then it posts once", async () => {
     const { customerId, token } = await customerWithStatement(
       fixture.testApp,
       fixture.tenants.a.clientId,
@@ -166,7 +166,7 @@ describe("the public pay-a-statement page", () => {
     try {
       const lost = await pay(cardPayment(token, "19.00"), "lost-answer-1");
       expect(lost.status).toBe(200);
-      expect(lost.body).toMatchObject({ approved: false, status: "pending", account_balance: "40.00" });
+      expect(lost.body).toMatchObject({ approved: false, status: "unknown", account_balance: "40.00" });
       const retry = await pay(cardPayment(token, "19.00"), "lost-answer-1");
       expect(retry.status).toBe(409);
       expect(retry.body).toEqual({ detail: PAYMENT_PENDING_MESSAGE });

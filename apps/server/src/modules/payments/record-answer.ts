@@ -30,6 +30,9 @@ export type AttemptAnswer = {
 /** How an attempt ended when the gateway never got it (or never charged): nothing was moved. */
 export type AttemptFailure = { status: "error" | "skipped"; message: string };
 
+/** A person settled an unknown attempt: who, when and why. */
+export type AttemptResolution = { userId: number; reason: string; at: Date };
+
 export async function lockedAttempt(tx: Executor, clientId: number, id: number): Promise<AttemptRow | null> {
   const [row] = await tx
     .select()
@@ -103,10 +106,10 @@ async function customerOfAttempt(tx: Executor, clientId: number, attemptId: numb
 }
 
 /**
- * Records the gateway's answer on a pending attempt, in one database transaction: an approved sale
+ * Records the gateway's answer on a pending or unknown attempt, in one database transaction: an approved sale
  * posts its one payment entry through the ledger writer (unique attempt → entry), an approved
  * AUTH (or a sale asked to save it) stores the method, and the customer's last gateway message is
- * kept, and the receipt is queued. An attempt no longer pending was settled by someone else:
+ * kept, and the receipt is queued. An attempt no longer open was settled by someone else:
  * nothing is done twice. Answers the attempt as it was settled here, or null when it was not.
  */
 export async function recordAnswer(
@@ -116,6 +119,7 @@ export async function recordAnswer(
   answer: AttemptAnswer | AttemptFailure,
   /** The attempt's customer, when the caller has it (one read less per charge in a card run). */
   knownCustomerId?: number,
+  resolution?: AttemptResolution,
 ): Promise<AttemptRow | null> {
   return moneyTransaction(db, async (tx) => {
     // Customers first, then the attempt: the order every money path takes.
@@ -123,7 +127,8 @@ export async function recordAnswer(
     if (customerId === null) return null;
     await lockCustomers(tx, clientId, [customerId]);
     const attempt = await lockedAttempt(tx, clientId, attemptId);
-    if (!attempt || attempt.status !== "pending" || attempt.customerId !== customerId) return null;
+    if (!attempt || attempt.customerId !== customerId) return null;
+    if (attempt.status !== "pending" && attempt.status !== "unknown") return null;
     const message = "transId" in answer ? paymentPageMessage(answer) : answer.message;
     let transactionId: number | null = null;
     if ("transId" in answer && answer.status === "approved") {
@@ -176,6 +181,13 @@ export async function recordAnswer(
             }
           : {}),
         transactionId,
+        ...(resolution
+          ? {
+              resolvedByUserId: resolution.userId,
+              resolvedAt: resolution.at,
+              resolutionReason: resolution.reason,
+            }
+          : {}),
         settledAt: new Date(),
         updatedAt: new Date(),
       })

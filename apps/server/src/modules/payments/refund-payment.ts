@@ -12,11 +12,12 @@ import {
   transactionToApi,
   type TransactionOutput,
 } from "../transactions/transaction-view.js";
-import { buildRequest, callGateway } from "./bluepay-client.js";
+import { buildRequest, callGateway, callOptionsOf } from "./bluepay-client.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import type { AttemptRow } from "./attempt-row.js";
 import { readAttempt, recordAnswer } from "./record-answer.js";
-import { settleAttempt } from "./settle-attempts.js";
+import { NOT_REFUNDED_MESSAGE, settleAttempt } from "./settle-attempts.js";
+import { callEvidenceOf, markUnknown, openAttempt } from "./unknown-attempts.js";
 
 // Taking back a card or ACH payment: the money goes back through the gateway first (a REFUND of the
 // payment's TRANS_ID, which the gateway turns into a void while unsettled), and only an approved
@@ -38,7 +39,8 @@ async function answerOf(
   tenant: TenantContext,
   attempt: AttemptRow,
 ): Promise<TransactionOutput> {
-  if (attempt.status === "pending") throw new HttpError(409, { detail: REFUND_PENDING_MESSAGE });
+  if (attempt.status === "pending" || attempt.status === "unknown")
+    throw new HttpError(409, { detail: REFUND_PENDING_MESSAGE });
   if (attempt.status !== "approved" || attempt.transactionId === null) throw nonFieldError(attempt.message);
   return transactionToApi(await findTransaction(db, tenant, attempt.transactionId));
 }
@@ -63,19 +65,21 @@ export async function refundGatewayPayment(
   if (asked === "reversal" && !isReversible(state)) throw nonFieldError(NOT_REVERSIBLE_MESSAGE);
 
   const earlier = await refundsOf(db, tenant.clientId, id);
-  for (const attempt of earlier.filter((row) => row.status === "pending")) {
+  for (const attempt of earlier.filter((row) => row.status === "pending" || row.status === "unknown")) {
     await settleAttempt(db, attempt, gateway);
     const now = await readAttempt(db, tenant.clientId, attempt.id);
-    if (now.status === "pending" || now.status === "approved") return answerOf(db, tenant, now);
+    if (now.status === "pending" || now.status === "unknown" || now.status === "approved")
+      return answerOf(db, tenant, now);
   }
   const [payment] = await db
     .select()
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.clientId, tenant.clientId), eq(paymentAttempts.transactionId, id)));
   const access = await gatewayAccess(db, gateway, tenant.clientId);
-  const [attempt] = await db
-    .insert(paymentAttempts)
-    .values({
+  const attempt = await openAttempt(
+    db,
+    gateway.installationId,
+    {
       clientId: tenant.clientId,
       customerId: entry.customerId,
       // One refund at a time per entry: a concurrent second request meets this key.
@@ -94,28 +98,31 @@ export async function refundGatewayPayment(
       createdByUserId: tenant.user.id,
       // The app's clock, as the query about a lost answer will be (not the database's now()).
       createdAt: currentClock().now(),
-    })
-    .onConflictDoNothing()
-    .returning();
+    },
+    { refuseWhileInFlight: false, boundByBalance: false },
+  );
   if (!attempt) throw new HttpError(409, { detail: REFUND_PENDING_MESSAGE });
   const fields = buildRequest(access.credentials, {
     transType: "REFUND",
     mode: gateway.mode,
     amount: entry.amount,
     masterId: entry.gatewayTransId,
-    orderId: String(attempt.id),
+    orderId: attempt.orderId,
     // An ACH refund says so and names its class (a credit: PPD, or CCD for a business).
     ...(attempt.method === "ach"
       ? { paymentType: "ACH" as const, docType: achRefundClass(attempt.docType) }
       : {}),
   });
-  const answer = await callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
+  const answer = await callGateway(access.url, fields, callOptionsOf(access.credentials, gateway.timeoutMs));
   if (answer.status !== "no-answer") await recordAnswer(db, tenant.clientId, attempt.id, answer);
   else if (!answer.maybeProcessed)
     await recordAnswer(db, tenant.clientId, attempt.id, {
       status: "error",
-      message: "The payment gateway could not be reached; nothing was refunded.",
+      message: NOT_REFUNDED_MESSAGE,
     });
-  else await settleAttempt(db, attempt, gateway);
+  else {
+    const unknown = await markUnknown(db, attempt, callEvidenceOf(answer, currentClock().now()));
+    if (unknown) await settleAttempt(db, unknown, gateway);
+  }
   return answerOf(db, tenant, await readAttempt(db, tenant.clientId, attempt.id));
 }

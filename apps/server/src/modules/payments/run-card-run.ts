@@ -93,7 +93,9 @@ export async function runCardRunChunk(
     );
   const approved = outcomes.filter((outcome) => outcome.status === "approved");
   const skipped = outcomes.filter((outcome) => outcome.status === "skipped").length;
-  const declined = outcomes.length - approved.length - skipped;
+  // Unknown: the answer was lost or unusable; the settle job looks it up (never charged again).
+  const unknown = outcomes.filter((outcome) => outcome.status === "unknown").length;
+  const declined = outcomes.length - approved.length - skipped - unknown;
   await runChunk(
     db,
     { ...key, chunkNo: chunk.chunkNo },
@@ -106,6 +108,7 @@ export async function runCardRunChunk(
           approved_total: approved.reduce((sum, outcome) => addAmounts(sum, outcome.amount), "0.00"),
           declined_count: declined,
           skipped_count: skipped,
+          unknown_count: unknown,
         },
       }),
     { step: CARD_RUN_STEP, summarize: summarizeCardRun },
@@ -143,5 +146,6 @@ export function summarizeCardRun(chunks: readonly ChunkResult[]): Record<string,
     ),
     declined_count: count("declined_count"),
     skipped_count: count("skipped_count"),
+    unknown_count: count("unknown_count"),
   };
 }

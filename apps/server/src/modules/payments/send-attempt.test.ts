@@ -31,7 +31,13 @@ let keyNo = 0;
 beforeAll(async () => {
   database = await openTestDatabase();
   sandbox = await startSandbox({ accounts: [ACCOUNT], demoAccount: false });
-  gateway = { url: sandbox.bp20postUrl, mode: "TEST", timeoutMs: 2_000, secretsKey: SECRETS_KEY };
+  gateway = {
+    url: sandbox.bp20postUrl,
+    mode: "TEST",
+    timeoutMs: 2_000,
+    secretsKey: SECRETS_KEY,
+    installationId: "sendattempt",
+  };
   const [client] = await database.db
     .insert(clients)
     .values({
@@ -89,7 +95,7 @@ async function customerRow(customerId: number) {
 }
 
 describe("sendPaymentAttempt", () => {
-  it("posts one payment entry for an approved sale, carrying the gateway's TRANS_ID; ORDER_ID is the attempt id", async () => {
+  it("posts one payment entry for an approved sale, carrying the gateway's TRANS_ID; ORDER_ID is the installation's id and the attempt id", async () => {
     const outcome = await sendPaymentAttempt(database.db, input(0, { amount: "11.00" }), gateway);
     expect(outcome).toMatchObject({ status: "approved", approved: true, amount: "11.00", replayed: false });
     expect(outcome.message).toMatch(/approved/i);
@@ -97,7 +103,7 @@ describe("sendPaymentAttempt", () => {
     const entries = await entriesOf(customerIds[0] ?? 0);
     expect(entries).toEqual([{ amount: "11.00", ledger: "-11.00", trans: outcome.gatewayTransId }]);
     const recorded = sandbox.transactions().find((t) => t.transId === outcome.gatewayTransId);
-    expect(recorded?.orderId).toBe(String(outcome.attemptId));
+    expect(recorded?.orderId).toBe(`sendattempt-${outcome.attemptId}`);
     expect((await customerRow(customerIds[0] ?? 0))?.bluepayTransactionMessage).toBe(outcome.message);
   });
 
@@ -156,7 +162,7 @@ describe("sendPaymentAttempt", () => {
     expect(sent?.masterId).toBe(stored.gatewayTransId);
   });
 
-  it("a lost answer stays pending, is settled by asking the gateway for its ORDER_ID, and posts once", async () => {
+  it("a lost answer is unknown, is settled by asking the gateway for its ORDER_ID, and posts once", async () => {
     sandbox.setFaults({ dropRate: 1 });
     const request = input(0, { amount: "17.00" });
     let outcome;
@@ -165,8 +171,8 @@ describe("sendPaymentAttempt", () => {
     } finally {
       sandbox.setFaults({ dropRate: 0 });
     }
-    // The query right after the lost answer went through the same failing sandbox: still pending.
-    expect(outcome.status).toBe("pending");
+    // The query right after the lost answer went through the same failing sandbox: still unknown.
+    expect(outcome.status).toBe("unknown");
     expect(await settlePendingAttempts(database.db, clientId, null, gateway)).toEqual({
       settled: 1,
       pending: 0,

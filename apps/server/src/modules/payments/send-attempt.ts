@@ -3,6 +3,7 @@ import {
   ACH_STORE_NEEDS_PAYMENT_MESSAGE,
   achEntryClass,
   NEEDS_CHECKING_MESSAGE,
+  UNKNOWN_ANSWER_MESSAGE,
   NO_STORED_METHOD_MESSAGE,
   needsCheckingAtGateway,
   toAmount,
@@ -16,6 +17,7 @@ import { HttpError, nonFieldError, notFound } from "../../http/errors.js";
 import {
   buildRequest,
   callGateway,
+  callOptionsOf,
   type BluepayCredentials,
   type BluepayCustomer,
   type BluepayPaymentAccount,
@@ -23,11 +25,13 @@ import {
 } from "./bluepay-client.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
-import { settleAttempt } from "./settle-attempts.js";
+import { NOT_SENT_MESSAGE, settleAttempt } from "./settle-attempts.js";
+import { callEvidenceOf, markUnknown, openAttempt } from "./unknown-attempts.js";
 
 // One charge (SALE) or one stored method ($0.00 AUTH), safe to retry: the attempt is saved and
-// committed under its idempotency key BEFORE the gateway is called, and its id is the ORDER_ID, so
-// a lost answer is settled by asking the gateway for that order instead of charging again.
+// committed under its idempotency key BEFORE the gateway is called, with its ORDER_ID (this
+// installation's id and the attempt's), so an answer lost or unusable makes the attempt "unknown",
+// settled by asking the gateway for that order, and the customer is not charged again meanwhile.
 
 export type PaymentSource = "page" | "staff" | "bulk" | "autopay";
 
@@ -59,6 +63,8 @@ export type SendPaymentInput = {
   customerIp?: string;
   /** Let an identical recent charge through (a card run: another customer shares this card and amount). */
   duplicateOverride?: boolean;
+  /** The public page: the amount may not exceed the balance owed less the sales in flight (checked under the customer's lock). */
+  boundByBalance?: boolean;
   /** The email the payer typed on the public page (the receipt goes there). */
   payerEmail?: string;
   /** A bank account keyed by staff: a signed written authorization is on file (PPD). */
@@ -109,11 +115,13 @@ async function outcomeOf(db: Database, attempt: AttemptRow, replayed: boolean): 
     status: attempt.status,
     approved: attempt.status === "approved",
     message:
-      attempt.status !== "pending"
-        ? attempt.message
-        : needsCheckingAtGateway(attempt.status, attempt.createdAt, currentClock().now())
-          ? NEEDS_CHECKING_MESSAGE
-          : PENDING_ANSWER_MESSAGE,
+      attempt.status === "pending"
+        ? PENDING_ANSWER_MESSAGE
+        : attempt.status !== "unknown"
+          ? attempt.message
+          : needsCheckingAtGateway(attempt.status, attempt.createdAt, currentClock().now())
+            ? NEEDS_CHECKING_MESSAGE
+            : attempt.message || UNKNOWN_ANSWER_MESSAGE,
     name1: attempt.name1,
     name2: attempt.name2,
     amount: toAmount(attempt.amount),
@@ -172,7 +180,7 @@ async function replay(
   gateway: PaymentGateway,
 ): Promise<PaymentOutcome> {
   if (!sameRequest(attempt, input)) throw new HttpError(422, { detail: KEY_REUSED_MESSAGE });
-  if (attempt.status === "pending") await settleAttempt(db, attempt, gateway);
+  if (attempt.status === "pending" || attempt.status === "unknown") await settleAttempt(db, attempt, gateway);
   return outcomeOf(db, await readAttempt(db, attempt.clientId, attempt.id), true);
 }
 
@@ -323,9 +331,10 @@ export async function sendPreparedAttempt(
   const name2 = (input.billing?.name2 ?? customer.lastName).trim().slice(0, 80);
 
   // Saved and committed before the call: whatever happens next, the attempt exists.
-  const [inserted] = await db
-    .insert(paymentAttempts)
-    .values({
+  const inserted = await openAttempt(
+    db,
+    gateway.installationId,
+    {
       clientId: input.clientId,
       customerId: input.customerId,
       statementId: input.statementId ?? null,
@@ -350,15 +359,18 @@ export async function sendPreparedAttempt(
       payerEmail: (input.payerEmail ?? "").slice(0, 254),
       docType: marks.docType ?? "",
       achSignedAgreement: method === "ach" && (input.achSignedAgreement ?? false),
-    })
-    .onConflictDoNothing()
-    .returning();
+    },
+    {
+      refuseWhileInFlight: input.kind === "sale",
+      boundByBalance: input.kind === "sale" && (input.boundByBalance ?? false),
+    },
+  );
   if (!inserted) {
     // The key was used before (a replayed chunk, or another request that got there first).
     const first = await attemptByKey(db, input.clientId, input.idempotencyKey);
     if (!first) throw new Error("payment attempt vanished");
     if (!sameRequest(first, input)) throw new HttpError(422, { detail: KEY_REUSED_MESSAGE });
-    if (first.status === "pending") await settleAttempt(db, first, gateway);
+    if (first.status === "pending" || first.status === "unknown") await settleAttempt(db, first, gateway);
     return { attempt: await readAttempt(db, first.clientId, first.id), replayed: true };
   }
 
@@ -371,10 +383,10 @@ export async function sendPreparedAttempt(
     account,
     masterId: masterId || undefined,
     customer: { ...input.billing, name1, name2 },
-    orderId: String(inserted.id),
+    orderId: inserted.orderId,
     ...marks,
   });
-  const call = () => callGateway(access.url, fields, { timeoutMs: gateway.timeoutMs });
+  const call = () => callGateway(access.url, fields, callOptionsOf(access.credentials, gateway.timeoutMs));
   const answer = await (input.gatewayLane ? input.gatewayLane(call) : call());
   let settled: AttemptRow | null = null;
   if (answer.status !== "no-answer")
@@ -384,9 +396,13 @@ export async function sendPreparedAttempt(
       db,
       input.clientId,
       inserted.id,
-      { status: "error", message: "The payment gateway could not be reached; nothing was charged." },
+      { status: "error", message: NOT_SENT_MESSAGE },
       input.customerId,
     );
-  else await settleAttempt(db, inserted, gateway);
+  else {
+    // Maybe charged: unknown until a lookup finds this very attempt (never charged again meanwhile).
+    const unknown = await markUnknown(db, inserted, callEvidenceOf(answer, currentClock().now()));
+    if (unknown) await settleAttempt(db, unknown, gateway);
+  }
   return { attempt: settled ?? (await readAttempt(db, input.clientId, inserted.id)), replayed: false };
 }

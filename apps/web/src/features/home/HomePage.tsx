@@ -9,6 +9,7 @@ import { useUser } from "../auth/user-context";
 import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
 import { RetryAlert } from "../shell/RetryAlert";
+import { NeedsChecking } from "../payments/NeedsChecking";
 
 export function HomePage() {
   const user = useUser();
@@ -99,6 +100,7 @@ function ClientDashboard({ clientId, showBalances }: { clientId: number; showBal
         />
       </SimpleGrid>
       {showBalances ? <BalanceCards data={data} /> : null}
+      <NeedsChecking clientId={clientId} />
     </Stack>
   );
 }

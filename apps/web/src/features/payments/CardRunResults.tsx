@@ -136,7 +136,8 @@ const STATUS_LABELS: Record<BulkPaymentResult["status"], string> = {
 };
 
 function ResultRow({ row }: { row: BulkPaymentResult }) {
-  const color = row.approved ? "teal" : row.status === "pending" || row.status === "skipped" ? "gray" : "red";
+  const waiting = row.status === "pending" || row.status === "unknown" || row.status === "skipped";
+  const color = row.approved ? "teal" : waiting ? "gray" : "red";
   return (
     <Table.Tr data-status={row.status}>
       <Table.Td>{row.customer_no}</Table.Td>

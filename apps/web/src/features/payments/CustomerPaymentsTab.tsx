@@ -180,7 +180,7 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
   const rows = attempts.data?.results ?? [];
   const declines = useAttemptsNeedingAttention(clientId, customerId);
   const flagged = declines.data?.results[0] ?? null;
-  const anyPending = rows.some((attempt) => attempt.status === "pending");
+  const anyPending = rows.some((attempt) => attempt.status === "pending" || attempt.status === "unknown");
   return (
     <Stack gap="xs">
       <Group justify="space-between">

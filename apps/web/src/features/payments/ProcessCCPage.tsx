@@ -30,6 +30,7 @@ import { TablePager } from "../shell/TablePager";
 import { AutopayDeclines } from "./AutopayDeclines";
 import { ExpiringCards } from "./ExpiringCards";
 import { CardRunResults } from "./CardRunResults";
+import { NeedsChecking } from "./NeedsChecking";
 import { storedMethodLabel } from "./payment-form";
 import { startBulkPayments, useCreditCardCustomers, type CreditCardSortField } from "./payments-api";
 import { PageCheckbox } from "../shell/PageCheckbox";
@@ -163,6 +164,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
       />
 
       <AutopayDeclines clientId={clientId} />
+      <NeedsChecking clientId={clientId} />
       <ExpiringCards clientId={clientId} />
 
       {runId !== null ? (
