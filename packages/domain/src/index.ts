@@ -55,6 +55,7 @@ export * from "./records/pool-records.js";
 export * from "./payments/gateway-answer.js";
 export * from "./payments/gateway-hash-types.js";
 export * from "./payments/lost-answers.js";
+export * from "./payments/ach-returns.js";
 export * from "./payments/payment-page-message.js";
 export * from "./payments/payment-schemas.js";
 export * from "./records/payment-records.js";
