@@ -56,6 +56,7 @@ export * from "./payments/gateway-answer.js";
 export * from "./payments/gateway-hash-types.js";
 export * from "./payments/lost-answers.js";
 export * from "./payments/ach-returns.js";
+export * from "./payments/gateway-event-schemas.js";
 export * from "./payments/payment-page-message.js";
 export * from "./payments/payment-schemas.js";
 export * from "./records/payment-records.js";

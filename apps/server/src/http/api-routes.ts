@@ -12,6 +12,7 @@ import { registerPoolRoutes } from "../modules/delivery/pools.routes.js";
 import { registerPaymentRoutes } from "../modules/payments/payments.routes.js";
 import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
 import { registerCardRunRoutes } from "../modules/payments/card-runs.routes.js";
+import { registerGatewayEventRoutes } from "../modules/gateway-events/gateway-events.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
 import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
@@ -40,4 +41,5 @@ export function registerApiRoutes(router: Router): void {
   registerAccountReportRoutes(router);
   registerPaymentRoutes(router);
   registerCardRunRoutes(router);
+  registerGatewayEventRoutes(router);
 }

@@ -22,6 +22,7 @@ import { refreshStatisticsJob } from "./refresh-statistics.job.js";
 import { PRUNE_CUSTOMER_CHANGES_CRON, pruneCustomerChangesJob } from "./prune-customer-changes.job.js";
 import { SETTLE_PAYMENTS_CRON, settlePaymentsJob } from "./settle-payments.job.js";
 import { transactionJobDb } from "./sql-adapters.js";
+import { GATEWAY_FOLLOWUPS_CRON, gatewayFollowupsJob } from "./gateway-followups.job.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
 export const jobDefinitions = [
@@ -35,6 +36,7 @@ export const jobDefinitions = [
   cardRunJob,
   settlePaymentsJob,
   paymentReceiptsJob,
+  gatewayFollowupsJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -95,6 +97,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     await boss.schedule(pruneCustomerChangesJob.id, PRUNE_CUSTOMER_CHANGES_CRON, {});
     await boss.schedule(settlePaymentsJob.id, SETTLE_PAYMENTS_CRON, {});
     await boss.schedule(paymentReceiptsJob.id, PAYMENT_RECEIPTS_CRON, {});
+    await boss.schedule(gatewayFollowupsJob.id, GATEWAY_FOLLOWUPS_CRON, {});
   }
 
   if (options.work && settings.workers > 0) {

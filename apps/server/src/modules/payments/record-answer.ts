@@ -66,6 +66,9 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
     storedId: attempt.method === "card" ? (answer.storedId ?? "").slice(0, 64) : "",
     attemptId: attempt.id,
     storedAt: new Date(),
+    // New details clear a bank's "do not debit" (a return or a notification of change).
+    doNotDebit: false,
+    doNotDebitReason: "",
   };
   await tx
     .insert(customerPaymentMethods)
@@ -164,6 +167,10 @@ export async function recordAnswer(
             }
           : {}),
         transactionId,
+        // An approved sale's money is pending settlement until the gateway reports it settled.
+        ...(transactionId !== null && attempt.kind === "sale"
+          ? { settlementStatus: "pending" as const }
+          : {}),
         settledAt: new Date(),
         updatedAt: new Date(),
       })

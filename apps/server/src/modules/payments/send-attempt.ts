@@ -19,6 +19,7 @@ import {
   type BluepayPaymentAccount,
   type BluepayRequest,
 } from "./bluepay-client.js";
+import { refuseDoNotDebit } from "./do-not-debit.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
 import { settleAttempt } from "./settle-attempts.js";
@@ -301,6 +302,7 @@ export async function sendPreparedAttempt(
   const { customer, stored, access } = prepared;
   if (input.account.kind === "stored" && !stored) throw nonFieldError(NO_STORED_METHOD_MESSAGE);
   const fromStored = input.account.kind === "stored" ? stored : null;
+  await refuseDoNotDebit(db, input.clientId, input.customerId, fromStored);
   const masterId = fromStored?.token ?? "";
   const method: "card" | "ach" = fromStored?.kind ?? (input.account.kind === "ach" ? "ach" : "card");
   const amount = input.kind === "auth" ? "0.00" : toAmount(input.amount);
