@@ -94,6 +94,9 @@ describe("what a confirmed gateway record means", () => {
     expect(gatewayRecordMeaning({ ...card, transType: "REFUND" })).toBe("charged_back");
     expect(gatewayRecordMeaning({ ...card, transType: "SALE" })).toBe("chargeback_reversed");
     expect(gatewayRecordMeaning({ ...record, masterId: "" })).toBeNull();
+    // An ACH reject code on a record naming its original reads as a reject where origin is left out.
+    expect(gatewayRecordMeaning({ ...record, origin: "" })).toBe("returned");
+    expect(gatewayRecordMeaning({ ...record, origin: "", authCode: "123456" })).toBeNull();
   });
 
   it("an approved sale with a settlement date is settled; anything else means nothing", () => {

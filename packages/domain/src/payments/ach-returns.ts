@@ -186,7 +186,15 @@ export type GatewayRecordFacts = {
 export function gatewayRecordMeaning(record: GatewayRecordFacts): GatewayEventKindName | null {
   const origin = record.origin.trim().toUpperCase();
   const type = record.transType.trim().toUpperCase();
-  if (origin === "REJECT") {
+  const achCode = record.authCode.trim().toUpperCase();
+  // An ACH record naming its original and carrying a reject code is a reject even where the
+  // answer leaves origin out (BluePay shows the reject code in auth_code on ACH returns).
+  const achReject =
+    origin === "" &&
+    record.paymentType.trim().toUpperCase() === "ACH" &&
+    record.masterId.trim() !== "" &&
+    (/^R\d{2}$/.test(achCode) || isNocCode(achCode));
+  if (origin === "REJECT" || achReject) {
     if (!record.masterId.trim()) return null;
     const code = record.authCode.trim().toUpperCase();
     if (record.paymentType.trim().toUpperCase() === "ACH") {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import {
   DEFAULT_GATEWAY_HASH_TYPE,
   gatewayRecordMeaning,
@@ -8,6 +8,7 @@ import {
 } from "@cyclebill/domain";
 import { businessToday } from "../../clock.js";
 import type { Database } from "../../db/database.js";
+import { queryRows } from "../../db/query-rows.js";
 import { clients } from "../../db/tables.js";
 import { loadBluepayCredentials } from "../payments/bluepay-credentials.js";
 import { queryUrlOf, type BluepayCredentials } from "../payments/bluepay-client.js";
@@ -89,6 +90,24 @@ export async function lookupGatewayRecord(
   };
 }
 
+/**
+ * The client whose sale the confirmed record is about: clients sharing one gateway account (the
+ * demo's do) share its one Trans Notify address, and the record, found with that account's
+ * credentials, belongs to whichever of them made the sale. The posted-to client when none did.
+ */
+async function ownerOf(db: Database, clientId: number, originalTransId: string): Promise<number> {
+  const [owner] = await queryRows<{ client_id: string | number }>(
+    db,
+    sql`select a.client_id from clients posted
+        join clients c on c.bluepay_account_id = posted.bluepay_account_id
+        join payment_attempts a on a.client_id = c.id and a.gateway_trans_id = ${originalTransId}
+                                and a.kind = 'sale'
+        where posted.id = ${clientId} and posted.bluepay_account_id <> ''
+        order by (a.client_id = ${clientId}) desc, a.client_id limit 1`,
+  );
+  return owner ? Number(owner.client_id) : clientId;
+}
+
 export type NotifyOutcome =
   { outcome: "ignored"; why: string } | { outcome: "confirmed"; applied: AppliedGatewayEvent | null };
 
@@ -113,13 +132,14 @@ export async function confirmTransNotify(
   const kind = gatewayRecordMeaning(record);
   if (kind === null) return { outcome: "confirmed", applied: null };
   const settled = kind === "settled";
+  const originalTransId = settled ? record.transId : record.masterId;
   const applied = await applyGatewayEvent(
     db,
     {
-      clientId: client.id,
+      clientId: await ownerOf(db, client.id, originalTransId),
       kind,
       gatewayTransId: record.transId,
-      originalTransId: settled ? record.transId : record.masterId,
+      originalTransId,
       code: settled ? "" : record.authCode,
       reason: record.message,
       amount: isValidDecimalString(record.amount, { maxPlaces: 2 }) ? record.amount : "0",
