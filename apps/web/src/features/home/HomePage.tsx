@@ -9,6 +9,7 @@ import { useUser } from "../auth/user-context";
 import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
 import { RetryAlert } from "../shell/RetryAlert";
+import { GatewayReturns } from "../gateway-events/GatewayReturns";
 
 export function HomePage() {
   const user = useUser();
@@ -99,6 +100,7 @@ function ClientDashboard({ clientId, showBalances }: { clientId: number; showBal
         />
       </SimpleGrid>
       {showBalances ? <BalanceCards data={data} /> : null}
+      {showBalances ? <GatewayReturns clientId={clientId} /> : null}
     </Stack>
   );
 }

@@ -28,6 +28,7 @@ import { PageHeader } from "../shell/PageHeader";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { AutopayDeclines } from "./AutopayDeclines";
+import { GatewayReturns } from "../gateway-events/GatewayReturns";
 import { CardRunResults } from "./CardRunResults";
 import { storedMethodLabel } from "./payment-form";
 import { startBulkPayments, useCreditCardCustomers, type CreditCardSortField } from "./payments-api";
@@ -162,6 +163,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
       />
 
       <AutopayDeclines clientId={clientId} />
+      <GatewayReturns clientId={clientId} />
 
       {runId !== null ? (
         <Paper withBorder p="md" radius="md">
