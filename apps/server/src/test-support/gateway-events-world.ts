@@ -65,10 +65,10 @@ export function nextRejectId(): string {
   return String(990_000_000_000 + (Date.now() % 1_000_000) * 100 + rejectNo);
 }
 
-/** A customer of client a owing `balance`, with an email address. */
-export async function owingCustomer(world: GatewayEventsWorld, balance: string) {
+/** A customer of client a owing `balance`; with an email address when asked (its notices are then sent). */
+export async function owingCustomer(world: GatewayEventsWorld, balance: string, withEmail = false) {
   const made = await customerWithStatement(world.testApp, world.tenants.a.clientId, balance);
-  const email = `payer-${made.customerId}-${Date.now()}@example.com`;
+  const email = withEmail ? `payer-${made.customerId}-${Date.now()}@example.com` : "";
   await world.testApp.db
     .update(customers)
     .set({ email })
@@ -81,7 +81,8 @@ export async function achPayment(
   world: GatewayEventsWorld,
   customerId: number,
   amount: string,
-  account = "99887766",
+  // One account per customer: the sandbox scrubs the same account and amount as a duplicate.
+  account = `7766${String(customerId).padStart(4, "0")}`,
 ) {
   const response = await makePayment(
     world.testApp,

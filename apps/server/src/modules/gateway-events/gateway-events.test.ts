@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { cardRunStartedSchema } from "@cyclebill/domain";
 import { describe, expect, it } from "vitest";
 import { clients, customerPaymentMethods, paymentAttempts } from "../../db/tables.js";
 import {
@@ -13,13 +14,15 @@ import {
   report,
   useGatewayEventsWorld,
 } from "../../test-support/gateway-events-world.js";
+import { waitForCardRun } from "../../test-support/card-run-world.js";
 
 // Issue 37: an ACH payment is pending settlement until the gateway settles it; a return or a
 // chargeback reverses it through the ledger writer, naming the code; NACHA's rules for
 // re-presentment, the return fee, do-not-debit and NOCs; a reversed chargeback posts it back; the
 // same event reported twice is applied once. Events come in as the reconciliation reports them.
 
-const world = useGatewayEventsWorld();
+// The job engine works in this process: a card run skips a do-not-debit account.
+const world = useGatewayEventsWorld({ jobs: true });
 
 async function setClientRules(represent: boolean, fee: string) {
   await world.testApp.db
@@ -205,6 +208,26 @@ describe("ACH returns", () => {
     expect((await payWithStored(world, customerId, "5.00")).status).toBe(400);
     // No money moved.
     expect((await customerOf(world, customerId)).total_balance).toBe("25.00");
+  });
+});
+
+describe("card runs and autopay", () => {
+  it("skip a do-not-debit bank account with its message and charge nothing", async () => {
+    const { customerId } = await owingCustomer(world, "40.00");
+    const sale = await achPayment(world, customerId, "11.00");
+    await report(world, { kind: "returned", originalTransId: sale.gatewayTransId, code: "R02" });
+    const started = await world.testApp
+      .client(world.tenants.a.staffToken)
+      .post("/api/customers/make-bulk-payments/", { ids: [customerId] });
+    expect(started.status, started.text).toBe(202);
+    const { job } = cardRunStartedSchema.parse(started.body);
+    const run = await waitForCardRun(world.testApp.client(world.tenants.a.staffToken), job.id);
+    expect(run.paymentResults).toEqual([
+      expect.objectContaining({ customer_id: customerId, status: "skipped", account_balance: "40.00" }),
+    ]);
+    expect(run.paymentResults[0]?.message_response).toContain("must not be debited again");
+    const charged = (await attemptsOf(customerId)).filter((row) => row.status === "approved");
+    expect(charged.map((row) => row.id)).toEqual([sale.id]);
   });
 });
 

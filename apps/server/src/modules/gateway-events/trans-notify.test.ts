@@ -42,7 +42,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 describe("Trans Notify", () => {
   it("applies a post only once the gateway's own record confirms it, and only once", async () => {
-    const { customerId, email } = await owingCustomer(world, "50.00");
+    const { customerId, email } = await owingCustomer(world, "50.00", true);
     const sale = await achPayment(world, customerId, "11.00");
     const clientNo = await clientNoOf(world.tenants.a.clientId);
     const claim = {
