@@ -46,3 +46,37 @@ export const gatewayEventSchema = z.object({
   created: timestampString,
 });
 export type GatewayEventRecord = z.infer<typeof gatewayEventSchema>;
+
+/**
+ * POST /api/gateway/events/ (provider admins): an event read off BluePay's console by a person,
+ * applied as the reports' are. Settlements come from the reports only.
+ */
+export const gatewayEventInputSchema = z.object({
+  kind: z.enum(["returned", "charged_back", "chargeback_reversed", "noc"]),
+  /** The event's own record at the gateway (the REJECT's TRANS_ID). */
+  gateway_trans_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}$/, "Enter the gateway's transaction ID (digits)."),
+  /** The TRANS_ID of our sale it is about. */
+  original_trans_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}$/, "Enter the sale's transaction ID (digits)."),
+  code: z.string().trim().max(8).default(""),
+  reason: z.string().trim().max(200).default(""),
+  event_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD.")
+    .optional(),
+  corrected_data: z.string().trim().max(120).default(""),
+});
+export type GatewayEventInputApi = z.infer<typeof gatewayEventInputSchema>;
+
+export const appliedGatewayEventSchema = z.object({
+  applied: z.boolean(),
+  event_id: z.number().int().nullable(),
+  attempt_id: z.number().int().nullable(),
+  transaction_id: z.number().int().nullable(),
+  fee_transaction_id: z.number().int().nullable(),
+});

@@ -283,7 +283,8 @@ export async function applyGatewayEvent(
         customerId: attempt?.customerId ?? null,
         code: event.code.slice(0, 8),
         reason: event.reason,
-        amount: event.amount,
+        // A person's entry names no amount: the sale's.
+        amount: attempt && Number(event.amount) === 0 ? attempt.amount : event.amount,
         eventDate: event.date,
         source: event.source,
         correctedData: maskCorrectedData(event.correctedData ?? ""),

@@ -1,9 +1,19 @@
-import { gatewayEventSchema, gatewayEventsQuerySchema, integerParam, pageSchema } from "@cyclebill/domain";
+import {
+  appliedGatewayEventSchema,
+  gatewayEventInputSchema,
+  gatewayEventSchema,
+  gatewayEventsQuerySchema,
+  integerParam,
+  pageSchema,
+  recordQuerySchema,
+} from "@cyclebill/domain";
+import { forbidden } from "../../http/errors.js";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
 import { paymentGatewayOf } from "../payments/payment-gateway.js";
 import { enqueueGatewayFollowups } from "./enqueue-followups.js";
 import { listGatewayEvents } from "./list-gateway-events.js";
+import { recordManualEvent } from "./record-manual-event.js";
 import { admitTransNotify, transNotifyConfirmed } from "./notify-throttle.js";
 import { confirmTransNotify } from "./trans-notify.js";
 
@@ -49,6 +59,27 @@ export function registerGatewayEventRoutes(router: Router): void {
     query: gatewayEventsQuerySchema,
     response: pageSchema(gatewayEventSchema),
     handle: ({ tenant, query }) => listGatewayEvents(db, tenant, query),
+  });
+
+  defineRoute(router, {
+    name: "recordGatewayEvent",
+    method: "POST",
+    url: "/api/gateway/events/",
+    summary:
+      "Provider admins: a return, chargeback, chargeback reversal or notification of change read off BluePay's console, applied as the daily reports' are (once per gateway record)",
+    tags,
+    access: "tenant",
+    clientIdFrom: "query-or-body",
+    query: recordQuerySchema,
+    body: gatewayEventInputSchema,
+    response: appliedGatewayEventSchema,
+    successStatus: 201,
+    handle: async ({ tenant, body, auth }) => {
+      if (!auth.user.isAdmin) throw forbidden("Only the provider's admins record gateway events.");
+      const applied = await recordManualEvent(db, gateway(), tenant.clientId, auth.user.id, body);
+      if (applied.event_id !== null) await enqueueGatewayFollowups(jobs, router.app.log, tenant.clientId);
+      return applied;
+    },
   });
 
   defineRoute(router, {

@@ -267,6 +267,39 @@ describe("chargebacks", () => {
     expect((await lastSale(world, customerId)).settlementStatus).toBe("settled");
   });
 
+  it("a provider admin records a return read off BluePay's console; no one else may", async () => {
+    const { customerId } = await owingCustomer(world, "20.00");
+    const sale = await achPayment(world, customerId, "5.00");
+    const body = {
+      kind: "returned",
+      gateway_trans_id: "770000000001",
+      original_trans_id: sale.gatewayTransId,
+      code: "R01",
+    };
+    const owner = world.testApp.client(world.tenants.a.ownerToken);
+    expect((await owner.post("/api/gateway/events/", body)).status).toBe(403);
+    const admin = world.testApp.client(world.tenants.adminToken);
+    const bad = await admin.post(
+      "/api/gateway/events/",
+      { ...body, gateway_trans_id: "R01" },
+      {
+        client_id: world.tenants.a.clientId,
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body).toHaveProperty("gateway_trans_id");
+    const made = await admin.post("/api/gateway/events/", body, { client_id: world.tenants.a.clientId });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body).toMatchObject({ applied: true });
+    const [event] = await eventsOf(world, customerId);
+    expect(event).toMatchObject({
+      source: "manual",
+      amount: "5.00",
+      description: "ACH return R01 Insufficient funds",
+    });
+    expect((await customerOf(world, customerId)).total_balance).toBe("20.00");
+  });
+
   it("another client's staff see none of it", async () => {
     const response = await world.testApp.client(world.tenants.b.staffToken).get("/api/gateway/events/");
     expect(response.body).toMatchObject({ count: 0, results: [] });
