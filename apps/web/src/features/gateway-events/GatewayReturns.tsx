@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Table, Text } from "@mantine/core";
+import { Alert, Anchor, Badge, Group, Stack, Text } from "@mantine/core";
 import { Link } from "react-router";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { useClientContext } from "../../shared/client-context";
@@ -28,38 +28,37 @@ export function GatewayReturns({ clientId, customerId }: { clientId: number; cus
   return (
     <Alert color="orange" title="Returned payments and chargebacks" data-testid="gateway-returns">
       <Text size="sm" mb="xs">
-        Each was taken off the customer&apos;s account again (the customer was emailed); a bank account
-        returned as closed, wrong or unauthorized is not debited again until the customer gives new details.
+        Each payment was taken off the customer&apos;s account again and the customer emailed (where we have
+        an address); a bank account returned as closed, wrong or unauthorized is not debited again until the
+        customer gives new details.
       </Text>
-      <Table aria-label="Returned payments and chargebacks" withRowBorders={false} verticalSpacing={2}>
-        <Table.Tbody>
-          {rows.map((event) => (
-            <Table.Tr key={event.id}>
-              <Table.Td>{formatIsoDate(event.event_date)}</Table.Td>
-              <Table.Td>
-                <Badge size="sm" variant="light" color={KIND_COLORS[event.kind] ?? "gray"}>
-                  {KIND_LABELS[event.kind]}
-                </Badge>
-              </Table.Td>
-              {customerId === undefined ? (
-                <Table.Td>
-                  {event.customer_id !== null ? (
-                    <Anchor component={Link} size="sm" to={withClient(editorPath(event.customer_id))}>
-                      {event.customer_no} · {event.customer_name}
-                    </Anchor>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      No customer of ours
-                    </Text>
-                  )}
-                </Table.Td>
-              ) : null}
-              <Table.Td ta="right">{formatAmount(event.amount)}</Table.Td>
-              <Table.Td>{event.description}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <Stack gap={6} component="ul" aria-label="Returned payments and chargebacks" p={0} m={0}>
+        {rows.map((event) => (
+          <Group key={event.id} component="li" gap="xs" wrap="wrap" style={{ listStyle: "none" }}>
+            <Text size="sm" style={{ whiteSpace: "nowrap" }}>
+              {formatIsoDate(event.event_date)}
+            </Text>
+            <Badge size="sm" variant="light" color={KIND_COLORS[event.kind] ?? "gray"}>
+              {KIND_LABELS[event.kind]}
+            </Badge>
+            {customerId === undefined ? (
+              event.customer_id !== null ? (
+                <Anchor component={Link} size="sm" to={withClient(editorPath(event.customer_id))}>
+                  {event.customer_no} · {event.customer_name}
+                </Anchor>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  No customer of ours
+                </Text>
+              )
+            ) : null}
+            <Text size="sm" fw={600}>
+              {formatAmount(event.amount)}
+            </Text>
+            <Text size="sm">{event.description}</Text>
+          </Group>
+        ))}
+      </Stack>
     </Alert>
   );
 }
