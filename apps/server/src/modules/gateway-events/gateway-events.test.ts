@@ -15,6 +15,9 @@ import {
   useGatewayEventsWorld,
 } from "../../test-support/gateway-events-world.js";
 import { waitForCardRun } from "../../test-support/card-run-world.js";
+import { paymentGatewayOf } from "../payments/payment-gateway.js";
+import { applyGatewayEvent } from "./apply-gateway-event.js";
+import { sendDueRepresentments } from "./represent-return.js";
 
 // Issue 37: an ACH payment is pending settlement until the gateway settles it; a return or a
 // chargeback reverses it through the ledger writer, naming the code; NACHA's rules for
@@ -132,6 +135,40 @@ describe("ACH returns", () => {
     );
     // 64 + 11 (returned) - 11 (again) + 11 (returned) = 75: the fee stays, each payment came back.
     expect((await customerOf(world, customerId)).total_balance).toBe("75.00");
+    await setClientRules(false, "0");
+  });
+
+  it("a return applied without a gateway (the reconciliation's call) is presented again by the sweep, once", async () => {
+    await setClientRules(true, "0");
+    const { customerId } = await owingCustomer(world, "30.00");
+    const sale = await achPayment(world, customerId, "7.00");
+    const applied = await applyGatewayEvent(world.testApp.db, {
+      clientId: world.tenants.a.clientId,
+      kind: "returned",
+      gatewayTransId: "660000000001",
+      originalTransId: sale.gatewayTransId,
+      code: "R09",
+      reason: "",
+      amount: "7.00",
+      date: new Date().toISOString().slice(0, 10),
+      source: "report",
+    });
+    expect(applied).toMatchObject({ applied: true, represent: true });
+    expect((await lastSale(world, customerId)).id).toBe(sale.id);
+    const gateway = paymentGatewayOf(world.testApp.config);
+    // Twice (and the job's own minute sweep may run meanwhile): one SALE, under one key.
+    await sendDueRepresentments(world.testApp.db, gateway, world.tenants.a.clientId);
+    expect(await sendDueRepresentments(world.testApp.db, gateway, world.tenants.a.clientId)).toBe(0);
+    const presentments = (await attemptsOf(customerId)).filter((row) =>
+      row.idempotencyKey.startsWith("re-present:"),
+    );
+    expect(presentments).toHaveLength(1);
+    const again = await lastSale(world, customerId);
+    expect(again).toMatchObject({ status: "approved", amount: "7.00", masterId: sale.gatewayTransId });
+    expect(again.idempotencyKey).toMatch(new RegExp(`^re-present:${sale.id}:\\d+$`));
+    const [presented] = (await eventsOf(world, customerId)).filter((event) => event.kind === "re_presented");
+    expect(presented?.attempt_id).toBe(again.id);
+    expect((await customerOf(world, customerId)).total_balance).toBe("23.00");
     await setClientRules(false, "0");
   });
 
