@@ -10,6 +10,7 @@ import {
 import { forbidden } from "../../http/errors.js";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
+import { inCardRunLane } from "../payments/card-run-lanes.js";
 import { paymentGatewayOf } from "../payments/payment-gateway.js";
 import { enqueueGatewayFollowups } from "./enqueue-followups.js";
 import { listGatewayEvents } from "./list-gateway-events.js";
@@ -18,6 +19,8 @@ import { admitTransNotify, transNotifyConfirmed } from "./notify-throttle.js";
 import { confirmTransNotify } from "./trans-notify.js";
 
 const tags = ["Payments"];
+const NOTIFY_LANE = -37;
+const NOTIFY_CONCURRENCY = 4;
 export const TRANS_NOTIFY_PATH = "/api/gateway/notify/";
 
 const notifyParamsSchema = z.object({ clientNo: integerParam({ min: 1 }) });
@@ -96,7 +99,11 @@ export function registerGatewayEventRoutes(router: Router): void {
     handle: async ({ params, body, request }) => {
       await admitTransNotify(db, request.ip);
       // Answered before the lookup: BluePay wants a quick 200, and retries only what failed.
-      void confirmTransNotify(db, gateway(), params.clientNo, body)
+      // At most a few lookups at once per process (a day's settlement posts come in bursts): the
+      // lanes the card runs use, under a key no run has.
+      void inCardRunLane(NOTIFY_LANE, NOTIFY_CONCURRENCY, () =>
+        confirmTransNotify(db, gateway(), params.clientNo, body),
+      )
         .then(async (done) => {
           if (done.outcome !== "confirmed") return;
           await transNotifyConfirmed(db, request.ip);
