@@ -208,6 +208,31 @@ describe("ACH returns", () => {
     await setClientRules(false, "0");
   });
 
+  it("a return after the books closed is dated on the first open day, never in the closed period", async () => {
+    const { customerId } = await owingCustomer(world, "30.00");
+    const sale = await achPayment(world, customerId, "3.00");
+    const paid = (await entriesOf(world, customerId)).find((entry) => entry.id === sale.transactionId);
+    const closedThrough = paid?.serviceDate ?? "";
+    await world.testApp.db
+      .update(clients)
+      .set({ booksClosedThrough: closedThrough })
+      .where(eq(clients.id, world.tenants.a.clientId));
+    try {
+      await report(world, { kind: "returned", originalTransId: sale.gatewayTransId, code: "R01" });
+      const reversal = (await entriesOf(world, customerId)).find(
+        (entry) => entry.reverses_transaction === sale.transactionId,
+      );
+      expect(reversal?.description).toBe("ACH return R01 Insufficient funds");
+      expect(reversal && reversal.serviceDate > closedThrough).toBe(true);
+      expect((await customerOf(world, customerId)).total_balance).toBe("30.00");
+    } finally {
+      await world.testApp.db
+        .update(clients)
+        .set({ booksClosedThrough: null })
+        .where(eq(clients.id, world.tenants.a.clientId));
+    }
+  });
+
   it("an unauthorized return (R10) is never presented again and carries no fee", async () => {
     await setClientRules(true, "25.00");
     const { customerId } = await owingCustomer(world, "30.00");
