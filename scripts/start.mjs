@@ -28,5 +28,20 @@ if (!process.env.BLUEPAY_URL?.trim()) {
   console.log(
     `BluePay sandbox (TEST mode, demo account ${DEMO_ACCOUNT.accountId}) at ${sandbox.bp20postUrl}; BLUEPAY_URL points at it.`,
   );
+  // What the sandbox's test controls make (settlements, returns, chargebacks) reaches the app as
+  // BluePay's Trans Notify posts do: the address a merchant sets in BluePay's console. The demo's
+  // clients share the demo account, so the first one's address serves both (the app applies each
+  // confirmed record to the client whose sale it is).
+  const notifyUrl = `http://127.0.0.1:${process.env.PORT?.trim() || "8080"}/api/gateway/notify/1001/`;
+  await fetch(`${sandbox.url}/sandbox/notify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url: notifyUrl }),
+  })
+    .then((answer) => {
+      if (answer.ok) console.log(`The sandbox's Trans Notify posts go to ${notifyUrl}.`);
+      else console.log(`The sandbox takes no Trans Notify address (HTTP ${answer.status}).`);
+    })
+    .catch((error) => console.log(`The sandbox's Trans Notify was not set: ${error.message}`));
 }
 await import("../apps/server/dist/main.js");

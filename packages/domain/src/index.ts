@@ -57,6 +57,8 @@ export * from "./payments/gateway-hash-types.js";
 export * from "./payments/daily-report.js";
 export * from "./payments/lost-answers.js";
 export * from "./payments/needs-checking-schemas.js";
+export * from "./payments/ach-returns.js";
+export * from "./payments/gateway-event-schemas.js";
 export * from "./payments/payment-page-message.js";
 export * from "./payments/payment-schemas.js";
 export * from "./payments/ach-entry-class.js";

@@ -13,6 +13,7 @@ import { registerPaymentRoutes } from "../modules/payments/payments.routes.js";
 import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
 import { registerCardRunRoutes } from "../modules/payments/card-runs.routes.js";
 import { registerExpiringCardRoutes } from "../modules/payments/expiring-cards.routes.js";
+import { registerGatewayEventRoutes } from "../modules/gateway-events/gateway-events.routes.js";
 import { registerStatementRoutes } from "../modules/statements/statements.routes.js";
 import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
@@ -44,4 +45,5 @@ export function registerApiRoutes(router: Router): void {
   registerPaymentRoutes(router);
   registerCardRunRoutes(router);
   registerExpiringCardRoutes(router);
+  registerGatewayEventRoutes(router);
 }

@@ -25,6 +25,7 @@ import { transactionJobDb } from "./sql-adapters.js";
 import { EXPIRING_CARDS_CRON, expiringCardsJob } from "./expiring-cards.job.js";
 import { gatewayReconcileDailyJob, gatewayReconcileJob } from "./gateway-reconcile.job.js";
 import { GATEWAY_RECONCILE_CRON } from "../modules/gateway-reconcile/gateway-reconcile-run.js";
+import { GATEWAY_FOLLOWUPS_CRON, gatewayFollowupsJob } from "./gateway-followups.job.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
 export const jobDefinitions = [
@@ -41,6 +42,7 @@ export const jobDefinitions = [
   expiringCardsJob,
   gatewayReconcileJob,
   gatewayReconcileDailyJob,
+  gatewayFollowupsJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -103,6 +105,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     await boss.schedule(paymentReceiptsJob.id, PAYMENT_RECEIPTS_CRON, {});
     await boss.schedule(expiringCardsJob.id, EXPIRING_CARDS_CRON, {});
     await boss.schedule(gatewayReconcileDailyJob.id, GATEWAY_RECONCILE_CRON, {});
+    await boss.schedule(gatewayFollowupsJob.id, GATEWAY_FOLLOWUPS_CRON, {});
   }
 
   if (options.work && settings.workers > 0) {

@@ -9,7 +9,7 @@ import {
 } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
 import { calendarDate } from "../calendar/calendar-date.js";
-import { amountSchema } from "../money/money-schemas.js";
+import { amountSchema, nonNegativeAmountSchema } from "../money/money-schemas.js";
 import { GATEWAY_HASH_TYPES } from "../payments/gateway-hash-types.js";
 import { rateSchema } from "../money/money-schemas.js";
 import { US_STATE_CODES } from "../reference/us-states.js";
@@ -108,6 +108,10 @@ const clientDetailFields = {
   bill_criteria: z.enum(BILL_CRITERIA).default("00"),
   bill_fulfilment: z.enum(BILL_FULFILMENT).default(""),
   process_type: z.enum(PROCESS_TYPES).default("00"),
+  /** NACHA: present an ACH debit returned R01/R09 again (at most twice in 180 days); left as is when absent. */
+  represent_ach_returns: z.boolean().optional(),
+  /** Charged once per ACH entry returned R01/R09 (0: none); left as is when absent. */
+  ach_return_fee: nonNegativeAmountSchema.optional(),
 };
 
 /** Rates the provider charges the client: editable by admins only. */

@@ -28,6 +28,7 @@ export const gatewayEventKinds = [
   "re_presented",
 ] as const;
 export const gatewayEventSources = ["report", "notify", "manual"] as const;
+export const gatewayNoticeStatuses = ["queued", "sending", "sent", "failed"] as const;
 
 export const gatewayEvents = pgTable(
   "gateway_events",
@@ -58,9 +59,21 @@ export const gatewayEvents = pgTable(
     feeTransactionId: refColumn("fee_transaction_id"),
     createdByUserId: refColumn("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAtColumn(),
+    /** The customer's email about a return or chargeback: queued with the event, sent by a job. */
+    noticeStatus: varchar("notice_status", { length: 8, enum: gatewayNoticeStatuses }),
+    noticeRecipient: varchar("notice_recipient", { length: 254 }).notNull().default(""),
+    noticeAttempts: integer("notice_attempts").notNull().default(0),
+    noticeError: text("notice_error"),
+    noticeUpdatedAt: timestamp("notice_updated_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
+    index("gateway_events_notice_idx")
+      .on(t.clientId, t.id)
+      .where(sql`notice_status in ('queued', 'sending', 'failed')`),
+    index("gateway_events_represent_idx")
+      .on(t.clientId, t.id)
+      .where(sql`kind = 're_presented' and attempt_id is null`),
     uniqueIndex("gateway_events_event_key").on(t.clientId, t.kind, t.gatewayTransId),
     index("gateway_events_date_idx").on(t.clientId, t.eventDate, t.id),
     index("gateway_events_attempt_idx")

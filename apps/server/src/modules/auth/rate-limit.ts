@@ -5,7 +5,7 @@ import { currentClock } from "../../clock.js";
 
 /** What is counted: "" for account or address means any (a per-address or per-account count). */
 export type RateKey = {
-  purpose: "login" | "reset" | "reset-password" | "register" | "pay-lookup" | "pay-charge";
+  purpose: "login" | "reset" | "reset-password" | "register" | "pay-lookup" | "pay-charge" | "gateway-notify";
   account?: string;
   address?: string;
 };

@@ -76,6 +76,8 @@ const CHANGED: Record<string, unknown> = {
   bill_criteria: "02",
   bill_fulfilment: "C",
   process_type: "03",
+  represent_ach_returns: true,
+  ach_return_fee: "25.00",
   emailed_bill_rate: "0.12345",
   credit_card_bill_rate: "0.2",
   pulled_bill_rate: "0.3",

@@ -1,7 +1,35 @@
-import { and, eq } from "drizzle-orm";
-import type { Database } from "../../db/database.js";
-import { gatewayEvents, paymentAttempts } from "../../db/tables.js";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import {
+  achReturnText,
+  doNotDebitReason,
+  marksDoNotDebit,
+  maskCorrectedData,
+  mayRepresent,
+  nocText,
+  returnFeeDue,
+} from "@cyclebill/domain";
+import { businessToday } from "../../clock.js";
+import type { Database, Executor } from "../../db/database.js";
+import {
+  clients,
+  customerPaymentMethods,
+  customers,
+  gatewayEvents,
+  paymentAttempts,
+} from "../../db/tables.js";
+import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
+import type { PaymentGateway } from "../payments/payment-gateway.js";
+import { lockedAttempt } from "../payments/record-answer.js";
+import type { AttemptRow } from "../payments/attempt-row.js";
+import {
+  historyOfEntry,
+  originalAttemptIdOf,
+  postPaymentBack,
+  postPaymentReversal,
+  postReturnFee,
+} from "./event-postings.js";
+import { sendDueRepresentments } from "./represent-return.js";
 
 // The one door through which what the gateway reports after its first answer reaches our books:
 // the daily reports (reconciliation), Trans Notify posts (once a lookup confirms them) and a
@@ -35,15 +63,201 @@ export type AppliedGatewayEvent = {
   applied: boolean;
   eventId: number | null;
   attemptId: number | null;
+  /** The ledger entry the event posted (a reversal, or the payment posted back), if any. */
+  transactionId?: number | null;
+  /** The return fee's charge, if one was posted. */
+  feeTransactionId?: number | null;
+  /** A re-presentment of the entry is due (sent at once when a gateway is given, else by the job). */
+  represent?: boolean;
 };
+
+/** What applying may do beyond the books: with a gateway, a due re-presentment is sent at once. */
+export type ApplyGatewayEventOptions = { gateway?: PaymentGateway };
+
+/** "Chargeback 4837 No cardholder authorization" (the network's code and the gateway's reason). */
+function chargebackText(event: GatewayEventInput, reversed: boolean): string {
+  const words = [reversed ? "Chargeback reversed" : "Chargeback", event.code.trim(), event.reason.trim()];
+  return words.filter(Boolean).join(" ");
+}
+
+function eventText(event: GatewayEventInput): string {
+  if (event.kind === "returned") return achReturnText(event.code, event.reason);
+  if (event.kind === "noc") return nocText(event.code);
+  return chargebackText(event, event.kind === "chargeback_reversed");
+}
+
+/** The customer's stored bank account this attempt used (or stored): marked do-not-debit. */
+async function markDoNotDebit(tx: Executor, attempt: AttemptRow, reason: string): Promise<void> {
+  const tokens = [attempt.masterId, attempt.gatewayTransId].filter((token) => token !== "");
+  await tx
+    .update(customerPaymentMethods)
+    .set({ doNotDebit: true, doNotDebitReason: reason.slice(0, 160) })
+    .where(
+      and(
+        eq(customerPaymentMethods.clientId, attempt.clientId),
+        eq(customerPaymentMethods.customerId, attempt.customerId),
+        eq(customerPaymentMethods.kind, "ach"),
+        or(
+          tokens.length > 0 ? inArray(customerPaymentMethods.token, tokens) : undefined,
+          eq(customerPaymentMethods.attemptId, attempt.id),
+        ),
+      ),
+    );
+}
+
+async function setCustomerStatus(tx: Executor, attempt: AttemptRow, message: string, autopayOff: boolean) {
+  await tx
+    .update(customers)
+    .set({
+      bluepayTransactionMessage: message.slice(0, 255),
+      ...(autopayOff ? { autopayFlag: false } : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
+}
+
+async function queueNotice(tx: Executor, attempt: AttemptRow, eventId: number): Promise<void> {
+  const [customer] = await tx
+    .select({ email: customers.email })
+    .from(customers)
+    .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
+  const recipient = (customer?.email || attempt.payerEmail || "").trim();
+  if (!recipient) return;
+  await tx
+    .update(gatewayEvents)
+    .set({ noticeStatus: "queued", noticeRecipient: recipient.slice(0, 254), noticeUpdatedAt: new Date() })
+    .where(and(eq(gatewayEvents.clientId, attempt.clientId), eq(gatewayEvents.id, eventId)));
+}
+
+/** A return or chargeback: the payment reversed, the method and autopay dealt with, the fee, the email. */
+async function applyReturn(
+  tx: Executor,
+  event: GatewayEventInput,
+  attempt: AttemptRow,
+  eventId: number,
+): Promise<Pick<AppliedGatewayEvent, "transactionId" | "feeTransactionId" | "represent">> {
+  const text = eventText(event);
+  const by = {
+    eventId,
+    gatewayTransId: event.gatewayTransId,
+    createdByUserId: event.createdByUserId ?? null,
+  };
+  const transactionId = await postPaymentReversal(tx, attempt, text, by);
+  await tx
+    .update(paymentAttempts)
+    .set({ settlementStatus: event.kind === "returned" ? "returned" : "charged_back", updatedAt: new Date() })
+    .where(and(eq(paymentAttempts.clientId, attempt.clientId), eq(paymentAttempts.id, attempt.id)));
+  let feeTransactionId: number | null = null;
+  let represent = false;
+  if (event.kind === "returned") {
+    const doNotDebit = marksDoNotDebit(event.code);
+    if (doNotDebit) await markDoNotDebit(tx, attempt, doNotDebitReason(text));
+    await setCustomerStatus(tx, attempt, text, doNotDebit);
+    const [client] = await tx
+      .select({ represent: clients.representAchReturns, fee: clients.achReturnFee })
+      .from(clients)
+      .where(eq(clients.id, attempt.clientId));
+    const originalId = originalAttemptIdOf(attempt);
+    const history = await historyOfEntry(tx, attempt.clientId, originalId);
+    const fee = client?.fee ?? "0";
+    if (returnFeeDue({ code: event.code, fee, feeAlreadyCharged: history.feeCharged }))
+      feeTransactionId = await postReturnFee(tx, attempt, fee, `ACH return fee ${event.code.trim()}`, by);
+    const original =
+      originalId === attempt.id ? attempt : await lockedAttempt(tx, attempt.clientId, originalId);
+    represent =
+      transactionId !== null &&
+      original !== null &&
+      mayRepresent({
+        code: event.code,
+        clientAllows: client?.represent ?? false,
+        representedSoFar: history.represented,
+        originalDate: original.settledOn ?? original.createdAt.toISOString().slice(0, 10),
+        today: businessToday(),
+      });
+    if (represent && original)
+      // Keyed by the return: however often this return is reported, it is presented again once.
+      await tx
+        .insert(gatewayEvents)
+        .values({
+          clientId: attempt.clientId,
+          kind: "re_presented",
+          gatewayTransId: event.gatewayTransId,
+          originalTransId: original.gatewayTransId,
+          customerId: attempt.customerId,
+          code: event.code.slice(0, 8),
+          reason: "Presented again after an insufficient-funds return",
+          amount: attempt.amount,
+          eventDate: businessToday(),
+          source: event.source,
+        })
+        .onConflictDoNothing();
+  } else await setCustomerStatus(tx, attempt, text, false);
+  await tx
+    .update(gatewayEvents)
+    .set({ transactionId, feeTransactionId })
+    .where(and(eq(gatewayEvents.clientId, attempt.clientId), eq(gatewayEvents.id, eventId)));
+  if (transactionId !== null) await queueNotice(tx, attempt, eventId);
+  return { transactionId, feeTransactionId, represent };
+}
+
+/** A reversed chargeback posts the payment back, once, if the chargeback took it off. */
+async function applyChargebackReversal(
+  tx: Executor,
+  event: GatewayEventInput,
+  attempt: AttemptRow,
+  eventId: number,
+): Promise<number | null> {
+  const [chargeback] = await tx
+    .select({ transactionId: gatewayEvents.transactionId })
+    .from(gatewayEvents)
+    .where(
+      and(
+        eq(gatewayEvents.clientId, attempt.clientId),
+        eq(gatewayEvents.attemptId, attempt.id),
+        eq(gatewayEvents.kind, "charged_back"),
+        sql`${gatewayEvents.transactionId} is not null`,
+      ),
+    )
+    .limit(1);
+  const [postedBack] = await tx
+    .select({ id: gatewayEvents.id })
+    .from(gatewayEvents)
+    .where(
+      and(
+        eq(gatewayEvents.clientId, attempt.clientId),
+        eq(gatewayEvents.attemptId, attempt.id),
+        eq(gatewayEvents.kind, "chargeback_reversed"),
+        sql`${gatewayEvents.transactionId} is not null`,
+      ),
+    )
+    .limit(1);
+  if (!chargeback || postedBack) return null;
+  const by = {
+    eventId,
+    gatewayTransId: event.gatewayTransId,
+    createdByUserId: event.createdByUserId ?? null,
+  };
+  const transactionId = await postPaymentBack(tx, attempt, eventText(event), by);
+  await tx
+    .update(paymentAttempts)
+    .set({ settlementStatus: "settled", updatedAt: new Date() })
+    .where(and(eq(paymentAttempts.clientId, attempt.clientId), eq(paymentAttempts.id, attempt.id)));
+  await tx
+    .update(gatewayEvents)
+    .set({ transactionId })
+    .where(and(eq(gatewayEvents.clientId, attempt.clientId), eq(gatewayEvents.id, eventId)));
+  await setCustomerStatus(tx, attempt, eventText(event), false);
+  return transactionId;
+}
 
 /** Records one gateway event and does what it means for the books, once. */
 export async function applyGatewayEvent(
   db: Database,
   event: GatewayEventInput,
+  options: ApplyGatewayEventOptions = {},
 ): Promise<AppliedGatewayEvent> {
-  return moneyTransaction(db, async (tx) => {
-    const [attempt] = await tx
+  const applied = await moneyTransaction(db, async (tx): Promise<AppliedGatewayEvent> => {
+    const [peek] = await tx
       .select({ id: paymentAttempts.id, customerId: paymentAttempts.customerId })
       .from(paymentAttempts)
       .where(
@@ -51,8 +265,13 @@ export async function applyGatewayEvent(
           eq(paymentAttempts.clientId, event.clientId),
           eq(paymentAttempts.gatewayTransId, event.originalTransId),
           eq(paymentAttempts.kind, "sale"),
+          eq(paymentAttempts.status, "approved"),
         ),
-      );
+      )
+      .limit(1);
+    // Customers first, then the attempt: the order every money path takes.
+    if (peek) await lockCustomers(tx, event.clientId, [peek.customerId]);
+    const attempt = peek ? await lockedAttempt(tx, event.clientId, peek.id) : null;
     const [inserted] = await tx
       .insert(gatewayEvents)
       .values({
@@ -64,20 +283,45 @@ export async function applyGatewayEvent(
         customerId: attempt?.customerId ?? null,
         code: event.code.slice(0, 8),
         reason: event.reason,
-        amount: event.amount,
+        // A person's entry names no amount: the sale's.
+        amount: attempt && Number(event.amount) === 0 ? attempt.amount : event.amount,
         eventDate: event.date,
         source: event.source,
-        correctedData: (event.correctedData ?? "").slice(0, 120),
+        correctedData: maskCorrectedData(event.correctedData ?? ""),
         createdByUserId: event.createdByUserId ?? null,
       })
       .onConflictDoNothing()
       .returning({ id: gatewayEvents.id });
     if (!inserted) return { applied: false, eventId: null, attemptId: attempt?.id ?? null };
-    if (attempt && event.kind === "settled")
-      await tx
-        .update(paymentAttempts)
-        .set({ settlementStatus: "settled", settledOn: event.date, updatedAt: new Date() })
-        .where(and(eq(paymentAttempts.clientId, event.clientId), eq(paymentAttempts.id, attempt.id)));
-    return { applied: attempt !== undefined, eventId: inserted.id, attemptId: attempt?.id ?? null };
+    const done = { applied: attempt !== null, eventId: inserted.id, attemptId: attempt?.id ?? null };
+    if (!attempt) return done;
+    switch (event.kind) {
+      case "settled":
+        // A late settlement report never undoes a return or chargeback already known.
+        await tx
+          .update(paymentAttempts)
+          .set({ settlementStatus: "settled", settledOn: event.date, updatedAt: new Date() })
+          .where(
+            and(
+              eq(paymentAttempts.clientId, event.clientId),
+              eq(paymentAttempts.id, attempt.id),
+              sql`coalesce(${paymentAttempts.settlementStatus}, 'pending') = 'pending'`,
+            ),
+          );
+        return done;
+      case "returned":
+      case "charged_back":
+        return { ...done, ...(await applyReturn(tx, event, attempt, inserted.id)) };
+      case "chargeback_reversed":
+        return { ...done, transactionId: await applyChargebackReversal(tx, event, attempt, inserted.id) };
+      case "noc":
+        // We never hold the account number (the gateway keeps it behind its token), so the
+        // correction cannot be made here: the method waits for the customer's new details.
+        await markDoNotDebit(tx, attempt, doNotDebitReason(nocText(event.code)));
+        await setCustomerStatus(tx, attempt, nocText(event.code), false);
+        return done;
+    }
   });
+  if (applied.represent && options.gateway) await sendDueRepresentments(db, options.gateway, event.clientId);
+  return applied;
 }

@@ -78,6 +78,9 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
     tokenAt: attempt.createdAt,
     achSignedAgreement: ach && attempt.achSignedAgreement,
     achEntryClass: ach ? attempt.docType : "",
+    // New details clear a bank's "do not debit" (a return or a notification of change).
+    doNotDebit: false,
+    doNotDebitReason: "",
   };
   await tx
     .insert(customerPaymentMethods)
@@ -187,6 +190,10 @@ export async function recordAnswer(
               resolvedAt: resolution.at,
               resolutionReason: resolution.reason,
             }
+          : {}),
+        // An approved sale's money is pending settlement until the gateway reports it settled.
+        ...(transactionId !== null && attempt.kind === "sale"
+          ? { settlementStatus: "pending" as const }
           : {}),
         settledAt: new Date(),
         updatedAt: new Date(),

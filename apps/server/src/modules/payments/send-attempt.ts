@@ -23,6 +23,7 @@ import {
   type BluepayPaymentAccount,
   type BluepayRequest,
 } from "./bluepay-client.js";
+import { refuseDoNotDebit } from "./do-not-debit.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
 import { NOT_SENT_MESSAGE, settleAttempt } from "./settle-attempts.js";
@@ -321,6 +322,7 @@ export async function sendPreparedAttempt(
   const { customer, stored, access } = prepared;
   if (input.account.kind === "stored" && !stored) throw nonFieldError(NO_STORED_METHOD_MESSAGE);
   const fromStored = input.account.kind === "stored" ? stored : null;
+  await refuseDoNotDebit(db, input.clientId, input.customerId, fromStored);
   const masterId = fromStored?.token ?? "";
   const method: "card" | "ach" = fromStored?.kind ?? (input.account.kind === "ach" ? "ach" : "card");
   // BluePay takes no $0.00 AUTH for ACH ("not supported for ACH"): an account is stored by a sale.

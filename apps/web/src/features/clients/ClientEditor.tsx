@@ -13,6 +13,7 @@ import { useUser } from "../auth/user-context";
 import { PageHeader } from "../shell/PageHeader";
 import { BooksCheck } from "./BooksCheck";
 import { ClosedPeriodPanel } from "./ClosedPeriodPanel";
+import { AchReturnSettings } from "../gateway-events/AchReturnSettings";
 import { ClientMessageTab } from "./ClientMessageTab";
 import { ClientOverviewTab } from "./ClientOverviewTab";
 import { ClientRatesTab } from "./ClientRatesTab";
@@ -206,6 +207,7 @@ function ClientEditorForm({
             <Stack gap="md">
               <ClientStatusTab form={form} record={record} />
               {canEdit ? <BooksCheck clientId={record.id} /> : null}
+              {canEdit ? <AchReturnSettings clientId={record.id} /> : null}
               {isAdmin ? <ClosedPeriodPanel clientId={record.id} /> : null}
             </Stack>
           </Tabs.Panel>

@@ -10,6 +10,7 @@ import { useClientContext } from "../../shared/client-context";
 import { useClientSummary, type ClientSummaryData } from "./summary";
 import { RetryAlert } from "../shell/RetryAlert";
 import { NeedsChecking } from "../payments/NeedsChecking";
+import { GatewayReturns } from "../gateway-events/GatewayReturns";
 
 export function HomePage() {
   const user = useUser();
@@ -101,6 +102,7 @@ function ClientDashboard({ clientId, showBalances }: { clientId: number; showBal
       </SimpleGrid>
       {showBalances ? <BalanceCards data={data} /> : null}
       <NeedsChecking clientId={clientId} />
+      {showBalances ? <GatewayReturns clientId={clientId} /> : null}
     </Stack>
   );
 }

@@ -16,6 +16,7 @@ import {
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
+import { GatewayReturns } from "../gateway-events/GatewayReturns";
 import { describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
@@ -48,6 +49,7 @@ export function CustomerPaymentsTab(props: { clientId: number; customerId: numbe
     <Stack gap="lg">
       <StoredMethodPanel clientId={clientId} customerId={customerId} hasPaymentKey={hasPaymentKey} />
       <AttemptsTable clientId={clientId} customerId={customerId} />
+      <GatewayReturns clientId={clientId} customerId={customerId} />
     </Stack>
   );
 }

@@ -29,6 +29,7 @@ import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { AutopayDeclines } from "./AutopayDeclines";
 import { ExpiringCards } from "./ExpiringCards";
+import { GatewayReturns } from "../gateway-events/GatewayReturns";
 import { CardRunResults } from "./CardRunResults";
 import { NeedsChecking } from "./NeedsChecking";
 import { storedMethodLabel } from "./payment-form";
@@ -166,6 +167,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
       <AutopayDeclines clientId={clientId} />
       <NeedsChecking clientId={clientId} />
       <ExpiringCards clientId={clientId} />
+      <GatewayReturns clientId={clientId} />
 
       {runId !== null ? (
         <Paper withBorder p="md" radius="md">
