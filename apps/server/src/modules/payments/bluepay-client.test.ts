@@ -54,13 +54,13 @@ describe("charging through the adapter", () => {
       { amount: "5.00", account: CARD },
       { ...CLIENT, secretKey: "NOT-THE-KEY" },
     );
-    expect(wrongKey).toMatchObject({ status: "error", rawStatus: "E", message: "Invalid TAMPER_PROOF_SEAL" });
+    expect(wrongKey).toMatchObject({ status: "error", rawStatus: "E", message: "SECURITY ERROR" });
     const unknown = await pay(
       sandbox,
       { amount: "5.00", account: CARD },
       { accountId: "999", secretKey: "x" },
     );
-    expect(unknown).toMatchObject({ status: "error", message: "Invalid ACCOUNT_ID" });
+    expect(unknown).toMatchObject({ status: "error", message: "Unable to locate account" });
   });
 
   it("answers malformed input with an error (STATUS=E) and refuses to build impossible requests", async () => {
@@ -219,7 +219,7 @@ describe("when the answer is lost", () => {
       await queryGateway(sandbox.bp20postUrl, wrongKey, { ...query, orderId: "pay-79" }, TIMEOUT),
     ).toEqual({
       kind: "unclear",
-      detail: "HTTP 400: Invalid TAMPER_PROOF_SEAL",
+      detail: "HTTP 400: SECURITY ERROR",
     });
   });
 });

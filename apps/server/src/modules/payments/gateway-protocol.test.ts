@@ -128,10 +128,11 @@ describe("seals as the account expects", () => {
     ]);
   });
 
-  it("keeps an MD5-only account working once an admin sets the client so; owners cannot", async () => {
+  it("the request's TPS_HASH_TYPE decides over an MD5 account's setting; admins (not owners) can seal MD5", async () => {
     const { token } = await customerWithStatement(testApp, tenants.b.clientId, "40.00");
-    const refused = await pay(cardPayment(token, "11.00"));
-    expect(refused.body).toMatchObject({ approved: false, status: "error" });
+    // BluePay uses the hash type the request names, the account's setting only when none is sent.
+    const accepted = await pay(cardPayment(token, "11.00"));
+    expect(accepted.body).toMatchObject({ approved: true, account_balance: "29.00" });
     const owner = testApp.client(tenants.b.ownerToken);
     const before = await editorBody(tenants.b.clientId);
     expect(before.gateway_hash_type).toBeNull();
@@ -153,13 +154,16 @@ describe("seals as the account expects", () => {
       .put(`/api/clients/${tenants.b.clientId}/`, { ...before, gateway_hash_type: "MD5" });
     expect(adminSave.body).toMatchObject({ gateway_hash_type: "MD5" });
     const paid = await pay(cardPayment(token, "13.00"));
-    expect(paid.body).toMatchObject({ approved: true, account_balance: "27.00" });
+    expect(paid.body).toMatchObject({ approved: true, account_balance: "16.00" });
     expect(
       sandbox
         .transactions()
         .filter((t) => t.accountId === MD5_ACCOUNT.accountId)
         .map((t) => [t.amount, t.status, t.hashType]),
-    ).toEqual([["13.00", "1", "MD5"]]);
+    ).toEqual([
+      ["11.00", "1", "HMAC_SHA512"],
+      ["13.00", "1", "MD5"],
+    ]);
   });
 });
 
