@@ -30,14 +30,14 @@ export async function waitForJobs(db: Database, clientId: number): Promise<strin
   }
 }
 
-/** Settles pending attempts through the API until none is left (or 30 s pass). */
+/** Settles pending and unknown attempts through the API until none is left (or 30 s pass). */
 export async function settleAll(context: SequenceContext, db: Database): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const [row] = await queryRows<{ pending: number }>(
       db,
       sql`select count(*)::int as pending from payment_attempts
-          where client_id = ${context.client.clientId} and status = 'pending'`,
+          where client_id = ${context.client.clientId} and status in ('pending', 'unknown')`,
     );
     if ((row?.pending ?? 0) === 0) return;
     const base = await context.cluster.apiUrl(0);
@@ -52,6 +52,9 @@ export async function settleAll(context: SequenceContext, db: Database): Promise
 
 type AttemptRow = {
   id: number;
+  order_id: string;
+  customer_id: number;
+  card_run_id: number | null;
   kind: string;
   status: string;
   amount: string;
@@ -68,30 +71,37 @@ async function gatewayMismatches(
   const problems: string[] = [];
   const attempts = await queryRows<AttemptRow>(
     db,
-    sql`select id, kind, status, amount::text as amount, gateway_trans_id, transaction_id
+    sql`select id, order_id, customer_id, card_run_id, kind, status, amount::text as amount,
+               gateway_trans_id, transaction_id
         from payment_attempts where client_id = ${clientId}`,
   );
+  // Entries a gateway event posted (a return's reversal, a fee, a chargeback reversed) are
+  // checked against the sandbox's REJECT records in rejectMismatches, not as payments.
   const entries = await queryRows<{ id: number; gateway_trans_id: string; offset: boolean }>(
     db,
     sql`select id, gateway_trans_id,
                (voids_transaction_id is not null or reverses_transaction_id is not null) as "offset"
-        from transactions where client_id = ${clientId} and gateway_trans_id is not null`,
+        from transactions t where client_id = ${clientId} and gateway_trans_id is not null
+         and not exists (select 1 from gateway_events e where e.client_id = t.client_id
+                           and t.id in (e.transaction_id, e.fee_transaction_id))`,
   );
+  const orderOf = (attempt: AttemptRow) => attempt.order_id || String(attempt.id);
   const approvedByOrder = new Map<string, SandboxTransaction[]>();
-  for (const transaction of book.filter((t) => t.status === "1")) {
+  for (const transaction of book.filter((t) => t.status === "1" && t.origin !== "REJECT")) {
     const list = approvedByOrder.get(transaction.orderId) ?? [];
     list.push(transaction);
     approvedByOrder.set(transaction.orderId, list);
   }
-  const attemptIds = new Set(attempts.map((attempt) => String(attempt.id)));
+  const attemptIds = new Set(attempts.map(orderOf));
   for (const [orderId, list] of approvedByOrder) {
     if (list.length > 1) problems.push(`ORDER_ID ${orderId} approved ${list.length} times at the gateway`);
     if (!attemptIds.has(orderId)) problems.push(`gateway approved ORDER_ID ${orderId}, which no attempt has`);
   }
   for (const attempt of attempts) {
-    const charged = approvedByOrder.get(String(attempt.id)) ?? [];
+    const charged = approvedByOrder.get(orderOf(attempt)) ?? [];
     const label = `attempt ${attempt.id} (${attempt.kind}, ${attempt.status}, ${attempt.amount})`;
-    if (attempt.status === "pending") problems.push(`${label} still pending after settling`);
+    if (attempt.status === "pending" || attempt.status === "unknown")
+      problems.push(`${label} still ${attempt.status} after settling`);
     else if (attempt.status !== "approved" && charged.length > 0)
       problems.push(`${label} but the gateway approved ${charged.map((t) => t.transId).join(", ")}`);
     else if (attempt.status === "approved") {
@@ -116,7 +126,79 @@ async function gatewayMismatches(
       problems.push(
         `payment entry ${entry.id} carries TRANS_ID ${entry.gateway_trans_id} of no approved sale`,
       );
+  problems.push(...doubleCharges(attempts, approvedByOrder, orderOf));
   return problems;
+}
+
+/** A customer charged twice for one intent: two sales approved at the gateway in one card run. */
+function doubleCharges(
+  attempts: AttemptRow[],
+  approvedByOrder: Map<string, SandboxTransaction[]>,
+  orderOf: (attempt: AttemptRow) => string,
+): string[] {
+  const perRun = new Map<string, number>();
+  for (const attempt of attempts) {
+    if (attempt.kind !== "sale" || attempt.card_run_id === null) continue;
+    if (!approvedByOrder.has(orderOf(attempt))) continue;
+    const key = `${attempt.card_run_id}:${attempt.customer_id}`;
+    perRun.set(key, (perRun.get(key) ?? 0) + 1);
+  }
+  return [...perRun]
+    .filter(([, count]) => count > 1)
+    .map(([key, count]) => `double charge: card run:customer ${key} approved ${count} times at the gateway`);
+}
+
+/**
+ * Every return and chargeback the sandbox holds reached the books once (read by the day's
+ * reconciliation): its sale is marked returned or charged back and a gateway event posted it.
+ */
+async function rejectMismatches(
+  db: Database,
+  clientId: number,
+  book: SandboxTransaction[],
+): Promise<string[]> {
+  const events = await queryRows<{ kind: string; gateway_trans_id: string; transaction_id: number | null }>(
+    db,
+    sql`select kind, gateway_trans_id, transaction_id from gateway_events where client_id = ${clientId}`,
+  );
+  const problems: string[] = [];
+  for (const reject of book.filter((t) => t.origin === "REJECT")) {
+    const kind =
+      reject.rejectKind === "return"
+        ? "returned"
+        : reject.rejectKind === "chargeback"
+          ? "charged_back"
+          : reject.rejectKind === "chargeback-reversal"
+            ? "chargeback_reversed"
+            : null;
+    if (!kind) continue;
+    const posted = events.filter((e) => e.kind === kind && e.gateway_trans_id === reject.transId);
+    if (posted.length !== 1 || posted[0]?.transaction_id === null)
+      problems.push(
+        `${kind} ${reject.transId} of sale ${reject.masterId} (${reject.rejectCode}) posted ${posted.length} times`,
+      );
+  }
+  return problems;
+}
+
+/** The day's reconciliation through the API (as an admin runs it): its differences, once done. */
+async function reconcileToday(context: SequenceContext, db: Database): Promise<string[]> {
+  const clientId = context.client.clientId;
+  const [today] = await queryRows<{ day: string }>(db, sql`select current_date::text as day`);
+  const day = today?.day ?? new Date().toISOString().slice(0, 10);
+  const base = await context.cluster.apiUrl(0);
+  const started = await fetch(new URL(`/api/gateway/reconcile/?client_id=${clientId}&date=${day}`, base), {
+    method: "POST",
+    headers: { authorization: `Bearer ${context.adminToken}` },
+  }).catch(() => null);
+  if (started?.status !== 202) return [`reconcile of ${day} answered ${started?.status ?? "nothing"}`];
+  const failed = await waitForJobs(db, clientId);
+  const [row] = await queryRows<{ differences: { kind: string; detail: string; trans_id: string }[] }>(
+    db,
+    sql`select differences from gateway_reconciliations where client_id = ${clientId} and day = ${day}`,
+  );
+  if (!row) return [...failed, `no reconciliation of ${day}`];
+  return [...failed, ...row.differences.map((d) => `doctor --gateway: ${d.kind} ${d.trans_id}: ${d.detail}`)];
 }
 
 /** Anything a production run may do once per customer and period, done twice. */
@@ -141,6 +223,10 @@ export async function checkSequence(context: SequenceContext, db: Database): Pro
   const { clientId, accountId } = context.client;
   const problems = await waitForJobs(db, clientId);
   await settleAll(context, db);
+  // Everything approved is settled at the gateway today, then the day is reconciled: returns and
+  // chargebacks reach the books there, and the comparison must find no difference.
+  context.cluster.sandbox.settleAll();
+  const differences = await reconcileToday(context, db);
   const waitedMs = Date.now() - started;
   const ledger = await ledgerMismatches(db, { clientId });
   for (const m of ledger)
@@ -149,6 +235,8 @@ export async function checkSequence(context: SequenceContext, db: Database): Pro
     );
   const book = context.cluster.sandbox.transactions().filter((t) => t.accountId === accountId);
   problems.push(...(await gatewayMismatches(db, clientId, book)));
+  problems.push(...(await rejectMismatches(db, clientId, book)));
+  problems.push(...differences);
   problems.push(...(await doneTwice(db, clientId)));
   const [tally] = await queryRows<{ attempts: number; approved: number }>(
     db,

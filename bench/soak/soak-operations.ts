@@ -14,6 +14,8 @@ export type SequenceContext = {
   adminToken: string;
   key: string;
   faults: { apiKills: number; workerKills: number; lostAnswers: number };
+  /** What the sandbox was told to do after its first answers: lost answers, returns, chargebacks. */
+  gateway: { lost: number; returns: number; chargebacks: number; reversals: number };
   /** Answers by operation and status, e.g. "charge 201": to see the operations really happen. */
   answers: Map<string, number>;
   /** Every 5xx answer of this sequence: a bug whatever the faults (a killed process answers nothing). */
@@ -244,6 +246,61 @@ export async function runOperation(context: SequenceContext, op: Operation, n: n
         recordPayment: op.kind === "store-card",
         autoPay: op.kind === "store-card" && op.pick < 0.5,
       });
+      return;
+    }
+    case "lost-answer": {
+      // The next sale is charged but its answer lost, and stq finds nothing for a while: the
+      // attempt must stay unknown (never charged again) until the lookup finds it.
+      context.cluster.sandbox.loseAnswers({ count: 1, stqNoMatchMs: 200 + Math.floor(op.pick * 1500) });
+      context.gateway.lost += 1;
+      await pay(context, op, key, {
+        customer_id: customerOf(context, op.customer),
+        paymentMethod: "cc",
+        ccNum: VISA,
+        cvv: "123",
+        expMonth: "12",
+        expYear: "39",
+        amount: `${op.amount.split(".")[0]}.${String(n % 100).padStart(2, "0")}`,
+        firstName: "Sam",
+        lastName: "Soak",
+      });
+      return;
+    }
+    case "ach-return":
+    case "chargeback": {
+      const { sandbox } = context.cluster;
+      const rejected = new Set(
+        sandbox
+          .transactions()
+          .filter((t) => t.origin === "REJECT")
+          .map((t) => t.masterId),
+      );
+      const sales = sandbox
+        .transactions()
+        .filter(
+          (t) =>
+            t.accountId === client.accountId &&
+            t.origin !== "REJECT" &&
+            t.transType === "SALE" &&
+            t.status === "1" &&
+            !t.voided &&
+            t.refunded === "0.00" &&
+            t.paymentType === (op.kind === "ach-return" ? "ACH" : "CREDIT") &&
+            !rejected.has(t.transId),
+        );
+      const sale = choose(sales, op.pick);
+      if (!sale) return;
+      if (op.kind === "ach-return") {
+        sandbox.returnTransaction(sale.transId, ["R01", "R03", "R10"][Math.floor(op.pick * 3)] ?? "R01");
+        context.gateway.returns += 1;
+        return;
+      }
+      sandbox.chargeback(sale.transId, { code: "4837", reason: "No cardholder authorization" });
+      context.gateway.chargebacks += 1;
+      if (op.pick < 0.3) {
+        sandbox.reverseChargeback(sale.transId);
+        context.gateway.reversals += 1;
+      }
       return;
     }
     case "card-run": {

@@ -24,7 +24,10 @@ export type OperationKind =
   | "store-card"
   | "refund"
   | "card-run"
-  | "production";
+  | "production"
+  | "lost-answer"
+  | "ach-return"
+  | "chargeback";
 
 /** Where a kill -9 lands: on the API process serving this operation, or on a worker. */
 export type KillTarget = "api" | "worker";
@@ -74,6 +77,11 @@ const WEIGHTS: [OperationKind, number][] = [
   ["store-card", 3],
   ["refund", 5],
   ["card-run", 1.5],
+  // Money after the first answer: a sale whose answer is lost while stq still says "no match",
+  // an ACH debit returned (R01, R03 or R10) and a card sale charged back (sometimes reversed).
+  ["lost-answer", 4],
+  ["ach-return", 2.5],
+  ["chargeback", 2],
 ];
 const TOTAL_WEIGHT = WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
 

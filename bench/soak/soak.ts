@@ -61,6 +61,10 @@ async function main(): Promise<number> {
     mismatches: 0,
     attempts: 0,
     serverErrors: 0,
+    lostAtGateway: 0,
+    returns: 0,
+    chargebacks: 0,
+    reversals: 0,
   };
   try {
     console.log(
@@ -85,6 +89,7 @@ async function main(): Promise<number> {
         adminToken,
         key: `soak-${seed}-${index}-${client.clientId}`,
         faults: { apiKills: 0, workerKills: 0, lostAnswers: 0 },
+        gateway: { lost: 0, returns: 0, chargebacks: 0, reversals: 0 },
         answers,
         serverErrors: [],
       };
@@ -112,10 +117,16 @@ async function main(): Promise<number> {
       totals.dropped += dropped;
       totals.mismatches += problems.length;
       totals.attempts += check.attempts;
+      totals.lostAtGateway += context.gateway.lost;
+      totals.returns += context.gateway.returns;
+      totals.chargebacks += context.gateway.chargebacks;
+      totals.reversals += context.gateway.reversals;
       const kinds = plan.operations.some((op) => op.kind === "production") ? " +production" : "";
       console.log(
         `sequence ${index}: ${plan.operations.length} operations${kinds}, faults: ${context.faults.apiKills} api kills, ` +
-          `${context.faults.workerKills} worker kills, ${dropped} dropped answers; ` +
+          `${context.faults.workerKills} worker kills, ${dropped} dropped answers, ` +
+          `${context.gateway.lost} lost with stq silent, ${context.gateway.returns} returns, ` +
+          `${context.gateway.chargebacks} chargebacks; ` +
           `${check.attempts} attempts checked (${check.approved} approved); ` +
           `${problems.length} mismatches; ${Math.round(performance.now() - sequenceStarted)} ms ` +
           `(${check.waitedMs} ms waiting for jobs and settling)`,
@@ -139,6 +150,10 @@ async function main(): Promise<number> {
     `faults injected: ${totals.apiKills + totals.workerKills + totals.dropped} ` +
       `(api kills ${totals.apiKills}, worker kills ${totals.workerKills}, dropped answers ${totals.dropped}; ` +
       `requests without an answer ${totals.lostAnswers})`,
+  );
+  console.log(
+    `after the first answer: ${totals.lostAtGateway} answers lost while stq said "no match", ` +
+      `${totals.returns} ACH returns, ${totals.chargebacks} chargebacks (${totals.reversals} reversed)`,
   );
   if (process.argv.includes("--answers"))
     for (const [tally, count] of [...answers].sort()) console.log(`  answers ${tally}: ${count}`);
