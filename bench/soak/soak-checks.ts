@@ -157,9 +157,19 @@ async function rejectMismatches(
   clientId: number,
   book: SandboxTransaction[],
 ): Promise<string[]> {
-  const events = await queryRows<{ kind: string; gateway_trans_id: string; transaction_id: number | null }>(
+  // A return of a payment staff had already refunded is recorded and posts nothing (left to a person).
+  const events = await queryRows<{
+    kind: string;
+    gateway_trans_id: string;
+    transaction_id: number | null;
+    refunded: boolean;
+  }>(
     db,
-    sql`select kind, gateway_trans_id, transaction_id from gateway_events where client_id = ${clientId}`,
+    sql`select e.kind, e.gateway_trans_id, e.transaction_id,
+               exists (select 1 from payment_attempts r where r.client_id = e.client_id
+                        and r.kind in ('refund', 'void') and r.status = 'approved'
+                        and r.master_id = e.original_trans_id) as refunded
+        from gateway_events e where e.client_id = ${clientId}`,
   );
   const problems: string[] = [];
   for (const reject of book.filter((t) => t.origin === "REJECT")) {
@@ -173,7 +183,7 @@ async function rejectMismatches(
             : null;
     if (!kind) continue;
     const posted = events.filter((e) => e.kind === kind && e.gateway_trans_id === reject.transId);
-    if (posted.length !== 1 || posted[0]?.transaction_id === null)
+    if (posted.length !== 1 || (posted[0]?.transaction_id === null && !posted[0].refunded))
       problems.push(
         `${kind} ${reject.transId} of sale ${reject.masterId} (${reject.rejectCode}) posted ${posted.length} times`,
       );

@@ -164,7 +164,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
 
       // Each customer's last attempt: none left pending. Odd dollars approved, even declined, or
       // unknown: the worker died in its call, so nobody can tell whether it left; the gateway shows
-      // no sale for it, and the customer is not charged again (it waits for lookups or a person).
+      // at most one sale for it, and the customer is not charged again (it waits for lookups or a person).
       const attempts = await queryRows<{ id: string; customer_id: string; status: string; amount: string }>(
         db,
         sql`select distinct on (a.customer_id) a.id::text, a.customer_id::text, a.status, a.amount::text
@@ -186,7 +186,9 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
         expect(sales.filter((sale) => attemptOf(sale.orderId) === attempt.id)).toEqual([]);
       }
       const unknown = new Set(attempts.filter((a) => a.status === "unknown").map((a) => a.id));
-      for (const id of unknown) expect(sales.filter((sale) => attemptOf(sale.orderId) === id)).toEqual([]);
+      // Its request may or may not have reached the gateway before the kill: at most one sale.
+      for (const id of unknown)
+        expect(sales.filter((sale) => attemptOf(sale.orderId) === id).length).toBeLessThanOrEqual(1);
       expect(attempts.map((attempt) => [attempt.amount, attempt.status])).toEqual(
         attempts.map((attempt, index) => {
           const amount = balanceOf(index);
@@ -196,7 +198,9 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       );
 
       // The gateway's record: at most one sale per customer, its last attempt's (ORDER_ID ends with its id).
-      expect(sales.map((sale) => attemptOf(sale.orderId)).sort()).toEqual(
+      // (An unknown attempt's sale, if its request got there, is for the lookups or a person.)
+      const answered = sales.filter((sale) => !unknown.has(attemptOf(sale.orderId)));
+      expect(answered.map((sale) => attemptOf(sale.orderId)).sort()).toEqual(
         attempts
           .filter((attempt) => !unknown.has(attempt.id))
           .map((attempt) => attempt.id)
@@ -210,7 +214,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
           where client_id = ${client.id} and gateway_trans_id is not null order by gateway_trans_id`,
       );
       expect(payments).toEqual(
-        sales
+        answered
           .filter((sale) => sale.status === "1")
           .map((sale) => ({ gateway_trans_id: sale.transId, amount: sale.amount }))
           .sort((a, b) => a.gateway_trans_id.localeCompare(b.gateway_trans_id)),

@@ -140,12 +140,23 @@ export async function reconcileDay(
   await progress({ done: 0, total: 1, step: "reading BluePay's reports" });
   const range = { mode: gateway.mode, from: input.day, to: addDays(input.day, 1) };
   const options = { timeoutMs: Math.max(gateway.timeoutMs, 30_000) };
-  const settled = await fetchDailyReport(gateway.url, credentials, { ...range, bySettlement: true }, options);
+  const url = gateway.url;
+  // A report only reads: a lost or unreadable one is asked for again at once (twice) before the
+  // job gives up and pg-boss retries it a minute later.
+  const report = async (bySettlement: boolean): Promise<DailyReportResult> => {
+    let result = await fetchDailyReport(url, credentials, { ...range, bySettlement }, options);
+    for (let again = 1; again <= 2 && result.kind !== "report" && result.kind !== "refused"; again++) {
+      await new Promise((resolve) => setTimeout(resolve, 500 * again));
+      result = await fetchDailyReport(url, credentials, { ...range, bySettlement }, options);
+    }
+    return result;
+  };
+  const settled = await report(true);
   if (settled.kind !== "report") {
     const { error, retry } = failure(settled);
     return fail(error, retry);
   }
-  const issued = await fetchDailyReport(gateway.url, credentials, { ...range, bySettlement: false }, options);
+  const issued = await report(false);
   if (issued.kind !== "report") {
     const { error, retry } = failure(issued);
     return fail(error, retry);
