@@ -1,52 +1,19 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isGatewayHashType } from "@cyclebill/domain";
+import { DAILY_REPORT_COLUMNS } from "@cyclebill/gateway-sandbox";
 import type { BluepayCredentials } from "../modules/payments/bluepay-client.js";
 import { sealOf } from "../modules/payments/gateway-seal.js";
 
-// A stand-in for BluePay's daily report (bpdailyreport2) until the sandbox serves it: the report of
-// the records a test gives, per account, written as the document describes (a column line, one
+// A stand-in for BluePay's daily report (bpdailyreport2) serving the records a test writes (the
+// sandbox serves its own, but a test needs differences the sandbox would never make): the report of
+// those records, per account, written as the document describes (a column line, one
 // line per transaction, commas in values as "\,", HTTP 400 with one line on error) and filtered by
 // issue or settlement date. Every other path is passed through to a real gateway sandbox, so the
 // server under test pays there and reads its reports here, through one BLUEPAY_URL.
 
-/** The document's version-1 columns, in its order. */
-export const REPORT_COLUMNS = [
-  "id",
-  "payment_type",
-  "trans_type",
-  "amount",
-  "card_type",
-  "payment_account",
-  "order_id",
-  "invoice_id",
-  "custom_id",
-  "custom_id2",
-  "master_id",
-  "status",
-  "f_void",
-  "message",
-  "origin",
-  "issue_date",
-  "settle_date",
-  "rebilling_id",
-  "settlement_id",
-  "card_expire",
-  "bank_name",
-  "addr1",
-  "addr2",
-  "city",
-  "state",
-  "zip",
-  "memo",
-  "phone",
-  "email",
-  "auth_code",
-  "name1",
-  "name2",
-  "company_name",
-  "backend_id",
-] as const;
+/** The document's version-1 columns, in its order (as the sandbox writes them). */
+export const REPORT_COLUMNS = DAILY_REPORT_COLUMNS;
 
 export type ReportRow = Partial<Record<(typeof REPORT_COLUMNS)[number], string>>;
 
