@@ -31,6 +31,7 @@ export const OTHER_TEST_CARDS = [
   "6011111111111117",
   "4012888888881881",
   "5105105105105100",
+  "4000056655665556",
 ] as const;
 /** Two years ahead, so the card is valid on any date the tests run. */
 export const EXP_YEAR = String((new Date().getFullYear() + 2) % 100).padStart(2, "0");
