@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { calendarDate } from "../calendar/calendar-date.js";
 import { integerParam, listQuerySchema } from "../api/list-query.js";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
 
@@ -18,6 +19,8 @@ export type GatewayEventKindApi = (typeof GATEWAY_EVENT_KINDS)[number];
 export const gatewayEventsQuerySchema = listQuerySchema.extend({
   kind: z.enum(GATEWAY_EVENT_KINDS).optional(),
   customer_id: integerParam({ min: 1 }).optional(),
+  /** The day the gateway dated the events (the reconciliation's day). */
+  date: calendarDate().optional(),
 });
 export type GatewayEventsQuery = z.infer<typeof gatewayEventsQuerySchema>;
 

@@ -71,7 +71,7 @@ function toApi(row: EventRow): GatewayEventRecord {
   };
 }
 
-/** GET /api/gateway/events/: the client's gateway events, newest first, by kind or customer. */
+/** GET /api/gateway/events/: the client's gateway events, newest first, by kind, customer or day. */
 export async function listGatewayEvents(
   db: Executor,
   tenant: TenantContext,
@@ -80,6 +80,7 @@ export async function listGatewayEvents(
   const filters: SQL[] = [sql`e.client_id = ${tenant.clientId}`];
   if (query.kind !== undefined) filters.push(sql`e.kind = ${query.kind}`);
   if (query.customer_id !== undefined) filters.push(sql`e.customer_id = ${query.customer_id}`);
+  if (query.date !== undefined) filters.push(sql`e.event_date = ${query.date}`);
   const where = sql.join(filters, sql` and `);
   const { limit, offset } = resolvePaging(query);
   const [rows, [total]] = await Promise.all([

@@ -87,6 +87,17 @@ describe("returns and chargebacks from the sandbox reach the books", () => {
       customer__id: ach.customerId,
     });
     expect(JSON.stringify(lines.body)).toContain("R01");
+    // The day's returns and chargebacks, as the reconciliation screen lists them under the day.
+    const ofTheDay = await admin().get("/api/gateway/events/", { client_id: clientId, date: today });
+    expect(
+      (ofTheDay.body as { results: { kind: string; code: string }[] }).results
+        .filter((event) => event.kind !== "settled")
+        .map((event) => [event.kind, event.code])
+        .sort(),
+    ).toEqual([
+      ["charged_back", "4837"],
+      ["returned", "R01"],
+    ]);
     // Read again: nothing applies twice.
     await reconcile(clientId, today);
     expect(await balanceOf(ach.customerId)).toBe("100.00");

@@ -18,9 +18,18 @@ const KIND_COLORS: Record<string, string> = {
  * correction, a second presentment), newest first: Home and Process CC show the client's, a
  * customer's Payments tab that customer's. Nothing when there are none.
  */
-export function GatewayReturns({ clientId, customerId }: { clientId: number; customerId?: number }) {
+export function GatewayReturns({
+  clientId,
+  customerId,
+  date,
+}: {
+  clientId: number;
+  customerId?: number;
+  /** Only the events the gateway dated this day (the reconciliation's day). */
+  date?: string;
+}) {
   const { withClient } = useClientContext();
-  const events = useGatewayEvents(clientId, { customerId, limit: 50 });
+  const events = useGatewayEvents(clientId, { customerId, limit: 50, date });
   const rows = (events.data?.results ?? [])
     .filter((event) => FOLLOW_UP_KINDS.includes(event.kind))
     .slice(0, 10);

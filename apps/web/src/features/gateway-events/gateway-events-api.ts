@@ -7,7 +7,7 @@ import { apiFetch } from "../../api/api-client";
 
 export function useGatewayEvents(
   clientId: number,
-  options: { customerId?: number; kind?: GatewayEventKindApi; limit?: number } = {},
+  options: { customerId?: number; kind?: GatewayEventKindApi; limit?: number; date?: string } = {},
 ) {
   return useQuery({
     queryKey: [
@@ -16,6 +16,7 @@ export function useGatewayEvents(
       options.customerId ?? null,
       options.kind ?? null,
       options.limit ?? 50,
+      options.date ?? null,
     ],
     queryFn: ({ signal }) =>
       apiFetch<Page<GatewayEventRecord>>("/gateway/events/", {
@@ -24,6 +25,7 @@ export function useGatewayEvents(
           limit: options.limit ?? 50,
           ...(options.kind ? { kind: options.kind } : {}),
           ...(options.customerId === undefined ? {} : { customer_id: options.customerId }),
+          ...(options.date ? { date: options.date } : {}),
         },
         signal,
       }),

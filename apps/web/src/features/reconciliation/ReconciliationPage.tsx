@@ -7,6 +7,7 @@ import { today } from "../../lib/business-date";
 import { useClientContext } from "../../shared/client-context";
 import { JobProgress } from "../../shared/JobProgress";
 import { isFinished, useJobRun } from "../../shared/job-runs-api";
+import { GatewayReturns } from "../gateway-events/GatewayReturns";
 import { PageHeader } from "../shell/PageHeader";
 import {
   reconciliationKeys,
@@ -106,6 +107,7 @@ export function ReconciliationPage() {
       ) : reconciled.data ? (
         <DayReport reconciliation={reconciled.data} />
       ) : null}
+      {/^\d{4}-\d{2}-\d{2}$/.test(day) ? <GatewayReturns clientId={clientId} date={day} /> : null}
       {days.data && days.data.results.length > 0 ? (
         <Card withBorder padding="lg" component="section" aria-label="Reconciled days">
           <Text fw={600} mb="sm">
