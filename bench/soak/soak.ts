@@ -62,6 +62,7 @@ async function main(): Promise<number> {
     attempts: 0,
     serverErrors: 0,
     lostAtGateway: 0,
+    leftUnknown: 0,
     returns: 0,
     chargebacks: 0,
     reversals: 0,
@@ -118,6 +119,7 @@ async function main(): Promise<number> {
       totals.mismatches += problems.length;
       totals.attempts += check.attempts;
       totals.lostAtGateway += context.gateway.lost;
+      totals.leftUnknown += check.unknown;
       totals.returns += context.gateway.returns;
       totals.chargebacks += context.gateway.chargebacks;
       totals.reversals += context.gateway.reversals;
@@ -153,7 +155,8 @@ async function main(): Promise<number> {
   );
   console.log(
     `after the first answer: ${totals.lostAtGateway} answers lost while stq said "no match", ` +
-      `${totals.returns} ACH returns, ${totals.chargebacks} chargebacks (${totals.reversals} reversed)`,
+      `${totals.returns} ACH returns, ${totals.chargebacks} chargebacks (${totals.reversals} reversed); ` +
+      `attempts left unknown for a person (no record at the gateway): ${totals.leftUnknown}`,
   );
   if (process.argv.includes("--answers"))
     for (const [tally, count] of [...answers].sort()) console.log(`  answers ${tally}: ${count}`);
