@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import {
   ACH_STORE_NEEDS_PAYMENT_MESSAGE,
-  achEntryClass,
   NEEDS_CHECKING_MESSAGE,
   UNKNOWN_ANSWER_MESSAGE,
   NO_STORED_METHOD_MESSAGE,
@@ -21,8 +20,8 @@ import {
   type BluepayCredentials,
   type BluepayCustomer,
   type BluepayPaymentAccount,
-  type BluepayRequest,
 } from "./bluepay-client.js";
+import { chargeMarks, type PaymentSource, type StoredMethodToCharge } from "./charge-marks.js";
 import { refuseDoNotDebit } from "./do-not-debit.js";
 import { gatewayAccess, type PaymentGateway } from "./payment-gateway.js";
 import { readAttempt, recordAnswer, type AttemptRow } from "./record-answer.js";
@@ -34,7 +33,7 @@ import { callEvidenceOf, markUnknown, openAttempt } from "./unknown-attempts.js"
 // installation's id and the attempt's), so an answer lost or unusable makes the attempt "unknown",
 // settled by asking the gateway for that order, and the customer is not charged again meanwhile.
 
-export type PaymentSource = "page" | "staff" | "bulk" | "autopay";
+export type { PaymentSource, StoredMethodToCharge } from "./charge-marks.js";
 
 /** The account to charge: the customer's stored method (MASTER_ID), or one typed in and never kept. */
 export type PaymentAccountInput =
@@ -185,62 +184,8 @@ async function replay(
   return outcomeOf(db, await readAttempt(db, attempt.clientId, attempt.id), true);
 }
 
-/**
- * What the gateway is told about how a charge is made: a card kept on file is marked as such (F
- * when it is being stored, S with the first answer's STORED_ID after), customer-initiated from the
- * pay page and staff entry, merchant-initiated from card runs and autopay; ACH says PAYMENT_TYPE=ACH
- * even when only MASTER_ID names the account, and its entry class (achEntryClass: CCD for a
- * company, WEB from the public page, PPD with a signed agreement, TEL keyed by staff); public-page
- * charges carry the payer's address.
- */
-function chargeMarks(
-  input: SendPaymentInput,
-  method: "card" | "ach",
-  fromStored: StoredMethodToCharge | null,
-  companyName: string,
-): Pick<BluepayRequest, "stored" | "docType" | "customerIp" | "duplicateOverride" | "paymentType"> {
-  const storedId = fromStored?.storedId ?? "";
-  const type = input.source === "page" || input.source === "staff" ? "C" : "M";
-  const storing = input.kind === "auth" || (input.saveMethod ?? false);
-  const stored: BluepayRequest["stored"] =
-    method !== "card"
-      ? undefined
-      : input.account.kind === "stored"
-        ? { indicator: "S", type, ...(storedId ? { id: storedId } : {}) }
-        : storing
-          ? { indicator: "F", type }
-          : undefined;
-  const docType =
-    method !== "ach"
-      ? undefined
-      : achEntryClass({
-          source: input.source,
-          company: companyName,
-          signedAgreement: fromStored ? fromStored.achSignedAgreement : (input.achSignedAgreement ?? false),
-          storedClass: fromStored?.achEntryClass ?? "",
-        });
-  return {
-    ...(stored ? { stored } : {}),
-    ...(docType ? { docType, paymentType: "ACH" as const } : {}),
-    ...(input.source === "page" && input.customerIp ? { customerIp: input.customerIp } : {}),
-    ...(input.duplicateOverride ? { duplicateOverride: true } : {}),
-  };
-}
-
 /** The customer's names and company, as the attempt and the gateway take them. */
 export type ChargedCustomer = { firstName: string; lastName: string; companyName: string };
-
-/** The customer's stored method as a charge against it needs it. */
-export type StoredMethodToCharge = {
-  token: string;
-  kind: "card" | "ach";
-  mask: string;
-  cardType: string;
-  storedId: string;
-  /** ACH: a signed agreement is on file, and the class the account was stored under. */
-  achSignedAgreement: boolean;
-  achEntryClass: string;
-};
 
 /**
  * What a charge needs besides its input, read beforehand: a card run reads it for a whole chunk
