@@ -1,3 +1,4 @@
+import { daysBetween } from "../calendar/calendar-math.js";
 import {
   addAmounts,
   compareAmounts,
@@ -12,12 +13,6 @@ export type AgeingBuckets = Record<AgeingBucket, string>;
 export type Debit = { date: string; amount: string };
 
 export const AGEING_BUCKETS: readonly AgeingBucket[] = ["current", "days30", "days60", "days90", "over90"];
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function daysBetween(from: string, to: string): number {
-  return Math.floor((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
 
 /** Age in days to bucket: under 30 current, then 30-59, 60-89, 90-119, and 120 or more. */
 export function bucketForAge(days: number): AgeingBucket {
@@ -65,4 +60,27 @@ export function addBuckets(a: AgeingBuckets, b: AgeingBuckets): AgeingBuckets {
     days90: addAmounts(a.days90, b.days90),
     over90: addAmounts(a.over90, b.over90),
   };
+}
+
+/** Whole cents per bucket. */
+export type AgeingCents = Record<AgeingBucket, number>;
+
+/**
+ * ageBalance in closed form, on a balance and its debits summed by age band (b0: 0-29 days old,
+ * b1: 30-59, b2: 60-89, b3: 90-119), in whole cents, for lists of many customers: first in, first
+ * out, so for a positive balance B owed under 30 days is min(B, b0), under 60 days min(B, b0 + b1),
+ * and so on, the rest over 90; a credit (or zero) balance is all current. The server's SQL form
+ * (ageingBucketsSql) is generated beside it and both are held to ageBalance by parity tests.
+ */
+export function ageCentsByBands(
+  balance: number,
+  bands: readonly [number, number, number, number],
+): AgeingCents {
+  const owed = (within: number) => (balance <= 0 ? balance : Math.min(balance, within));
+  const [b0, b1, b2, b3] = bands;
+  const u30 = owed(b0);
+  const u60 = owed(b0 + b1);
+  const u90 = owed(b0 + b1 + b2);
+  const u120 = owed(b0 + b1 + b2 + b3);
+  return { current: u30, days30: u60 - u30, days60: u90 - u60, days90: u120 - u90, over90: balance - u120 };
 }

@@ -80,6 +80,8 @@ const clientDetailFields = {
   pull_duration: count.default(0),
   pull_explanation: z.enum(PULL_EXPLANATIONS).default("0"),
   terms_message: z.string().trim().max(20, TERMS_MAX_MESSAGE).default(""),
+  /** Days from a statement's date to its due date; 0 is due on receipt. */
+  due_days: integerParam({ min: 0, max: 365 }).default(30),
   info_message: text(2000).default(""),
   bill_message_line_1: text(80).default(""),
   bill_message_line_2: text(80).default(""),

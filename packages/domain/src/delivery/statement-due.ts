@@ -1,46 +1,30 @@
 import { formatUsd } from "../money/money.js";
-import { addDays } from "../production/billing-period.js";
+import { addDays, usDate } from "../calendar/calendar-math.js";
 
 // The one due-date rule and the autopay notice: printed the same on the statement PDF, its email,
 // the pay page and the production preview.
 
-/** When nothing in the client's terms names a number of days. */
+/** A new client's terms: 30 days, when an unpaid balance starts to age. */
 export const DEFAULT_DUE_DAYS = 30;
 
 /**
- * Days from the statement date to its due date, read from the client's terms message: "Due on
- * receipt" (or "upon receipt", "immediately") is 0; "Net 15", "Due in 10 days", "within 20 days"
- * is that number; anything else (or empty) is the default 30 days, when the balance would age.
+ * The one due-date rule: the statement date plus the client's due days (its structured terms,
+ * clients.due_days; 0 is due on receipt). The terms text is only printed.
  */
-export function dueDaysOfTerms(terms: string | null | undefined): number {
-  const text = (terms ?? "").toLowerCase();
-  const net = /\bnet\s*(\d{1,3})\b/.exec(text) ?? /\b(\d{1,3})\s*days?\b/.exec(text);
-  if (net?.[1] !== undefined) return Number(net[1]);
-  if (/receipt|immediately|on demand/.test(text)) return 0;
-  return DEFAULT_DUE_DAYS;
-}
-
-/** The one due-date rule: the statement date plus the terms' days. */
-export function statementDueDate(statementDate: string, terms?: string | null): string {
-  return addDays(statementDate, dueDaysOfTerms(terms));
-}
-
-/** MM/DD/YYYY, as bills print dates. */
-export function usDateOf(iso: string): string {
-  const [year, month, day] = iso.split("-");
-  return `${month ?? ""}/${day ?? ""}/${year ?? ""}`;
+export function statementDueDate(statementDate: string, dueDays: number): string {
+  return addDays(statementDate, dueDays);
 }
 
 /** The due date as a statement's facts print it: "04/06/2025", or "On receipt, 03/07/2025". */
-export function dueDateText(statementDate: string, terms: string | null | undefined): string {
-  const due = usDateOf(statementDueDate(statementDate, terms));
-  return dueDaysOfTerms(terms) === 0 ? `On receipt, ${due}` : due;
+export function dueDateText(statementDate: string, dueDays: number): string {
+  const due = usDate(statementDueDate(statementDate, dueDays));
+  return dueDays === 0 ? `On receipt, ${due}` : due;
 }
 
 /** How the due date prints on the PDF, email, pay page and preview. */
-export function dueDateLabel(statementDate: string, terms: string | null | undefined): string {
-  const due = usDateOf(statementDueDate(statementDate, terms));
-  return dueDaysOfTerms(terms) === 0 ? `Due on receipt, ${due}` : `Due by ${due}`;
+export function dueDateLabel(statementDate: string, dueDays: number): string {
+  const due = usDate(statementDueDate(statementDate, dueDays));
+  return dueDays === 0 ? `Due on receipt, ${due}` : `Due by ${due}`;
 }
 
 /**
@@ -48,8 +32,8 @@ export function dueDateLabel(statementDate: string, terms: string | null | undef
  * advance notice; never before the day after the statement date, so the payment lands in the open
  * period and shows on the next statement (the statemented period stays as printed).
  */
-export function autopayChargeDate(statementDate: string, terms?: string | null): string {
-  const due = statementDueDate(statementDate, terms);
+export function autopayChargeDate(statementDate: string, dueDays: number): string {
+  const due = statementDueDate(statementDate, dueDays);
   const earliest = addDays(statementDate, 1);
   return due < earliest ? earliest : due;
 }
@@ -63,5 +47,5 @@ export function paymentMethodLabel(method: { kind: string; card_type: string; ma
 
 /** What an autopay customer's statement says instead of asking to be paid. */
 export function autopayNotice(input: { amount: string; method: string; chargeDate: string }): string {
-  return `Autopay: ${formatUsd(input.amount)} will be charged to your ${input.method} on ${usDateOf(input.chargeDate)}. Nothing to pay.`;
+  return `Autopay: ${formatUsd(input.amount)} will be charged to your ${input.method} on ${usDate(input.chargeDate)}. Nothing to pay.`;
 }

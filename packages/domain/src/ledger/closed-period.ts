@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { calendarDate } from "../calendar/calendar-date.js";
-import { addDays } from "../production/billing-period.js";
-
-/** 2026-11-15 -> 11/15/2026, as the books' closed date is shown to users. */
-export function usDate(date: string): string {
-  return `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`;
-}
+import { addDays, usDate } from "../calendar/calendar-math.js";
 
 /** True when a service date lies in the closed period (on or before the closed-through date). */
 export function inClosedPeriod(serviceDate: string, closedThrough: string | null): boolean {

@@ -147,3 +147,14 @@ export function isValidDecimalString(s: string, options: DecimalStringOptions = 
   if (options.maxPlaces !== undefined && parsed.scale > options.maxPlaces) return false;
   return true;
 }
+
+/**
+ * A 2-place amount string ("-12.30") as whole cents (-1230), exactly: the one money parser for code
+ * that sums many amounts as integers (the client book, the doctor). Throws on anything else.
+ */
+export function amountToCents(amount: string): number {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
+  if (!match) throw new MoneyError(`Not an amount: ${describeInput(amount)}.`);
+  const cents = Number(match[2]) * 100 + Number(`${match[3] ?? ""}00`.slice(0, 2));
+  return match[1] === "-" ? -cents : cents;
+}

@@ -40,10 +40,10 @@ describe("cards expiring before the next charge", () => {
 
   it("the next charge: the announced autopay day while ahead, else the next cycle's autopay day", () => {
     expect(monthAfter("2031-01-31")).toBe("2031-02-28");
-    const base = { today: "2031-03-10", dateLastBilling: "2031-03-01", terms: "" };
+    const base = { today: "2031-03-10", dateLastBilling: "2031-03-01", dueDays: 30 };
     expect(nextChargeDate({ ...base, announcedChargeOn: "2031-03-15" })).toBe("2031-03-15");
     expect(nextChargeDate({ ...base, announcedChargeOn: "2031-03-01" })).toBe("2031-05-01");
-    expect(nextChargeDate({ ...base, announcedChargeOn: null, terms: "Due on receipt" })).toBe("2031-04-02");
+    expect(nextChargeDate({ ...base, announcedChargeOn: null, dueDays: 0 })).toBe("2031-04-02");
     expect(nextChargeDate({ ...base, announcedChargeOn: null, dateLastBilling: null })).toBe("2031-05-10");
   });
 });

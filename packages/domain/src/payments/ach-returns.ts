@@ -2,6 +2,8 @@
 // Pure: the gateway-events module applies them. Codes and descriptions follow the NACHA Operating
 // Rules' return reason codes (as banks publish them); the classes are ours, each with what it does.
 
+import { daysBetween } from "../calendar/calendar-math.js";
+
 /**
  * nsf: not enough money, may be presented again (R01, R09); administrative: the account is wrong or
  * closed, never debit it again without new details; unauthorized: the customer says no, same;
@@ -89,10 +91,6 @@ export function isNsfReturn(code: string): boolean {
 export const MAX_REPRESENTMENTS = 2;
 /** ...within 180 days of the original entry's settlement date. */
 export const REPRESENT_WITHIN_DAYS = 180;
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
 
 /**
  * Whether a returned entry may be presented again: an NSF return (R01/R09), the client's setting

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listQuerySchema } from "../api/list-query.js";
-import { addDays } from "../production/billing-period.js";
+import { addDays, daysInMonth } from "../calendar/calendar-math.js";
 import { autopayChargeDate } from "../delivery/statement-due.js";
 
 // Cards on file that will not last to the customer's next charge: listed for the owner and the
@@ -29,7 +29,7 @@ export function monthAfter(date: string): string {
     month = 1;
     year += 1;
   }
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const last = daysInMonth(year, month);
   const day = Math.min(Number(date.slice(8, 10)), last);
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
@@ -44,13 +44,14 @@ export function nextChargeDate(input: {
   today: string;
   announcedChargeOn: string | null;
   dateLastBilling: string | null;
-  terms: string | null;
+  /** The client's due days (its structured terms). */
+  dueDays: number;
 }): string {
   if (input.announcedChargeOn !== null && input.announcedChargeOn >= input.today)
     return input.announcedChargeOn;
   let cycle = input.dateLastBilling ? monthAfter(input.dateLastBilling) : monthAfter(input.today);
   if (cycle < input.today) cycle = monthAfter(input.today);
-  const charge = autopayChargeDate(cycle, input.terms);
+  const charge = autopayChargeDate(cycle, input.dueDays);
   return charge < addDays(input.today, 1) ? addDays(input.today, 1) : charge;
 }
 

@@ -1,28 +1,12 @@
+import { addDays, daysBetween, daysInMonth } from "../calendar/calendar-math.js";
 import { formatDecimalNormalized, multiplyDecimals, parseDecimal } from "../money/decimal.js";
 import { fiscalYearStart } from "../reporting/fiscal-periods.js";
 import { scheduleForCycle, type RecurringSchedule } from "../recurring/recurring-schedule.js";
 
 export type BillingPeriod = { start: string; end: string; days: number };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** A catch-up run bills at most this many months of recurring charges. */
 export const MAX_CATCH_UP_MONTHS = 12;
-
-function toTime(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
-
-function fromTime(time: number): string {
-  return new Date(time).toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  return fromTime(toTime(date) + days * DAY_MS);
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
 
 /** The same day a month earlier (clamped to that month's end). */
 export function monthBefore(date: string): string {
@@ -57,7 +41,7 @@ export function billingPeriod(
     start = options.catchUp || clientStartDate > oneCycle ? clientStartDate : oneCycle;
   }
   if (start > runDate) return null;
-  return { start, end: runDate, days: Math.round((toTime(runDate) - toTime(start)) / DAY_MS) + 1 };
+  return { start, end: runDate, days: daysBetween(start, runDate) + 1 };
 }
 
 /**

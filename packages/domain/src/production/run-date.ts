@@ -1,6 +1,5 @@
 import { isCalendarDate } from "../calendar/calendar-date.js";
-import { addDays } from "./billing-period.js";
-import { usDate } from "../ledger/closed-period.js";
+import { addDays, usDate } from "../calendar/calendar-math.js";
 
 /**
  * How far ahead of today a cycle may be run: a bureau runs a cycle a few days early to print and

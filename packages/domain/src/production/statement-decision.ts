@@ -117,12 +117,20 @@ function deliveryOf(pullFlag: string): StatementDelivery {
   }
 }
 
+/** The pull flags that last one run (T: pull this statement, N: no statement this month). */
+export const ONE_RUN_PULL_FLAGS = ["T", "N"] as const;
+/** What a one-run pull flag becomes after the run. */
+export const PULL_FLAG_AFTER_ONE_RUN = "A";
+/** The route plan's bill indicator that lasts one cycle, and what it becomes after the run. */
+export const ONE_RUN_GROUP_FLAG = "skip";
+export const GROUP_FLAG_AFTER_ONE_RUN = "standard";
+
 /** The pull flag after a run: the one-month flags T and N go back to A; the rest stay. */
 export function pullFlagAfterRun(pullFlag: string): string {
-  return pullFlag === "T" || pullFlag === "N" ? "A" : pullFlag;
+  return (ONE_RUN_PULL_FLAGS as readonly string[]).includes(pullFlag) ? PULL_FLAG_AFTER_ONE_RUN : pullFlag;
 }
 
 /** A group's processing status after a run: skip lasts one cycle; pause stays. */
 export function groupFlagAfterRun(flag: string): string {
-  return flag === "skip" ? "standard" : flag;
+  return flag === ONE_RUN_GROUP_FLAG ? GROUP_FLAG_AFTER_ONE_RUN : flag;
 }

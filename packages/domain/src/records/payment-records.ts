@@ -32,6 +32,12 @@ export const payableStatementSchema = z.object({
   amount_due: amountString,
   /** An autopay customer's statement: nothing to pay by hand; the notice says what is charged when. */
   autopay_notice: z.string().nullable(),
+  /**
+   * The statement the pay link named, when a newer statement has since carried its balance forward:
+   * the page then shows the customer's latest statement (this one), whose amount due is the one the
+   * documents list shows as payable; null when the link names the latest.
+   */
+  replaced_statement: z.object({ statement_num: z.number().int(), statement_date: dateString }).nullable(),
 });
 
 /**

@@ -1,3 +1,5 @@
+import { daysInMonth } from "../calendar/calendar-math.js";
+
 export const RECURRING_FREQUENCIES = [
   "daily",
   "weekly",
@@ -43,10 +45,6 @@ export type RecurringSchedule = {
 export type ScheduledBilling =
   | { bills: false; serviceMonth: string }
   | { bills: true; serviceMonth: string; occurrences: number; serviceDate: string };
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
 
 /** True when month (1-12) lies in the season from start to end, inclusive, wrapping the year. */
 export function inSeason(month: number, startMonth: number, endMonth: number): boolean {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
 import type { CodeType } from "../codes/code-types.js";
 import { calendarDate } from "../calendar/calendar-date.js";
+import { daysInMonth } from "../calendar/calendar-math.js";
 
 /** Account Reports: the register and the totals of one client's month. */
 
@@ -22,10 +23,6 @@ export type ReportMonth = {
   start: string;
   end: string;
 };
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
 
 /** "2026-10" (or "2026-3") to the month, or null for a month that is not 1-12 or a malformed year. */
 export function parseReportMonth(text: string): ReportMonth | null {
