@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { openDatabase } from "./database.js";
+import { queryRows } from "./query-rows.js";
 
 const onPostgres = process.env.TEST_DB === "postgres" && Boolean(process.env.TEST_DATABASE_URL);
 
@@ -32,15 +34,15 @@ describe.runIf(onPostgres)("several processes starting on one empty PostgreSQL d
       try {
         const results = await Promise.allSettled(handles.map((handle) => handle.migrate()));
         expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
-        const applied = await handles[0]!.db.execute(
+        const [applied] = await queryRows(
+          handles[0]!.db,
           sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+          z.object({ count: z.number() }),
         );
         const journal = JSON.parse(
           readFileSync(new URL("../../drizzle/meta/_journal.json", import.meta.url), "utf8"),
         ) as { entries: unknown[] };
-        expect((applied as unknown as { rows: { count: number }[] }).rows[0]?.count).toBe(
-          journal.entries.length,
-        );
+        expect(applied?.count).toBe(journal.entries.length);
       } finally {
         await Promise.all(handles.map((handle) => handle.close()));
       }

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { fillPlaceholders, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "./database-types.js";
-import { queryRows } from "./query-rows.js";
+import type { z } from "zod";
+import { parseRows, queryRawRows } from "./query-rows.js";
 
 /**
  * Runs one statement of raw SQL by text and parameters. On PostgreSQL the statement is named, so
@@ -48,11 +49,16 @@ export function preparedName(prefix: string, text: string): string {
  * transaction has none: it runs as plain SQL). Dates and timestamps come back as text, as drizzle
  * reads them.
  */
-export async function preparedRows<T>(db: Executor, prefix: string, query: SQL): Promise<T[]> {
+export async function preparedRows<S extends z.ZodType>(
+  db: Executor,
+  prefix: string,
+  query: SQL,
+  row: S,
+): Promise<z.output<S>[]> {
   const runner = runners.get(db);
-  if (!runner) return queryRows<T>(db, query);
+  if (!runner) return parseRows(await queryRawRows(db, query), row);
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return (await runner(preparedName(prefix, text), text, params)) as T[];
+  return parseRows(await runner(preparedName(prefix, text), text, params), row);
 }
 
 type Statement = { name: string; text: string; params: unknown[] };
@@ -64,18 +70,19 @@ const statements = new Map<string, Statement>();
  * false, it runs unnamed. Each connection keeps its named statements until it closes, so only the
  * common shapes of a read should be named, never one per arbitrary input.
  */
-export async function preparedStatementRows<T>(
+export async function preparedStatementRows<S extends z.ZodType>(
   db: Executor,
   key: string,
   build: () => SQL,
   values: Record<string, unknown>,
+  row: S,
   named = true,
-): Promise<T[]> {
+): Promise<z.output<S>[]> {
   const runner = named ? runners.get(db) : undefined;
   const statement = keptStatement(key, build);
   const params = fillPlaceholders(statement.params, values);
-  if (runner) return (await runner(statement.name, statement.text, params)) as T[];
-  return queryRows<T>(db, rawStatement(statement.text, params));
+  if (runner) return parseRows(await runner(statement.name, statement.text, params), row);
+  return parseRows(await queryRawRows(db, rawStatement(statement.text, params)), row);
 }
 
 /**

@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "./database-types.js";
 import { queryRows } from "./query-rows.js";
+import { dbBool } from "./row-schemas.js";
+
+const autovacuumRowSchema = z.object({ running: dbBool });
 
 /**
  * Refreshes the planner's statistics of every table (ANALYZE samples, so it stays short on large
@@ -9,9 +13,10 @@ import { queryRows } from "./query-rows.js";
  * the periodic refresh-statistics job. Answers whether it analysed.
  */
 export async function refreshStatistics(db: Database): Promise<boolean> {
-  const [autovacuum] = await queryRows<{ running: boolean }>(
+  const [autovacuum] = await queryRows(
     db,
     sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`,
+    autovacuumRowSchema,
   );
   if (autovacuum?.running) return false;
   await db.execute(sql`analyze`);

@@ -68,6 +68,8 @@ export const clients = pgTable(
     /** Pull explanations 0-3: not set, send with reports, insert, special handling. */
     pullExplanation: varchar("pull_explanation", { length: 1 }).notNull().default("0"),
     termsMessage: varchar("terms_message", { length: 20 }).notNull().default(""),
+    /** Days from a statement's date to its due date (0: due on receipt); the terms text is only printed. */
+    dueDays: integer("due_days").notNull().default(30),
     infoMessage: text("info_message").notNull().default(""),
     billMessageLine1: varchar("bill_message_line_1", { length: 80 }).notNull().default(""),
     billMessageLine2: varchar("bill_message_line_2", { length: 80 }).notNull().default(""),
