@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { z } from "zod";
 import type { Database, DatabaseHandle, Executor } from "../db/database.js";
 import { queryRows } from "../db/query-rows.js";
+import { dbInt } from "../db/row-schemas.js";
 import type { JobName, JobPayload, JobQueue } from "../jobs/index.js";
 import { chunkResults } from "../modules/jobs/record-chunk.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
@@ -126,12 +128,15 @@ export async function doneChunks(db: Database, key: { clientId: number; runId: n
   return (await chunkResults(db, key)).map((chunk) => chunk.chunkNo);
 }
 
+const lockWaitsRowSchema = z.object({ waiting: dbInt });
+
 /** Whether a query of the given lock (`for update`, `for share`) waits on a lock held elsewhere. */
 export async function waitsOnLock(db: Database, lock: "for update" | "for share"): Promise<boolean> {
-  const [row] = await queryRows<{ waiting: number }>(
+  const [row] = await queryRows(
     db,
     sql`select count(*)::int as waiting from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`%${lock}%`}`,
+    lockWaitsRowSchema,
   );
   return (row?.waiting ?? 0) > 0;
 }

@@ -19,6 +19,7 @@ export function sampleStatement(statementNum = 1042): StatementDocument {
       phone: "5125550100",
       email: "billing@lakeside.example",
       terms: "Payment is due within 30 days of the statement date.",
+      dueDays: 30,
       billMessages: ["Thank you for your business."],
       invoiceMessage: "",
     },

@@ -23,6 +23,8 @@ export type BillClient = {
   phone: string;
   email: string;
   terms: string;
+  /** Days from a statement's date to its due date (the client's structured terms). */
+  dueDays: number;
   billMessages: string[];
   invoiceMessage: string;
 };
@@ -69,12 +71,6 @@ export function collectPdf(doc: Pdf): Promise<Buffer> {
 export function displayPhone(phone: string): string {
   if (phone === "" || phone === "0000000000") return "";
   return phone.replace(")-", ") ");
-}
-
-/** MM/DD/YYYY, as US bills print dates. */
-export function usDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split("-");
-  return `${month}/${day}/${year}`;
 }
 
 /** Rates keep up to 5 places but print at least 2: "$12.50", "$0.33333" (the screens' rule too). */

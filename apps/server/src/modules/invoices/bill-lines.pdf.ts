@@ -7,10 +7,10 @@ import {
   RULE,
   TINT,
   displayRate,
-  usDate,
   type BillLine,
   type Pdf,
 } from "./bill-layout.pdf.js";
+import { usDate } from "@cyclebill/domain";
 import { drawContinuationHeader } from "./bill-header.pdf.js";
 
 // The table of ledger lines, continued over as many pages as it needs.

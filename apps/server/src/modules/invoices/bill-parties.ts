@@ -26,6 +26,7 @@ export async function loadBillClient(db: Executor, clientId: number): Promise<Bi
     phone: displayPhone(client.busPhone),
     email: client.email,
     terms: client.termsMessage,
+    dueDays: client.dueDays,
     billMessages: [client.billMessageLine1, client.billMessageLine2, client.billMessageLine3].filter(
       (line) => line.trim() !== "",
     ),

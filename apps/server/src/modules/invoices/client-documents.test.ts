@@ -237,10 +237,11 @@ describe("GET /api/invoices-and-statements/", () => {
       delivery: null,
       sent_state: "not_sent",
     });
-    // Autopay: nothing to pay by hand, never overdue; mailed but its pool is not printed yet.
+    // Autopay changes nothing until it is paid (issue 38: one amount-due rule): no card run charged
+    // Carol's statement, so it is due, as her pay page says (not overdue before its due date).
     expect(doc("statement", ids.carolStatement)).toMatchObject({
       amount: "60.00",
-      amount_due: "0.00",
+      amount_due: "60.00",
       autopay: true,
       overdue: false,
       sent_state: "waiting",
@@ -263,7 +264,12 @@ describe("GET /api/invoices-and-statements/", () => {
     ]);
     expect(await keys({ invoice_status: "open" })).toHaveLength(17);
     expect(await keys({ balance: "open" })).toEqual(
-      [`invoice-${ids.aliceInvoice}`, `statement-${ids.aliceApril}`, `invoice-${ids.bobOpen}`].sort(),
+      [
+        `invoice-${ids.aliceInvoice}`,
+        `statement-${ids.aliceApril}`,
+        `invoice-${ids.bobOpen}`,
+        `statement-${ids.carolStatement}`,
+      ].sort(),
     );
     expect(await keys({ balance: "overdue" })).toEqual(
       [`invoice-${ids.aliceInvoice}`, `statement-${ids.aliceApril}`].sort(),
@@ -278,7 +284,7 @@ describe("GET /api/invoices-and-statements/", () => {
     const amountsDue = (await list(owner, { ordering: "-amount_due", limit: 4 })).body.results.map(
       (doc) => doc.amount_due,
     );
-    expect(amountsDue).toEqual(["120.00", "70.00", "40.00", "0.00"]);
+    expect(amountsDue).toEqual(["120.00", "70.00", "60.00", "40.00"]);
     const amounts = (await list(owner, { ordering: "-amount", limit: 3 })).body.results.map(
       (doc) => doc.amount,
     );

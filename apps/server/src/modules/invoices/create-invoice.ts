@@ -47,7 +47,8 @@ export async function createInvoice(
         createdByUserId: input.createdByUserId ?? null,
       })
       .returning();
-    return row as InvoiceRow;
+    if (!row) throw new Error("invoice not created");
+    return row;
   });
 }
 

@@ -23,10 +23,10 @@ import {
   currentPage,
   newBillDocument,
   numberPages,
-  usDate,
   type BillLine,
   type Pdf,
 } from "./bill-layout.pdf.js";
+import { usDate } from "@cyclebill/domain";
 import { billCustomer, loadBillClient } from "./bill-parties.js";
 import { continuePage, drawBillHeader } from "./bill-header.pdf.js";
 import { drawBillLines } from "./bill-lines.pdf.js";

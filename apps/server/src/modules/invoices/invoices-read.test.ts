@@ -285,6 +285,7 @@ describe("GET /api/invoices/{id}/pdf/", () => {
 
   it("names the statement once the invoice was processed", async () => {
     const { invoice } = await filledInvoice("9.00");
+    expect((await owner.post(`/api/invoices/${invoice.id}/close/`)).status).toBe(200);
     const statement = await createStatement(testApp.db, tenantA(), {
       customerId: invoice.customer.id,
       statementDate: "2024-03-31",

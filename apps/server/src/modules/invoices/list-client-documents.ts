@@ -1,7 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
   CLIENT_DOCUMENT_ORDERING_FIELDS,
-  dueDaysOfTerms,
+  STATEMENT_DELIVERY_STATUSES,
+  clientDocumentSchema,
   invoiceActions,
   statementActions,
   parseOrdering,
@@ -9,14 +10,14 @@ import {
   type ClientDocument,
   type ClientDocumentOrderingField,
   type ClientDocumentsQuery,
-  type DocumentSentState,
-  type InvoiceStatus,
   type Page,
-  type StatementEmail,
-  type StatementRecord,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { amountDueNowSql } from "../statements/amount-due.sql.js";
+import { isNewerStatement } from "../statements/newer-statement.sql.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, notFound } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
@@ -25,11 +26,11 @@ import { businessToday } from "../../clock.js";
 // CTE), filtered, sorted and paged in SQL, each row with its amount, amount due and due date.
 //
 // Amount due, as a bookkeeper reads it:
-// - a statement: only the customer's latest statement is payable; older ones were carried forward
-//   into it (their balance is its previous balance). The latest is due at its new balance capped
-//   by what the customer owes now (the pay page's rule: payments since lower it, new charges are
-//   the next statement's). An autopay customer (a stored method the client's gateway can charge)
-//   has nothing to pay by hand: the statement says so and the card run charges it.
+// - a statement: the one rule (the domain's amountDueNow, here as amountDueNowSql): older statements
+//   were carried forward into the latest (their balance is its previous balance), so nothing is due
+//   on them; the latest is due at its new balance capped by what the customer owes now (payments
+//   since lower it, new charges are the next statement's). Autopay changes nothing until it is paid:
+//   a declined autopay leaves the statement due, and overdue after its due date.
 // - an invoice: its total (its lines, payments and credits on it included) less what the customer
 //   has paid since. Payments settle the oldest charges first, so the part of the customer's balance
 //   the invoice still carries is that balance less the charges dated after the invoice, at most
@@ -37,32 +38,28 @@ import { businessToday } from "../../clock.js";
 // Due date: the document date plus the client's terms (the statement's one rule); an open invoice
 // has none, as it has not gone out. Overdue: something due and the due date before business today.
 
-type Row = {
-  document: "invoice" | "statement";
-  id: string | number;
-  invoice_num: number;
-  customer_id: string | number;
-  customer_no: number;
-  customer_name: string;
-  invoice_date: string;
-  created: string;
-  invoice_status: InvoiceStatus;
-  amount: string;
-  amount_due: string;
-  due_date: string | null;
-  overdue: boolean;
-  statement_id: string | number | null;
-  carried_forward: boolean;
-  autopay: boolean;
-  delivery: StatementRecord["delivery"] | null;
-  email_status: StatementEmail["status"] | null;
-  email_recipient: string | null;
-  email_attempts: number | null;
-  email_error: string | null;
-  email_sent: string | null;
-  printed_at: string | null;
-  sent_state: DocumentSentState;
-};
+/** A document as the list's query returns it: the API's row, with its email's columns flat and no actions. */
+const documentRowSchema = clientDocumentSchema.omit({ email: true, actions: true }).extend({
+  id: dbInt,
+  invoice_num: dbInt,
+  customer_id: dbInt,
+  customer_no: dbInt,
+  invoice_date: dbDate,
+  amount: dbDecimal,
+  amount_due: dbDecimal,
+  due_date: dbDate.nullable(),
+  statement_id: dbInt.nullable(),
+  email_status: z.enum(STATEMENT_DELIVERY_STATUSES).nullable(),
+  email_recipient: dbText.nullable(),
+  email_attempts: dbInt.nullable(),
+  email_error: dbText.nullable(),
+  email_sent: dbText.nullable(),
+});
+type Row = z.output<typeof documentRowSchema>;
+
+const clientTermsRowSchema = z.object({ due_days: dbInt });
+const customerIdRowSchema = z.object({ id: dbInt });
+const countRowSchema = z.object({ count: dbInt });
 
 const iso = (column: string) =>
   sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -145,16 +142,21 @@ function documentsOf(clientId: number, dueDays: number, today: string, customerI
       union all
       select 'statement'::text, s.id, s.statement_num, s.customer_id, cust.customer_no, cust.customer_name,
              s.statement_date, s.created_at, s.invoice_status, s.new_balance,
-             case when newer.id is not null or (cust.autopay and s.new_balance > 0) then 0::numeric(14,2)
-                  else greatest(0, least(s.new_balance, cust.total_balance))::numeric(14,2)
-             end,
+             ${amountDueNowSql({
+               newBalance: sql`s.new_balance`,
+               currentBalance: sql`cust.total_balance`,
+               superseded: sql`newer.id is not null`,
+             })},
              s.statement_date + ${dueDays}::int,
              null, newer.id is not null, cust.autopay, s.delivery, s.pool_id
       from statements s join cust on cust.id = s.customer_id
       left join lateral (
         select n.id from statements n
         where n.client_id = s.client_id and n.customer_id = s.customer_id
-          and (n.statement_date > s.statement_date or (n.statement_date = s.statement_date and n.id > s.id))
+          and ${isNewerStatement(
+            { date: sql`n.statement_date`, id: sql`n.id` },
+            { date: sql`s.statement_date`, id: sql`s.id` },
+          )}
         limit 1
       ) newer on true
       where s.client_id = ${clientId}
@@ -192,10 +194,10 @@ function filtersOf(query: ClientDocumentsQuery): SQL {
 function toApi(row: Row): ClientDocument {
   return {
     document: row.document,
-    id: Number(row.id),
-    invoice_num: Number(row.invoice_num),
-    customer_id: Number(row.customer_id),
-    customer_no: Number(row.customer_no),
+    id: row.id,
+    invoice_num: row.invoice_num,
+    customer_id: row.customer_id,
+    customer_no: row.customer_no,
     customer_name: row.customer_name,
     invoice_date: row.invoice_date,
     created: row.created,
@@ -204,7 +206,7 @@ function toApi(row: Row): ClientDocument {
     amount_due: row.amount_due,
     due_date: row.due_date,
     overdue: row.overdue,
-    statement_id: row.statement_id === null ? null : Number(row.statement_id),
+    statement_id: row.statement_id,
     carried_forward: row.carried_forward,
     autopay: row.autopay,
     delivery: row.delivery,
@@ -214,7 +216,7 @@ function toApi(row: Row): ClientDocument {
         : {
             status: row.email_status,
             recipient: row.email_recipient ?? "",
-            attempts: Number(row.email_attempts ?? 0),
+            attempts: row.email_attempts ?? 0,
             error: row.email_error,
             sent: row.email_sent,
           },
@@ -234,29 +236,26 @@ export async function listClientDocuments(
   query: ClientDocumentsQuery,
 ): Promise<Page<ClientDocument>> {
   const order = orderBy(query.ordering);
-  const [client] = await queryRows<{ terms: string }>(
+  const [client] = await queryRows(
     db,
-    sql`select terms_message as terms from clients where id = ${tenant.clientId}`,
+    sql`select due_days from clients where id = ${tenant.clientId}`,
+    clientTermsRowSchema,
   );
   if (!client) throw notFound();
   if (query.customer_id !== undefined) {
     // Another client's customer is a 404, as a foreign id is everywhere else.
-    const [own] = await queryRows<{ id: number }>(
+    const [own] = await queryRows(
       db,
       sql`select id from customers where client_id = ${tenant.clientId} and id = ${query.customer_id}`,
+      customerIdRowSchema,
     );
     if (!own) throw notFound();
   }
-  const documents = documentsOf(
-    tenant.clientId,
-    dueDaysOfTerms(client.terms),
-    businessToday(),
-    query.customer_id,
-  );
+  const documents = documentsOf(tenant.clientId, client.due_days, businessToday(), query.customer_id);
   const where = filtersOf(query);
   const { limit, offset } = resolvePaging({ ...query, limit: query.limit ?? 15 });
   const [rows, [total]] = await Promise.all([
-    queryRows<Row>(
+    queryRows(
       db,
       sql`select d.document, d.id, d.invoice_num, d.customer_id, d.customer_no, d.customer_name,
                  d.invoice_date::text as invoice_date, ${iso("d.created_at")} as created, d.invoice_status,
@@ -264,11 +263,9 @@ export async function listClientDocuments(
                  d.overdue, d.statement_id, d.carried_forward, d.autopay, d.delivery, d.email_status,
                  d.email_recipient, d.email_attempts, d.email_error, d.email_sent, d.printed_at, d.sent_state
           from (${documents}) d where ${where} order by ${order} limit ${limit} offset ${offset}`,
+      documentRowSchema,
     ),
-    queryRows<{ count: string | number }>(
-      db,
-      sql`select count(*) as count from (${documents}) d where ${where}`,
-    ),
+    queryRows(db, sql`select count(*) as count from (${documents}) d where ${where}`, countRowSchema),
   ]);
-  return { count: Number(total?.count ?? 0), results: rows.map(toApi) };
+  return { count: total?.count ?? 0, results: rows.map(toApi) };
 }

@@ -7,9 +7,11 @@ import {
   type CustomerFiguresDelta,
   type LedgerEntryFigures,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { archiveAtZero } from "./archive-at-zero.js";
+import { dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { archiveAtZero } from "../customers/archive-at-zero.js";
 import { recordCustomerChanges } from "./customer-changes.js";
 import { sqlArray } from "./sql-arrays.js";
 
@@ -17,6 +19,8 @@ export type FiguresChange = { customerId: number; entry: LedgerEntryFigures; cha
 
 /** What one set-based figures update did: the customers' new balances and who was archived at zero. */
 export type FiguresOutcome = { balances: Map<number, string>; archived: number[] };
+
+const updatedRowSchema = z.object({ id: dbInt, total_balance: dbDecimal, delete_flag: dbText.nullable() });
 
 /**
  * Moves the figures kept beside each touched customer's ledger — balance, tallies, month-to-date
@@ -40,7 +44,7 @@ export async function applyCustomerFigures(
   await recordCustomerChanges(tx, clientId, ids);
   const deltas = ids.map((id) => byCustomer.get(id) as CustomerFiguresDelta);
   const bucketColumns = MONTH_TO_DATE_BUCKETS.map((bucket) => sql.raw(MONTH_TO_DATE_COLUMNS[bucket]));
-  const rows = await queryRows<{ id: number | string; total_balance: string; delete_flag: string | null }>(
+  const rows = await queryRows(
     tx,
     sql`update customers c set
           total_balance = c.total_balance + d.balance,
@@ -86,12 +90,13 @@ export async function applyCustomerFigures(
         -- The id list lets the planner reach the rows by index however many customers the client has.
         where c.client_id = ${clientId} and c.id = any(${sqlArray(ids, "bigint")}) and c.id = d.id
         returning c.id, c.total_balance::text as total_balance, c.delete_flag`,
+    updatedRowSchema,
   );
-  const balances = new Map(rows.map((row) => [Number(row.id), row.total_balance]));
+  const balances = new Map(rows.map((row) => [row.id, row.total_balance]));
   const archived = await archiveAtZero(
     tx,
     clientId,
-    rows.map((row) => ({ id: Number(row.id), deleteFlag: row.delete_flag, totalBalance: row.total_balance })),
+    rows.map((row) => ({ id: row.id, deleteFlag: row.delete_flag, totalBalance: row.total_balance })),
   );
   return { balances, archived };
 }

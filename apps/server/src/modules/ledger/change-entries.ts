@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
-import { ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
+import { CODE_TYPES, ledgerAmount, multiplyRateByQuantity } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { notFound } from "../../http/errors.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
 import { assertOpenPeriod } from "./closed-period.js";
@@ -11,7 +13,6 @@ import {
   postingOf,
   removalOf,
   type EntryContent,
-  type StoredEntryRow,
 } from "./entry-content.js";
 import { lockCustomers } from "./lock-customers.js";
 import { assertPostable } from "./posting-rules.js";
@@ -20,7 +21,17 @@ import { sqlArray } from "./sql-arrays.js";
 /** The new content of an editable entry. Rate and quantity are normalised; the amount follows. */
 export type EntryRewrite = Omit<EntryContent, "amount" | "ledgerAmount"> & { id: number };
 
-type CurrentRow = StoredEntryRow & { id: number | string };
+const ownerRowSchema = z.object({ customer_id: dbInt });
+
+/** An entry as it stands before the rewrite (a StoredEntryRow with its id). */
+const currentRowSchema = z.object({
+  id: dbInt,
+  customer_id: dbInt,
+  code_type: z.enum(CODE_TYPES),
+  amount: dbDecimal,
+  ledger_amount: dbDecimal,
+  service_date: dbDate,
+});
 
 /**
  * Rewrites entries in place (edit, mass update): each old effect comes off its customer and
@@ -35,23 +46,25 @@ export async function changeEntries(
 ): Promise<void> {
   if (rewrites.length === 0) return;
   const ids = rewrites.map((rewrite) => rewrite.id);
-  const currentOwners = await queryRows<{ customer_id: number | string }>(
+  const currentOwners = await queryRows(
     tx,
     sql`select distinct customer_id from transactions
         where client_id = ${tenant.clientId} and id = any(${sqlArray(ids, "bigint")})`,
+    ownerRowSchema,
   );
   const locked = await lockCustomers(tx, tenant.clientId, [
-    ...currentOwners.map((row) => Number(row.customer_id)),
+    ...currentOwners.map((row) => row.customer_id),
     ...rewrites.map((rewrite) => rewrite.customerId),
   ]);
   for (const rewrite of rewrites) assertPostable(locked.get(rewrite.customerId), rewrite.codeType);
-  const current = await queryRows<CurrentRow>(
+  const current = await queryRows(
     tx,
     sql`select t.id, t.customer_id, codes.code_type, t.amount::text as amount,
                t.ledger_amount::text as ledger_amount, t.service_date::text as service_date
         from transactions t join codes on codes.client_id = t.client_id and codes.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.id = any(${sqlArray(ids, "bigint")})
         order by t.id for update of t`,
+    currentRowSchema,
   );
   if (current.length !== new Set(ids).size) throw notFound();
   // Neither the old date nor the new one may lie in a closed period.

@@ -1,11 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import { closedPeriodMessage, inClosedPeriod } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate } from "../../db/row-schemas.js";
 import { customers } from "../../db/tables.js";
 import { nonFieldError } from "../../http/errors.js";
 import { booksClosedThrough } from "./closed-period.js";
 import { recordCustomerChanges } from "./customer-changes.js";
+
+const oldestRowSchema = z.object({ first: dbDate.nullable() });
 
 /**
  * Clears an archived customer's ledger so it starts afresh when unarchived (the help promises an
@@ -17,10 +21,11 @@ import { recordCustomerChanges } from "./customer-changes.js";
 export async function clearCustomerLedger(tx: Executor, clientId: number, customerId: number): Promise<void> {
   const closed = await booksClosedThrough(tx, clientId);
   if (closed !== null) {
-    const [oldest] = await queryRows<{ first: string | null }>(
+    const [oldest] = await queryRows(
       tx,
       sql`select min(service_date)::text as first from transactions
           where client_id = ${clientId} and customer_id = ${customerId}`,
+      oldestRowSchema,
     );
     if (oldest?.first && inClosedPeriod(oldest.first, closed))
       throw nonFieldError(closedPeriodMessage(closed));

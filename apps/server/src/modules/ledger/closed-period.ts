@@ -1,18 +1,21 @@
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import {
+  closedPeriodEventSchema,
   closedPeriodMessage,
   firstOpenDate,
   inClosedPeriod,
   usDate,
   type ClosedPeriod,
-  type ClosedPeriodEvent,
   type ClosePeriod,
   type ReopenPeriod,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbInt, dbText, dbTimestamp } from "../../db/row-schemas.js";
 import { closedPeriodEvents } from "../../db/tables.js";
+import { setBooksClosedThrough } from "../clients/client-cycle-figures.js";
 import type { AuthUser } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 
@@ -26,24 +29,30 @@ import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 // customers' locks, so the chunk that makes those customers' statements waits for it and bills the
 // entry; a posting that reads after sees the closed date and is refused. Nothing slips in between.
 
+const closedRowSchema = z.object({ closed: dbDate.nullable() });
+
 /** The client's closed-through date (null: nothing closed). */
 export async function booksClosedThrough(tx: Executor, clientId: number): Promise<string | null> {
-  const [row] = await queryRows<{ closed: string | null }>(
+  const [row] = await queryRows(
     tx,
     sql`select books_closed_through::text as closed from clients where id = ${clientId}`,
+    closedRowSchema,
   );
   return row?.closed ?? null;
 }
+
+const beforeRowSchema = z.object({ before: dbDate.nullable() });
 
 /**
  * The closed-through date a run's own postings are held to: the value before the run closed the
  * books (its recurring charges and late fees belong to the period it is closing).
  */
 async function closedBeforeRun(tx: Executor, clientId: number, productionRunId: number) {
-  const [row] = await queryRows<{ before: string | null }>(
+  const [row] = await queryRows(
     tx,
     sql`select closed_through_before::text as before from closed_period_events
         where client_id = ${clientId} and production_run_id = ${productionRunId} and action = 'run'`,
+    beforeRowSchema,
   );
   return row ? row.before : undefined;
 }
@@ -139,9 +148,7 @@ export async function closeBooksForRun(
   if (existing) return; // a resumed part closed them already
   const before = await booksClosedThrough(tx, input.clientId);
   const after = before !== null && before > input.runDate ? before : input.runDate;
-  await tx.execute(
-    sql`update clients set books_closed_through = ${after}::date where id = ${input.clientId}`,
-  );
+  await setBooksClosedThrough(tx, input.clientId, after);
   await tx.insert(closedPeriodEvents).values({
     clientId: input.clientId,
     action: "run",
@@ -181,30 +188,30 @@ export async function restoreBooksBeforeRun(
   );
   const current = await booksClosedThrough(tx, clientId);
   if (!event || current !== event.closedThroughAfter) return current;
-  await tx.execute(
-    sql`update clients set books_closed_through = ${event.closedThroughBefore}::date where id = ${clientId}`,
-  );
+  await setBooksClosedThrough(tx, clientId, event.closedThroughBefore);
   return event.closedThroughBefore;
 }
 
+/** A history row as the query returns it: the event's action and reason, its other columns as read. */
+const eventRowSchema = closedPeriodEventSchema.pick({ action: true, reason: true }).extend({
+  id: dbInt,
+  before: dbDate.nullable(),
+  after: dbDate.nullable(),
+  production_run_id: dbInt.nullable(),
+  user_name: dbText.nullable(),
+  username: dbText.nullable(),
+  created_at: dbTimestamp,
+});
+
 /** A client's closed-through date and every change of it, newest first (404: no such client). */
 export async function getClosedPeriod(db: Executor, clientId: number): Promise<ClosedPeriod> {
-  const [client] = await queryRows<{ closed: string | null }>(
+  const [client] = await queryRows(
     db,
     sql`select books_closed_through::text as closed from clients where id = ${clientId}`,
+    closedRowSchema,
   );
   if (!client) throw notFound();
-  const rows = await queryRows<{
-    id: number | string;
-    action: ClosedPeriodEvent["action"];
-    before: string | null;
-    after: string | null;
-    reason: string;
-    production_run_id: number | string | null;
-    user_name: string | null;
-    username: string | null;
-    created_at: Date | string;
-  }>(
+  const rows = await queryRows(
     db,
     sql`select e.id, e.action, e.closed_through_before::text as before, e.closed_through_after::text as after,
                e.reason, e.production_run_id, e.created_at,
@@ -212,17 +219,18 @@ export async function getClosedPeriod(db: Executor, clientId: number): Promise<C
                u.username
         from closed_period_events e left join users u on u.id = e.user_id
         where e.client_id = ${clientId} order by e.created_at desc, e.id desc limit 100`,
+    eventRowSchema,
   );
   return {
     client_id: clientId,
     books_closed_through: client.closed,
     history: rows.map((row) => ({
-      id: Number(row.id),
+      id: row.id,
       action: row.action,
       closed_through_before: row.before,
       closed_through_after: row.after,
       reason: row.reason,
-      production_run_id: row.production_run_id === null ? null : Number(row.production_run_id),
+      production_run_id: row.production_run_id,
       user: row.user_name ?? row.username,
       created_at: new Date(row.created_at).toISOString(),
     })),
@@ -230,9 +238,10 @@ export async function getClosedPeriod(db: Executor, clientId: number): Promise<C
 }
 
 async function lockedClosedThrough(tx: Executor, clientId: number): Promise<string | null> {
-  const [row] = await queryRows<{ closed: string | null }>(
+  const [row] = await queryRows(
     tx,
     sql`select books_closed_through::text as closed from clients where id = ${clientId} for no key update`,
+    closedRowSchema,
   );
   if (!row) throw notFound();
   return row.closed;
@@ -249,9 +258,7 @@ async function setClosedThrough(
     userId: number;
   },
 ) {
-  await tx.execute(
-    sql`update clients set books_closed_through = ${change.after}::date, updated_at = now() where id = ${clientId}`,
-  );
+  await setBooksClosedThrough(tx, clientId, change.after, true);
   await tx.insert(closedPeriodEvents).values({
     clientId,
     action: change.action,

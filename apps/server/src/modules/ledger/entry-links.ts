@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
 import { transactions } from "../../db/tables.js";
 
@@ -38,34 +38,4 @@ export async function setEntryVoided(
     .update(transactions)
     .set({ voided })
     .where(and(eq(transactions.clientId, clientId), eq(transactions.id, entryId)));
-}
-
-/**
- * Bills a customer's entries on a statement: those not yet billed dated up to the statement
- * date, plus every entry of the invoices the statement carries.
- */
-export async function billEntriesOnStatement(
-  tx: Executor,
-  clientId: number,
-  input: {
-    customerId: number;
-    statementId: number;
-    statementDate: string;
-    carriedInvoiceIds: readonly number[];
-  },
-): Promise<void> {
-  const dueNow = lte(transactions.serviceDate, input.statementDate);
-  await tx
-    .update(transactions)
-    .set({ statementId: input.statementId })
-    .where(
-      and(
-        eq(transactions.clientId, clientId),
-        eq(transactions.customerId, input.customerId),
-        isNull(transactions.statementId),
-        input.carriedInvoiceIds.length > 0
-          ? or(dueNow, inArray(transactions.invoiceId, [...input.carriedInvoiceIds]))
-          : dueNow,
-      ),
-    );
 }

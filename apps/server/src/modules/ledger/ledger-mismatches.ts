@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbInt } from "../../db/row-schemas.js";
 
 export type LedgerMismatch = {
   clientId: number;
@@ -20,6 +22,17 @@ export type LedgerScope = {
   customerIds?: readonly number[];
 };
 
+const mismatchRowSchema = z.object({
+  client_id: dbInt,
+  id: dbInt,
+  total_balance: dbDecimal,
+  ledger_sum: dbDecimal,
+  ledger_entries: dbInt,
+  entry_count: dbInt,
+  ledger_amount_total: dbDecimal,
+  amount_sum: dbDecimal,
+});
+
 /**
  * Customers whose stored balance differs from the sum of their ledger, or whose ledger tallies
  * (entry count, sum of amounts) differ from the ledger; empty when the books balance. The
@@ -31,16 +44,7 @@ export async function ledgerMismatches(db: Executor, scope: LedgerScope = {}): P
     scope.customerIds === undefined
       ? sql`true`
       : sql`c.id = any(${`{${scope.customerIds.join(",")}}`}::bigint[])`;
-  const rows = await queryRows<{
-    client_id: number;
-    id: number;
-    total_balance: string;
-    ledger_sum: string;
-    ledger_entries: number;
-    entry_count: number;
-    ledger_amount_total: string;
-    amount_sum: string;
-  }>(
+  const rows = await queryRows(
     db,
     sql`
     select c.client_id, c.id, c.total_balance::text as total_balance, coalesce(sum(t.ledger_amount), 0)::text as ledger_sum,
@@ -54,14 +58,15 @@ export async function ledgerMismatches(db: Executor, scope: LedgerScope = {}): P
         or c.ledger_entries <> count(t.id)
         or c.ledger_amount_total <> coalesce(sum(t.amount), 0)
     order by c.client_id, c.id`,
+    mismatchRowSchema,
   );
   return rows.map((row) => ({
-    clientId: Number(row.client_id),
-    customerId: Number(row.id),
+    clientId: row.client_id,
+    customerId: row.id,
     totalBalance: row.total_balance,
     ledgerSum: row.ledger_sum,
-    ledgerEntries: Number(row.ledger_entries),
-    entryCount: Number(row.entry_count),
+    ledgerEntries: row.ledger_entries,
+    entryCount: row.entry_count,
     ledgerAmountTotal: row.ledger_amount_total,
     amountSum: row.amount_sum,
   }));

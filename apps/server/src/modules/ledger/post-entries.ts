@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { ledgerAmount, multiplyRateByQuantity, sumAmounts } from "@cyclebill/domain";
+import { z } from "zod";
 import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { applyCustomerFigures } from "./apply-customer-figures.js";
 import { openPeriodDates } from "./closed-period.js";
@@ -56,6 +58,9 @@ export type PostEntriesResult = {
   total: string;
 };
 
+/** An id drawn from the transactions' sequence (bigint). */
+const drawnIdRowSchema = z.object({ id: dbInt });
+
 function refusalOf(customer: LockedCustomer | undefined, entry: NewLedgerEntry): RefusalReason | null {
   // A void or reversal only takes an existing entry back: the posting rules are for new business.
   if (entry.offsets) return customer ? null : "unknown";
@@ -106,12 +111,13 @@ export async function postEntries(
   });
   if (accepted.length === 0) return { ...empty, refused };
 
-  const drawn = await queryRows<{ id: number | string }>(
+  const drawn = await queryRows(
     tx,
     sql`select nextval(pg_get_serial_sequence('transactions', 'id')) as id
         from generate_series(1, ${accepted.length}::int)`,
+    drawnIdRowSchema,
   );
-  const newIds = drawn.map((row) => Number(row.id)).sort((a, b) => a - b);
+  const newIds = drawn.map((row) => row.id).sort((a, b) => a - b);
   // Stamped by the app's clock, not the database's now(): the duplicate check and the "created" filters
   // compare it with the app's time and business dates.
   const stamped = currentClock().now();

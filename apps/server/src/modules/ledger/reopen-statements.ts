@@ -1,17 +1,29 @@
 import { sql } from "drizzle-orm";
+import { isNewerStatement, newestStatementFirst } from "../statements/newer-statement.sql.js";
 import {
+  CODE_TYPES,
   MONTH_TO_DATE_BUCKETS,
   MONTH_TO_DATE_COLUMNS,
   addFiguresDeltas,
   entryFiguresDelta,
-  type CodeType,
   type CustomerFiguresDelta,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { recordCustomerChanges } from "./customer-changes.js";
 import { lockCustomers } from "./lock-customers.js";
 import { sqlArray } from "./sql-arrays.js";
+
+const statementRowSchema = z.object({ id: dbInt, customer_id: dbInt });
+const billedRowSchema = z.object({
+  customer_id: dbInt,
+  code_type: z.enum(CODE_TYPES),
+  amount: dbDecimal,
+  ledger_amount: dbDecimal,
+  service_date: dbDate,
+});
 
 /**
  * The reverse of billEntriesOnStatements + startNextPeriods, for statements a run undo withdraws
@@ -27,25 +39,21 @@ export async function reopenStatements(
 ): Promise<number[]> {
   if (statementIds.length === 0) return [];
   const ids = sqlArray([...statementIds], "bigint");
-  const statements = await queryRows<{ id: string | number; customer_id: string | number }>(
+  const statements = await queryRows(
     tx,
     sql`select id, customer_id from statements where client_id = ${clientId} and id = any(${ids})`,
+    statementRowSchema,
   );
-  const customerIds = [...new Set(statements.map((row) => Number(row.customer_id)))].sort((a, b) => a - b);
+  const customerIds = [...new Set(statements.map((row) => row.customer_id))].sort((a, b) => a - b);
   await lockCustomers(tx, clientId, customerIds);
 
-  const billed = await queryRows<{
-    customer_id: string | number;
-    code_type: CodeType;
-    amount: string;
-    ledger_amount: string;
-    service_date: string;
-  }>(
+  const billed = await queryRows(
     tx,
     sql`select t.customer_id, k.code_type, t.amount::text as amount, t.ledger_amount::text as ledger_amount,
                t.service_date::text as service_date
         from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
         where t.client_id = ${clientId} and t.statement_id = any(${ids})`,
+    billedRowSchema,
   );
   const back = new Map<number, CustomerFiguresDelta>();
   for (const row of billed) {
@@ -58,7 +66,7 @@ export async function reopenStatements(
       },
       "post",
     );
-    const customerId = Number(row.customer_id);
+    const customerId = row.customer_id;
     const before = back.get(customerId);
     back.set(customerId, before ? addFiguresDeltas(before, delta) : delta);
   }
@@ -98,8 +106,11 @@ export async function reopenStatements(
       select q.current_balance, q.overdue_30_days, q.overdue_60_days, q.overdue_90_days, q.overdue_over_90_days
       from statements q
       where q.client_id = s.client_id and q.customer_id = s.customer_id
-        and (q.statement_date, q.id) < (s.statement_date, s.id) and not (q.id = any(${ids}))
-      order by q.statement_date desc, q.id desc limit 1) p on true
+        and ${isNewerStatement(
+          { date: sql`s.statement_date`, id: sql`s.id` },
+          { date: sql`q.statement_date`, id: sql`q.id` },
+        )} and not (q.id = any(${ids}))
+      order by ${newestStatementFirst(sql`q.statement_date`, sql`q.id`)} limit 1) p on true
     where c.client_id = ${clientId} and c.id = any(${sqlArray(customerIds, "bigint")})
       and s.client_id = ${clientId} and s.id = any(${ids}) and c.id = s.customer_id`);
   await recordCustomerChanges(tx, clientId, customerIds);

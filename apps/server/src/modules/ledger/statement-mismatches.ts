@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
-import { boxesReconcile } from "@cyclebill/domain";
+import { amountToCents, boxesReconcile } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt } from "../../db/row-schemas.js";
 import type { LedgerScope } from "./ledger-mismatches.js";
 
 /** An issued statement that does not prove itself, with each rule it breaks. */
@@ -14,26 +16,27 @@ export type StatementMismatch = {
   reasons: string[];
 };
 
-type Row = {
-  client_id: string | number;
-  customer_id: string | number;
-  id: string | number;
-  statement_num: number;
-  statement_date: string;
-  previous_balance: string;
-  charges: string;
-  late_fees: string;
-  debit_adjustments: string;
-  payments: string;
-  credit_adjustments: string;
-  new_balance: string;
-  prior_new_balance: string | null;
-  prior_date: string | null;
-  lines_sum: string;
-  lines_outside: number;
-  entries_missing: number;
-  ledger_at_date: string;
-};
+const statementRowSchema = z.object({
+  client_id: dbInt,
+  customer_id: dbInt,
+  id: dbInt,
+  statement_num: dbInt,
+  statement_date: dbDate,
+  previous_balance: dbDecimal,
+  charges: dbDecimal,
+  late_fees: dbDecimal,
+  debit_adjustments: dbDecimal,
+  payments: dbDecimal,
+  credit_adjustments: dbDecimal,
+  new_balance: dbDecimal,
+  prior_new_balance: dbDecimal.nullable(),
+  prior_date: dbDate.nullable(),
+  lines_sum: dbDecimal,
+  lines_outside: dbInt,
+  entries_missing: dbInt,
+  ledger_at_date: dbDecimal,
+});
+type StatementRow = z.output<typeof statementRowSchema>;
 
 /**
  * Every statement of the scope proves itself, or is listed with why: its boxes add up (previous +
@@ -51,7 +54,7 @@ export async function statementMismatches(
     scope.customerIds === undefined
       ? sql`true`
       : sql`s.customer_id = any(${`{${scope.customerIds.join(",")}}`}::bigint[])`;
-  const rows = await queryRows<Row>(
+  const rows = await queryRows(
     db,
     sql`
     with s as (
@@ -81,15 +84,16 @@ export async function statementMismatches(
                and t.service_date <= s.statement_date)::text as ledger_at_date
     from s
     order by s.client_id, s.customer_id, s.statement_date, s.id`,
+    statementRowSchema,
   );
   const mismatches: StatementMismatch[] = [];
   for (const row of rows) {
     const reasons = statementReasons(row);
     if (reasons.length > 0)
       mismatches.push({
-        clientId: Number(row.client_id),
-        customerId: Number(row.customer_id),
-        statementId: Number(row.id),
+        clientId: row.client_id,
+        customerId: row.customer_id,
+        statementId: row.id,
         statementNum: row.statement_num,
         statementDate: row.statement_date,
         reasons,
@@ -98,9 +102,10 @@ export async function statementMismatches(
   return mismatches;
 }
 
-const cents = (amount: string) => Math.round(Number(amount) * 100);
+/** Exact cents (the domain's one money parser), never through floating point. */
+const cents = amountToCents;
 
-function statementReasons(row: Row): string[] {
+function statementReasons(row: StatementRow): string[] {
   const reasons: string[] = [];
   const boxes = {
     previousBalance: row.previous_balance,

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import {
   MONTH_TO_DATE_BUCKETS,
   MONTH_TO_DATE_COLUMNS,
@@ -7,7 +7,6 @@ import {
   type StatementBoxes,
 } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
-import { customers } from "../../db/tables.js";
 
 export type AgeingSnapshot = {
   currentBalance: string;
@@ -33,33 +32,6 @@ export function billedFigures(boxes: StatementBoxes): BilledFigures {
     creditAdjustments: boxes.creditAdjustments,
     debitAdjustments: boxes.debitAdjustments,
   };
-}
-
-/**
- * Starts a customer's next billing period once its statement is made: the statement's new balance
- * becomes the previous balance, the month-to-date figures keep only what the statement did not
- * bill (entries dated after it), and the ageing columns keep the ageing as of this statement. The
- * caller holds the customer's lock.
- */
-export async function startNextPeriod(
-  tx: Executor,
-  clientId: number,
-  customerId: number,
-  input: { previousBalance: string; ageing: AgeingSnapshot; billed: BilledFigures },
-): Promise<void> {
-  const { billed } = input;
-  await tx
-    .update(customers)
-    .set({
-      previousBalance: input.previousBalance,
-      mtdCharges: sql`${customers.mtdCharges} - ${billed.charges}::numeric`,
-      mtdPayments: sql`${customers.mtdPayments} - ${billed.payments}::numeric`,
-      mtdCrAdj: sql`${customers.mtdCrAdj} - ${billed.creditAdjustments}::numeric`,
-      mtdDbAdj: sql`${customers.mtdDbAdj} - ${billed.debitAdjustments}::numeric`,
-      ...input.ageing,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
 }
 
 /**

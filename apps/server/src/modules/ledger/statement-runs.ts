@@ -1,30 +1,35 @@
 import { sql, type SQL } from "drizzle-orm";
+import { CARRIED_INVOICE_STATUS } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import type { AgeingSnapshot, BilledFigures } from "./statement-period.js";
 import { sqlArray } from "./sql-arrays.js";
 
-// The set-based counterparts of billEntriesOnStatement and startNextPeriod, for a production run's
-// chunk of customers: one statement each, whatever the number of customers.
+// The ledger side of making statements (writeStatements, for a run's chunk or one customer): which
+// entries a statement bills and which invoices it carries, billing them, and starting the next period.
 
 export type StatementToBill = { customerId: number; statementId: number; statementDate: string };
 
 /**
  * The entries a customer's statement dated `statementDate` bills (on the customer's own ledger,
- * `t`): those not yet billed dated up to the statement date, plus every entry of the customer's
- * closed invoices, which the statement carries. One condition for the boxes read before the
- * statement is written and for the billing after, so the two cannot disagree.
+ * `t`): the domain's statementBillsEntry, those not yet billed dated up to the statement date and
+ * nothing later, whatever invoice they are on. One condition for the boxes read before the
+ * statement is written, the billing after, and the preview, so they cannot disagree.
  */
 export function billedByStatement(statementDate: SQL): SQL {
-  return sql`t.statement_id is null
-    and (t.service_date <= ${statementDate}
-         or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
-                    and i.customer_id = t.customer_id and i.invoice_status = 'closed'))`;
+  return sql`t.statement_id is null and t.service_date <= ${statementDate}`;
 }
 
 /**
- * Bills each customer's entries on its statement (billedByStatement): call it before the statement
- * carries the customer's closed invoices (marks them processed).
+ * The invoices (`i`) a statement dated `statementDate` carries (statementCarriesInvoice): closed,
+ * with no entry dated after the statement, which will bill all of them.
  */
+export function carriedByStatement(statementDate: SQL): SQL {
+  return sql`i.invoice_status = ${CARRIED_INVOICE_STATUS}
+    and not exists (select 1 from transactions x where x.client_id = i.client_id and x.invoice_id = i.id
+                    and x.service_date > ${statementDate})`;
+}
+
+/** Bills each customer's entries on its statement (billedByStatement). */
 export async function billEntriesOnStatements(
   tx: Executor,
   clientId: number,

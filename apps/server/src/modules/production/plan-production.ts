@@ -31,9 +31,6 @@ import {
   type RecurringInput,
 } from "./production-inputs.js";
 
-/** The system code late fees post under (created per client when missing). */
-export const LATE_FEE_CODE = -1;
-
 export type RecurringPosting = {
   charge: RecurringInput;
   /** The posted description: the charge's, naming the month it covers when dated outside it. */

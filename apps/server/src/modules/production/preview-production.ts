@@ -15,18 +15,14 @@ import {
   type ProductionCustomerPreview,
   type ProductionCycleSummary,
   type ProductionCyclePreview,
+  LATE_FEE_CODE,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { notFound } from "../../http/errors.js";
-import {
-  addFigures,
-  emptyFigures,
-  figuresOf,
-  LATE_FEE_CODE,
-  planCustomers,
-  type CustomerPlan,
-} from "./plan-production.js";
+import { addFigures, emptyFigures, figuresOf, planCustomers, type CustomerPlan } from "./plan-production.js";
 import {
   clientById,
   clientsAlreadyRun,
@@ -212,18 +208,21 @@ export async function previewCustomer(
   };
 }
 
+const cycleCountRowSchema = z.object({ normal_cycle: dbInt, clients: dbInt });
+
 /** GET dailyproduction: every admin cycle with its number of clients and its last run. */
 export async function listCycles(
   db: Executor,
 ): Promise<{ count: number; results: ProductionCycleSummary[] }> {
-  const counts = await queryRows<{ normal_cycle: number; clients: string | number }>(
+  const counts = await queryRows(
     db,
     sql`select normal_cycle, count(*) as clients from clients group by normal_cycle`,
+    cycleCountRowSchema,
   );
   const perCycle = new Map<number, number>();
   for (const row of counts) {
     const cycle = adminCycleOf(row.normal_cycle);
-    perCycle.set(cycle, (perCycle.get(cycle) ?? 0) + Number(row.clients));
+    perCycle.set(cycle, (perCycle.get(cycle) ?? 0) + row.clients);
   }
   const lastRuns = await latestRunsByCycle(db);
   const results = ADMIN_CYCLES.map((cycle) => ({

@@ -1,27 +1,40 @@
 import { and, eq, sql } from "drizzle-orm";
-import { ageBalance, ledgerAmount, statementBoxes, type CodeType, type Debit } from "@cyclebill/domain";
+import {
+  CODE_TYPES,
+  LATE_FEE_CODE,
+  ageBalance,
+  isLateFee,
+  ledgerAmount,
+  statementBoxes,
+  type CodeType,
+  type Debit,
+} from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { customers } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { type BillLine } from "../invoices/bill-layout.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import { renderStatementsPdf } from "../statements/statement-page.pdf.js";
-import { LATE_FEE_CODE } from "./plan-production.js";
+import { billedByStatement } from "../ledger/statement-runs.js";
 import { planOneCustomer, type PreviewOptions } from "./preview-production.js";
 
-type LedgerRow = {
-  service_date: string;
-  code: number;
-  code_type: string;
-  description: string;
-  quantity: string;
-  rate: string;
-  ledger_amount: string;
-  voided: boolean;
-  on_statement: boolean;
-};
+const ledgerRowSchema = z.object({
+  service_date: dbDate,
+  code: dbInt,
+  code_type: z.enum(CODE_TYPES),
+  description: dbText,
+  quantity: dbDecimal,
+  rate: dbDecimal,
+  ledger_amount: dbDecimal,
+  voided: dbBool,
+  on_statement: dbBool,
+});
+
+const periodStartRowSchema = z.object({ period_start: dbDate.nullable() });
 
 /**
  * GET dailyproduction/client/{id}/customers/{id}/statement.pdf: the statement a run on runDate would
@@ -42,23 +55,23 @@ export async function renderPreviewStatementPdf(
     .from(customers)
     .where(and(eq(customers.clientId, clientId), eq(customers.id, customerId)));
   if (!customer) throw notFound();
-  // Every entry of the ledger (for the ageing); those the statement would bill are marked: not yet
-  // on a statement and dated up to the run date, or on an invoice the statement would carry.
-  const ledger = await queryRows<LedgerRow>(
+  // Every entry of the ledger (for the ageing); those the statement would bill are marked by the
+  // run's own condition (billedByStatement).
+  const ledger = await queryRows(
     db,
     sql`select t.service_date::text as service_date, k.code, k.code_type, t.description, t.quantity::text as quantity,
                t.rate::text as rate, t.ledger_amount::text as ledger_amount, t.voided,
-               (t.statement_id is null and (t.service_date <= ${runDate}::date
-                 or exists (select 1 from invoices i where i.client_id = t.client_id and i.id = t.invoice_id
-                            and i.invoice_status in ('open', 'closed')))) as on_statement
+               (${billedByStatement(sql`${runDate}::date`)}) as on_statement
         from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
         where t.client_id = ${clientId} and t.customer_id = ${customerId}
         order by t.service_date, t.id`,
+    ledgerRowSchema,
   );
-  const [previous] = await queryRows<{ period_start: string | null }>(
+  const [previous] = await queryRows(
     db,
     sql`select (max(statement_date) + 1)::text as period_start from statements
         where client_id = ${clientId} and customer_id = ${customerId}`,
+    periodStartRowSchema,
   );
 
   const planned: (BillLine & { codeType: CodeType; amount: string })[] = plan.recurring.map((posting) => ({
@@ -91,14 +104,14 @@ export async function renderPreviewStatementPdf(
     ...ledger
       .filter((row) => row.on_statement)
       .map((row) => ({
-        codeType: row.code_type as CodeType,
+        codeType: row.code_type,
         ledgerAmount: row.ledger_amount,
-        lateFee: row.code === LATE_FEE_CODE,
+        lateFee: isLateFee(row),
       })),
     ...planned.map((line) => ({
       codeType: line.codeType,
       ledgerAmount: line.ledgerAmount,
-      lateFee: line.code === LATE_FEE_CODE,
+      lateFee: isLateFee(line),
     })),
   ]);
   const ledgerDebits: Debit[] = [

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { recurringCharges } from "../../db/tables.js";
 import { monthlyCharge, postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { clientId, fixture, testApp, useProductionApp } from "../../test-support/production-app.js";
@@ -39,10 +41,11 @@ beforeAll(async () => {
 
 const written = async () =>
   (
-    await queryRows<{ entries: number; statements: number }>(
+    await queryRows(
       testApp.db,
       sql`select (select count(*)::int from transactions where client_id = ${clientId}) as entries,
                  (select count(*)::int from statements where client_id = ${clientId}) as statements`,
+      z.object({ entries: dbInt, statements: dbInt }),
     )
   )[0];
 

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { clientCyclesOf, type ClientLateFeeSettings, type MailingAddress } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { clients, jobRuns, productionRuns } from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { ageCustomerBalances, type CustomerAgeing } from "../summary/customer-ageing.queries.js";
@@ -138,6 +140,44 @@ export type ClientCustomerInputs = {
   ageing: Map<number, CustomerAgeing>;
 };
 
+const customerRowSchema = z.object({
+  id: dbInt,
+  customer_no: dbInt,
+  customer_name: dbText,
+  pull_flag: dbText,
+  finance_flag: dbText,
+  delete_flag: dbText.nullable(),
+  total_balance: dbDecimal,
+  // array_agg of the customer's route plans' flags; null when it is in no group.
+  group_flags: z.array(dbText).nullable(),
+  address1: dbText,
+  city: dbText,
+  state: dbText,
+  zip: dbText,
+  email: dbText,
+});
+
+const chargeRowSchema = z.object({
+  id: dbInt,
+  customer_id: dbInt,
+  code_id: dbInt,
+  code: dbInt,
+  code_type: dbText,
+  description: dbText,
+  code_description: dbText,
+  rate: dbDecimal,
+  quantity: dbDecimal,
+  unit_of_measure_id: dbInt.nullable(),
+  start_month: dbInt,
+  end_month: dbInt,
+  frequency: dbText,
+  arrears: dbBool,
+  bill_from: dbDate,
+  start_given: dbBool,
+});
+
+const sourceKeyRowSchema = z.object({ source_key: dbText });
+
 /** The client's customers a run bills (all but archived; or only the given ids), by id. */
 export async function readCustomerInputs(
   db: Executor,
@@ -146,21 +186,7 @@ export async function readCustomerInputs(
   customerIds?: readonly number[],
 ): Promise<ClientCustomerInputs> {
   const only = customerIds ? sql`and c.id = any(${sqlArray([...customerIds], "bigint")})` : sql``;
-  const customerRows = await queryRows<{
-    id: string | number;
-    customer_no: number;
-    customer_name: string;
-    pull_flag: string;
-    finance_flag: string;
-    delete_flag: string | null;
-    total_balance: string;
-    group_flags: string[] | null;
-    address1: string;
-    city: string;
-    state: string;
-    zip: string;
-    email: string;
-  }>(
+  const customerRows = await queryRows(
     db,
     sql`select c.id, c.customer_no, c.customer_name, c.pull_flag, c.finance_flag, c.delete_flag,
                c.total_balance::text as total_balance, c.address1, c.city, c.state, c.zip, c.email,
@@ -169,25 +195,9 @@ export async function readCustomerInputs(
         from customers c
         where c.client_id = ${clientId} and not c.deleted ${only}
         order by c.id`,
+    customerRowSchema,
   );
-  const chargeRows = await queryRows<{
-    id: string | number;
-    customer_id: string | number;
-    code_id: string | number;
-    code: number;
-    code_type: string;
-    description: string;
-    code_description: string;
-    rate: string;
-    quantity: string;
-    unit_of_measure_id: string | number | null;
-    start_month: number;
-    end_month: number;
-    frequency: string;
-    arrears: boolean;
-    bill_from: string;
-    start_given: boolean;
-  }>(
+  const chargeRows = await queryRows(
     db,
     sql`select r.id, r.customer_id, r.code_id, k.code, k.code_type, r.description, k.description as code_description,
                r.rate::text as rate, r.quantity::text as quantity, r.unit_of_measure_id, r.start_month, r.end_month,
@@ -199,21 +209,22 @@ export async function readCustomerInputs(
         join codes k on k.client_id = r.client_id and k.id = r.code_id
         where r.client_id = ${clientId} ${customerIds ? sql`and r.customer_id = any(${sqlArray([...customerIds], "bigint")})` : sql``}
         order by r.customer_id, r.id`,
+    chargeRowSchema,
   );
   const recurring = new Map<number, RecurringInput[]>();
   for (const row of chargeRows) {
-    const customerId = Number(row.customer_id);
+    const customerId = row.customer_id;
     const list = recurring.get(customerId) ?? [];
     list.push({
-      id: Number(row.id),
+      id: row.id,
       customerId,
-      codeId: Number(row.code_id),
+      codeId: row.code_id,
       code: row.code,
       codeType: row.code_type,
       description: row.description || row.code_description,
       rate: row.rate,
       quantity: row.quantity,
-      unitOfMeasureId: row.unit_of_measure_id === null ? null : Number(row.unit_of_measure_id),
+      unitOfMeasureId: row.unit_of_measure_id,
       startMonth: row.start_month,
       endMonth: row.end_month,
       frequency: row.frequency,
@@ -223,11 +234,11 @@ export async function readCustomerInputs(
     });
     recurring.set(customerId, list);
   }
-  const ids = customerRows.map((row) => Number(row.id));
+  const ids = customerRows.map((row) => row.id);
   const aged = await ageCustomerBalances(db, clientId, runDate, customerIds ? ids : undefined);
   return {
     customers: customerRows.map((row) => ({
-      id: Number(row.id),
+      id: row.id,
       customerNo: row.customer_no,
       customerName: row.customer_name,
       pullFlag: row.pull_flag,
@@ -250,10 +261,11 @@ export async function existingSourceKeys(
   keys: readonly string[],
 ): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const rows = await queryRows<{ source_key: string }>(
+  const rows = await queryRows(
     db,
     sql`select source_key from transactions
         where client_id = ${clientId} and source_key = any(${sqlArray([...keys], "text")})`,
+    sourceKeyRowSchema,
   );
   return new Set(rows.map((row) => row.source_key));
 }

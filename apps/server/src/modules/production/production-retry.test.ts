@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { productionRunSchema } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { clients, customers, recurringCharges } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { monthlyCharge } from "../../test-support/ledger-rows.js";
@@ -65,13 +67,14 @@ beforeAll(async () => {
 const waitForRun = (id: number) => waitForProductionRun(admin, id, 90_000, 250);
 
 const perCustomer = () =>
-  queryRows<{ recurring: number; statements: number }>(
+  queryRows(
     testApp.db,
     sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
                   and t.transaction_type = 'recurring') as recurring,
                (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id)
                  as statements
         from customers c where c.client_id = ${clientId} and c.customer_no >= 500 order by c.id`,
+    z.object({ recurring: dbInt, statements: dbInt }),
   );
 
 describe("a failed production run", () => {

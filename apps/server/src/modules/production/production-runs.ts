@@ -2,44 +2,62 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import {
   CLIENT_SKIP_LABELS,
   productionFiguresSchema,
+  productionRunClientSchema,
   resolvePaging,
   type ClientSkipReason,
   type Page,
   type ProductionRun,
   type ProductionRunStatus,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbInt, dbJson, dbText, dbTimestamp } from "../../db/row-schemas.js";
 import { clients, cycleRuns } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { addFigures, withAllReasons } from "./plan-production.js";
 
 type CycleRunRow = typeof cycleRuns.$inferSelect;
-type PartRow = {
-  cycle_run_id: string | number;
-  production_run_id: string | number;
-  client_id: string | number;
-  client_name: string;
-  period_start: string;
-  period_end: string;
-  job_run_id: string | number | null;
-  autopay_job_run_id: string | number | null;
-  job_status: string | null;
-  total: number | null;
-  done: number | null;
-  error: string | null;
-  figures: unknown;
-  finished_at: string | null;
-  undo_job_run_id: string | number | null;
-  undo_status: "queued" | "running" | "succeeded" | "failed" | null;
-  undo_error: string | null;
-  undo_requested_by: string | number | null;
-  undo_requested_by_name: string | null;
-  undo_requested_at: string | null;
-  undone_at: string | null;
-  undone_figures: { statements: number; entries: number; pools: number; emails: number } | null;
-};
+/** A part's undo as the API shows it: its job's status, and what it removed (undone_figures). */
+const partUndoSchema = productionRunClientSchema.shape.undo.unwrap();
+
+/** A client's part of a run with its job runs, as toApi's query returns it. */
+const partRowSchema = z.object({
+  cycle_run_id: dbInt,
+  production_run_id: dbInt,
+  client_id: dbInt,
+  client_name: dbText,
+  period_start: dbDate,
+  period_end: dbDate,
+  job_run_id: dbInt.nullable(),
+  autopay_job_run_id: dbInt.nullable(),
+  job_status: dbText.nullable(),
+  total: dbInt.nullable(),
+  done: dbInt.nullable(),
+  error: dbText.nullable(),
+  // Parsed by productionFiguresSchema once its reasons are filled in (withAllReasons).
+  figures: dbJson,
+  finished_at: dbTimestamp.nullable(),
+  undo_job_run_id: dbInt.nullable(),
+  undo_status: partUndoSchema.shape.status.nullable(),
+  undo_error: dbText.nullable(),
+  undo_requested_by: dbInt.nullable(),
+  undo_requested_by_name: dbText.nullable(),
+  undo_requested_at: dbTimestamp.nullable(),
+  undone_at: dbTimestamp.nullable(),
+  undone_figures: partUndoSchema.shape.removed,
+});
+type PartRow = z.output<typeof partRowSchema>;
+
+const emailCountRowSchema = z.object({
+  client_id: dbInt,
+  production_run_id: dbInt,
+  status: dbText,
+  count: dbInt,
+});
+
+const cycleRunIdRowSchema = z.object({ id: dbInt });
 
 function partStatus(jobStatus: string | null): ProductionRunStatus {
   if (jobStatus === "succeeded") return "done";
@@ -61,30 +79,26 @@ const NO_EMAILS = { total: 0, queued: 0, sending: 0, sent: 0, failed: 0 };
 async function emailCounts(db: Executor, parts: readonly PartRow[]) {
   const counts = new Map<string, typeof NO_EMAILS>();
   if (parts.length === 0) return counts;
-  const rows = await queryRows<{
-    client_id: string | number;
-    production_run_id: string | number;
-    status: string;
-    count: string | number;
-  }>(
+  const rows = await queryRows(
     db,
     sql`select d.client_id, d.production_run_id, d.status, count(*) as count
         from statement_deliveries d
         join unnest(${sqlArray(
-          parts.map((part) => Number(part.client_id)),
+          parts.map((part) => part.client_id),
           "bigint",
         )},
                     ${sqlArray(
-                      parts.map((part) => Number(part.production_run_id)),
+                      parts.map((part) => part.production_run_id),
                       "bigint",
                     )}) as p(client_id, run_id)
           on d.client_id = p.client_id and d.production_run_id = p.run_id
         group by 1, 2, 3`,
+    emailCountRowSchema,
   );
   for (const row of rows) {
     const key = `${row.client_id}/${row.production_run_id}`;
     const entry = counts.get(key) ?? { ...NO_EMAILS };
-    const count = Number(row.count);
+    const count = row.count;
     entry.total += count;
     if (
       row.status === "queued" ||
@@ -101,7 +115,7 @@ async function emailCounts(db: Executor, parts: readonly PartRow[]) {
 async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<ProductionRun[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const parts = await queryRows<PartRow>(
+  const parts = await queryRows(
     db,
     sql`select p.cycle_run_id, p.id as production_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
                p.autopay_job_run_id,
@@ -122,6 +136,7 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
           sql`, `,
         )})
         order by p.client_id`,
+    partRowSchema,
   );
   const emails = await emailCounts(db, parts);
   const skippedIds = [...new Set(rows.flatMap((row) => row.skipped.map((item) => item.clientId)))];
@@ -136,32 +151,32 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
         ).map((row) => [row.id, row.name]),
   );
   return rows.map((row) => {
-    const own = parts.filter((part) => Number(part.cycle_run_id) === row.id);
+    const own = parts.filter((part) => part.cycle_run_id === row.id);
     const clientParts = own.map((part) => {
       const figures =
         part.figures === null ? null : productionFiguresSchema.parse(withAllReasons(part.figures));
       return {
-        client_id: Number(part.client_id),
+        client_id: part.client_id,
         client_name: part.client_name,
         status: partStatus(part.job_status),
         period_start: part.period_start,
         period_end: part.period_end,
         total: part.total ?? 0,
         done: part.done ?? 0,
-        job_run_id: part.job_run_id === null ? null : Number(part.job_run_id),
+        job_run_id: part.job_run_id,
         error: part.error,
         figures,
         emails: emails.get(`${part.client_id}/${part.production_run_id}`) ?? { ...NO_EMAILS },
         // The card run that charged the part's autopay customers (GET /api/card-runs/{id}/).
-        autopay_job_id: part.autopay_job_run_id === null ? null : Number(part.autopay_job_run_id),
+        autopay_job_id: part.autopay_job_run_id,
         undo:
           part.undo_job_run_id === null
             ? null
             : {
-                job_id: Number(part.undo_job_run_id),
+                job_id: part.undo_job_run_id,
                 status: part.undo_status ?? "queued",
                 error: part.undo_error,
-                requested_by: part.undo_requested_by === null ? null : Number(part.undo_requested_by),
+                requested_by: part.undo_requested_by,
                 requested_by_name: part.undo_requested_by_name,
                 requested_at: part.undo_requested_at ?? row.createdAt.toISOString(),
                 undone_at: part.undone_at,
@@ -234,9 +249,10 @@ export async function listProductionRuns(
 
 /** The latest run of each cycle that has one. */
 export async function latestRunsByCycle(db: Executor): Promise<Map<number, ProductionRun>> {
-  const rows = await queryRows<{ id: string | number }>(
+  const rows = await queryRows(
     db,
     sql`select distinct on (cycle) id from cycle_runs order by cycle, created_at desc, id desc`,
+    cycleRunIdRowSchema,
   );
   if (rows.length === 0) return new Map();
   const runs = await db
@@ -245,7 +261,7 @@ export async function latestRunsByCycle(db: Executor): Promise<Map<number, Produ
     .where(
       inArray(
         cycleRuns.id,
-        rows.map((row) => Number(row.id)),
+        rows.map((row) => row.id),
       ),
     );
   return new Map((await toApi(db, runs)).map((run) => [run.cycle, run]));

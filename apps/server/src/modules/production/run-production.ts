@@ -1,14 +1,16 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { productionFiguresSchema, startsNewFiscalYear, type BillingPeriod } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbInt } from "../../db/row-schemas.js";
 import { clients, customers, productionRuns } from "../../db/tables.js";
 import { finishJobRun, planJobRun, type JobRunKey } from "../jobs/job-runs.js";
 import { carryChunks, chunkResults, runChunk, type ChunkResult } from "../jobs/record-chunk.js";
 import { closeBooksForRun } from "../ledger/closed-period.js";
+import { recordClientCycle } from "../clients/client-cycle-figures.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { addFigures, figuresOf, planCustomers, withAllReasons } from "./plan-production.js";
-import type { ProductionClientRow } from "./production-inputs.js";
 import { untimed, writeChunk, type PhaseTimer } from "./write-production.js";
 import { createRunDeliveries } from "../delivery/create-pools.js";
 import type { EnqueueDeliveryJobs } from "../delivery/delivery-jobs.js";
@@ -220,6 +222,9 @@ function summarizeProduction(chunks: ChunkResult[]): Record<string, unknown> {
   };
 }
 
+/** The client's fiscal year start month and last billing date, before the run sets it. */
+const fiscalYearRowSchema = z.object({ fiscalYearResetMonth: dbInt, last: dbDate.nullable() });
+
 /**
  * The client's bookkeeping once its last chunk is done, in that chunk's transaction: cycle ran,
  * billing dates, days in the cycle, year-to-date bills (reset at the fiscal year's start) and this
@@ -236,33 +241,25 @@ async function finishClientRun(
   const run = await readRun(tx, clientId, productionRunId);
   const figures = chunkFigures(chunks);
   const invoices = chunks.reduce((sum, chunk) => sum + Number(chunk.result.invoices_processed ?? 0), 0);
-  const [client] = await queryRows<
-    Pick<ProductionClientRow, "fiscalYearResetMonth"> & { last: string | null }
-  >(
+  const [client] = await queryRows(
     tx,
     sql`select fiscal_year_reset_month as "fiscalYearResetMonth", date_last_billing::text as last
         from clients where id = ${clientId}`,
+    fiscalYearRowSchema,
   );
   const reset = startsNewFiscalYear(client?.last ?? null, run.runDate, client?.fiscalYearResetMonth ?? 1);
   const { mail, email, both, pulled } = figures.statements;
   const sent = mail + email + both;
-  await tx
-    .update(clients)
-    .set({
-      cycleRan: true,
-      daysInLastCycle: periodOf(run).days,
-      dateFirstBilling: sql`coalesce(${clients.dateFirstBilling}, ${run.runDate}::date)`,
-      dateLastBilling: run.runDate,
-      dateThisBilling: run.runDate,
-      numberBillsSentYtd: reset ? sent : sql`${clients.numberBillsSentYtd} + ${sent}`,
-      numberBiSentYtd: reset ? invoices : sql`${clients.numberBiSentYtd} + ${invoices}`,
-      numberMailedBills: mail + both,
-      numberEmailedBills: email + both,
-      numberPulledBills: pulled,
-      numberBillOverflows: 0,
-      updatedAt: new Date(),
-    })
-    .where(eq(clients.id, clientId));
+  await recordClientCycle(tx, clientId, {
+    runDate: run.runDate,
+    days: periodOf(run).days,
+    newYear: reset,
+    sent,
+    invoices,
+    mailed: mail + both,
+    emailed: email + both,
+    pulled,
+  });
   await tx
     .update(productionRuns)
     .set({
@@ -276,5 +273,10 @@ async function finishClientRun(
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
   // The statements go out: pools to print, emails to send, as jobs that commit with this step.
   await queues.delivery(tx, await createRunDeliveries(tx, { clientId, productionRunId }));
-  await startAutopayRun(tx, { clientId, productionRunId }, queues.cardRuns);
+  const autopayRunId = await startAutopayRun(tx, { clientId, productionRunId }, queues.cardRuns);
+  if (autopayRunId !== null)
+    await tx
+      .update(productionRuns)
+      .set({ autopayJobRunId: autopayRunId })
+      .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
 }

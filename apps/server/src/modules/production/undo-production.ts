@@ -1,17 +1,26 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { JobRun } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { clients, jobRuns, productionRuns } from "../../db/tables.js";
+import { ONE_RUN_PULL_FLAGS } from "@cyclebill/domain";
+import { clientCycleSnapshotSchema, restoreClientCycle } from "../clients/client-cycle-figures.js";
+import { restorePullFlags } from "../customers/pull-flags-after-run.js";
+import { restoreRecurringBilled } from "../customers/recurring-billed.js";
+import { withdrawRunDelivery } from "../delivery/withdraw-run-delivery.js";
+import { restoreGroupSkip } from "../groups/route-plan-flags-after-run.js";
+import { releaseStatementInvoices } from "../invoices/statement-invoices.js";
+import { deleteStatements } from "../statements/statement-marks.js";
 import type { AuthUser } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
-import { createJobRun, getJobRun, planJobRun } from "../jobs/job-runs.js";
+import { createJobRun, failJobRun, getJobRun, planJobRun } from "../jobs/job-runs.js";
 import { chunkResults, runChunk } from "../jobs/record-chunk.js";
 import { removePoolFiles } from "../delivery/pool-files.js";
 import { removeEntries } from "../ledger/remove-entries.js";
 import { reopenStatements } from "../ledger/reopen-statements.js";
-import { sqlArray } from "../ledger/sql-arrays.js";
-import type { ChunkRestore } from "./write-production.js";
+import { chunkRestoreSchema } from "./write-production.js";
 
 /** The job's stable id: the kind of its job run and its pg-boss queue name. */
 export const PRODUCTION_UNDO_JOB = "production-undo";
@@ -22,32 +31,39 @@ export type EnqueueProductionUndo = (tx: Executor, payload: ProductionUndoStep) 
 
 type PartKey = { clientId: number; productionRunId: number };
 
+const emailCountsRowSchema = z.object({ sent: dbInt, sending: dbInt });
+const poolNameRowSchema = z.object({ pool_name: dbText });
+const cardAttemptsRowSchema = z.object({ attempts: dbInt });
+
 /** What of a part has gone out: emails the SMTP server accepted (or is being handed), pools downloaded, cards charged. */
 async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
   const { clientId, productionRunId } = part;
-  const [emails] = await queryRows<{ sent: string | number; sending: string | number }>(
+  const [emails] = await queryRows(
     tx,
     sql`select count(*) filter (where status = 'sent') as sent, count(*) filter (where status = 'sending') as sending
         from statement_deliveries where client_id = ${clientId} and production_run_id = ${productionRunId}`,
+    emailCountsRowSchema,
   );
-  const pools = await queryRows<{ pool_name: string }>(
+  const pools = await queryRows(
     tx,
     sql`select pool_name from pools where client_id = ${clientId} and production_run_id = ${productionRunId}
           and downloaded_at is not null order by pool_name`,
+    poolNameRowSchema,
   );
-  const [cards] = await queryRows<{ attempts: string | number }>(
+  const [cards] = await queryRows(
     tx,
     sql`select count(*) as attempts from payment_attempts a
         join production_runs p on p.client_id = a.client_id and p.autopay_job_run_id = a.card_run_id
         where p.client_id = ${clientId} and p.id = ${productionRunId}`,
+    cardAttemptsRowSchema,
   );
   const out: string[] = [];
-  const sent = Number(emails?.sent ?? 0);
-  const sending = Number(emails?.sending ?? 0);
+  const sent = emails?.sent ?? 0;
+  const sending = emails?.sending ?? 0;
   if (sent > 0) out.push(`${sent} email${sent === 1 ? "" : "s"} accepted by the mail server`);
   if (sending > 0) out.push(`${sending} email${sending === 1 ? "" : "s"} being sent`);
   for (const pool of pools) out.push(`pool ${pool.pool_name} downloaded`);
-  const attempts = Number(cards?.attempts ?? 0);
+  const attempts = cards?.attempts ?? 0;
   if (attempts > 0) out.push(`${attempts} autopay card charge${attempts === 1 ? "" : "s"} made`);
   return out;
 }
@@ -107,22 +123,10 @@ export async function requestProductionUndo(
   return getJobRun(db, { clientId: input.clientId, user }, jobId);
 }
 
-type ClientBefore = {
-  cycle_ran: boolean;
-  days_in_last_cycle: number;
-  date_first_billing: string | null;
-  date_last_billing: string | null;
-  date_this_billing: string | null;
-  number_bills_sent_ytd: number;
-  number_bi_sent_ytd: number;
-  number_mailed_bills: number;
-  number_emailed_bills: number;
-  number_pulled_bills: number;
-  number_bill_overflows: number;
-  books_closed_through: string | null;
-};
-
 const UNDOING = "undoing the run";
+
+const statementCountRowSchema = z.object({ statements: dbInt });
+const idRowSchema = z.object({ id: dbInt });
 
 /**
  * The undo job: one transaction that takes the whole part back, recorded as the job run's one
@@ -134,13 +138,14 @@ export async function runProductionUndo(
   dataDir: string,
 ): Promise<void> {
   const key = { clientId: step.clientId, runId: step.runId };
-  const [count] = await queryRows<{ statements: string | number }>(
+  const [count] = await queryRows(
     db,
     sql`select count(*) as statements from statements
         where client_id = ${step.clientId} and production_run_id = ${step.productionRunId}`,
+    statementCountRowSchema,
   );
   await db.transaction((tx) =>
-    planJobRun(tx, key, { total: Number(count?.statements ?? 0), chunkCount: 1, step: UNDOING }),
+    planJobRun(tx, key, { total: count?.statements ?? 0, chunkCount: 1, step: UNDOING }),
   );
   const poolNames: string[] = [];
   await runChunk(
@@ -176,106 +181,53 @@ async function undoPart(
   const out = await deliveryStarted(tx, { clientId, productionRunId });
   if (out.length > 0) throw new DeliveryStartedError(out);
 
-  const emails = await queryRows<{ id: string | number }>(
-    tx,
-    sql`delete from statement_deliveries where client_id = ${clientId} and production_run_id = ${productionRunId}
-        returning id`,
-  );
-  const pools = await queryRows<{ pool_name: string; state: string }>(
-    tx,
-    sql`delete from pools where client_id = ${clientId} and production_run_id = ${productionRunId}
-        returning pool_name, state`,
-  );
+  const { emails, pools } = await withdrawRunDelivery(tx, { clientId, productionRunId });
   // A pool still building removes its own files when its next write finds it gone.
   poolNames.push(...pools.filter((pool) => pool.state !== "building").map((pool) => pool.pool_name));
   // The autopay card run has charged nobody (checked above): it stops before its first chunk.
   if (part.autopayJobRunId !== null)
-    await tx
-      .update(jobRuns)
-      .set({
-        status: "failed",
-        step: "failed",
-        error: "Its production run was undone.",
-        finishedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(jobRuns.clientId, clientId),
-          eq(jobRuns.id, part.autopayJobRunId),
-          sql`${jobRuns.status} in ('queued', 'running')`,
-        ),
-      );
+    await failJobRun(tx, { clientId, runId: part.autopayJobRunId }, "Its production run was undone.");
 
   // The client's billing dates, counters and closed-through date first: the closed period the run's
   // statements made must be open again before its entries can leave the ledger.
-  const before = part.clientBefore as ClientBefore | null;
-  if (before)
-    await tx
-      .update(clients)
-      .set({
-        cycleRan: before.cycle_ran,
-        daysInLastCycle: before.days_in_last_cycle,
-        dateFirstBilling: before.date_first_billing,
-        dateLastBilling: before.date_last_billing,
-        dateThisBilling: before.date_this_billing,
-        numberBillsSentYtd: before.number_bills_sent_ytd,
-        numberBiSentYtd: before.number_bi_sent_ytd,
-        numberMailedBills: before.number_mailed_bills,
-        numberEmailedBills: before.number_emailed_bills,
-        numberPulledBills: before.number_pulled_bills,
-        numberBillOverflows: before.number_bill_overflows,
-        booksClosedThrough: before.books_closed_through,
-        updatedAt: new Date(),
-      })
-      .where(eq(clients.id, clientId));
-  const statements = await queryRows<{ id: string | number }>(
+  const before = part.clientBefore === null ? null : clientCycleSnapshotSchema.parse(part.clientBefore);
+  if (before) await restoreClientCycle(tx, clientId, before);
+  const statements = await queryRows(
     tx,
     sql`select id from statements where client_id = ${clientId} and production_run_id = ${productionRunId}
         order by id`,
+    idRowSchema,
   );
-  const statementIds = statements.map((row) => Number(row.id));
-  const ids = sqlArray(statementIds, "bigint");
+  const statementIds = statements.map((row) => row.id);
   await reopenStatements(tx, clientId, statementIds);
-  await tx.execute(sql`update invoices set
-      invoice_status = case when closed_at is null then 'open' else 'closed' end,
-      statement_id = null, processed_at = null
-    where client_id = ${clientId} and statement_id = any(${ids})`);
-  const posted = await queryRows<{ id: string | number }>(
+  await releaseStatementInvoices(tx, clientId, statementIds);
+  const posted = await queryRows(
     tx,
     sql`select id from transactions where client_id = ${clientId} and production_run_id = ${productionRunId}
           and transaction_type in ('recurring', 'late_fee')`,
+    idRowSchema,
   );
   const entries = await removeEntries(
     tx,
     { clientId },
-    posted.map((row) => Number(row.id)),
+    posted.map((row) => row.id),
   );
-  await tx.execute(sql`delete from statements where client_id = ${clientId} and id = any(${ids})`);
+  await deleteStatements(tx, clientId, statementIds);
 
   // The one-month flags and recurring charges' last billed dates the run's chunks changed.
   if (part.jobRunId !== null) {
     for (const chunk of await chunkResults(tx, { clientId, runId: part.jobRunId })) {
-      const restore = chunk.result.restore as ChunkRestore | undefined;
-      if (!restore) continue;
-      for (const flag of ["T", "N"]) {
-        const customers = restore.pull.filter(([, pull]) => pull === flag).map(([id]) => id);
-        if (customers.length > 0)
-          await tx.execute(sql`update customers set pull_flag = ${flag}, updated_at = now()
-            where client_id = ${clientId} and id = any(${sqlArray(customers, "bigint")})`);
-      }
-      if (restore.routeSkip.length > 0)
-        await tx.execute(sql`update route_plans set bill_indicator_flag = 'skip'
-          where client_id = ${clientId} and customer_id = any(${sqlArray(restore.routeSkip, "bigint")})`);
-      if (restore.recurring.length > 0)
-        await tx.execute(sql`update recurring_charges r set last_billed_on = b.last_billed_on
-          from unnest(${sqlArray(
-            restore.recurring.map(([id]) => id),
-            "bigint",
-          )}, ${sqlArray(
-            restore.recurring.map(([, date]) => date),
-            "date",
-          )}) as b(id, last_billed_on)
-          where r.client_id = ${clientId} and r.id = b.id`);
+      if (chunk.result.restore === undefined) continue;
+      const restore = chunkRestoreSchema.parse(chunk.result.restore);
+      for (const flag of ONE_RUN_PULL_FLAGS)
+        await restorePullFlags(
+          tx,
+          clientId,
+          flag,
+          restore.pull.filter(([, pull]) => pull === flag).map(([id]) => id),
+        );
+      await restoreGroupSkip(tx, clientId, restore.routeSkip);
+      await restoreRecurringBilled(tx, clientId, restore.recurring);
     }
   }
 
@@ -283,7 +235,7 @@ async function undoPart(
     statements: statementIds.length,
     entries,
     pools: pools.length,
-    emails: emails.length,
+    emails,
   };
   await tx
     .update(productionRuns)

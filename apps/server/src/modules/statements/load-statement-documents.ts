@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { autopayChargeDate, paymentMethodLabel, statementPayLink } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbInt } from "../../db/row-schemas.js";
 import {
   clients,
   codes,
@@ -15,6 +17,9 @@ import { type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
 import { billLineColumns } from "../invoices/bill-line-columns.js";
+
+/** A statement's id with the date of the customer's statement before it (null: its first). */
+const previousDateRowSchema = z.object({ id: dbInt, previous: dbDate.nullable() });
 
 /** A statement ready to draw, with what its pool's manifest and its email need beside it. */
 export type LoadedStatement = {
@@ -75,14 +80,15 @@ export async function loadStatementDocuments(
     .where(and(eq(statements.clientId, clientId), inArray(statements.id, unique)));
   if (rows.length === 0) return [];
   const client = options.client ?? (await loadBillClient(db, clientId));
-  const previous = await queryRows<{ id: string | number; previous: string | null }>(
+  const previous = await queryRows(
     db,
     sql`select s.id, (select max(p.statement_date)::text from statements p
                       where p.client_id = s.client_id and p.customer_id = s.customer_id and p.id < s.id) as previous
         from statements s
         where s.client_id = ${clientId} and s.id = any(${sqlArray(unique, "bigint")})`,
+    previousDateRowSchema,
   );
-  const previousOf = new Map(previous.map((row) => [Number(row.id), row.previous]));
+  const previousOf = new Map(previous.map((row) => [row.id, row.previous]));
   const lineRows = await db
     .select({ statementId: transactions.statementId, ...billLineColumns })
     .from(transactions)
@@ -149,7 +155,7 @@ export async function loadStatementDocuments(
           statement.autopayMethod && statement.autopayChargeDate
             ? { method: statement.autopayMethod, chargeDate: statement.autopayChargeDate }
             : method
-              ? { method, chargeDate: autopayChargeDate(statement.statementDate, client.terms) }
+              ? { method, chargeDate: autopayChargeDate(statement.statementDate, client.dueDays) }
               : undefined,
       },
     });

@@ -5,6 +5,7 @@ import {
   isNegativeAmount,
   isZeroAmount,
   negateAmount,
+  printedAmountDue,
 } from "@cyclebill/domain";
 import {
   ACCENT,
@@ -16,12 +17,12 @@ import {
   currentPage,
   newBillDocument,
   numberPages,
-  usDate,
   type BillClient,
   type BillCustomer,
   type BillLine,
   type Pdf,
 } from "../invoices/bill-layout.pdf.js";
+import { usDate } from "@cyclebill/domain";
 import { drawAddressBlock, drawBillHeader, drawSectionTitle } from "../invoices/bill-header.pdf.js";
 import { drawBillLines } from "../invoices/bill-lines.pdf.js";
 import { drawFigureBoxes, drawNotes } from "../invoices/bill-summary.pdf.js";
@@ -84,7 +85,7 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   const credit = isNegativeAmount(statement.newBalance);
   const autopay = data.autopay && !credit && !isZeroAmount(statement.newBalance) ? data.autopay : undefined;
   if (autopay) facts.push(["Autopay on", usDate(autopay.chargeDate)]);
-  else if (!credit) facts.push(["Due Date", dueDateText(statement.statementDate, client.terms)]);
+  else if (!credit) facts.push(["Due Date", dueDateText(statement.statementDate, client.dueDays)]);
   let y = drawBillHeader(doc, {
     client,
     title: "Statement",
@@ -92,7 +93,7 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
     customer,
     highlight: {
       label: credit ? "Credit balance" : autopay ? "Autopay amount" : "Amount due",
-      value: formatUsd(credit ? negateAmount(statement.newBalance) : statement.newBalance),
+      value: formatUsd(credit ? negateAmount(statement.newBalance) : printedAmountDue(statement.newBalance)),
     },
   });
   if (autopay) {
@@ -241,7 +242,7 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     ["Statement Date", usDate(statement.statementDate)],
     data.autopay
       ? ["Autopay on", usDate(data.autopay.chargeDate)]
-      : ["Amount Due", formatUsd(isNegativeAmount(statement.newBalance) ? "0" : statement.newBalance)],
+      : ["Amount Due", formatUsd(printedAmountDue(statement.newBalance))],
     ["Amount Enclosed", ""],
   ];
   rows.forEach(([label, value], index) => {

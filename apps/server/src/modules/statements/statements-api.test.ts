@@ -26,6 +26,8 @@ async function invoicedStatement() {
   const charge = await post(customerId, "charge", "20.00", "2024-03-03");
   const invoice = await createInvoice(testApp.db, tenantA(), { customerId, invoiceDate: "2024-03-04" });
   await attachTransactions(testApp.db, tenantA(), invoice.id, [charge.id]);
+  // Closed, so the statement carries it (an open invoice stays open: its entries are billed as lines).
+  await testApp.db.update(invoices).set({ invoiceStatus: "closed" }).where(eq(invoices.id, invoice.id));
   const statement = await createStatement(testApp.db, tenantA(), { customerId, statementDate: "2024-03-31" });
   return { customerId, charge, invoice, statement };
 }

@@ -20,7 +20,7 @@ import {
 useStatementWorld();
 
 describe("createStatement", () => {
-  it("snapshots the period, carries entries and invoices, and starts the next period", async () => {
+  it("bills its period, carries the closed invoices, and starts the next period", async () => {
     const customerId = await newCustomer();
     const oldCharge = await post(customerId, "charge", "100.00", "2024-01-20");
     const charge = await post(customerId, "charge", "40.00", "2024-03-05");
@@ -32,7 +32,8 @@ describe("createStatement", () => {
     const closed = await createInvoice(testApp.db, tenantA(), { customerId, invoiceDate: "2024-03-06" });
     await attachTransactions(testApp.db, tenantA(), closed.id, [charge.id]);
     await testApp.db.update(invoices).set({ invoiceStatus: "closed" }).where(eq(invoices.id, closed.id));
-    // An open invoice holding an entry dated after the statement: the statement still carries both.
+    // An open invoice holding an entry dated after the statement: neither is on it (issue 38: the
+    // run's rule, which this follows, bills by date and carries closed invoices only).
     const open = await createInvoice(testApp.db, tenantA(), { customerId, invoiceDate: "2024-03-30" });
     await attachTransactions(testApp.db, tenantA(), open.id, [future.id]);
     const before = await customerRow(customerId);
@@ -49,11 +50,11 @@ describe("createStatement", () => {
       invoiceStatus: "processed",
       delivery: "email",
       previousBalance: "0.00",
-      charges: "147.00",
+      charges: "140.00",
       payments: "30.00",
       creditAdjustments: "5.00",
       debitAdjustments: "2.50",
-      newBalance: "114.50",
+      newBalance: "107.50",
     });
     const [ageing] = await ageCustomerBalances(testApp.db, fixture.a.clientId, "2024-03-31", [customerId]);
     expect(statement).toMatchObject({
@@ -63,9 +64,9 @@ describe("createStatement", () => {
       overdue90Days: ageing?.days90,
       overdueOver90Days: ageing?.over90,
     });
-    // Newest debits first: 7.00 + 2.50 + 40.00 are current; the rest of the balance is
-    // the 71-day-old January charge, in the 60-day box.
-    expect(statement.currentBalance).toBe("49.50");
+    // Newest debits first: 2.50 + 40.00 are current; the rest of the balance is the 71-day-old
+    // January charge, in the 60-day box.
+    expect(statement.currentBalance).toBe("42.50");
     expect(statement.overdue60Days).toBe("65.00");
     expect(
       sumAmounts([
@@ -75,21 +76,22 @@ describe("createStatement", () => {
         statement.overdue90Days,
         statement.overdueOver90Days,
       ]),
-    ).toBe("114.50");
+    ).toBe("107.50");
 
-    for (const id of [oldCharge.id, charge.id, payment.id, credit.id, debit.id, note.id, future.id]) {
+    for (const id of [oldCharge.id, charge.id, payment.id, credit.id, debit.id, note.id]) {
       expect((await entry(id))?.statementId).toBe(statement.id);
     }
-    for (const id of [closed.id, open.id]) {
-      const [row] = await testApp.db.select().from(invoices).where(eq(invoices.id, id));
-      expect(row).toMatchObject({ invoiceStatus: "processed", statementId: statement.id });
-      expect(row?.processedAt).not.toBeNull();
-    }
+    expect((await entry(future.id))?.statementId).toBeNull();
+    const [closedRow] = await testApp.db.select().from(invoices).where(eq(invoices.id, closed.id));
+    expect(closedRow).toMatchObject({ invoiceStatus: "processed", statementId: statement.id });
+    expect(closedRow?.processedAt).not.toBeNull();
+    const [openRow] = await testApp.db.select().from(invoices).where(eq(invoices.id, open.id));
+    expect(openRow).toMatchObject({ invoiceStatus: "open", statementId: null });
     const after = await customerRow(customerId);
     expect(after).toMatchObject({
       totalBalance: "114.50",
-      previousBalance: "114.50",
-      mtdCharges: "0.00",
+      previousBalance: "107.50",
+      mtdCharges: "7.00",
       mtdPayments: "0.00",
       mtdCrAdj: "0.00",
       mtdDbAdj: "0.00",
@@ -101,11 +103,10 @@ describe("createStatement", () => {
     const later = await post(customerId, "charge", "9.00", "2024-05-15");
     const next = await createStatement(testApp.db, tenantA(), { customerId, statementDate: "2024-04-30" });
     expect(next.statementNum).toBe(statement.statementNum + 1);
-    // The boxes are the entries it carries: the May charge is not on the April statement, so it is
-    // in no box either (it used to count in charges and the new balance while not among the lines).
+    // The boxes are the entries it bills: the open invoice's April charge is, the May charge is not.
     expect(next).toMatchObject({
-      previousBalance: "114.50",
-      charges: "0.00",
+      previousBalance: "107.50",
+      charges: "7.00",
       payments: "14.50",
       creditAdjustments: "0.00",
       newBalance: "100.00",
