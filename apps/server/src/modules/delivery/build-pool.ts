@@ -3,22 +3,32 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import {
+  POOL_FULFILMENTS,
   PULL_EXPLANATION_LABELS,
-  isNegativeAmount,
+  printedAmountDue,
   isOverflowBill,
-  type PoolFulfilment,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { MergedPdf } from "../../pdf/merged-pdf.js";
 import { pdfPool } from "../../pdf/pdf-pool.js";
-import { csvCell } from "../customers/customers-export.js";
+import { toCsvLine } from "../reports/report-csv.js";
 import { loadBillClient } from "../invoices/bill-parties.js";
-import { sqlArray } from "../ledger/sql-arrays.js";
+import { setStatementPages } from "../statements/statement-marks.js";
+import { addBillOverflows } from "../clients/client-cycle-figures.js";
 import { loadStatementDocuments, type LoadedStatement } from "../statements/load-statement-documents.js";
 import type { DeliveryServices } from "./delivery-jobs.js";
 import type { PoolCover } from "./pool-cover.pdf.js";
-import { ensurePoolDir, poolFiles, removePoolFiles, removeWorkFiles, openPoolZip } from "./pool-files.js";
+import {
+  ensurePoolDir,
+  poolFiles,
+  publishPoolZip,
+  removePoolFiles,
+  removeWorkFiles,
+  openPoolZip,
+} from "./pool-files.js";
 
 /**
  * Statements drawn per message to a PDF thread: enough to spread the messaging cost, few enough
@@ -42,19 +52,28 @@ export const MANIFEST_COLUMNS = [
   "pull_explanation",
 ] as const;
 
-type PoolRow = {
-  id: string | number;
-  pool_name: string;
-  client_id: string | number;
-  state: string;
-  fulfilment: PoolFulfilment;
-  statements_count: number;
-};
+const poolRowSchema = z.object({
+  id: dbInt,
+  pool_name: dbText,
+  client_id: dbInt.nullable(),
+  state: dbText,
+  fulfilment: z.enum(POOL_FULFILMENTS),
+  statements_count: dbInt,
+});
+type PoolRow = z.output<typeof poolRowSchema>;
+const idRowSchema = z.object({ id: dbInt });
+
+/** Whether a pool (any run's) holds this name now. */
+async function poolNamed(db: Executor, name: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`select id from pools where pool_name = ${name} limit 1`, idRowSchema);
+  return rows.length > 0;
+}
 
 async function readPool(db: Executor, poolId: number): Promise<PoolRow | undefined> {
-  const [pool] = await queryRows<PoolRow>(
+  const [pool] = await queryRows(
     db,
     sql`select id, pool_name, client_id, state, fulfilment, statements_count from pools where id = ${poolId}`,
+    poolRowSchema,
   );
   return pool;
 }
@@ -64,7 +83,7 @@ async function readPool(db: Executor, poolId: number): Promise<PoolRow | undefin
  * customer in several groups goes with the first), then the rest by customer number.
  */
 async function orderedStatementIds(db: Executor, clientId: number, poolId: number): Promise<number[]> {
-  const rows = await queryRows<{ id: string | number }>(
+  const rows = await queryRows(
     db,
     sql`select s.id
         from statements s
@@ -76,8 +95,9 @@ async function orderedStatementIds(db: Executor, clientId: number, poolId: numbe
           order by r.route_name, p.stop limit 1) g on true
         where s.client_id = ${clientId} and s.pool_id = ${poolId}
         order by g.route_name is null, g.route_name, g.stop, c.customer_no, s.id`,
+    idRowSchema,
   );
-  return rows.map((row) => Number(row.id));
+  return rows.map((row) => row.id);
 }
 
 function pullExplanationLabel(code: string): string {
@@ -94,23 +114,29 @@ function manifestLine(
 ): string {
   const { customer, statement: figures } = statement.document;
   const address = [...customer.addressLines, "", "", "", ""].slice(0, 4);
-  const due = isNegativeAmount(figures.newBalance) ? "0.00" : figures.newBalance;
+  const due = printedAmountDue(figures.newBalance);
   // A customer's own pull explanation, else the client's.
   const pull = pullExplanationLabel(statement.pullExplanation) || pullExplanationLabel(clientPull);
-  return (
-    [sequence, customer.customerNo, customer.name, ...address, pages, due, figures.statementNum, pull]
-      .map(csvCell)
-      .join(",") + "\r\n"
-  );
+  return toCsvLine([
+    sequence,
+    customer.customerNo,
+    customer.name,
+    ...address,
+    pages,
+    due,
+    figures.statementNum,
+    pull,
+  ]);
 }
 
-type CoverClient = {
-  client_name: string;
-  client_no: number;
-  address_lines: string[];
-  alternate_lines: string[];
-  pull_explanation: string;
-};
+const coverClientRowSchema = z.object({
+  client_name: dbText,
+  client_no: dbInt,
+  address_lines: z.array(dbText),
+  alternate_lines: z.array(dbText),
+  pull_explanation: dbText,
+});
+type CoverClient = z.output<typeof coverClientRowSchema>;
 
 /** Pools that ship or stay with the client open with a sheet saying so, and where to. */
 async function coverOf(
@@ -118,7 +144,7 @@ async function coverOf(
   clientId: number,
   pool: PoolRow,
 ): Promise<{ cover?: PoolCover; client: CoverClient }> {
-  const [client] = await queryRows<CoverClient>(
+  const [client] = await queryRows(
     db,
     sql`select client_name, client_no, pull_explanation,
                array_remove(array[nullif(client_name, ''), nullif(address1, ''), nullif(address2, ''),
@@ -129,6 +155,7 @@ async function coverOf(
                  nullif(trim(concat_ws(' ', nullif(alternate_city, '') || ',', alternate_state, alternate_zip)), ',')],
                  null) as alternate_lines
         from clients where id = ${clientId}`,
+    coverClientRowSchema,
   );
   if (!client) throw new Error(`client ${clientId} not found`);
   const count = `${pool.statements_count.toLocaleString("en-US")} statements, in delivery order`;
@@ -255,11 +282,12 @@ export async function buildPool(
           manifestLine(start + index + 1, statement, count, coverClient.pull_explanation),
         );
       }
-      const still = await queryRows<{ id: string | number }>(
+      const still = await queryRows(
         db,
         sql`update pools set done = ${start + batch.length},
                              pages_count = ${coverPages + pagesOf.reduce((sum, count) => sum + count, 0)}
             where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
+        idRowSchema,
       );
       if (still.length === 0) throw new PoolGone();
       await renewLease();
@@ -269,23 +297,24 @@ export async function buildPool(
     await merged.finish();
     const bytes = await zip.finish();
     await db.transaction(async (tx) => {
-      const ready = await queryRows<{ id: string | number }>(
+      const ready = await queryRows(
         tx,
         sql`update pools set state = 'ready', done = ${ids.length}, statements_count = ${ids.length},
                              pages_count = ${coverPages + pagesOf.reduce((sum, count) => sum + count, 0)},
                              file_bytes = ${bytes}, finished_at = now()
             where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
+        idRowSchema,
       );
       if (ready.length === 0) throw new PoolGone();
-      await tx.execute(
-        sql`update statements s set pages = p.pages
-            from unnest(${sqlArray(ids, "bigint")}, ${sqlArray(pagesOf, "int")}) as p(id, pages)
-            where s.client_id = ${clientId} and s.id = p.id`,
+      // Only now, with the pool row held as this build's: a build whose pool was withdrawn (an
+      // undo) never replaces the zip of a newer pool of the same name.
+      publishPoolZip(files);
+      await setStatementPages(
+        tx,
+        clientId,
+        ids.map((statementId, index) => ({ statementId, pages: pagesOf[index] ?? 0 })),
       );
-      if (overflows > 0)
-        await tx.execute(
-          sql`update clients set number_bill_overflows = number_bill_overflows + ${overflows} where id = ${clientId}`,
-        );
+      await addBillOverflows(tx, clientId, overflows);
     });
   } catch (error) {
     // Reads and drawings still under way finish first: nothing touches the pool after this.
@@ -294,8 +323,10 @@ export async function buildPool(
     zip.abort();
     removeWorkFiles(files);
     if (error instanceof PoolGone) {
-      // Deleted while it built: nothing may stay behind (a superseded build leaves the zip alone).
-      if (!(await readPool(db, poolId))) removePoolFiles(services.dataDir, name);
+      // Deleted while it built: nothing may stay behind (a superseded build leaves the zip alone,
+      // and so does one whose name a newer pool has taken since, as a re-run after an undo does).
+      if (!(await readPool(db, poolId)) && !(await poolNamed(db, name)))
+        removePoolFiles(services.dataDir, name);
       return;
     }
     await db.execute(

@@ -1,11 +1,21 @@
 import { sql } from "drizzle-orm";
-import { POOL_FULFILMENTS, poolFulfilmentOf, poolName, type StatementDelivery } from "@cyclebill/domain";
+import { POOL_FULFILMENTS, poolFulfilmentOf, poolName } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { sqlArray } from "../ledger/sql-arrays.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
+import { assignStatementsToPool } from "../statements/statement-marks.js";
 import { POOL_BUILD_JOB, STATEMENT_EMAIL_JOB, type DeliveryJob } from "./delivery-jobs.js";
 
 export const NO_EMAIL_ADDRESS_MESSAGE = "The customer has no email address.";
+
+const runRowSchema = z.object({ run_date: dbText, cycle: dbInt, client_no: dbInt, bill_fulfilment: dbText });
+/** A run's statements by how they go out (a run writes the decision's deliveries, never "bulk"). */
+const deliveryCountRowSchema = z.object({
+  delivery: z.enum(["mail", "email", "both", "pulled"]),
+  statements: dbInt,
+});
+const idRowSchema = z.object({ id: dbInt });
 
 /**
  * Once a client's part of a run has made its statements (in the transaction of its last step):
@@ -18,24 +28,21 @@ export async function createRunDeliveries(
   input: { clientId: number; productionRunId: number },
 ): Promise<DeliveryJob[]> {
   const { clientId, productionRunId } = input;
-  const [run] = await queryRows<{
-    run_date: string;
-    cycle: number;
-    client_no: number;
-    bill_fulfilment: string;
-  }>(
+  const [run] = await queryRows(
     tx,
     sql`select r.run_date::text as run_date, r.cycle, c.client_no, c.bill_fulfilment
         from production_runs r join clients c on c.id = r.client_id
         where r.client_id = ${clientId} and r.id = ${productionRunId}`,
+    runRowSchema,
   );
   if (!run) throw new Error(`production run ${clientId}/${productionRunId} not found`);
   // The run's statements by how they go out; the domain's rule says which pool each goes to.
-  const deliveries = await queryRows<{ delivery: StatementDelivery; statements: string | number }>(
+  const deliveries = await queryRows(
     tx,
     sql`select delivery, count(*) as statements from statements
         where client_id = ${clientId} and production_run_id = ${productionRunId}
         group by delivery`,
+    deliveryCountRowSchema,
   );
   const jobs: DeliveryJob[] = [];
   for (const fulfilment of POOL_FULFILMENTS) {
@@ -43,29 +50,29 @@ export async function createRunDeliveries(
       (row) => poolFulfilmentOf(row.delivery, run.bill_fulfilment) === fulfilment,
     );
     if (members.length === 0) continue;
-    const statements = members.reduce((sum, row) => sum + Number(row.statements), 0);
+    const statements = members.reduce((sum, row) => sum + row.statements, 0);
     const name = poolName({ runDate: run.run_date, cycle: run.cycle, clientNo: run.client_no, fulfilment });
-    const [pool] = await queryRows<{ id: string | number }>(
+    const [pool] = await queryRows(
       tx,
       sql`insert into pools (pool_name, pool_date, cycle, client_id, production_run_id, fulfilment, statements_count)
           values (${name}, ${run.run_date}::date, ${run.cycle}, ${clientId}, ${productionRunId}, ${fulfilment},
                   ${statements})
           on conflict do nothing
           returning id`,
+      idRowSchema,
     );
     if (!pool) continue;
-    const poolId = Number(pool.id);
-    await tx.execute(
-      sql`update statements set pool_id = ${poolId}
-          where client_id = ${clientId} and production_run_id = ${productionRunId}
-            and delivery = any(${sqlArray(
-              members.map((row) => row.delivery),
-              "text",
-            )})`,
+    const poolId = pool.id;
+    await assignStatementsToPool(
+      tx,
+      clientId,
+      productionRunId,
+      members.map((row) => row.delivery),
+      poolId,
     );
     jobs.push({ name: POOL_BUILD_JOB, payload: { poolId } });
   }
-  const emails = await queryRows<{ id: string | number }>(
+  const emails = await queryRows(
     tx,
     sql`insert into statement_deliveries (client_id, statement_id, production_run_id, channel, recipient, status,
                                           last_error)
@@ -78,6 +85,7 @@ export async function createRunDeliveries(
           and s.delivery in ('email', 'both')
         on conflict do nothing
         returning id`,
+    idRowSchema,
   );
   if (emails.length > 0) jobs.push({ name: STATEMENT_EMAIL_JOB, payload: { clientId, productionRunId } });
   return jobs;

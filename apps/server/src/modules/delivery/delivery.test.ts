@@ -8,9 +8,11 @@ import {
   type ProductionRun,
 } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { customers } from "../../db/tables.js";
 import { clients, routePlans, routes, statements } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { pdfText } from "../../test-support/pdf-text.js";
 import { pollUntil } from "../../test-support/poll-until.js";
@@ -35,6 +37,7 @@ const CYCLE = 11;
 const RUN_DATE = "2025-06-11";
 
 const ids: Record<string, number> = {};
+const idRowSchema = z.object({ id: dbInt });
 
 async function addCustomer(no: number, name: string, fields: Partial<typeof customers.$inferInsert> = {}) {
   const id = await insertCustomer(testApp.db, {
@@ -118,9 +121,10 @@ beforeAll(async () => {
   testApp.mail.refuse("bo@example.com", 1);
   run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [clientId] });
   expect(run.status).toBe("done");
-  const [part] = await queryRows<{ id: string | number }>(
+  const [part] = await queryRows(
     testApp.db,
     sql`select id from production_runs where client_id = ${clientId} and cycle_run_id = ${run.id}`,
+    idRowSchema,
   );
   productionRunId = Number(part?.id);
 }, 120_000);
@@ -214,10 +218,11 @@ describe("print pools", () => {
   });
 
   it("answers 409 for a pool still building and 404 for no such pool; only admins see pools", async () => {
-    const [row] = await queryRows<{ id: string | number }>(
+    const [row] = await queryRows(
       testApp.db,
       sql`insert into pools (pool_name, pool_date, cycle, client_id, fulfilment) values
           ('2025-06-11-C11-building-test', '2025-06-11', 11, ${clientId}, 'mail') returning id`,
+      idRowSchema,
     );
     const building = await admin.get("/api/dailyproduction/download/pool/2025-06-11-C11-building-test/");
     expect(building.status).toBe(409);
@@ -304,9 +309,15 @@ describe("deleting a pool", () => {
                           (select count(*)::int from statements where client_id = ${clientId}) as statements,
                           (select sum(total_balance)::text from customers where client_id = ${clientId}) as balances
                        from transactions where client_id = ${clientId}`;
-    const [before] = await queryRows(testApp.db, ledger);
+    const ledgerRowSchema = z.object({
+      entries: dbInt,
+      total: dbDecimal,
+      statements: dbInt,
+      balances: dbDecimal.nullable(),
+    });
+    const [before] = await queryRows(testApp.db, ledger, ledgerRowSchema);
     expect((await admin.delete(`/api/pools/${pulled.pool_name}/`)).status).toBe(204);
-    expect(await queryRows(testApp.db, ledger)).toEqual([before]);
+    expect(await queryRows(testApp.db, ledger, ledgerRowSchema)).toEqual([before]);
     expect((await download(pulled.pool_name)).status).toBe(404);
     expect((await admin.get(`/api/pools/${pulled.pool_name}/`)).status).toBe(404);
     const [pat] = await testApp.db

@@ -43,6 +43,11 @@ export function removePoolFiles(dataDir: string, name: string): void {
     if (file.startsWith(`${name}.`) && file.endsWith(".part")) rmSync(path.join(dir, file), { force: true });
 }
 
+/** The finished zip under the pool's name, once its build is known to still own the pool. */
+export function publishPoolZip(files: PoolFiles): void {
+  renameSync(files.zipPart, files.zip);
+}
+
 export function removeWorkFiles(files: PoolFiles): void {
   for (const file of [files.pdfPart, files.manifestPart, files.zipPart]) rmSync(file, { force: true });
 }
@@ -98,9 +103,9 @@ export function openPoolZip(files: PoolFiles, name: string): PoolZip {
       await drain();
       out.end();
       await once(out, "finish");
-      renameSync(files.zipPart, files.zip);
       rmSync(files.manifestPart, { force: true });
-      return statSync(files.zip).size;
+      // Published (renamed to the pool's name) only by the build that still owns the pool: publishPoolZip.
+      return statSync(files.zipPart).size;
     },
     abort: () => {
       zip.terminate();

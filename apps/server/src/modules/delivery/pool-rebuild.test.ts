@@ -6,8 +6,10 @@ import {
   type ProductionRun,
 } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { customers, pools, statements } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import {
@@ -97,9 +99,10 @@ describe("rebuilding a run's pools", () => {
     expect(after.map((pool) => [pool.pool_name, pool.state, pool.statements, pool.error]).sort()).toEqual(
       before.map((pool) => [pool.pool_name, "ready", pool.statements, null]).sort(),
     );
-    const [inNoPool] = await queryRows<{ count: number }>(
+    const [inNoPool] = await queryRows(
       testApp.db,
       sql`select count(*)::int as count from statements where client_id = ${clientId} and pool_id is null`,
+      z.object({ count: dbInt }),
     );
     expect(inNoPool?.count).toBe(0);
     const zip = await fetch(`${testApp.baseUrl}/api/dailyproduction/download/pool/${mail.pool_name}/`, {
@@ -134,19 +137,21 @@ describe("rebuilding a run's pools", () => {
 
   it("renews a job's lease in pg-boss's own table, only while the job is active", async () => {
     // A build 29 minutes into its 30-minute lease: renewing starts the clock again.
-    const [job] = await queryRows<{ id: string }>(
+    const [job] = await queryRows(
       testApp.db,
       sql`insert into pgboss.job (name, data, state, started_on, expire_in)
           values ('pool-build', '{"poolId": 987654}', 'active', now() - interval '29 minutes', interval '30 minutes')
           returning id::text as id`,
+      z.object({ id: dbText }),
     );
     if (!job) throw new Error("job not inserted");
     const left = async () =>
       (
-        await queryRows<{ seconds: number }>(
+        await queryRows(
           testApp.db,
           sql`select extract(epoch from (started_on + expire_in - now()))::int as seconds
               from pgboss.job where id = ${job.id}::uuid`,
+          z.object({ seconds: dbInt }),
         )
       )[0]?.seconds ?? 0;
     expect(await left()).toBeLessThan(61);

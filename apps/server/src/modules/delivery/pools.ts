@@ -5,37 +5,34 @@ import {
   POOL_FAILED_MESSAGE,
   POOL_FULFILMENT_LABELS,
   poolZipName,
+  poolSchema,
   resolvePaging,
   type Page,
-  type PoolFulfilment,
   type PoolListQuery,
   type PoolRecord,
-  type PoolState,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { poolFiles, removePoolFiles } from "./pool-files.js";
 
-type PoolRow = {
-  id: string | number;
-  pool_name: string;
-  pool_date: string;
-  cycle: number | null;
-  client_id: string | number | null;
-  client_no: number | null;
-  client_name: string | null;
-  production_run_id: string | number | null;
-  fulfilment: PoolFulfilment;
-  state: PoolState;
-  statements_count: number;
-  pages_count: number;
-  done: number;
-  file_bytes: string | number | null;
-  error: string | null;
-  created: string;
-  finished: string | null;
-};
+/** A pool as SELECT reads it: the record's columns but for its label, with the table's count names. */
+const poolRowSchema = poolSchema.omit({ fulfilment_label: true, statements: true, pages: true }).extend({
+  id: dbInt,
+  cycle: dbInt.nullable(),
+  client_id: dbInt.nullable(),
+  client_no: dbInt.nullable(),
+  client_name: dbText.nullable(),
+  production_run_id: dbInt.nullable(),
+  statements_count: dbInt,
+  pages_count: dbInt,
+  done: dbInt,
+  file_bytes: dbInt.nullable(),
+});
+type PoolRow = z.output<typeof poolRowSchema>;
+const countRowSchema = z.object({ count: dbInt });
 
 const iso = (column: string) =>
   sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -48,21 +45,21 @@ const SELECT = sql`select p.id, p.pool_name, p.pool_date::text as pool_date, p.c
 
 function toApi(row: PoolRow): PoolRecord {
   return {
-    id: Number(row.id),
+    id: row.id,
     pool_name: row.pool_name,
     pool_date: row.pool_date,
     cycle: row.cycle,
-    client_id: row.client_id === null ? null : Number(row.client_id),
+    client_id: row.client_id,
     client_no: row.client_no,
     client_name: row.client_name ?? "",
-    production_run_id: row.production_run_id === null ? null : Number(row.production_run_id),
+    production_run_id: row.production_run_id,
     fulfilment: row.fulfilment,
     fulfilment_label: POOL_FULFILMENT_LABELS[row.fulfilment],
     state: row.state,
     statements: row.statements_count,
     pages: row.pages_count,
     done: row.done,
-    file_bytes: row.file_bytes === null ? null : Number(row.file_bytes),
+    file_bytes: row.file_bytes,
     error: row.error,
     created: row.created,
     finished: row.finished,
@@ -90,18 +87,23 @@ export async function listPools(db: Executor, query: PoolListQuery): Promise<Pag
   const order = ORDERINGS[query.ordering ?? "-pool_date"] ?? ORDERINGS["-pool_date"];
   const { limit, offset } = resolvePaging(query);
   const [rows, [total]] = await Promise.all([
-    queryRows<PoolRow>(db, sql`${SELECT} where ${where} order by ${order} limit ${limit} offset ${offset}`),
-    queryRows<{ count: string | number }>(db, sql`select count(*) as count from pools p where ${where}`),
+    queryRows(
+      db,
+      sql`${SELECT} where ${where} order by ${order} limit ${limit} offset ${offset}`,
+      poolRowSchema,
+    ),
+    queryRows(db, sql`select count(*) as count from pools p where ${where}`, countRowSchema),
   ]);
-  return { count: Number(total?.count ?? 0), results: rows.map(toApi) };
+  return { count: total?.count ?? 0, results: rows.map(toApi) };
 }
 
 /** A pool by its name (or id, as the generic resource paths name records). */
 export async function getPool(db: Executor, nameOrId: string): Promise<PoolRecord> {
   const byId = /^\d{1,15}$/.test(nameOrId);
-  const [row] = await queryRows<PoolRow>(
+  const [row] = await queryRows(
     db,
     byId ? sql`${SELECT} where p.id = ${Number(nameOrId)}` : sql`${SELECT} where p.pool_name = ${nameOrId}`,
+    poolRowSchema,
   );
   if (!row) throw notFound();
   return toApi(row);

@@ -1,11 +1,16 @@
 import { sql } from "drizzle-orm";
 import { NOTHING_TO_REBUILD_MESSAGE, type Page, type PoolRecord } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { createRunDeliveries } from "./create-pools.js";
 import { POOL_BUILD_JOB, type DeliveryJob, type EnqueueDeliveryJobs } from "./delivery-jobs.js";
 import { getPool } from "./pools.js";
+
+const idRowSchema = z.object({ id: dbInt });
+const partRowSchema = z.object({ client_id: dbInt, id: dbInt });
 
 /**
  * Rebuilds the print pools of a production run (admins) from its statements: a failed pool goes
@@ -19,28 +24,31 @@ export async function rebuildRunPools(
   enqueue: EnqueueDeliveryJobs,
 ): Promise<Page<PoolRecord>> {
   const poolIds = await db.transaction(async (tx) => {
-    const [run] = await queryRows<{ id: string | number }>(
+    const [run] = await queryRows(
       tx,
       sql`select id from cycle_runs where id = ${cycleRunId} for update`,
+      idRowSchema,
     );
     if (!run) throw notFound();
-    const parts = await queryRows<{ client_id: string | number; id: string | number }>(
+    const parts = await queryRows(
       tx,
       sql`select client_id, id from production_runs
           where cycle_run_id = ${cycleRunId} and status = 'done' order by client_id, id`,
+      partRowSchema,
     );
     const jobs: DeliveryJob[] = [];
     for (const part of parts) {
-      const clientId = Number(part.client_id);
-      const productionRunId = Number(part.id);
-      const failed = await queryRows<{ id: string | number }>(
+      const clientId = part.client_id;
+      const productionRunId = part.id;
+      const failed = await queryRows(
         tx,
         sql`update pools set state = 'building', done = 0, pages_count = 0, error = null, finished_at = null,
                              builder = null
             where client_id = ${clientId} and production_run_id = ${productionRunId} and state = 'failed'
             returning id`,
+        idRowSchema,
       );
-      for (const pool of failed) jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: Number(pool.id) } });
+      for (const pool of failed) jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: pool.id } });
       const remade = await createRunDeliveries(tx, { clientId, productionRunId });
       jobs.push(...remade);
     }

@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { pdfPool } from "../../pdf/pdf-pool.js";
 import { loadBillClient } from "../invoices/bill-parties.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
+import { setStatementPages } from "../statements/statement-marks.js";
 import type { Mailer } from "../mail/mailer.js";
 import { loadStatementDocuments } from "../statements/load-statement-documents.js";
 import type { DeliveryServices } from "./delivery-jobs.js";
@@ -17,7 +20,8 @@ const SENDS_AT_ONCE = 10;
 /** Sends tried per email before it stays failed (the job retries with growing delays). */
 export const MAX_EMAIL_ATTEMPTS = 5;
 
-type DeliveryRow = { id: string | number; statement_id: string | number; recipient: string };
+const deliveryRowSchema = z.object({ id: dbInt, statement_id: dbInt, recipient: dbText });
+const countRowSchema = z.object({ count: dbInt });
 
 function messageIdOf(clientId: number, statementId: number): string {
   return `<statement-${clientId}-${statementId}@cyclebill.local>`;
@@ -47,7 +51,7 @@ export async function sendStatementEmails(
   let failed = 0;
   const threads = pdfPool();
   const readBatch = async () => {
-    const batch = await queryRows<DeliveryRow>(
+    const batch = await queryRows(
       db,
       sql`select id, statement_id, recipient from statement_deliveries
           where client_id = ${clientId} and production_run_id = ${productionRunId} and channel = 'email'
@@ -55,12 +59,13 @@ export async function sendStatementEmails(
                  or (status = 'failed' and recipient <> '' and attempts < ${MAX_EMAIL_ATTEMPTS}))
             and id > ${lastId}
           order by id limit ${BATCH}`,
+      deliveryRowSchema,
     );
-    lastId = Math.max(lastId, ...batch.map((row) => Number(row.id)));
+    lastId = Math.max(lastId, ...batch.map((row) => row.id));
     const loaded = await loadStatementDocuments(
       db,
       clientId,
-      batch.map((row) => Number(row.statement_id)),
+      batch.map((row) => row.statement_id),
       { client, publicUrl: services.publicUrl },
     );
     // Slices drawn side by side on the threads, in the batch's order.
@@ -85,7 +90,7 @@ export async function sendStatementEmails(
     next = readBatch();
     next.catch(() => undefined);
     const ready = batch.flatMap((row) => {
-      const index = loaded.findIndex((statement) => statement.id === Number(row.statement_id));
+      const index = loaded.findIndex((statement) => statement.id === row.statement_id);
       const statement = loaded[index];
       const pdf = files[index];
       return statement && pdf ? [{ row, statement, pdf, pages: pages[index] ?? 1 }] : [];
@@ -94,7 +99,7 @@ export async function sendStatementEmails(
     await db.execute(
       sql`update statement_deliveries set status = 'sending', attempts = attempts + 1, updated_at = now()
           where client_id = ${clientId} and id = any(${sqlArray(
-            ready.map((email) => Number(email.row.id)),
+            ready.map((email) => email.row.id),
             "bigint",
           )})`,
     );
@@ -133,26 +138,22 @@ export async function sendStatementEmails(
     await Promise.all(Array.from({ length: Math.min(SENDS_AT_ONCE, ready.length) }, lane));
     if (accepted.length === 0) continue;
     sent += accepted.length;
-    await db.execute(
-      sql`update statements s set pages = coalesce(s.pages, p.pages)
-          from unnest(${sqlArray(
-            accepted.map((email) => email.statement.id),
-            "bigint",
-          )}, ${sqlArray(
-            accepted.map((email) => email.pages),
-            "int",
-          )}) as p(id, pages)
-          where s.client_id = ${clientId} and s.id = p.id`,
+    await setStatementPages(
+      db,
+      clientId,
+      accepted.map((email) => ({ statementId: email.statement.id, pages: email.pages })),
+      true,
     );
   }
-  const [retryable] = await queryRows<{ count: string | number }>(
+  const [retryable] = await queryRows(
     db,
     sql`select count(*) as count from statement_deliveries
         where client_id = ${clientId} and production_run_id = ${productionRunId} and status = 'failed'
           and recipient <> '' and attempts < ${MAX_EMAIL_ATTEMPTS}`,
+    countRowSchema,
   );
   // The job's retry (with backoff) sends them again; the last attempt leaves them failed.
-  if (Number(retryable?.count ?? 0) > 0)
+  if ((retryable?.count ?? 0) > 0)
     throw new Error(`${Number(retryable?.count)} statement emails failed; they will be retried`);
   return { sent, failed };
 }

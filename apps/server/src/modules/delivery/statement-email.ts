@@ -5,10 +5,11 @@ import {
   isNegativeAmount,
   isZeroAmount,
   negateAmount,
+  printedAmountDue,
   statementDueDate,
   statementFileName,
 } from "@cyclebill/domain";
-import { usDate } from "../invoices/bill-layout.pdf.js";
+import { usDate } from "@cyclebill/domain";
 import type { MailMessage } from "../mail/mailer.js";
 import type { StatementDocument } from "../statements/statement-page.pdf.js";
 
@@ -30,11 +31,11 @@ export function statementEmail(input: {
 }): MailMessage {
   const { client, statement } = input.document;
   const credit = isNegativeAmount(statement.newBalance);
-  const due = formatUsd(credit ? "0.00" : statement.newBalance);
+  const due = formatUsd(printedAmountDue(statement.newBalance));
   const creditBalance = formatUsd(negateAmount(statement.newBalance));
   // The one due-date rule, as the PDF prints it.
-  const dueLabel = dueDateLabel(statement.statementDate, client.terms);
-  const dueDate = usDate(statementDueDate(statement.statementDate, client.terms));
+  const dueLabel = dueDateLabel(statement.statementDate, client.dueDays);
+  const dueDate = usDate(statementDueDate(statement.statementDate, client.dueDays));
   const autopay =
     input.document.autopay && !credit && !isZeroAmount(statement.newBalance)
       ? input.document.autopay

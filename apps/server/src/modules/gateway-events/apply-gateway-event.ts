@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import {
   achReturnText,
   doNotDebitReason,
@@ -10,13 +10,7 @@ import {
 } from "@cyclebill/domain";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
-import {
-  clients,
-  customerPaymentMethods,
-  customers,
-  gatewayEvents,
-  paymentAttempts,
-} from "../../db/tables.js";
+import { clients, customers, gatewayEvents, paymentAttempts } from "../../db/tables.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import type { PaymentGateway } from "../payments/payment-gateway.js";
@@ -30,6 +24,9 @@ import {
   postReturnFee,
 } from "./event-postings.js";
 import { sendDueRepresentments } from "./represent-return.js";
+import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
+import { markDoNotDebit } from "../payments/stored-method-token.js";
+import { recordSettlement } from "../payments/attempt-settlement.js";
 
 // The one door through which what the gateway reports after its first answer reaches our books:
 // the daily reports (reconciliation), Trans Notify posts (once a lookup confirms them) and a
@@ -86,34 +83,12 @@ function eventText(event: GatewayEventInput): string {
   return chargebackText(event, event.kind === "chargeback_reversed");
 }
 
-/** The customer's stored bank account this attempt used (or stored): marked do-not-debit. */
-async function markDoNotDebit(tx: Executor, attempt: AttemptRow, reason: string): Promise<void> {
-  const tokens = [attempt.masterId, attempt.gatewayTransId].filter((token) => token !== "");
-  await tx
-    .update(customerPaymentMethods)
-    .set({ doNotDebit: true, doNotDebitReason: reason.slice(0, 160) })
-    .where(
-      and(
-        eq(customerPaymentMethods.clientId, attempt.clientId),
-        eq(customerPaymentMethods.customerId, attempt.customerId),
-        eq(customerPaymentMethods.kind, "ach"),
-        or(
-          tokens.length > 0 ? inArray(customerPaymentMethods.token, tokens) : undefined,
-          eq(customerPaymentMethods.attemptId, attempt.id),
-        ),
-      ),
-    );
-}
-
 async function setCustomerStatus(tx: Executor, attempt: AttemptRow, message: string, autopayOff: boolean) {
-  await tx
-    .update(customers)
-    .set({
-      bluepayTransactionMessage: message.slice(0, 255),
-      ...(autopayOff ? { autopayFlag: false } : {}),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
+  await setCustomerGatewayState(
+    tx,
+    { clientId: attempt.clientId, customerId: attempt.customerId },
+    { message, ...(autopayOff ? { autopay: false } : {}) },
+  );
 }
 
 async function queueNotice(tx: Executor, attempt: AttemptRow, eventId: number): Promise<void> {
@@ -143,10 +118,7 @@ async function applyReturn(
     createdByUserId: event.createdByUserId ?? null,
   };
   const transactionId = await postPaymentReversal(tx, attempt, text, by);
-  await tx
-    .update(paymentAttempts)
-    .set({ settlementStatus: event.kind === "returned" ? "returned" : "charged_back", updatedAt: new Date() })
-    .where(and(eq(paymentAttempts.clientId, attempt.clientId), eq(paymentAttempts.id, attempt.id)));
+  await recordSettlement(tx, attempt, event.kind === "returned" ? "returned" : "charged_back");
   let feeTransactionId: number | null = null;
   let represent = false;
   if (event.kind === "returned") {
@@ -238,10 +210,7 @@ async function applyChargebackReversal(
     createdByUserId: event.createdByUserId ?? null,
   };
   const transactionId = await postPaymentBack(tx, attempt, eventText(event), by);
-  await tx
-    .update(paymentAttempts)
-    .set({ settlementStatus: "settled", updatedAt: new Date() })
-    .where(and(eq(paymentAttempts.clientId, attempt.clientId), eq(paymentAttempts.id, attempt.id)));
+  await recordSettlement(tx, attempt, "settled");
   await tx
     .update(gatewayEvents)
     .set({ transactionId })
@@ -298,16 +267,7 @@ export async function applyGatewayEvent(
     switch (event.kind) {
       case "settled":
         // A late settlement report never undoes a return or chargeback already known.
-        await tx
-          .update(paymentAttempts)
-          .set({ settlementStatus: "settled", settledOn: event.date, updatedAt: new Date() })
-          .where(
-            and(
-              eq(paymentAttempts.clientId, event.clientId),
-              eq(paymentAttempts.id, attempt.id),
-              sql`coalesce(${paymentAttempts.settlementStatus}, 'pending') = 'pending'`,
-            ),
-          );
+        await recordSettlement(tx, { clientId: event.clientId, id: attempt.id }, "settled", event.date);
         return done;
       case "returned":
       case "charged_back":

@@ -1,11 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { isReversible } from "@cyclebill/domain";
+import { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { codes, transactions } from "../../db/tables.js";
+import { dbInt } from "../../db/row-schemas.js";
+import { transactions } from "../../db/tables.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { ensurePaymentCode } from "../payments/payment-codes.js";
+import { ensureSystemCode } from "../codes/ensure-system-code.js";
 import type { AttemptRow } from "../payments/attempt-row.js";
 import { offsetEntry } from "../transactions/offset-entry.js";
 import { entryState, selectTransactions } from "../transactions/transaction-view.js";
@@ -77,29 +80,13 @@ export async function postPaymentBack(
   return id ?? null;
 }
 
-async function ensureFeeCode(tx: Executor, clientId: number): Promise<number> {
-  const find = async () => {
-    const [row] = await tx
-      .select({ id: codes.id })
-      .from(codes)
-      .where(and(eq(codes.clientId, clientId), eq(codes.code, ACH_RETURN_FEE_CODE)));
-    return row?.id;
-  };
-  const existing = await find();
-  if (existing !== undefined) return existing;
-  await tx
-    .insert(codes)
-    .values({
-      clientId,
-      code: ACH_RETURN_FEE_CODE,
-      codeName: "ACH return fee",
-      description: "ACH return fee",
-      codeType: "charge",
-    })
-    .onConflictDoNothing();
-  const made = await find();
-  if (made === undefined) throw new Error("ACH return fee code missing");
-  return made;
+function ensureFeeCode(tx: Executor, clientId: number): Promise<number> {
+  return ensureSystemCode(tx, clientId, {
+    code: ACH_RETURN_FEE_CODE,
+    codeName: "ACH return fee",
+    description: "ACH return fee",
+    codeType: "charge",
+  });
 }
 
 /** Charges the client's return fee for a returned entry (a charge through the ledger writer). */
@@ -143,6 +130,9 @@ export function originalAttemptIdOf(attempt: AttemptRow): number {
   return match ? Number(match[1]) : attempt.id;
 }
 
+/** Presentations again of an original entry, and its events that charged a return fee. */
+const entryHistoryRowSchema = z.object({ represented: dbInt, fees: dbInt });
+
 /** How often the original entry was presented again so far, and whether its return fee was charged. */
 export async function historyOfEntry(
   tx: Executor,
@@ -150,7 +140,7 @@ export async function historyOfEntry(
   originalAttemptId: number,
 ): Promise<{ represented: number; feeCharged: boolean }> {
   const prefix = `re-present:${originalAttemptId}:%`;
-  const [row] = await queryRows<{ represented: string | number; fees: string | number }>(
+  const [row] = await queryRows(
     tx,
     sql`select
           (select count(*) from payment_attempts a
@@ -164,6 +154,7 @@ export async function historyOfEntry(
             join payment_attempts a on a.client_id = e.client_id and a.id = e.attempt_id
             where e.client_id = ${clientId} and e.fee_transaction_id is not null
               and (a.id = ${originalAttemptId} or a.idempotency_key like ${prefix})) as fees`,
+    entryHistoryRowSchema,
   );
-  return { represented: Number(row?.represented ?? 0), feeCharged: Number(row?.fees ?? 0) > 0 };
+  return { represented: row?.represented ?? 0, feeCharged: (row?.fees ?? 0) > 0 };
 }

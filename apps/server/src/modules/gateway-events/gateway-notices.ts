@@ -1,8 +1,11 @@
 import { formatUsd, isNegativeAmount, negateAmount } from "@cyclebill/domain";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { usDate } from "../invoices/bill-layout.pdf.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { paymentMethodKinds } from "../../db/tables.js";
+import { usDate } from "@cyclebill/domain";
 import type { Mailer, MailMessage } from "../mail/mailer.js";
 
 // The customer's email about a returned ACH payment or a card chargeback: queued on the event in
@@ -15,24 +18,26 @@ const MAX_NOTICE_ATTEMPTS = 5;
 const RECLAIM_MINUTES = 2;
 const BATCH = 50;
 
-type NoticeRow = {
-  id: string | number;
-  client_id: string | number;
-  kind: "returned" | "charged_back";
-  recipient: string;
-  reason_text: string;
-  amount: string;
-  mask: string;
-  method: "card" | "ach";
-  event_date: string;
-  balance: string;
-  customer_name: string;
-  customer_no: number;
-  client_name: string;
-  client_phone: string;
-  client_email: string;
-  description: string;
-};
+/** A claimed notice: its event (a return or chargeback), the payment, the customer and the client. */
+const noticeRowSchema = z.object({
+  id: dbInt,
+  client_id: dbInt,
+  kind: z.enum(["returned", "charged_back"]),
+  recipient: dbText,
+  reason_text: dbText,
+  amount: dbDecimal,
+  mask: dbText,
+  method: z.enum(paymentMethodKinds),
+  event_date: dbDate,
+  balance: dbDecimal,
+  customer_name: dbText,
+  customer_no: dbInt,
+  client_name: dbText,
+  client_phone: dbText,
+  client_email: dbText,
+  description: dbText,
+});
+type NoticeRow = z.output<typeof noticeRowSchema>;
 
 /** What the customer reads: which payment came back, why, and what they owe now. */
 export function returnNoticeEmail(row: NoticeRow, messageId: string): MailMessage {
@@ -72,7 +77,7 @@ async function claimBatch(db: Database, clientId: number | null, tried: number[]
           sql`, `,
         )
       : sql`0`;
-  return queryRows<NoticeRow>(
+  return queryRows(
     db,
     sql`with claimed as (
           update gateway_events e set notice_status = 'sending', notice_attempts = notice_attempts + 1,
@@ -99,6 +104,7 @@ async function claimBatch(db: Database, clientId: number | null, tried: number[]
         join clients cl on cl.id = c.client_id
         left join transactions t on t.client_id = c.client_id and t.id = c.transaction_id
         order by c.client_id, c.id`,
+    noticeRowSchema,
   );
 }
 
@@ -114,7 +120,7 @@ export async function sendGatewayNotices(
   for (;;) {
     const batch = await claimBatch(db, clientId, tried);
     if (batch.length === 0) break;
-    tried.push(...batch.map((row) => Number(row.id)));
+    tried.push(...batch.map((row) => row.id));
     for (const row of batch) {
       const messageId = `<gateway-event-${row.client_id}-${row.id}@cyclebill.local>`;
       try {

@@ -1,40 +1,35 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
   achReturnText,
+  gatewayEventSchema,
   nocText,
   resolvePaging,
   type GatewayEventRecord,
   type GatewayEventsQuery,
   type Page,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import type { TenantContext } from "../../http/auth-context.js";
 
-type EventRow = {
-  id: string | number;
-  client_id: string | number;
-  kind: GatewayEventRecord["kind"];
-  gateway_trans_id: string;
-  original_trans_id: string;
-  attempt_id: string | number | null;
-  customer_id: string | number | null;
-  customer_no: number | null;
-  customer_name: string | null;
-  code: string;
-  reason: string;
-  entry_description: string | null;
-  amount: string;
-  event_date: string;
-  source: GatewayEventRecord["source"];
-  corrected_data: string;
-  transaction_id: string | number | null;
-  fee_transaction_id: string | number | null;
-  notice_status: GatewayEventRecord["notice_status"];
-  created: string;
-};
+/** An event as the list's query returns it: the API's event, with its ledger entry's description for its own. */
+const eventRowSchema = gatewayEventSchema.omit({ description: true }).extend({
+  id: dbInt,
+  client_id: dbInt,
+  attempt_id: dbInt.nullable(),
+  customer_id: dbInt.nullable(),
+  customer_no: dbInt.nullable(),
+  entry_description: dbText.nullable(),
+  amount: dbDecimal,
+  event_date: dbDate,
+  transaction_id: dbInt.nullable(),
+  fee_transaction_id: dbInt.nullable(),
+});
+type EventRow = z.output<typeof eventRowSchema>;
 
-const id = (value: string | number | null) => (value === null ? null : Number(value));
+const countRowSchema = z.object({ count: dbInt });
 
 function describe(row: EventRow): string {
   if (row.entry_description) return row.entry_description;
@@ -48,13 +43,13 @@ function describe(row: EventRow): string {
 
 function toApi(row: EventRow): GatewayEventRecord {
   return {
-    id: Number(row.id),
-    client_id: Number(row.client_id),
+    id: row.id,
+    client_id: row.client_id,
     kind: row.kind,
     gateway_trans_id: row.gateway_trans_id,
     original_trans_id: row.original_trans_id,
-    attempt_id: id(row.attempt_id),
-    customer_id: id(row.customer_id),
+    attempt_id: row.attempt_id,
+    customer_id: row.customer_id,
     customer_no: row.customer_no,
     customer_name: row.customer_name,
     code: row.code,
@@ -64,8 +59,8 @@ function toApi(row: EventRow): GatewayEventRecord {
     event_date: row.event_date,
     source: row.source,
     corrected_data: row.corrected_data,
-    transaction_id: id(row.transaction_id),
-    fee_transaction_id: id(row.fee_transaction_id),
+    transaction_id: row.transaction_id,
+    fee_transaction_id: row.fee_transaction_id,
     notice_status: row.notice_status,
     created: row.created,
   };
@@ -84,7 +79,7 @@ export async function listGatewayEvents(
   const where = sql.join(filters, sql` and `);
   const { limit, offset } = resolvePaging(query);
   const [rows, [total]] = await Promise.all([
-    queryRows<EventRow>(
+    queryRows(
       db,
       sql`select e.id, e.client_id, e.kind, e.gateway_trans_id, e.original_trans_id, e.attempt_id, e.customer_id,
                  c.customer_no, c.customer_name, e.code, e.reason, t.description as entry_description,
@@ -95,11 +90,9 @@ export async function listGatewayEvents(
           left join customers c on c.client_id = e.client_id and c.id = e.customer_id
           left join transactions t on t.client_id = e.client_id and t.id = e.transaction_id
           where ${where} order by e.event_date desc, e.id desc limit ${limit} offset ${offset}`,
+      eventRowSchema,
     ),
-    queryRows<{ count: string | number }>(
-      db,
-      sql`select count(*) as count from gateway_events e where ${where}`,
-    ),
+    queryRows(db, sql`select count(*) as count from gateway_events e where ${where}`, countRowSchema),
   ]);
-  return { count: Number(total?.count ?? 0), results: rows.map(toApi) };
+  return { count: total?.count ?? 0, results: rows.map(toApi) };
 }

@@ -5,10 +5,13 @@ import {
   isValidDecimalString,
   parseFormEncoded,
   type GatewayRecordFacts,
+  addDays,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { clients } from "../../db/tables.js";
 import { loadBluepayCredentials } from "../payments/bluepay-credentials.js";
 import { queryUrlOf, type BluepayCredentials } from "../payments/bluepay-client.js";
@@ -34,9 +37,8 @@ export type GatewayRecord = GatewayRecordFacts & {
   correctedData: string;
 };
 
-function daysBefore(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
+/** The day `days` before `day` (the one calendar's addDays). */
+const daysBefore = (day: string, days: number): string => addDays(day, -days);
 
 /** Asks the gateway (stq) for the record with this TRANS_ID; null when it does not answer with exactly that one. */
 export async function lookupGatewayRecord(
@@ -90,13 +92,16 @@ export async function lookupGatewayRecord(
   };
 }
 
+/** The client of a sale with the record's TRANS_ID. */
+const saleOwnerRowSchema = z.object({ client_id: dbInt });
+
 /**
  * The client whose sale the confirmed record is about: clients sharing one gateway account (the
  * demo's do) share its one Trans Notify address, and the record, found with that account's
  * credentials, belongs to whichever of them made the sale. The posted-to client when none did.
  */
 async function ownerOf(db: Database, clientId: number, originalTransId: string): Promise<number> {
-  const [owner] = await queryRows<{ client_id: string | number }>(
+  const [owner] = await queryRows(
     db,
     sql`select a.client_id from clients posted
         join clients c on c.bluepay_account_id = posted.bluepay_account_id
@@ -104,8 +109,9 @@ async function ownerOf(db: Database, clientId: number, originalTransId: string):
                                 and a.kind = 'sale'
         where posted.id = ${clientId} and posted.bluepay_account_id <> ''
         order by (a.client_id = ${clientId}) desc, a.client_id limit 1`,
+    saleOwnerRowSchema,
   );
-  return owner ? Number(owner.client_id) : clientId;
+  return owner ? owner.client_id : clientId;
 }
 
 export type NotifyOutcome =

@@ -10,9 +10,11 @@ import {
   type DailyReportRecord,
   type ReconciliationDifference,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 
 // One client's day: BluePay's settlement report of the day against the approved sales the ledger
 // holds for it. A sale belongs to day D when the gateway reported it settled on D, or when it was
@@ -26,17 +28,18 @@ export type DayComparison = {
   differences: ReconciliationDifference[];
 };
 
-type AttemptMatch = {
-  id: string | number;
-  customer_id: string | number;
-  kind: string;
-  status: string;
-  gateway_trans_id: string;
-  order_id: string;
-  amount: string;
-  transaction_id: string | number | null;
-  entry_amount: string | null;
-};
+const attemptMatchRowSchema = z.object({
+  id: dbInt,
+  customer_id: dbInt,
+  kind: dbText,
+  status: dbText,
+  gateway_trans_id: dbText,
+  order_id: dbText,
+  amount: dbDecimal,
+  transaction_id: dbInt.nullable(),
+  entry_amount: dbDecimal.nullable(),
+});
+type AttemptMatch = z.output<typeof attemptMatchRowSchema>;
 
 const MONEY_OUT_TYPES = new Set(["REFUND", "CREDIT"]);
 
@@ -54,7 +57,7 @@ async function attemptsMatching(
 ): Promise<AttemptMatch[]> {
   if (transIds.length === 0 && orderIds.length === 0) return [];
   const numeric = orderIds.filter((id) => /^\d{1,18}$/.test(id));
-  return queryRows<AttemptMatch>(
+  return queryRows(
     db,
     sql`select a.id, a.customer_id, a.kind, a.status, a.gateway_trans_id, a.order_id, a.amount,
                a.transaction_id, t.amount as entry_amount
@@ -64,6 +67,7 @@ async function attemptsMatching(
           and (a.gateway_trans_id = any(${`{${transIds.map(quoted).join(",")}}`}::text[])
                or (a.order_id <> '' and a.order_id = any(${`{${orderIds.map(quoted).join(",")}}`}::text[]))
                or (a.order_id = '' and a.id = any(${`{${numeric.join(",")}}`}::bigint[])))`,
+    attemptMatchRowSchema,
   );
 }
 
@@ -98,8 +102,8 @@ function difference(
     kind,
     trans_id: record?.transId ?? attempt?.gateway_trans_id ?? "",
     order_id: record?.orderId ?? attempt?.order_id ?? "",
-    attempt_id: attempt ? Number(attempt.id) : null,
-    customer_id: attempt ? Number(attempt.customer_id) : null,
+    attempt_id: attempt ? attempt.id : null,
+    customer_id: attempt ? attempt.customer_id : null,
     gateway_amount: record ? amountOf(record) : null,
     ledger_amount: attempt?.entry_amount ?? null,
     detail,
@@ -140,19 +144,20 @@ function checkRecord(
   return null;
 }
 
-type LedgerSale = {
-  id: string | number;
-  customer_id: string | number;
-  gateway_trans_id: string;
-  order_id: string;
-  entry_amount: string;
-  settled_on: string | null;
-};
+const ledgerSaleRowSchema = z.object({
+  id: dbInt,
+  customer_id: dbInt,
+  gateway_trans_id: dbText,
+  order_id: dbText,
+  entry_amount: dbDecimal,
+  settled_on: dbDate.nullable(),
+});
+type LedgerSale = z.output<typeof ledgerSaleRowSchema>;
 
 /** The ledger's sales of the day: settled on it, or approved the day before and not settled since. */
 async function ledgerSalesOf(db: Executor, clientId: number, day: string): Promise<LedgerSale[]> {
   const zone = currentClock().timeZone;
-  return queryRows<LedgerSale>(
+  return queryRows(
     db,
     sql`select a.id, a.customer_id, a.gateway_trans_id, a.order_id, t.amount as entry_amount,
                to_char(a.settled_on, 'YYYY-MM-DD') as settled_on
@@ -166,30 +171,33 @@ async function ledgerSalesOf(db: Executor, clientId: number, day: string): Promi
                                    where v.client_id = a.client_id and v.kind = 'void'
                                      and v.status = 'approved' and v.refunds_transaction_id = a.transaction_id)))
         order by a.id`,
+    ledgerSaleRowSchema,
   );
 }
 
-type UnknownAttempt = {
-  id: string | number;
-  customer_id: string | number;
-  kind: string;
-  status: string;
-  amount: string;
-  order_id: string;
-  gateway_trans_id: string;
-};
+const unknownAttemptRowSchema = z.object({
+  id: dbInt,
+  customer_id: dbInt,
+  kind: dbText,
+  status: dbText,
+  amount: dbDecimal,
+  order_id: dbText,
+  gateway_trans_id: dbText,
+});
+type UnknownAttempt = z.output<typeof unknownAttemptRowSchema>;
 
 /** Attempts made by the end of the day whose outcome nobody knows: 'unknown', or pending too long. */
 async function unknownAttemptsOf(db: Executor, clientId: number, day: string): Promise<UnknownAttempt[]> {
   const zone = currentClock().timeZone;
   const stale = new Date(currentClock().now().getTime() - NEEDS_CHECKING_AFTER_MS);
-  return queryRows<UnknownAttempt>(
+  return queryRows(
     db,
     sql`select id, customer_id, kind, status, amount, order_id, gateway_trans_id from payment_attempts
         where client_id = ${clientId} and kind in ('sale', 'refund', 'void')
           and (status = 'unknown' or (status = 'pending' and created_at < ${stale.toISOString()}::timestamptz))
           and (created_at at time zone ${zone})::date <= ${day}::date
         order by id`,
+    unknownAttemptRowSchema,
   );
 }
 
@@ -238,8 +246,8 @@ export async function compareDay(
         kind: "missing_at_gateway",
         trans_id: sale.gateway_trans_id,
         order_id: sale.order_id,
-        attempt_id: Number(sale.id),
-        customer_id: Number(sale.customer_id),
+        attempt_id: sale.id,
+        customer_id: sale.customer_id,
         gateway_amount: null,
         ledger_amount: sale.entry_amount,
         detail:
@@ -252,8 +260,8 @@ export async function compareDay(
       kind: "unknown_attempt",
       trans_id: attempt.gateway_trans_id,
       order_id: attempt.order_id,
-      attempt_id: Number(attempt.id),
-      customer_id: Number(attempt.customer_id),
+      attempt_id: attempt.id,
+      customer_id: attempt.customer_id,
       gateway_amount: null,
       ledger_amount: null,
       detail: `A ${attempt.kind} of ${attempt.amount} whose outcome is unknown (${attempt.status}): look it up at BluePay.`,

@@ -76,7 +76,8 @@ describe.skipIf(process.env.TEST_DB === "postgres")("doctor --gateway", () => {
 
   it(
     "exits 0 on a clean day and 1 on a difference, naming it; refuses bad arguments",
-    { timeout: 120_000 },
+    // Four CLI processes, each starting tsx: 116 s at a load of 12 on two cores.
+    { timeout: 240_000 },
     async () => {
       expect(await doctor("--date", DAY)).toMatchObject({
         code: 0,

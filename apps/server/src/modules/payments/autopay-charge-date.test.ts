@@ -2,8 +2,10 @@ import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { addDays, cardRunSchema, type CardRun } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { businessToday, currentClock, setClock } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbText } from "../../db/row-schemas.js";
 import { clients, codes, customers, recurringCharges } from "../../db/tables.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { monthlyCharge } from "../../test-support/ledger-rows.js";
@@ -105,6 +107,7 @@ describe("autopay waits for the charge date", () => {
         normalCycle: CYCLE,
         dateLastBilling: addDays(today, -30),
         termsMessage: "Net 10 days",
+        dueDays: 10,
         address1: "1 Main St",
         city: "Austin",
         state: "TX",
@@ -122,10 +125,11 @@ describe("autopay waits for the charge date", () => {
     // Queued to start on the charge date in the provider's time zone. pg-boss waits by the database's
     // clock, so the wait it holds (start_after - the database's now()) is the app clock's wait to the
     // start of that day, whichever clock is shifted (faketime moves this process, not the server).
-    const queued = await queryRows<{ state: string; wait_seconds: number }>(
+    const queued = await queryRows(
       testApp.db,
       sql`select state, extract(epoch from start_after - now())::float8 as wait_seconds from pgboss.job
           where name = 'card-run' and (data->>'runId')::int = ${autopayId}`,
+      z.object({ state: dbText, wait_seconds: z.number() }),
     );
     expect(queued.map((job) => job.state)).toEqual(["created"]);
     const appWait =
@@ -133,8 +137,8 @@ describe("autopay waits for the charge date", () => {
       1000;
     expect(Math.abs((queued[0]?.wait_seconds ?? 0) - appWait)).toBeLessThan(60);
 
-    // Before the charge date: the worker polls, nothing is charged.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Before the charge date: the job waits (created, its start in the future), so no worker may take
+    // it, and nothing is charged.
     const before = cardRunSchema.parse((await staff.get(`/api/card-runs/${autopayId}/`)).body);
     expect(before).toMatchObject({ approved_count: 0, declined_count: 0, count: 0 });
     expect(before.job.status).not.toBe("succeeded");
@@ -159,10 +163,11 @@ describe("autopay waits for the charge date", () => {
       approved_total: "31.00",
     });
     expect(await balanceOf(customerId)).toBe("0.00");
-    const payments = await queryRows<{ service_date: string; amount: string }>(
+    const payments = await queryRows(
       testApp.db,
       sql`select service_date::text as service_date, ledger_amount::text as amount from transactions
           where client_id = ${clientId} and customer_id = ${customerId} and ledger_amount < 0`,
+      z.object({ service_date: dbDate, amount: dbDecimal }),
     );
     expect(payments).toEqual([{ service_date: chargeDate, amount: "-31.00" }]);
   });

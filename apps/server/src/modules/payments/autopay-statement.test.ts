@@ -22,7 +22,7 @@ beforeAll(async () => {
   // Net 10: a statement of 01/31/2026 is due 02/10/2026, the day autopay charges it.
   await fixture.testApp.db
     .update(clients)
-    .set({ termsMessage: "Net 10 days" })
+    .set({ termsMessage: "Net 10 days", dueDays: 10 })
     .where(eq(clients.id, fixture.tenants.a.clientId));
 });
 

@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import {
+  PAYMENT_ATTEMPT_STATUSES,
   resolvePaging,
   type BulkPaymentResult,
   type CardRun,
-  type PaymentAttemptStatus,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { notFound } from "../../http/errors.js";
 import { getJobRun } from "../jobs/job-runs.js";
@@ -16,24 +18,27 @@ import { CARD_RUN_JOB } from "./start-card-run.js";
 /** Results a page, unless limit says otherwise (Process CC shows a whole run at once). */
 export const CARD_RUN_RESULTS_PAGE_SIZE = 500;
 
-type ResultRow = {
-  customer_id: string | number;
-  customer_no: number;
-  name1: string;
-  name2: string;
-  amount: string;
-  status: PaymentAttemptStatus;
-  message: string;
-  total_balance: string;
-};
+const resultRowSchema = z.object({
+  customer_id: dbInt,
+  customer_no: dbInt,
+  name1: dbText,
+  name2: dbText,
+  amount: dbDecimal,
+  status: z.enum(PAYMENT_ATTEMPT_STATUSES),
+  message: dbText,
+  total_balance: dbDecimal,
+});
 
-type Totals = {
-  approved_count: number;
-  approved_total: string | null;
-  declined_count: number;
-  pending_count: number;
-  count: number;
-};
+const totalsRowSchema = z.object({
+  approved_count: dbInt,
+  approved_total: dbDecimal.nullable(),
+  declined_count: dbInt,
+  pending_count: dbInt,
+  count: dbInt,
+});
+
+/** A production run whose autopay is this card run. */
+const autopayPartRowSchema = z.object({ id: dbInt });
 
 /**
  * GET card-runs/{id}: the run's job (progress), counts and total approved, and its results so far,
@@ -54,7 +59,7 @@ export async function getCardRun(
       where client_id = ${tenant.clientId} and card_run_id = ${id}
       order by customer_id, id desc) a`;
   const [totals, rows, autopay] = await Promise.all([
-    queryRows<Totals>(
+    queryRows(
       db,
       sql`select count(*) filter (where a.status = 'approved')::int as approved_count,
                  (sum(a.amount) filter (where a.status = 'approved'))::text as approved_total,
@@ -62,8 +67,9 @@ export async function getCardRun(
                  count(*) filter (where a.status in ('pending', 'unknown'))::int as pending_count,
                  count(*)::int as count
           from ${latest}`,
+      totalsRowSchema,
     ),
-    queryRows<ResultRow>(
+    queryRows(
       db,
       // A company customer has no first or last name: its result shows the company (or account) name.
       sql`select a.customer_id, c.customer_no,
@@ -74,10 +80,12 @@ export async function getCardRun(
           join customers c on c.client_id = a.client_id and c.id = a.customer_id
           order by c.customer_no, a.customer_id
           limit ${limit} offset ${offset}`,
+      resultRowSchema,
     ),
-    queryRows<{ id: string | number }>(
+    queryRows(
       db,
       sql`select id from production_runs where client_id = ${tenant.clientId} and autopay_job_run_id = ${id} limit 1`,
+      autopayPartRowSchema,
     ),
   ]);
   const total = totals[0];
@@ -90,7 +98,7 @@ export async function getCardRun(
     pending_count: total?.pending_count ?? 0,
     count: total?.count ?? 0,
     paymentResults: rows.map((row): BulkPaymentResult => ({
-      customer_id: Number(row.customer_id),
+      customer_id: row.customer_id,
       customer_no: row.customer_no,
       name1: row.name1,
       name2: row.name2,

@@ -1,7 +1,9 @@
 import { cardRunSchema, cardRunStartedSchema } from "@cyclebill/domain";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbText } from "../../db/row-schemas.js";
 import { customers, paymentAttempts, recurringCharges, users } from "../../db/tables.js";
 import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import { runProductionCycle } from "../../test-support/production-app.js";
@@ -68,9 +70,10 @@ describe("autopay", () => {
         [due, "31.00", "approved"],
         [declined, "30.00", "declined"],
       ]);
-      const [statement] = await queryRows<{ new_balance: string }>(
+      const [statement] = await queryRows(
         testApp.db,
         sql`select new_balance::text from statements where client_id = ${clientA} and customer_id = ${due}`,
+        z.object({ new_balance: dbDecimal }),
       );
       expect(statement?.new_balance).toBe("31.00");
       const [after] = await testApp.db
@@ -79,9 +82,10 @@ describe("autopay", () => {
         .where(eq(customers.id, due));
       expect(after?.balance).toBe("0.00");
       // The attempts say where they came from.
-      const sources = await queryRows<{ source: string }>(
+      const sources = await queryRows(
         testApp.db,
         sql`select distinct source from payment_attempts where client_id = ${clientA} and card_run_id = ${autopayId}`,
+        z.object({ source: dbText }),
       );
       expect(sources).toEqual([{ source: "autopay" }]);
       // Merchant-initiated charges of a card on file.

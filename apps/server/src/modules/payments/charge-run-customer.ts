@@ -1,20 +1,24 @@
 import { and, eq, sql } from "drizzle-orm";
 import {
   compareAmounts,
-  minAmount,
+  amountDueNow,
   NO_STORED_METHOD_MESSAGE,
+  PAYMENT_ATTEMPT_STATUSES,
   toAmount,
   type PaymentAttemptStatus,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { paymentAttempts } from "../../db/tables.js";
+import { dbBool, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { paymentAttempts, paymentMethodKinds } from "../../db/tables.js";
 import { HttpError } from "../../http/errors.js";
 import { CARD_RUN_CONCURRENCY, inCardRunLane } from "./card-run-lanes.js";
 import type { gatewayAccess, PaymentGateway } from "./payment-gateway.js";
 import { sendPreparedAttempt } from "./send-attempt.js";
 import { NOT_SENT_MESSAGE } from "./settle-attempts.js";
 import { sharesCardAndAmountSql } from "./shared-card.js";
+import { amountDueNowSql } from "../statements/amount-due.sql.js";
 import type { CardRunChunk, CardRunItem } from "./start-card-run.js";
 
 // One customer of a card run: one read (its earlier attempt, balance, stored method, shared card),
@@ -72,23 +76,39 @@ type CustomerToCharge = {
   method: "card" | "ach" | null;
 };
 
-/** The customer, its stored method and the earlier attempt under the key, read at once. */
-type ChargeRead = Partial<CustomerToCharge> & {
-  customer_id: string | number | null;
-  company_name: string | null;
-  token: string | null;
-  mask: string | null;
-  card_type: string | null;
-  stored_id: string | null;
-  ach_signed_agreement: boolean | null;
-  ach_entry_class: string | null;
-  shares: boolean | null;
-  attempt_id: string | number | null;
-  attempt_status: PaymentAttemptStatus | null;
-  attempt_amount: string | null;
-  attempt_message: string | null;
-  attempt_trans_id: string | null;
-};
+/** The customer, its stored method and the earlier attempt under the key, read at once (each may be missing). */
+const chargeReadRowSchema = z.object({
+  customer_id: dbInt.nullable(),
+  balance: dbDecimal.nullable(),
+  first_name: dbText.nullable(),
+  last_name: dbText.nullable(),
+  customer_name: dbText.nullable(),
+  company_name: dbText.nullable(),
+  deleted: dbBool.nullable(),
+  method: z.enum(paymentMethodKinds).nullable(),
+  token: dbText.nullable(),
+  mask: dbText.nullable(),
+  card_type: dbText.nullable(),
+  stored_id: dbText.nullable(),
+  ach_signed_agreement: dbBool.nullable(),
+  ach_entry_class: dbText.nullable(),
+  shares: dbBool.nullable(),
+  attempt_id: dbInt.nullable(),
+  attempt_status: z.enum(PAYMENT_ATTEMPT_STATUSES).nullable(),
+  attempt_amount: dbDecimal.nullable(),
+  attempt_message: dbText.nullable(),
+  attempt_trans_id: dbText.nullable(),
+});
+
+/**
+ * What a card run charges a customer: autopay, its statement's amount due as it stands now (the
+ * one rule, amountDueNow: never more than is owed now); a bulk run, the balance.
+ */
+function chargeAmount(item: CardRunItem, balance: string): string {
+  return item.amountDue
+    ? amountDueNow({ newBalance: item.amountDue, currentBalance: balance, superseded: false })
+    : toAmount(balance);
+}
 
 /**
  * One read per customer charged: the earlier attempt under this key (a replayed chunk), the
@@ -96,8 +116,15 @@ type ChargeRead = Partial<CustomerToCharge> & {
  * and the amount about to be charged (autopay: the statement's amount due, never more than owed).
  */
 async function readCharge(db: Database, chunk: CardRunChunk, item: CardRunItem, key: string) {
-  const amount = sql`least(${item.amountDue || null}::numeric, c.total_balance)`;
-  const [row] = await queryRows<ChargeRead>(
+  // The amount charged, as chargeAmount below reckons it (the one amount-due rule for autopay).
+  const amount = item.amountDue
+    ? amountDueNowSql({
+        newBalance: sql`${item.amountDue}::numeric`,
+        currentBalance: sql`c.total_balance`,
+        superseded: sql`false`,
+      })
+    : sql`c.total_balance`;
+  const [row] = await queryRows(
     db,
     sql`select c.id as customer_id, c.total_balance::text as balance, c.first_name, c.last_name,
                c.customer_name, c.company_name, c.deleted,
@@ -110,6 +137,7 @@ async function readCharge(db: Database, chunk: CardRunChunk, item: CardRunItem, 
         left join customers c on c.client_id = ${chunk.clientId} and c.id = ${item.customerId}
         left join customer_payment_methods m on m.client_id = c.client_id and m.customer_id = c.id
         left join payment_attempts a on a.client_id = ${chunk.clientId} and a.idempotency_key = ${key}`,
+    chargeReadRowSchema,
   );
   if (!row) throw new Error("the charge read returned no row");
   return row;
@@ -180,7 +208,7 @@ async function chargeRound(
   const read = await readCharge(db, chunk, item, key);
   if (read.attempt_id != null)
     return {
-      id: Number(read.attempt_id),
+      id: read.attempt_id,
       status: read.attempt_status ?? "pending",
       amount: read.attempt_amount ?? "0.00",
       message: read.attempt_message ?? "",
@@ -196,8 +224,7 @@ async function chargeRound(
     deleted: read.deleted ?? false,
     method: read.method ?? null,
   };
-  // Autopay charges the statement's amount due, but never more than is owed now.
-  const amount = toAmount(item.amountDue ? minAmount(item.amountDue, customer.balance) : customer.balance);
+  const amount = chargeAmount(item, customer.balance);
   const skip = customer.deleted
     ? ARCHIVED_MESSAGE
     : customer.method === null

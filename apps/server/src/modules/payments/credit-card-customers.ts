@@ -1,14 +1,18 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
   CREDIT_CARD_CUSTOMERS_PAGE_SIZE,
+  creditCardCustomerSchema,
   parseOrdering,
   resolvePaging,
+  storedMethodSchema,
   type CreditCardCustomer,
   type CreditCardCustomersQuery,
   type Page,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt } from "../../db/row-schemas.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 
@@ -28,24 +32,17 @@ const orderingColumns = {
   card_type: sql`m.card_type`,
 } as const;
 
-type Row = {
-  id: string | number;
-  client_id: string | number;
-  customer_no: number;
-  customer_name: string;
-  first_name: string;
-  last_name: string;
-  company_name: string;
-  total_balance: string;
-  last_pay_date: string | null;
-  autopay_flag: boolean;
-  bluepay_transaction_message: string;
-  kind: "card" | "ach";
-  mask: string;
-  card_type: string;
-  expiry: string;
-  stored_at: string;
-};
+/** A customer as the list's query returns it: the API's row with its stored method's columns flat. */
+const rowSchema = creditCardCustomerSchema.omit({ stored_method: true }).extend({
+  ...storedMethodSchema.shape,
+  id: dbInt,
+  client_id: dbInt,
+  customer_no: dbInt,
+  total_balance: dbDecimal,
+  last_pay_date: dbDate.nullable(),
+});
+
+const totalRowSchema = z.object({ total: dbInt });
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
@@ -92,7 +89,7 @@ export async function listCreditCardCustomers(
     join customer_payment_methods m on m.client_id = c.client_id and m.customer_id = c.id
     where ${where}`;
   const [rows, totals] = await Promise.all([
-    queryRows<Row>(
+    queryRows(
       db,
       sql`select c.id, c.client_id, c.customer_no, c.customer_name, c.first_name, c.last_name, c.company_name,
                  c.total_balance::text as total_balance, c.last_pay_date::text as last_pay_date, c.autopay_flag,
@@ -101,14 +98,15 @@ export async function listCreditCardCustomers(
           ${from}
           order by ${orderBy}
           limit ${limit} offset ${offset}`,
+      rowSchema,
     ),
-    queryRows<{ total: string | number }>(db, sql`select count(*) as total ${from}`),
+    queryRows(db, sql`select count(*) as total ${from}`, totalRowSchema),
   ]);
   return {
-    count: Number(totals[0]?.total ?? 0),
+    count: totals[0]?.total ?? 0,
     results: rows.map((row) => ({
-      id: Number(row.id),
-      client_id: Number(row.client_id),
+      id: row.id,
+      client_id: row.client_id,
       customer_no: row.customer_no,
       customer_name: row.customer_name,
       first_name: row.first_name,

@@ -1,4 +1,4 @@
-import { usDate } from "../invoices/bill-layout.pdf.js";
+import { usDate } from "@cyclebill/domain";
 import type { MailMessage } from "../mail/mailer.js";
 
 /** What the one notice about an expiring card on file says. */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
+  expiringCardSchema,
   nextChargeDate,
   paymentMethodLabel,
   resolvePaging,
@@ -7,9 +8,11 @@ import {
   type ExpiringCardsQuery,
   type Page,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbInt, dbText } from "../../db/row-schemas.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -25,18 +28,22 @@ export const EXPIRING_CARDS_JOB = "expiring-cards";
 const MAX_NOTICE_ATTEMPTS = 5;
 const RECLAIM_MINUTES = 5;
 
+/** The client's last billing date and due days. */
+const clientTermsRowSchema = z.object({ last: dbDate.nullable(), due_days: dbInt });
+
 /** The client's next charge when no statement announced one (its next cycle's autopay day). */
 async function clientNextCharge(db: Executor, clientId: number, today: string): Promise<string | null> {
-  const [client] = await queryRows<{ last: string | null; terms: string }>(
+  const [client] = await queryRows(
     db,
-    sql`select date_last_billing::text as last, terms_message as terms from clients where id = ${clientId}`,
+    sql`select date_last_billing::text as last, due_days from clients where id = ${clientId}`,
+    clientTermsRowSchema,
   );
   if (!client) return null;
   return nextChargeDate({
     today,
     announcedChargeOn: null,
     dateLastBilling: client.last,
-    terms: client.terms,
+    dueDays: client.due_days,
   });
 }
 
@@ -62,17 +69,14 @@ function expiringCards(clientId: number, today: string, clientNext: string): SQL
     where cards.dead_on is null or cards.dead_on <= cards.next_charge_on)`;
 }
 
-type ExpiringRow = {
-  customer_id: string | number;
-  customer_no: number;
-  customer_name: string;
-  autopay_flag: boolean;
-  mask: string;
-  card_type: string;
-  expiry: string;
-  next_charge_on: string;
-  notified_at: string | null;
-};
+/** An expiring card as the list's query returns it: the API's row, ids and date as the drivers read them. */
+const expiringRowSchema = expiringCardSchema.extend({
+  customer_id: dbInt,
+  customer_no: dbInt,
+  next_charge_on: dbDate,
+});
+
+const expiringTotalRowSchema = z.object({ total: dbInt });
 
 /** GET /api/payment-methods/expiring/: the client's cards on file expiring before the next charge. */
 export async function listExpiringCards(
@@ -87,7 +91,7 @@ export async function listExpiringCards(
       and n.mask = e.mask and n.card_type = e.card_type and n.expiry = e.expiry`;
   const { limit, offset } = resolvePaging(query);
   const [rows, totals] = await Promise.all([
-    queryRows<ExpiringRow>(
+    queryRows(
       db,
       sql`select e.customer_id, e.customer_no, e.customer_name, e.autopay_flag, e.mask, e.card_type,
                  e.expiry, e.next_charge_on::text as next_charge_on,
@@ -95,13 +99,14 @@ export async function listExpiringCards(
           ${from}
           order by e.dead_on nulls first, e.customer_no, e.customer_id
           limit ${limit} offset ${offset}`,
+      expiringRowSchema,
     ),
-    queryRows<{ total: string | number }>(db, sql`select count(*) as total ${from}`),
+    queryRows(db, sql`select count(*) as total ${from}`, expiringTotalRowSchema),
   ]);
   return {
-    count: Number(totals[0]?.total ?? 0),
+    count: totals[0]?.total ?? 0,
     results: rows.map((row) => ({
-      customer_id: Number(row.customer_id),
+      customer_id: row.customer_id,
       customer_no: row.customer_no,
       customer_name: row.customer_name,
       mask: row.mask,
@@ -114,17 +119,19 @@ export async function listExpiringCards(
   };
 }
 
+/** A row's id: a client's, or a notice's just queued. */
+const idRowSchema = z.object({ id: dbInt });
+
 /**
  * Queues the one notice per expiring card of every client (customers with an email address); the
  * unique key makes a second run, or a replayed job, queue nothing twice. Answers how many were new.
  */
 export async function queueExpiringCardNotices(db: Database, today = businessToday()): Promise<number> {
-  const clientRows = await queryRows<{ id: string | number }>(db, sql`select id from clients order by id`);
+  const clientRows = await queryRows(db, sql`select id from clients order by id`, idRowSchema);
   let queued = 0;
-  for (const { id } of clientRows) {
-    const clientId = Number(id);
+  for (const { id: clientId } of clientRows) {
     const clientNext = (await clientNextCharge(db, clientId, today)) ?? today;
-    const inserted = await queryRows<{ id: string | number }>(
+    const inserted = await queryRows(
       db,
       sql`insert into expiring_card_notices
             (client_id, customer_id, mask, card_type, expiry, recipient, next_charge_on)
@@ -133,30 +140,32 @@ export async function queueExpiringCardNotices(db: Database, today = businessTod
           where trim(e.email) <> ''
           on conflict (client_id, customer_id, mask, card_type, expiry) do nothing
           returning id`,
+      idRowSchema,
     );
     queued += inserted.length;
   }
   return queued;
 }
 
-type NoticeRow = {
-  id: string | number;
-  client_id: string | number;
-  recipient: string;
-  mask: string;
-  card_type: string;
-  expiry: string;
-  next_charge_on: string;
-  customer_name: string;
-  customer_no: number;
-  client_name: string;
-  client_phone: string;
-  client_email: string;
-};
+const noticeRowSchema = z.object({
+  id: dbInt,
+  client_id: dbInt,
+  recipient: dbText,
+  mask: dbText,
+  card_type: dbText,
+  expiry: dbText,
+  next_charge_on: dbDate,
+  customer_name: dbText,
+  customer_no: dbInt,
+  client_name: dbText,
+  client_phone: dbText,
+  client_email: dbText,
+});
+type NoticeRow = z.output<typeof noticeRowSchema>;
 
 /** Takes one queued notice to send: claimed, so no other job sends it. */
 async function claimNotice(db: Database, tried: readonly number[]): Promise<NoticeRow | null> {
-  const [row] = await queryRows<NoticeRow>(
+  const [row] = await queryRows(
     db,
     sql`with claimed as (
           update expiring_card_notices n set status = 'sending', attempts = attempts + 1, updated_at = now()
@@ -175,6 +184,7 @@ async function claimNotice(db: Database, tried: readonly number[]): Promise<Noti
         from claimed c
         join customers cu on cu.client_id = c.client_id and cu.id = c.customer_id
         join clients cl on cl.id = c.client_id`,
+    noticeRowSchema,
   );
   return row ?? null;
 }
@@ -188,7 +198,7 @@ export async function sendExpiringCardNotices(
   let failed = 0;
   const tried: number[] = [];
   for (let row = await claimNotice(db, tried); row !== null; row = await claimNotice(db, tried)) {
-    tried.push(Number(row.id));
+    tried.push(row.id);
     try {
       await mailer.send(
         expiringCardEmail({
@@ -198,7 +208,7 @@ export async function sendExpiringCardNotices(
           clientPhone: row.client_phone,
           clientEmail: row.client_email,
           customerName: row.customer_name,
-          customerNo: Number(row.customer_no),
+          customerNo: row.customer_no,
           card: paymentMethodLabel({ kind: "card", card_type: row.card_type, mask: row.mask }),
           expiry: row.expiry,
           nextChargeOn: row.next_charge_on,

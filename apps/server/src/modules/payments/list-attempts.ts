@@ -2,44 +2,39 @@ import { sql, type SQL } from "drizzle-orm";
 import {
   NEEDS_CHECKING_AFTER_MS,
   NEEDS_CHECKING_MESSAGE,
+  paymentAttemptSchema,
   resolvePaging,
   type Page,
   type PaymentAttempt,
-  type PaymentAttemptStatus,
   type PaymentAttemptsQuery,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { paymentReceiptKinds, paymentReceiptStatuses } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 
-type AttemptListRow = {
-  id: string | number;
-  client_id: string | number;
-  customer_id: string | number;
-  customer_no: number;
-  customer_name: string;
-  kind: PaymentAttempt["kind"];
-  source: PaymentAttempt["source"];
-  method: PaymentAttempt["method"];
-  amount: string;
-  status: PaymentAttemptStatus;
-  message: string;
-  gateway_trans_id: string;
-  mask: string;
-  card_type: string;
-  transaction_id: string | number | null;
-  card_run_id: string | number | null;
-  created: string;
-  settled: string | null;
-  needs_checking: boolean;
-  receipt_kind: "receipt" | "declined" | null;
-  receipt_status: "queued" | "sending" | "sent" | "failed" | null;
-  receipt_recipient: string | null;
-  receipt_sent: string | null;
-  needs_attention: boolean;
-};
+/** An attempt as the list's query returns it: the API's attempt, with its receipt's columns flat. */
+const attemptListRowSchema = paymentAttemptSchema.omit({ settled_at: true, receipt: true }).extend({
+  id: dbInt,
+  client_id: dbInt,
+  customer_id: dbInt,
+  customer_no: dbInt,
+  amount: dbDecimal,
+  transaction_id: dbInt.nullable(),
+  card_run_id: dbInt.nullable(),
+  settled: dbText.nullable(),
+  receipt_kind: z.enum(paymentReceiptKinds).nullable(),
+  receipt_status: z.enum(paymentReceiptStatuses).nullable(),
+  receipt_recipient: dbText.nullable(),
+  receipt_sent: dbText.nullable(),
+});
+type AttemptListRow = z.output<typeof attemptListRowSchema>;
+
+const countRowSchema = z.object({ count: dbInt });
 
 /** A declined autopay charge the customer has paid nothing (approved) since. */
 const NEEDS_ATTENTION = sql`(a.source = 'autopay' and a.kind = 'sale' and a.status = 'declined'
@@ -59,13 +54,11 @@ const ORDERINGS: Record<string, SQL> = {
   "-amount": sql`a.amount desc, a.id desc`,
 };
 
-const nullableId = (value: string | number | null) => (value === null ? null : Number(value));
-
 function toApi(row: AttemptListRow): PaymentAttempt {
   return {
-    id: Number(row.id),
-    client_id: Number(row.client_id),
-    customer_id: Number(row.customer_id),
+    id: row.id,
+    client_id: row.client_id,
+    customer_id: row.customer_id,
     customer_no: row.customer_no,
     customer_name: row.customer_name,
     kind: row.kind,
@@ -77,8 +70,8 @@ function toApi(row: AttemptListRow): PaymentAttempt {
     gateway_trans_id: row.gateway_trans_id,
     mask: row.mask,
     card_type: row.card_type,
-    transaction_id: nullableId(row.transaction_id),
-    card_run_id: nullableId(row.card_run_id),
+    transaction_id: row.transaction_id,
+    card_run_id: row.card_run_id,
     created: row.created,
     settled_at: row.settled,
     needs_checking: row.needs_checking,
@@ -112,7 +105,7 @@ export async function listPaymentAttempts(
   const { limit, offset } = resolvePaging(query);
   const checkBefore = new Date(currentClock().now().getTime() - NEEDS_CHECKING_AFTER_MS).toISOString();
   const [rows, [total]] = await Promise.all([
-    queryRows<AttemptListRow>(
+    queryRows(
       db,
       sql`select a.id, a.client_id, a.customer_id, c.customer_no, c.customer_name, a.kind, a.source, a.method,
                  a.amount::text as amount, a.status, a.message, a.gateway_trans_id, a.mask, a.card_type,
@@ -124,11 +117,9 @@ export async function listPaymentAttempts(
           join customers c on c.client_id = a.client_id and c.id = a.customer_id
           left join payment_receipts r on r.client_id = a.client_id and r.attempt_id = a.id
           where ${where} order by ${order} limit ${limit} offset ${offset}`,
+      attemptListRowSchema,
     ),
-    queryRows<{ count: string | number }>(
-      db,
-      sql`select count(*) as count from payment_attempts a where ${where}`,
-    ),
+    queryRows(db, sql`select count(*) as count from payment_attempts a where ${where}`, countRowSchema),
   ]);
-  return { count: Number(total?.count ?? 0), results: rows.map(toApi) };
+  return { count: total?.count ?? 0, results: rows.map(toApi) };
 }

@@ -2,7 +2,9 @@ import { luhnValid, type TransactionRecord } from "@cyclebill/domain";
 import { sql } from "drizzle-orm";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbText } from "../../db/row-schemas.js";
 import {
   MASTERCARD,
   VISA,
@@ -53,18 +55,20 @@ function logText(): string {
 const standalone = (value: string) => new RegExp(`(?<![0-9])${value}(?![0-9])`);
 
 async function everyRowAsText(): Promise<string> {
-  const tables = await queryRows<{ schema: string; name: string }>(
+  const tables = await queryRows(
     fixture.testApp.db,
     sql`select table_schema as schema, table_name as name from information_schema.tables
         where table_type = 'BASE TABLE'
           -- drizzle's own bookkeeping holds migration times in epoch milliseconds (13 digits)
           and table_schema not in ('pg_catalog', 'information_schema', 'drizzle')`,
+    z.object({ schema: dbText, name: dbText }),
   );
   const parts: string[] = [];
   for (const table of tables) {
-    const rows = await queryRows<{ row: string }>(
+    const rows = await queryRows(
       fixture.testApp.db,
       sql.raw(`select t::text as row from "${table.schema}"."${table.name}" t`),
+      z.object({ row: dbText }),
     );
     for (const row of rows) parts.push(row.row);
   }

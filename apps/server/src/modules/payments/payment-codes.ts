@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
-import { codes } from "../../db/tables.js";
+import { ensureSystemCode } from "../codes/ensure-system-code.js";
 
 // The system codes gateway payments post under (negative: made by the system, never edited).
 export const CARD_PAYMENT_CODE = -5;
@@ -17,24 +16,7 @@ export async function ensurePaymentCode(
   clientId: number,
   method: "card" | "ach",
 ): Promise<number> {
-  const wanted = PAYMENT_CODES[method];
-  const find = async () => {
-    const [row] = await tx
-      .select({ id: codes.id })
-      .from(codes)
-      .where(and(eq(codes.clientId, clientId), eq(codes.code, wanted.code)));
-    return row?.id;
-  };
-  // Nearly always there already: one read per payment, the insert only for a client's first.
-  const existing = await find();
-  if (existing !== undefined) return existing;
-  await tx
-    .insert(codes)
-    .values({ clientId, ...wanted, codeType: "payment" })
-    .onConflictDoNothing();
-  const made = await find();
-  if (made === undefined) throw new Error(`${method} payment code missing`);
-  return made;
+  return ensureSystemCode(tx, clientId, { ...PAYMENT_CODES[method], codeType: "payment" });
 }
 
 /** Codes that demo data and new clients start with. */

@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import {
+  DEFAULT_DUE_DAYS,
   STATEMENT_NOT_FOUND_MESSAGE,
-  compareAmounts,
-  minAmount,
+  amountDueNow,
   parseStatementPayToken,
   statementDueDate,
   autopayNotice,
@@ -12,12 +12,16 @@ import {
   type PublicPaymentInfo,
   type StoredMethod,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbText } from "../../db/row-schemas.js";
 import { clients, customerPaymentMethods, customers, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
+import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
+import { isNewerStatement, newestStatementFirst } from "../statements/newer-statement.sql.js";
 
 type CustomerRow = typeof customers.$inferSelect;
 type StatementRow = typeof statements.$inferSelect;
@@ -48,12 +52,20 @@ export async function storedMethodOf(
   };
 }
 
-/** What the form starts at: the statement's amount due while still owed, else what is owed now (never below 0). */
+/**
+ * What is due now on the customer's latest statement, by the one rule (amountDueNow): what the page
+ * shows, what its form starts at and all the saved method may pay. Without a statement (the staff
+ * form), what is owed now. A pay page always shows the latest statement (findPayableStatement), the
+ * one the documents list shows as payable: an older statement's link never asks for an amount the
+ * list has carried forward.
+ */
 export function statementAmountDue(balance: string, statement: StatementRow | null): string {
-  const owed = compareAmounts(balance, "0.00") > 0 ? toAmount(balance) : "0.00";
-  if (!statement || compareAmounts(statement.newBalance, "0.00") <= 0) return owed;
-  return minAmount(toAmount(statement.newBalance), owed);
+  const newBalance = statement ? statement.newBalance : balance;
+  return amountDueNow({ newBalance, currentBalance: balance, superseded: false });
 }
+
+/** An autopay charge of the statement's production run, for the customer. */
+const autopayAttemptRowSchema = z.object({ status: dbText });
 
 /**
  * The autopay notice of a statement's pay page: what the statement announced when it was made (the
@@ -72,12 +84,13 @@ async function statementAutopayNotice(
   const attempts =
     statement.productionRunId === null
       ? []
-      : await queryRows<{ status: string }>(
+      : await queryRows(
           db,
           sql`select a.status from payment_attempts a
               join production_runs p on p.client_id = a.client_id and p.autopay_job_run_id = a.card_run_id
               where p.client_id = ${statement.clientId} and p.id = ${statement.productionRunId}
                 and a.customer_id = ${customer.id} and a.kind = 'sale' and a.source = 'autopay'`,
+          autopayAttemptRowSchema,
         );
   const statuses = new Set(attempts.map((row) => row.status));
   const charged = statuses.has("approved") || statuses.has("pending");
@@ -95,18 +108,21 @@ async function infoOf(
   db: Executor,
   customer: CustomerRow,
   statement: StatementRow | null,
+  replaced: StatementRow | null = null,
 ): Promise<PaymentInfo> {
   const [client] = await db
     .select({
       name: clients.clientName,
-      terms: clients.termsMessage,
+      dueDays: clients.dueDays,
     })
     .from(clients)
     .where(eq(clients.id, customer.clientId));
   const stored = await storedMethodOf(db, customer.clientId, customer.id);
+  const due = statementAmountDue(customer.totalBalance, statement);
+  const dueDays = client?.dueDays ?? DEFAULT_DUE_DAYS;
   return {
     hasStoredPaymentInfo: stored !== null,
-    amount: statementAmountDue(customer.totalBalance, statement),
+    amount: due,
     accountbalance: toAmount(customer.totalBalance),
     address1: customer.address1,
     address2: customer.address2,
@@ -124,10 +140,13 @@ async function infoOf(
       ? {
           statement_num: statement.statementNum,
           statement_date: statement.statementDate,
-          due_date: statementDueDate(statement.statementDate, client?.terms),
-          due_label: dueDateLabel(statement.statementDate, client?.terms),
-          amount_due: toAmount(statement.newBalance),
+          due_date: statementDueDate(statement.statementDate, dueDays),
+          due_label: dueDateLabel(statement.statementDate, dueDays),
+          amount_due: due,
           autopay_notice: await statementAutopayNotice(db, customer, statement, stored !== null),
+          replaced_statement: replaced
+            ? { statement_num: replaced.statementNum, statement_date: replaced.statementDate }
+            : null,
         }
       : null,
     stored_method: stored
@@ -143,9 +162,19 @@ async function infoOf(
   };
 }
 
-export type PayableStatement = { statement: StatementRow; customer: CustomerRow };
+export type PayableStatement = {
+  /** The customer's latest statement: the one to pay. */
+  statement: StatementRow;
+  customer: CustomerRow;
+  /** The statement the token named, when a newer one has carried its balance forward. */
+  replaced: StatementRow | null;
+};
 
-/** The statement (and its customer) a pay token names; 404 with the page's message otherwise. */
+/**
+ * The statement (and its customer) a pay token names; 404 with the page's message otherwise. When a
+ * newer statement of the customer has carried its balance forward (the documents list's rule: a later
+ * date, or the same date and made later), the newest one is what the page pays.
+ */
 export async function findPayableStatement(db: Executor, token: string): Promise<PayableStatement> {
   const parsed = parseStatementPayToken(token);
   if (!parsed) throw statementNotFound();
@@ -160,7 +189,25 @@ export async function findPayableStatement(db: Executor, token: string): Promise
     .orderBy(desc(statements.id))
     .limit(1);
   if (!row || row.customer.deleted) throw statementNotFound();
-  return row;
+  const named = row.statement;
+  const [latest] = await db
+    .select()
+    .from(statements)
+    .where(
+      and(
+        eq(statements.clientId, named.clientId),
+        eq(statements.customerId, named.customerId),
+        isNewerStatement(
+          { date: statements.statementDate, id: statements.id },
+          { date: named.statementDate, id: named.id },
+        ),
+      ),
+    )
+    .orderBy(newestStatementFirst(statements.statementDate, statements.id))
+    .limit(1);
+  return latest
+    ? { statement: latest, customer: row.customer, replaced: named }
+    : { statement: named, customer: row.customer, replaced: null };
 }
 
 /** Only what the spec's payment info carries of the customer: no email, city or state. */
@@ -171,8 +218,8 @@ function publicInfo(info: PaymentInfo): PublicPaymentInfo {
 
 /** POST /api/payments/get-payment-info/: the public page's lookup by pay token. */
 export async function publicPaymentInfo(db: Database, token: string): Promise<PublicPaymentInfo> {
-  const { statement, customer } = await findPayableStatement(db, token);
-  return publicInfo(await infoOf(db, customer, statement));
+  const { statement, customer, replaced } = await findPayableStatement(db, token);
+  return publicInfo(await infoOf(db, customer, statement, replaced));
 }
 
 /** POST /api/payments/get-link-info/: whom a staff-issued link stores a method for. */
@@ -214,9 +261,10 @@ export async function deleteStoredMethod(db: Database, tenant: TenantContext, id
       .where(
         and(eq(customerPaymentMethods.clientId, tenant.clientId), eq(customerPaymentMethods.customerId, id)),
       );
-    await tx
-      .update(customers)
-      .set({ bluepayTransactionId: "", autopayFlag: false, updatedAt: new Date() })
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+    await setCustomerGatewayState(
+      tx,
+      { clientId: tenant.clientId, customerId: id },
+      { transactionId: "", autopay: false },
+    );
   });
 }

@@ -1,5 +1,5 @@
 import { formatUsd, isNegativeAmount, negateAmount } from "@cyclebill/domain";
-import { usDate } from "../invoices/bill-layout.pdf.js";
+import { usDate } from "@cyclebill/domain";
 import type { MailMessage } from "../mail/mailer.js";
 
 /** What one receipt (or declined-autopay notice) says; read from the attempt when it is sent. */

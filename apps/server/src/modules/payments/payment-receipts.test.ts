@@ -1,6 +1,9 @@
 import { cardRunStartedSchema, type PaymentAttempt } from "@cyclebill/domain";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { customers, paymentReceipts, users } from "../../db/tables.js";
 import {
   MASTERCARD,
@@ -135,7 +138,20 @@ describe("payment receipts", () => {
     await mailTo(email);
     for (let again = 0; again < 3; again += 1)
       await fixture.testApp.jobs?.enqueue("payment-receipts", { clientId: fixture.tenants.a.clientId });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Every run of the job is over (none waiting, running or to retry): only then is "once" proved.
+    await pollUntil(
+      async () =>
+        (
+          await queryRows(
+            fixture.testApp.db,
+            sql`select count(*)::int as left from pgboss.job
+                where name = 'payment-receipts' and state in ('created', 'retry', 'active')`,
+            z.object({ left: dbInt }),
+          )
+        )[0]?.left,
+      (left) => left === 0,
+      30_000,
+    );
     expect(fixture.testApp.mail.messages.filter((message) => message.to === email)).toHaveLength(1);
     const rows = await receiptsOf(customerId);
     expect(rows.map((row) => [row.kind, row.status, row.attempts])).toEqual([["receipt", "sent", 1]]);

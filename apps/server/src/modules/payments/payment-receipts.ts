@@ -1,8 +1,11 @@
 import { sql } from "drizzle-orm";
+import { newestStatementFirst } from "../statements/newer-statement.sql.js";
+import { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { paymentReceipts } from "../../db/tables.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { paymentMethodKinds, paymentReceiptKinds, paymentReceipts } from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import type { Mailer } from "../mail/mailer.js";
 import { paymentReceiptEmail } from "./payment-receipt.email.js";
@@ -18,6 +21,9 @@ export const PAYMENT_RECEIPTS_JOB = "payment-receipts";
 export const MAX_RECEIPT_ATTEMPTS = 5;
 const RECLAIM_MINUTES = 2;
 const BATCH = 50;
+
+/** The customer's email and balance, for a receipt. */
+const receiptCustomerRowSchema = z.object({ email: dbText, balance: dbDecimal });
 
 /**
  * Queues the email an attempt's answer calls for, inside the caller's transaction: a receipt for an
@@ -38,10 +44,11 @@ export async function queueReceipt(
           ? "declined"
           : null;
   if (kind === null) return false;
-  const [customer] = await queryRows<{ email: string; balance: string }>(
+  const [customer] = await queryRows(
     tx,
     sql`select email, total_balance::text as balance from customers
         where client_id = ${attempt.clientId} and id = ${attempt.customerId}`,
+    receiptCustomerRowSchema,
   );
   const recipient = (attempt.payerEmail || customer?.email || "").trim();
   if (!recipient || !customer) return false;
@@ -61,27 +68,28 @@ export async function queueReceipt(
   return inserted.length > 0;
 }
 
-type ReceiptRow = {
-  id: string | number;
-  client_id: string | number;
-  kind: "receipt" | "declined";
-  recipient: string;
-  paid_on: string;
-  balance_after: string;
-  amount: string;
-  mask: string;
-  card_type: string;
-  method: "card" | "ach";
-  gateway_trans_id: string;
-  message: string;
-  customer_name: string;
-  customer_no: number;
-  client_name: string;
-  client_phone: string;
-  client_email: string;
-  statement_num: number | null;
-  statement_date: string | null;
-};
+const receiptRowSchema = z.object({
+  id: dbInt,
+  client_id: dbInt,
+  kind: z.enum(paymentReceiptKinds),
+  recipient: dbText,
+  paid_on: dbDate,
+  balance_after: dbDecimal,
+  amount: dbDecimal,
+  mask: dbText,
+  card_type: dbText,
+  method: z.enum(paymentMethodKinds),
+  gateway_trans_id: dbText,
+  message: dbText,
+  customer_name: dbText,
+  customer_no: dbInt,
+  client_name: dbText,
+  client_phone: dbText,
+  client_email: dbText,
+  statement_num: dbInt.nullable(),
+  statement_date: dbDate.nullable(),
+});
+type ReceiptRow = z.output<typeof receiptRowSchema>;
 
 function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
@@ -96,7 +104,7 @@ function methodText(row: ReceiptRow): string {
 
 /** Takes up to BATCH receipts to send (one client's, or every client's): claimed, so no other job sends them. */
 async function claimBatch(db: Database, clientId: number | null, tried: number[]): Promise<ReceiptRow[]> {
-  return queryRows<ReceiptRow>(
+  return queryRows(
     db,
     sql`with claimed as (
           update payment_receipts r set status = 'sending', attempts = attempts + 1, updated_at = now()
@@ -123,10 +131,14 @@ async function claimBatch(db: Database, clientId: number | null, tried: number[]
           select statement_num, statement_date from statements st
           where st.client_id = c.client_id and st.customer_id = c.customer_id
             and (a.statement_id is null or st.id = a.statement_id)
-          order by st.statement_date desc, st.id desc limit 1) s on true
+          order by ${newestStatementFirst(sql`st.statement_date`, sql`st.id`)} limit 1) s on true
         order by c.client_id, c.id`,
+    receiptRowSchema,
   );
 }
+
+/** Failed receipts that may still be retried. */
+const retryableCountRowSchema = z.object({ count: dbInt });
 
 /**
  * Sends the queued receipts (of one client, or all): each is claimed, sent, then marked sent or
@@ -144,7 +156,7 @@ export async function sendPaymentReceipts(
   for (;;) {
     const batch = await claimBatch(db, clientId, tried);
     if (batch.length === 0) break;
-    tried.push(...batch.map((row) => Number(row.id)));
+    tried.push(...batch.map((row) => row.id));
     for (const row of batch) {
       const messageId = `<payment-receipt-${row.client_id}-${row.id}@cyclebill.local>`;
       try {
@@ -157,14 +169,14 @@ export async function sendPaymentReceipts(
             clientPhone: row.client_phone,
             clientEmail: row.client_email,
             customerName: row.customer_name,
-            customerNo: Number(row.customer_no),
+            customerNo: row.customer_no,
             amount: row.amount,
             method: methodText(row),
             paidOn: row.paid_on,
             gatewayTransId: row.gateway_trans_id,
             statement:
               row.statement_num !== null && row.statement_date !== null
-                ? { number: Number(row.statement_num), date: row.statement_date }
+                ? { number: row.statement_num, date: row.statement_date }
                 : null,
             balanceAfter: row.balance_after,
             message: row.message,
@@ -187,14 +199,15 @@ export async function sendPaymentReceipts(
     }
   }
   if (failed > 0) {
-    const [retryable] = await queryRows<{ count: string | number }>(
+    const [retryable] = await queryRows(
       db,
       sql`select count(*) as count from payment_receipts
           where (${clientId}::bigint is null or client_id = ${clientId}::bigint)
             and status = 'failed' and attempts < ${MAX_RECEIPT_ATTEMPTS}`,
+      retryableCountRowSchema,
     );
-    if (Number(retryable?.count ?? 0) > 0)
-      throw new Error(`${Number(retryable?.count)} payment receipts failed; they will be retried`);
+    if ((retryable?.count ?? 0) > 0)
+      throw new Error(`${retryable?.count} payment receipts failed; they will be retried`);
   }
   return { sent, failed };
 }

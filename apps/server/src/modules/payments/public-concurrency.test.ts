@@ -5,8 +5,10 @@ import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { addAmounts, compareAmounts, type PaymentResult } from "@cyclebill/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Database, DatabaseHandle } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbText } from "../../db/row-schemas.js";
 import { clients } from "../../db/tables.js";
 import {
   GATEWAY_ACCOUNT_A,
@@ -46,6 +48,9 @@ async function payAtOnce(apis: readonly ApiClient[], token: string, run: number)
   );
 }
 
+/** The customer's balance and the ORDER_IDs of its sales. */
+const chargedRowSchema = z.object({ balance: dbDecimal, orders: z.array(dbText) });
+
 async function expectBoundHeld(db: Database, sandbox: Sandbox, customerId: number, sent: Sent[]) {
   expect(sent.map((s) => s.status).filter((status) => ![200, 400, 409].includes(status))).toEqual([]);
   const approved = sent
@@ -55,12 +60,13 @@ async function expectBoundHeld(db: Database, sandbox: Sandbox, customerId: numbe
   const total = approved.reduce(addAmounts, "0.00");
   expect(compareAmounts(total, OWED)).toBeLessThanOrEqual(0);
   // What the gateway charged is what the ledger holds, and the balance never goes below zero.
-  const [row] = await queryRows<{ balance: string; orders: string[] }>(
+  const [row] = await queryRows(
     db,
     sql`select c.total_balance::text as balance,
                coalesce(array_agg(a.order_id) filter (where a.kind = 'sale'), '{}') as orders
         from customers c left join payment_attempts a on a.client_id = c.client_id and a.customer_id = c.id
         where c.id = ${customerId} group by c.total_balance`,
+    chargedRowSchema,
   );
   const orders = new Set(row?.orders ?? []);
   const charged = sandbox.transactions().filter((t) => orders.has(t.orderId) && t.status === "1");

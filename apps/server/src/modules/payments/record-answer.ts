@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { paymentPageMessage, type GatewayStatus } from "@cyclebill/domain";
 import { businessToday } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
-import { customerPaymentMethods, customers, paymentAttempts } from "../../db/tables.js";
+import { customerPaymentMethods, paymentAttempts } from "../../db/tables.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
@@ -11,6 +11,7 @@ import { queueReceipt } from "./payment-receipts.js";
 import { postRefundOffset } from "./refund-offset.js";
 import { refreshStoredToken } from "./stored-method-token.js";
 import type { AttemptRow } from "./attempt-row.js";
+import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 
 // Its callers take the row type from here too; it lives apart so the files this one uses can name it.
 export type { AttemptRow } from "./attempt-row.js";
@@ -89,14 +90,11 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
       target: [customerPaymentMethods.clientId, customerPaymentMethods.customerId],
       set: method,
     });
-  await tx
-    .update(customers)
-    .set({
-      bluepayTransactionId: answer.transId,
-      ...(attempt.autopay ? { autopayFlag: true } : {}),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(customers.clientId, attempt.clientId), eq(customers.id, attempt.customerId)));
+  await setCustomerGatewayState(
+    tx,
+    { clientId: attempt.clientId, customerId: attempt.customerId },
+    { transactionId: answer.transId, ...(attempt.autopay ? { autopay: true } : {}) },
+  );
 }
 
 /** The attempt's customer, when the caller does not already know it. */
@@ -160,10 +158,7 @@ export async function recordAnswer(
       if (attempt.kind === "auth" || (attempt.kind === "sale" && attempt.saveMethod))
         await storeMethod(tx, attempt, answer);
       else if (attempt.autopay && attempt.usedStoredMethod)
-        await tx
-          .update(customers)
-          .set({ autopayFlag: true, updatedAt: new Date() })
-          .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
+        await setCustomerGatewayState(tx, { clientId, customerId: attempt.customerId }, { autopay: true });
       // The newest approval charged the stored method: its TRANS_ID is the next MASTER_ID.
       if (attempt.kind === "sale" && attempt.usedStoredMethod)
         await refreshStoredToken(tx, attempt, answer.transId);
@@ -203,10 +198,7 @@ export async function recordAnswer(
     // The receipt (or a declined autopay notice) commits with the answer; a job sends it.
     await queueReceipt(tx, attempt, answer.status);
     if (attempt.kind === "sale" || attempt.kind === "auth")
-      await tx
-        .update(customers)
-        .set({ bluepayTransactionMessage: message, updatedAt: sql`now()` })
-        .where(and(eq(customers.clientId, clientId), eq(customers.id, attempt.customerId)));
+      await setCustomerGatewayState(tx, { clientId, customerId: attempt.customerId }, { message });
     return settled ?? null;
   });
 }

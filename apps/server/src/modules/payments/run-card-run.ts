@@ -1,7 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { addAmounts } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { jobRunChunks } from "../../db/tables.js";
 import { readJobRun } from "../jobs/job-runs.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
@@ -115,9 +117,12 @@ export async function runCardRunChunk(
   );
 }
 
+/** A pending attempt of the chunk. */
+const pendingAttemptRowSchema = z.object({ id: dbInt });
+
 /** Asks the gateway about the chunk's pending attempts (by their ORDER_ID). */
 async function settleChunk(db: Database, gateway: PaymentGateway, chunk: CardRunChunk): Promise<void> {
-  const pending = await queryRows<{ id: string | number }>(
+  const pending = await queryRows(
     db,
     sql`select id from payment_attempts
         where client_id = ${chunk.clientId} and card_run_id = ${chunk.runId} and status = 'pending'
@@ -125,12 +130,13 @@ async function settleChunk(db: Database, gateway: PaymentGateway, chunk: CardRun
             chunk.items.map((item) => item.customerId),
             "bigint",
           )})`,
+    pendingAttemptRowSchema,
   );
   if (pending.length > 0)
     await settlePendingAttempts(
       db,
       chunk.clientId,
-      pending.map((row) => Number(row.id)),
+      pending.map((row) => row.id),
       gateway,
     );
 }

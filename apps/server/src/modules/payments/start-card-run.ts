@@ -2,18 +2,21 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import {
   CARD_RUN_IN_PROGRESS_MESSAGE,
   NO_GATEWAY_KEY_MESSAGE,
+  DEFAULT_DUE_DAYS,
   autopayChargeDate,
   paymentMethodLabel,
   type JobRun,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import { businessToday, currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { clients, customers, jobRuns, productionRuns } from "../../db/tables.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
+import { clients, customers, productionRuns } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
-import { jobRunToApi, planJobRun, readJobRun } from "../jobs/job-runs.js";
-import { sqlArray } from "../ledger/sql-arrays.js";
+import { createJobRunFor, jobRunToApi, planJobRun, readJobRun } from "../jobs/job-runs.js";
+import { recordAutopayAnnounced } from "../statements/statement-marks.js";
 
 // A card run charges a list of customers with their stored methods, as a chunked job: Process CC
 // ("bulk", the customers staff selected, each for its balance) or autopay (after a production run,
@@ -56,11 +59,7 @@ async function planCardRun(
   },
   enqueue: EnqueueCardRunChunks,
 ): Promise<number> {
-  const [row] = await tx
-    .insert(jobRuns)
-    .values({ clientId: input.clientId, kind: CARD_RUN_JOB, createdByUserId: input.userId })
-    .returning({ id: jobRuns.id });
-  if (!row) throw new Error("card run not created");
+  const row = await createJobRunFor(tx, input.clientId, CARD_RUN_JOB, input.userId);
   const key = { clientId: input.clientId, runId: row.id };
   const chunks: CardRunItem[][] = [];
   for (let start = 0; start < input.items.length; start += CARD_RUN_CHUNK_SIZE)
@@ -87,6 +86,9 @@ async function hasGatewayKey(db: Executor, clientId: number): Promise<boolean> {
   return row !== undefined && row.accountId.trim() !== "" && row.sealed !== null && row.sealed !== "";
 }
 
+/** A card run of the client still queued or running. */
+const activeRunRowSchema = z.object({ id: dbInt });
+
 /**
  * POST make-bulk-payments: charges the selected customers their balances as a job. Every id must be
  * a customer of the tenant's client (another client's id is a 404, like any missing record). One
@@ -110,10 +112,11 @@ export async function startBulkCardRun(
   const runId = await db.transaction(async (tx) => {
     // One start at a time per client: two racing starts see each other's run.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('card-run'), ${tenant.clientId}::int)`);
-    const [active] = await queryRows<{ id: string | number }>(
+    const [active] = await queryRows(
       tx,
       sql`select id from job_runs where client_id = ${tenant.clientId} and kind = ${CARD_RUN_JOB}
             and status in ('queued', 'running') limit 1`,
+      activeRunRowSchema,
     );
     if (active) throw new HttpError(409, { detail: CARD_RUN_IN_PROGRESS_MESSAGE });
     return planCardRun(
@@ -131,6 +134,19 @@ export async function startBulkCardRun(
   if (!row) throw new Error("card run not found after its start");
   return { job: jobRunToApi(row) };
 }
+
+/** A customer autopay charges: its statement of the run, the amount due and its stored method. */
+const autopayDueRowSchema = z.object({
+  statement_id: dbInt,
+  customer_id: dbInt,
+  amount_due: dbDecimal,
+  kind: dbText,
+  card_type: dbText,
+  mask: dbText,
+});
+
+/** The client's due days and the production run's date, for the charge date. */
+const autopayTermsRowSchema = z.object({ due_days: dbInt, run_date: dbDate });
 
 /**
  * Autopay, once a production run's client part has made its statements (in the transaction of its
@@ -153,14 +169,7 @@ export async function startAutopayRun(
   if (!part) throw new Error(`production run ${clientId}/${productionRunId} not found`);
   if (part.autopay !== null) return part.autopay;
   if (!(await hasGatewayKey(tx, clientId))) return null;
-  const due = await queryRows<{
-    statement_id: string | number;
-    customer_id: string | number;
-    amount_due: string;
-    kind: string;
-    card_type: string;
-    mask: string;
-  }>(
+  const due = await queryRows(
     tx,
     sql`select s.id as statement_id, s.customer_id, s.new_balance::text as amount_due,
                m.kind, m.card_type, m.mask
@@ -170,26 +179,26 @@ export async function startAutopayRun(
         where s.client_id = ${clientId} and s.production_run_id = ${productionRunId}
           and c.autopay_flag and not c.deleted and s.new_balance > 0
         order by s.customer_id`,
+    autopayDueRowSchema,
   );
   if (due.length === 0) return null;
-  const [terms] = await queryRows<{ terms: string; run_date: string }>(
+  const [terms] = await queryRows(
     tx,
-    sql`select c.terms_message as terms, p.run_date::text as run_date
+    sql`select c.due_days, p.run_date::text as run_date
         from clients c join production_runs p on p.client_id = c.id and p.id = ${productionRunId}
         where c.id = ${clientId}`,
+    autopayTermsRowSchema,
   );
-  const chargeDate = autopayChargeDate(terms?.run_date ?? businessToday(), terms?.terms);
+  const chargeDate = autopayChargeDate(
+    terms?.run_date ?? businessToday(),
+    terms?.due_days ?? DEFAULT_DUE_DAYS,
+  );
   // Each statement keeps what it announced (method and date): its pay page shows it as it was.
-  await tx.execute(
-    sql`update statements s set autopay_method = v.method, autopay_charge_date = ${chargeDate}::date
-        from unnest(${sqlArray(
-          due.map((row) => Number(row.statement_id)),
-          "bigint",
-        )}, ${sqlArray(
-          due.map((row) => paymentMethodLabel(row)),
-          "text",
-        )}) as v(id, method)
-        where s.client_id = ${clientId} and s.id = v.id`,
+  await recordAutopayAnnounced(
+    tx,
+    clientId,
+    chargeDate,
+    due.map((row) => ({ statementId: row.statement_id, method: paymentMethodLabel(row) })),
   );
   const runId = await planCardRun(
     tx,
@@ -198,14 +207,11 @@ export async function startAutopayRun(
       userId: part.userId,
       startAfter: startOfBusinessDay(chargeDate, currentClock().timeZone),
       source: "autopay",
-      items: due.map((row) => ({ customerId: Number(row.customer_id), amountDue: row.amount_due })),
+      items: due.map((row) => ({ customerId: row.customer_id, amountDue: row.amount_due })),
     },
     enqueue,
   );
-  await tx
-    .update(productionRuns)
-    .set({ autopayJobRunId: runId })
-    .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
+  // The run part records it (production owns production_runs): see finishClientRun.
   return runId;
 }
 

@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, or } from "drizzle-orm";
 import type { Executor } from "../../db/database.js";
-import { customerPaymentMethods, customers } from "../../db/tables.js";
+import { customerPaymentMethods } from "../../db/tables.js";
 import type { AttemptRow } from "./attempt-row.js";
+import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 
 // BluePay keeps a transaction's card (or bank account) data three years from that transaction, and
 // a sale by MASTER_ID copies the account onto the new transaction. So after each approved charge of
@@ -28,14 +29,29 @@ export async function refreshStoredToken(tx: Executor, attempt: AttemptRow, tran
     )
     .returning({ token: customerPaymentMethods.token });
   if (refreshed.length === 0) return;
+  await setCustomerGatewayState(
+    tx,
+    { clientId: attempt.clientId, customerId: attempt.customerId },
+    { transactionId: transId },
+    attempt.masterId,
+  );
+}
+
+/** The customer's stored bank account this attempt used (or stored): marked do-not-debit. */
+export async function markDoNotDebit(tx: Executor, attempt: AttemptRow, reason: string): Promise<void> {
+  const tokens = [attempt.masterId, attempt.gatewayTransId].filter((token) => token !== "");
   await tx
-    .update(customers)
-    .set({ bluepayTransactionId: transId, updatedAt: new Date() })
+    .update(customerPaymentMethods)
+    .set({ doNotDebit: true, doNotDebitReason: reason.slice(0, 160) })
     .where(
       and(
-        eq(customers.clientId, attempt.clientId),
-        eq(customers.id, attempt.customerId),
-        eq(customers.bluepayTransactionId, attempt.masterId),
+        eq(customerPaymentMethods.clientId, attempt.clientId),
+        eq(customerPaymentMethods.customerId, attempt.customerId),
+        eq(customerPaymentMethods.kind, "ach"),
+        or(
+          tokens.length > 0 ? inArray(customerPaymentMethods.token, tokens) : undefined,
+          eq(customerPaymentMethods.attemptId, attempt.id),
+        ),
       ),
     );
 }

@@ -7,8 +7,10 @@ import {
   UNKNOWN_ANSWER_MESSAGE,
   type GatewayEvidence,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { paymentAttempts } from "../../db/tables.js";
 import { HttpError, fieldError } from "../../http/errors.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
@@ -34,6 +36,9 @@ export type OpenRules = {
   boundByBalance: boolean;
 };
 
+/** The customer's sales in flight (pending or unknown): how many, and their total. */
+const inFlightRowSchema = z.object({ count: dbInt, total: dbDecimal.nullable() });
+
 /**
  * Saves and commits a new attempt with its ORDER_ID (this installation's id and the attempt's), or
  * answers null when its idempotency key is already taken (the caller replays that attempt).
@@ -57,13 +62,14 @@ export async function openAttempt(
       );
     if (taken) return null;
     if (rules.refuseWhileInFlight || rules.boundByBalance) {
-      const [flight] = await queryRows<{ count: number | string; total: string | null }>(
+      const [flight] = await queryRows(
         tx,
         sql`select count(*) as count, sum(amount)::text as total from payment_attempts
             where client_id = ${values.clientId} and customer_id = ${values.customerId}
               and kind = 'sale' and status in ('pending', 'unknown')`,
+        inFlightRowSchema,
       );
-      if (rules.refuseWhileInFlight && Number(flight?.count ?? 0) > 0)
+      if (rules.refuseWhileInFlight && (flight?.count ?? 0) > 0)
         throw new HttpError(409, { detail: IN_FLIGHT_MESSAGE });
       if (rules.boundByBalance) {
         const balance = toAmount(locked.get(values.customerId)?.totalBalance ?? "0");
