@@ -50,6 +50,7 @@ const CHANGED: Record<string, unknown> = {
   pull_duration: 3,
   pull_explanation: "2",
   terms_message: "Net 15",
+  due_days: 15,
   info_message: "Call before visiting",
   bill_message_line_1: "Thank you",
   bill_message_line_2: "for your business",

@@ -1,5 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { queryRows } from "../../db/query-rows.js";
 import { clients } from "../../db/tables.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { openSecret } from "../secrets/secret-box.js";
@@ -59,10 +61,12 @@ describe("adding and deleting clients", () => {
     );
     expect((await admin.delete(`/api/clients/${doomed.id}/`)).status).toBe(204);
     expect((await admin.get(`/api/clients/${doomed.id}/`)).status).toBe(404);
-    const leftovers = await testApp.db.execute(
+    const [leftovers] = await queryRows(
+      testApp.db,
       sql`select count(*)::int as total from codes where client_id = ${doomed.id}`,
+      z.object({ total: z.number() }),
     );
-    expect((leftovers as unknown as { rows: { total: number }[] }).rows[0]?.total).toBe(0);
+    expect(leftovers?.total).toBe(0);
   });
 });
 

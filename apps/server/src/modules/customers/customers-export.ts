@@ -4,25 +4,11 @@ import { strToU8, zipSync } from "fflate";
 import type { Database } from "../../db/database.js";
 import { clients, customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
+import { toCsv } from "../reports/report-csv.js";
 import { renderTableReport } from "../reports/table-report.pdf.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
-
-export function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
-  // Quote anything with a separator or quote; neutralise formulas so spreadsheets don't run them.
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export function toCsv(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  return (
-    [columns.join(","), ...rows.map((row) => columns.map((column) => csvCell(row[column])).join(","))].join(
-      "\r\n",
-    ) + "\r\n"
-  );
-}
 
 /** Every field of the customer record, in the API's order. */
 export const CUSTOMER_CSV_COLUMNS: readonly (keyof CustomerOutput)[] = [
@@ -103,7 +89,7 @@ export async function exportCustomersZip(
   // figures kept from the last statement, which previous_balance still is).
   const [rows, ageing] = await Promise.all([
     allCustomers(db, tenant),
-    ageCustomerBalances(db, tenant.clientId, today, undefined, "ledger"),
+    ageCustomerBalances(db, tenant.clientId, today, undefined),
   ]);
   const aged = new Map(ageing.map((row) => [row.customerId, row]));
   const withAgeing = rows.map((row) => {

@@ -10,7 +10,10 @@ import {
   type ListQuery,
   type Page,
 } from "@cyclebill/domain";
+import { z } from "zod";
+import { dbInt } from "../../db/row-schemas.js";
 import { inlineCount, namesPage, preparedStatementRows } from "../../db/prepared-rows.js";
+import { ageingBucketsSql } from "../summary/ageing.sql.js";
 import type { Database } from "../../db/database.js";
 import { customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -81,14 +84,15 @@ function searchPattern(filters: CustomerListFilters): string | undefined {
 }
 
 /** A page row as the database answers it: the list's row but for the two figures set in listCustomers. */
-type PageRow = Omit<CustomerListRow, "id" | "client" | "client_id" | "delete_flag" | "archive_state"> & {
-  // bigint columns: the driver reads them as text.
-  id: number | string;
-  client: number | string;
-  client_id: number | string;
-  delete_flag: string | null;
-  archive_state: CustomerListRow["archive_state"] | null;
-};
+/** A page row as the query returns it: the list row, with bigint ids as the driver reads them. */
+const pageRowSchema = customerListRowSchema.extend({
+  id: dbInt,
+  client: dbInt,
+  client_id: dbInt,
+  delete_flag: z.string().nullable(),
+  // Worked out below from deleted and delete_flag.
+  archive_state: z.null(),
+});
 
 /**
  * The list row's fields (the shared schema's, in its order) from the page's columns: a field named
@@ -102,11 +106,11 @@ function computedColumns(balance: SQL): Partial<Record<keyof CustomerListRow, SQ
     archive_state: sql`null::text`,
     total_balance: balance,
     balance,
-    overdue_30_days: sql`(u.u60 - u.u30)::numeric(14,2)::text`,
-    overdue_60_days: sql`(u.u90 - u.u60)::numeric(14,2)::text`,
-    overdue_90_days: sql`(u.u120 - u.u90)::numeric(14,2)::text`,
-    overdue_over_90_days: sql`(e.balance - u.u120)::numeric(14,2)::text`,
-    current_balance: sql`u.u30::numeric(14,2)::text`,
+    overdue_30_days: sql`u.days30::numeric(14,2)::text`,
+    overdue_60_days: sql`u.days60::numeric(14,2)::text`,
+    overdue_90_days: sql`u.days90::numeric(14,2)::text`,
+    overdue_over_90_days: sql`u.over90::numeric(14,2)::text`,
+    current_balance: sql`u.current::numeric(14,2)::text`,
     // toISOString's form: milliseconds, UTC.
     created_at: sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
     current_charges: sql`p.mtd_charges`,
@@ -154,11 +158,9 @@ type PageOrder = {
 /**
  * The page in one statement: the customers of the page and, for each, from its own ledger entries,
  * its ageing as of the day, its latest charge, payment and credit, and its recurring charges' total.
- * Ageing is the domain's one rule (ageBalance: first in, first out) in SQL, as ageClientTotals sums it
- * for a whole client: the balance as of the day from the ledger (entries dated later left out), the
- * debits of the last 120 days summed by age band (0-29, 30-59, 60-89, 90-119 days); for a positive
- * balance B and bands b0..b3, owed under 30 days is min(B, b0), under 60 days min(B, b0 + b1), and so
- * on, the rest over 90; a credit balance is all current.
+ * Ageing is the domain's one rule (ageBalance: first in, first out) in its one SQL form
+ * (ageingBucketsSql), as ageClientTotals sums it for a whole client: the balance as of the day from
+ * the ledger (entries dated later left out) and the debits of the last 120 days summed by age band.
  */
 function pageQuery(
   db: Database,
@@ -184,8 +186,7 @@ function pageQuery(
   const asOf = sql`${sql.placeholder("asOf")}::date`;
   const debit = (range: SQL) =>
     sql`coalesce(sum(t.ledger_amount) filter (where t.ledger_amount > 0 and ${range}), 0)`;
-  const owed = (bands: SQL) =>
-    sql`case when e.balance <= 0 then e.balance else least(e.balance, ${bands}) end`;
+  const aged = ageingBucketsSql(sql`e.balance`, [sql`e.b0`, sql`e.b1`, sql`e.b2`, sql`e.b3`]);
   return sql`
     select ${apiColumns(asOfGiven ? sql`e.balance::text` : sql`p.total_balance`)}
     from (${page}) p
@@ -209,8 +210,8 @@ function pageQuery(
       where t.client_id = p.client_id and t.customer_id = p.id
     ) e
     cross join lateral (
-      select ${owed(sql`e.b0`)} as u30, ${owed(sql`e.b0 + e.b1`)} as u60,
-             ${owed(sql`e.b0 + e.b1 + e.b2`)} as u90, ${owed(sql`e.b0 + e.b1 + e.b2 + e.b3`)} as u120
+      select ${aged.current} as current, ${aged.days30} as days30, ${aged.days60} as days60,
+             ${aged.days90} as days90, ${aged.over90} as over90
     ) u
     order by ${sql.join([...outerOrder, sql`p.id asc`], sql`, `)}`;
 }
@@ -280,7 +281,7 @@ export async function listCustomers(
     Boolean(filters.as_of),
   ]);
   const [rows, total] = await Promise.all([
-    preparedStatementRows<PageRow>(
+    preparedStatementRows(
       db,
       `customer_list ${shape}`,
       () =>
@@ -293,16 +294,15 @@ export async function listCustomers(
         ),
       values,
       // A named statement per common shape only (see preparedStatementRows): one sort field, first pages.
+      pageRowSchema,
       ordering.terms.length <= 1 && namesPage(paging),
     ),
     countCustomers(db, tenant.clientId, filters),
   ]);
-  for (const row of rows) {
-    row.id = Number(row.id);
-    row.client = Number(row.client);
-    row.client_id = Number(row.client_id);
-    row.archive_state = archiveState({ deleted: row.deleted, deleteFlag: row.delete_flag });
-    row.delete_flag = toDeleteFlag(row.delete_flag);
-  }
-  return { count: total, results: rows as CustomerListRow[] };
+  const results: CustomerListRow[] = rows.map((row) => ({
+    ...row,
+    archive_state: archiveState({ deleted: row.deleted, deleteFlag: row.delete_flag }),
+    delete_flag: toDeleteFlag(row.delete_flag),
+  }));
+  return { count: total, results };
 }

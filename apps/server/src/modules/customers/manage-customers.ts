@@ -16,7 +16,6 @@ import {
   codes,
   customerPaymentMethods,
   customers,
-  invoices,
   recurringCharges,
   storedAmounts,
   unitsOfMeasure,
@@ -24,7 +23,8 @@ import {
 import type { TenantContext } from "../../http/auth-context.js";
 import { badRequest, fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { addRoutePlan } from "../groups/route-plans.js";
-import { archiveAtZero } from "../ledger/archive-at-zero.js";
+import { deleteCustomerInvoices } from "../invoices/statement-invoices.js";
+import { archiveAtZero } from "./archive-at-zero.js";
 import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
 import { recordCustomerChanges } from "../ledger/customer-changes.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
@@ -101,7 +101,7 @@ export async function findCustomer(
 /** One customer; its ageing as of today by the one rule (not the last statement's, kept as previous_balance). */
 export async function getCustomer(db: Database, tenant: TenantContext, id: number): Promise<CustomerOutput> {
   const customer = customerToApi(await findCustomer(db, tenant, id));
-  const [aged] = await ageCustomerBalances(db, tenant.clientId, businessToday(), [id], "ledger");
+  const [aged] = await ageCustomerBalances(db, tenant.clientId, businessToday(), [id]);
   if (!aged) return customer;
   return {
     ...customer,
@@ -254,9 +254,7 @@ export async function undeleteCustomer(
       if (!isZeroAmount(customer.totalBalance))
         throw nonFieldError(HAS_BALANCE_MESSAGE(customer.totalBalance));
       await clearCustomerLedger(tx, tenant.clientId, id);
-      await tx
-        .delete(invoices)
-        .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.customerId, id)));
+      await deleteCustomerInvoices(tx, tenant.clientId, id);
     }
     const [row] = await tx
       .update(customers)

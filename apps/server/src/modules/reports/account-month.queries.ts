@@ -1,13 +1,23 @@
 import { sql } from "drizzle-orm";
-import type { CodeType, ReportMonth } from "@cyclebill/domain";
+import { CODE_TYPES, LATE_FEE_CODE, type CodeType, type ReportMonth } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 
 /**
  * Reads of one client's month for the Account Reports. Only reads: the ledger writer is the only
  * code that writes entries or balances. The month is by service date, as ageing and statements
  * are: an entry belongs to the month it is dated in, whenever it was entered.
  */
+
+/**
+ * How an entry (`t`, its code `c`, the entry it voids or reverses `o`) was posted, for its report
+ * category: a late fee by the one rule (isLateFee: its code, which its voids share), else the
+ * original entry's type, so an entry and its offset net to zero in the same line.
+ */
+const CATEGORY_TYPE = sql`case when c.code = ${LATE_FEE_CODE} then 'late_fee'
+  else coalesce(o.transaction_type, t.transaction_type) end`;
 
 export type RegisterCustomer = { id: number; customerNo: number; name: string; opening: string };
 
@@ -30,7 +40,12 @@ export type RegisterEntry = {
   reversed: boolean;
 };
 
-type CustomerRow = { id: number | string; customer_no: number; customer_name: string; opening: string };
+const customerRowSchema = z.object({
+  id: dbInt,
+  customer_no: dbInt,
+  customer_name: dbText,
+  opening: dbDecimal,
+});
 
 /**
  * The next page of the client's customers opened by the month's end, in customer-number order after `afterCustomerNo`, each
@@ -43,7 +58,7 @@ export async function registerCustomerPage(
   afterCustomerNo: number,
   limit: number,
 ): Promise<RegisterCustomer[]> {
-  const rows = await queryRows<CustomerRow>(
+  const rows = await queryRows(
     db,
     sql`with page as (
           select id, customer_no, customer_name, total_balance from customers
@@ -60,32 +75,34 @@ export async function registerCustomerPage(
                   where t.client_id = ${clientId} and t.customer_id = p.id and t.service_date >= ${month.start}::date
                ), 0))::numeric(14,2)::text as opening
         from page p order by p.customer_no`,
+    customerRowSchema,
   );
   return rows.map((row) => ({
-    id: Number(row.id),
-    customerNo: Number(row.customer_no),
+    id: row.id,
+    customerNo: row.customer_no,
     name: row.customer_name,
     opening: row.opening,
   }));
 }
 
-type EntryRow = {
-  id: number | string;
-  customer_id: number | string;
-  service_date: string;
-  code: number;
-  code_type: CodeType;
-  category_type: string;
-  description: string;
-  quantity: string;
-  rate: string;
-  ledger_amount: string;
-  entered: string;
-  voided: boolean;
-  voids_transaction_id: number | string | null;
-  reverses_transaction_id: number | string | null;
-  reversed: boolean;
-};
+const entryRowSchema = z.object({
+  id: dbInt,
+  customer_id: dbInt,
+  service_date: dbDate,
+  code: dbInt,
+  code_type: z.enum(CODE_TYPES),
+  category_type: dbText,
+  description: dbText,
+  quantity: dbDecimal,
+  rate: dbDecimal,
+  ledger_amount: dbDecimal,
+  /** The day it was entered, as YYYY-MM-DD text. */
+  entered: dbDate,
+  voided: dbBool,
+  voids_transaction_id: dbInt.nullable(),
+  reverses_transaction_id: dbInt.nullable(),
+  reversed: dbBool,
+});
 
 /** The month's entries of these customers, by customer, date and id. */
 export async function registerEntries(
@@ -99,10 +116,10 @@ export async function registerEntries(
     customerIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const rows = await queryRows<EntryRow>(
+  const rows = await queryRows(
     db,
     sql`select t.id, t.customer_id, t.service_date::text as service_date, c.code, c.code_type,
-               coalesce(o.transaction_type, t.transaction_type) as category_type,
+               ${CATEGORY_TYPE} as category_type,
                t.description, t.quantity::text as quantity, t.rate::text as rate,
                t.ledger_amount::text as ledger_amount,
                to_char(t.created_at, 'YYYY-MM-DD') as entered, t.voided,
@@ -116,12 +133,13 @@ export async function registerEntries(
         where t.client_id = ${clientId} and t.customer_id in (${ids})
           and t.service_date >= ${month.start}::date and t.service_date <= ${month.end}::date
         order by t.customer_id, t.service_date, t.id`,
+    entryRowSchema,
   );
   return rows.map((row) => ({
-    id: Number(row.id),
-    customerId: Number(row.customer_id),
+    id: row.id,
+    customerId: row.customer_id,
     serviceDate: row.service_date,
-    code: Number(row.code),
+    code: row.code,
     codeType: row.code_type,
     categoryType: row.category_type,
     description: row.description,
@@ -130,8 +148,8 @@ export async function registerEntries(
     ledgerAmount: row.ledger_amount,
     entered: row.entered,
     voided: row.voided,
-    voidsId: row.voids_transaction_id === null ? null : Number(row.voids_transaction_id),
-    reversesId: row.reverses_transaction_id === null ? null : Number(row.reverses_transaction_id),
+    voidsId: row.voids_transaction_id,
+    reversesId: row.reverses_transaction_id,
     reversed: row.reversed,
   }));
 }
@@ -145,24 +163,26 @@ export type CodeMonthTotal = {
   total: string;
 };
 
+const codeMonthRowSchema = z.object({
+  code: dbInt,
+  description: dbText,
+  code_type: z.enum(CODE_TYPES),
+  category_type: dbText,
+  entries: dbInt,
+  total: dbDecimal,
+});
+
 /** Each code's entries of the month: how many and their signed total, split by how they were posted. */
 export async function codeMonthTotals(
   db: Executor,
   clientId: number,
   month: ReportMonth,
 ): Promise<CodeMonthTotal[]> {
-  const rows = await queryRows<{
-    code: number;
-    description: string;
-    code_type: CodeType;
-    category_type: string;
-    entries: number | string;
-    total: string;
-  }>(
+  const rows = await queryRows(
     db,
     sql`select c.code, c.description, c.code_type,
-               case when coalesce(o.transaction_type, t.transaction_type) in ('late_fee', 'recurring')
-                    then coalesce(o.transaction_type, t.transaction_type) else 'other' end as category_type,
+               case when ${CATEGORY_TYPE} in ('late_fee', 'recurring') then ${CATEGORY_TYPE}
+                    else 'other' end as category_type,
                count(*) as entries, sum(t.ledger_amount)::numeric(14,2)::text as total
         from transactions t
         join codes c on c.client_id = t.client_id and c.id = t.code_id
@@ -172,18 +192,20 @@ export async function codeMonthTotals(
           and t.service_date >= ${month.start}::date and t.service_date <= ${month.end}::date
         group by 1, 2, 3, 4
         order by c.code, 4`,
+    codeMonthRowSchema,
   );
   return rows.map((row) => ({
-    code: Number(row.code),
+    code: row.code,
     description: row.description,
     codeType: row.code_type,
     categoryType: row.category_type,
-    count: Number(row.entries),
+    count: row.entries,
     total: row.total,
   }));
 }
 
 export type MonthReceivables = { opening: string; closing: string };
+const monthReceivablesRowSchema = z.object({ opening: dbDecimal, closing: dbDecimal });
 
 /**
  * Receivables at the start of the month and at its end, each as the sum of every customer's balance
@@ -194,18 +216,20 @@ export async function monthReceivables(
   clientId: number,
   month: ReportMonth,
 ): Promise<MonthReceivables> {
-  const [row] = await queryRows<MonthReceivables>(
+  const [row] = await queryRows(
     db,
     sql`select ((select coalesce(sum(total_balance), 0) from customers where client_id = ${clientId})
                 - coalesce(sum(ledger_amount), 0))::numeric(14,2)::text as opening,
                ((select coalesce(sum(total_balance), 0) from customers where client_id = ${clientId})
                 - coalesce(sum(ledger_amount) filter (where service_date > ${month.end}::date), 0))::numeric(14,2)::text as closing
         from transactions where client_id = ${clientId} and service_date >= ${month.start}::date`,
+    monthReceivablesRowSchema,
   );
   return row ?? { opening: "0.00", closing: "0.00" };
 }
 
 export type MonthCustomerCounts = { active: number; opened: number; archived: number };
+const monthCustomerCountsRowSchema = z.object({ active: dbInt, opened: dbInt, archived: dbInt });
 
 /** Customers active at the month's end (opened by then, not archived by then), opened and archived in it. */
 export async function monthCustomerCounts(
@@ -213,7 +237,7 @@ export async function monthCustomerCounts(
   clientId: number,
   month: ReportMonth,
 ): Promise<MonthCustomerCounts> {
-  const [row] = await queryRows<{ active: string; opened: string; archived: string }>(
+  const [row] = await queryRows(
     db,
     sql`select count(*) filter (where open_date <= ${month.end}::date
                  and (not deleted or deleted_at >= ${month.end}::date + 1)) as active,
@@ -221,13 +245,16 @@ export async function monthCustomerCounts(
                count(*) filter (where deleted and deleted_at >= ${month.start}::date
                  and deleted_at < ${month.end}::date + 1) as archived
         from customers where client_id = ${clientId}`,
+    monthCustomerCountsRowSchema,
   );
   return {
-    active: Number(row?.active ?? 0),
-    opened: Number(row?.opened ?? 0),
-    archived: Number(row?.archived ?? 0),
+    active: row?.active ?? 0,
+    opened: row?.opened ?? 0,
+    archived: row?.archived ?? 0,
   };
 }
+
+const statementCountRowSchema = z.object({ delivery: dbText, count: dbInt });
 
 /** Statements dated in the month, by how they went out (mail, email, both, bulk, pulled). */
 export async function monthStatementCounts(
@@ -235,23 +262,27 @@ export async function monthStatementCounts(
   clientId: number,
   month: ReportMonth,
 ): Promise<{ delivery: string; count: number }[]> {
-  const rows = await queryRows<{ delivery: string; count: string }>(
+  const rows = await queryRows(
     db,
     sql`select delivery, count(*) as count from statements
         where client_id = ${clientId} and statement_date >= ${month.start}::date
           and statement_date <= ${month.end}::date
         group by delivery order by delivery`,
+    statementCountRowSchema,
   );
-  return rows.map((row) => ({ delivery: row.delivery, count: Number(row.count) }));
+  return rows.map((row) => ({ delivery: row.delivery, count: row.count }));
 }
+
+const clientHeadingRowSchema = z.object({ client_name: dbText, client_no: dbInt });
 
 export async function clientHeading(
   db: Executor,
   clientId: number,
 ): Promise<{ name: string; clientNo: number }> {
-  const [row] = await queryRows<{ client_name: string; client_no: number }>(
+  const [row] = await queryRows(
     db,
     sql`select client_name, client_no from clients where id = ${clientId}`,
+    clientHeadingRowSchema,
   );
-  return { name: row?.client_name ?? "", clientNo: Number(row?.client_no ?? 0) };
+  return { name: row?.client_name ?? "", clientNo: row?.client_no ?? 0 };
 }

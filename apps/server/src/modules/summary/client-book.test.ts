@@ -5,7 +5,9 @@ import path from "node:path";
 import { addDays } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { codes, customers } from "../../db/tables.js";
 import { httpClient, TEST_JWT_SECRET, type ApiClient, type TestApp } from "../../test-support/test-app.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
@@ -115,12 +117,13 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
         status = response.status;
       } else if (roll < 0.88) {
         kind = "archive";
-        const [settled] = await queryRows<{ id: number }>(
+        const [settled] = await queryRows(
           testApp.db,
           sql`select id from customers where client_id = ${clientId} and not deleted and total_balance = 0
               order by random() limit 1`,
+          z.object({ id: dbInt }),
         );
-        const id = settled ? Number(settled.id) : pick(customerIds);
+        const id = settled ? settled.id : pick(customerIds);
         status = (await owner.delete(`/api/customers/${id}/`)).status;
         if (status === 204) customerIds.splice(customerIds.indexOf(id), 1);
       } else if (roll < 0.94) {
@@ -168,10 +171,11 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
     const changesOf = async (executor: Pick<TestApp["db"], "execute">) =>
       Number(
         (
-          await queryRows<{ count: string }>(
+          await queryRows(
             executor as TestApp["db"],
             sql`select count(*) as count from customer_changes
                 where client_id = ${clientId} and customer_id = ${customer!.id}`,
+            z.object({ count: dbInt }),
           )
         )[0]?.count,
       );
@@ -208,10 +212,11 @@ describe("the client book behind GET /api/summary-data/client/{id}", () => {
           values (${clientId}, 1, 999001, now() - interval '25 hours'), (${clientId}, 2, 999002, now() - interval '2 hours')`,
     );
     await pruneCustomerChanges(testApp.db);
-    const left = await queryRows<{ customer_id: string }>(
+    const left = await queryRows(
       testApp.db,
       sql`select customer_id::text as customer_id from customer_changes
           where client_id = ${clientId} and customer_id in (999001, 999002)`,
+      z.object({ customer_id: dbText }),
     );
     expect(left.map((row) => row.customer_id)).toEqual(["999002"]);
   });

@@ -1,9 +1,11 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { monthStart } from "@cyclebill/domain";
+import { ageCentsByBands, amountToCents, monthStart } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { refreshSlots, sharedRefresh } from "../../db/shared-refresh.js";
-import { ageingBandsQuery, type BandRow } from "./customer-ageing.queries.js";
+import { ageingBandsQuery, bandRowSchema } from "./customer-ageing.queries.js";
 
 /**
  * A per-process book of one client's summary figures as of today, customer by customer, so the
@@ -61,14 +63,6 @@ export type ClientBook = {
   lastPayment: string | null;
 };
 
-/** "-12.30" to -1230: exact for the 2-place decimal strings PostgreSQL and the domain write. */
-function cents(text: string): number {
-  const negative = text.startsWith("-");
-  const [whole = "0", fraction = ""] = (negative ? text.slice(1) : text).split(".");
-  const value = Number(whole) * 100 + Number(`${fraction}00`.slice(0, 2));
-  return negative ? -value : value;
-}
-
 /** Cents back to a 2-place decimal string. */
 export function amountOfCents(value: bigint): string {
   const negative = value < 0n;
@@ -77,21 +71,31 @@ export function amountOfCents(value: bigint): string {
   return negative ? `-${text}` : text;
 }
 
-type BookRow = {
-  snapshot: string;
-  codes: string;
+/** The book statement's head: on every row, the same. */
+const bookHeadSchema = z.object({
+  snapshot: dbText,
+  codes: dbText,
   /** Comma-separated ids of the customers changed since the previous snapshot (a refresh). */
-  changed: string | null;
-  changes: number | string;
-  id: number | string | null;
-  active: boolean;
-  entries: number | string;
-  charges: string;
-  payments: string;
-  debits: string;
-  credits: string;
-  last_payment: string | null;
-} & Omit<BandRow, "customer_id">;
+  changed: dbText.nullable(),
+  changes: dbInt,
+  last_payment: dbDate.nullable(),
+});
+/** A customer's figures beside the head (every one of them null on the one row without a customer). */
+const bookFiguresSchema = bandRowSchema.omit({ customer_id: true }).extend({
+  id: dbInt,
+  active: dbBool,
+  entries: dbInt,
+  charges: dbDecimal,
+  payments: dbDecimal,
+  debits: dbDecimal,
+  credits: dbDecimal,
+});
+const bookRowSchema = z.union([
+  bookHeadSchema.extend(bookFiguresSchema.shape),
+  bookHeadSchema.extend({ id: z.null() }),
+]);
+type BookFigures = z.output<typeof bookFiguresSchema>;
+const lookRowSchema = bookHeadSchema.pick({ snapshot: true, codes: true, changes: true });
 
 /** The customers whose change rows the snapshot `since` could not see (none for a build). */
 export function changedSince(clientId: number | SQLWrapper, since: string | SQLWrapper | null): SQL {
@@ -155,7 +159,7 @@ function bookStatement(clientId: number, date: string, since: string | null): SQ
       where c.client_id = ${clientId} ${only("c.id")}
     ),
     -- The one ageing rule's inputs (balances as of the day from the ledger), aged below by ageBalance.
-    ageing as (${ageingBandsQuery(clientId, date, "ledger", only)})
+    ageing as (${ageingBandsQuery(clientId, date, only)})
     select h.snapshot, h.codes, h.changed, h.changes, h.last_payment, f.*,
            a.balance, a.band0, a.band30, a.band60, a.band90
     from head h
@@ -164,27 +168,22 @@ function bookStatement(clientId: number, date: string, since: string | null): SQ
 }
 
 /**
- * One customer's figures. The ageing is the domain's ageBalance (first in, first out) on one debit
- * per age band, in cents: for a positive balance B and band sums b0..b3, owed under 30 days is
- * min(B, b0), under 60 days min(B, b0 + b1), and so on, the rest over 90; a credit balance is all
- * current — the rule ageClientTotals sums in SQL, tested equal to ageBalance customer by customer.
- * (ageBalance on decimal strings would take seconds for 50,000 customers.)
+ * One customer's figures, in cents (the domain's one parser, amountToCents): the ageing is the
+ * domain's ageCentsByBands, ageBalance in closed form on one debit sum per age band (ageBalance on
+ * decimal strings would take seconds for 50,000 customers).
  */
-function figuresOf(row: BookRow): CustomerFigures {
+function figuresOf(row: BookFigures): CustomerFigures {
+  const cents = amountToCents;
   const balance = cents(row.balance);
-  const owed = (within: number) => (balance <= 0 ? balance : Math.min(balance, within));
-  const w30 = cents(row.band0);
-  const w60 = w30 + cents(row.band30);
-  const w90 = w60 + cents(row.band60);
-  const w120 = w90 + cents(row.band90);
-  const [u30, u60, u90, u120] = [owed(w30), owed(w60), owed(w90), owed(w120)];
+  const aged = ageCentsByBands(balance, [
+    cents(row.band0),
+    cents(row.band30),
+    cents(row.band60),
+    cents(row.band90),
+  ]);
   const amounts: Record<BookAmount, number> = {
     balance,
-    current: u30,
-    days30: u60 - u30,
-    days60: u90 - u60,
-    days90: u120 - u90,
-    over90: balance - u120,
+    ...aged,
     charges: cents(row.charges),
     payments: cents(row.payments),
     debits: cents(row.debits),
@@ -192,7 +191,7 @@ function figuresOf(row: BookRow): CustomerFigures {
   };
   return {
     active: row.active,
-    entries: Number(row.entries),
+    entries: row.entries,
     amounts: BOOK_AMOUNTS.map((name) => amounts[name]),
   };
 }
@@ -211,11 +210,11 @@ function tally(book: ClientBook, figures: CustomerFigures, sign: 1 | -1): void {
 }
 
 async function buildBook(db: Database, clientId: number, date: string): Promise<ClientBook> {
-  const rows = await queryRows<BookRow>(db, bookStatement(clientId, date, null));
+  const rows = await queryRows(db, bookStatement(clientId, date, null), bookRowSchema);
   const [head] = rows;
   if (!head) throw new Error("the book statement answered no row");
   const customers = new Map<number, CustomerFigures>();
-  for (const row of rows) if (row.id !== null) customers.set(Number(row.id), figuresOf(row));
+  for (const row of rows) if (row.id !== null) customers.set(row.id, figuresOf(row));
   const book: ClientBook = {
     clientId,
     date,
@@ -242,24 +241,24 @@ async function refreshBook(
     return buildBook(db, clientId, date);
   // A cheap look first (the figures statement takes milliseconds to plan): nothing changed since
   // the book's snapshot, so the book holds at this newer snapshot as it is.
-  const [look] = await queryRows<{ snapshot: string; codes: string; changes: number | string }>(
+  const [look] = await queryRows(
     db,
     sql`select pg_current_snapshot()::text as snapshot, ${codesStamp(clientId)} as codes,
                (select count(*) from (${changedSince(clientId, previous.snapshot)}) c) as changes`,
+    lookRowSchema,
   );
-  if (look && look.codes === previous.codes && Number(look.changes) === 0) {
+  if (look && look.codes === previous.codes && look.changes === 0) {
     previous.snapshot = look.snapshot;
     return previous;
   }
-  const rows = await queryRows<BookRow>(db, bookStatement(clientId, date, previous.snapshot));
+  const rows = await queryRows(db, bookStatement(clientId, date, previous.snapshot), bookRowSchema);
   const [head] = rows;
   if (!head) throw new Error("the book statement answered no row");
-  if (head.codes !== previous.codes || Number(head.changes) > MAX_PARTIAL)
-    return buildBook(db, clientId, date);
+  if (head.codes !== previous.codes || head.changes > MAX_PARTIAL) return buildBook(db, clientId, date);
   const changed = head.changed ? head.changed.split(",").map(Number) : [];
   if (changed.length > 0) {
     const fresh = new Map<number, CustomerFigures>();
-    for (const row of rows) if (row.id !== null) fresh.set(Number(row.id), figuresOf(row));
+    for (const row of rows) if (row.id !== null) fresh.set(row.id, figuresOf(row));
     for (const id of changed) {
       const before = previous.customers.get(id);
       if (before) tally(previous, before, -1);

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { codes, customers } from "../../db/tables.js";
 import type { ApiClient } from "../../test-support/test-app.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
@@ -14,6 +16,7 @@ import { postTransaction } from "../transactions/post-transaction.js";
 useTenantApp();
 
 type Counts = { active: number; archived: number; entries: number };
+const countsRowSchema = z.object({ active: dbInt, archived: dbInt, entries: dbInt });
 
 async function listCounts(client: ApiClient): Promise<Counts> {
   const count = async (path: string, query: Record<string, string | number>) => {
@@ -29,13 +32,14 @@ async function listCounts(client: ApiClient): Promise<Counts> {
 }
 
 async function countedRows(clientId: number): Promise<Counts> {
-  const [row] = await queryRows<{ active: string; archived: string; entries: string }>(
+  const [row] = await queryRows(
     testApp.db,
     sql`select (select count(*) from customers where client_id = ${clientId} and not deleted) as active,
                (select count(*) from customers where client_id = ${clientId} and deleted) as archived,
                (select count(*) from transactions where client_id = ${clientId}) as entries`,
+    countsRowSchema,
   );
-  return { active: Number(row!.active), archived: Number(row!.archived), entries: Number(row!.entries) };
+  return { active: row!.active, archived: row!.archived, entries: row!.entries };
 }
 
 describe("the lists' unfiltered counts", () => {

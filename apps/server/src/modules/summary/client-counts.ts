@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
+import { z } from "zod";
+import { dbInt } from "../../db/row-schemas.js";
 import { preparedStatementRows } from "../../db/prepared-rows.js";
 import { refreshSlots, sharedRefresh } from "../../db/shared-refresh.js";
 import { changedSince } from "./client-book.js";
@@ -33,14 +35,15 @@ export type ClientCounts = {
   entries: number;
 };
 
-type CountsRow = {
-  snapshot: string;
-  last_customer: string | null;
-  changes: number | string;
-  id: number | string | null;
-  active: boolean | null;
-  entries: number | null;
-};
+const countsRowSchema = z.object({
+  snapshot: z.string(),
+  last_customer: z.string().nullable(),
+  changes: dbInt,
+  id: dbInt.nullable(),
+  active: z.boolean().nullable(),
+  entries: dbInt.nullable(),
+});
+type CountsRow = z.output<typeof countsRowSchema>;
 
 function countsStatement(full: boolean) {
   const clientId = sql.placeholder("clientId");
@@ -58,11 +61,20 @@ function countsStatement(full: boolean) {
 
 function read(db: Database, clientId: number, since: string | null): Promise<CountsRow[]> {
   return since === null
-    ? preparedStatementRows<CountsRow>(db, "client_counts_full", () => countsStatement(true), { clientId })
-    : preparedStatementRows<CountsRow>(db, "client_counts_since", () => countsStatement(false), {
-        clientId,
-        since,
-      });
+    ? preparedStatementRows(
+        db,
+        "client_counts_full",
+        () => countsStatement(true),
+        { clientId },
+        countsRowSchema,
+      )
+    : preparedStatementRows(
+        db,
+        "client_counts_since",
+        () => countsStatement(false),
+        { clientId, since },
+        countsRowSchema,
+      );
 }
 
 function apply(counts: ClientCounts, id: number, after: Tally | undefined): void {

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { addAmounts, addBuckets, addDays, ageBalance, emptyBuckets, sumAmounts } from "@cyclebill/domain";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { clients, codes, customers } from "../../db/tables.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { createCodes, TENS_CODES } from "../../test-support/test-codes.js";
@@ -13,6 +15,7 @@ import { businessToday } from "../../clock.js";
 useTenantApp();
 
 const daysBefore = (asOf: string, days: number) => addDays(asOf, -days);
+const ledgerRowSchema = z.object({ customer_id: dbInt, service_date: dbDate, ledger_amount: dbDecimal });
 
 describe("GET /api/summary-data/client/{id}", () => {
   it("computes counts, ageing, month-to-date activity and balance from the ledger", async () => {
@@ -118,16 +121,17 @@ describe("GET /api/summary-data/client/{id}", () => {
     let compared = 0;
     for (const asOf of [businessToday(), daysBefore(businessToday(), 40)]) {
       for (const { id: clientId } of demoClients) {
-        const sqlAgeing = await ageCustomerBalances(testApp.db, clientId, asOf, undefined, "ledger");
+        const sqlAgeing = await ageCustomerBalances(testApp.db, clientId, asOf, undefined);
         // The ledger as of that day: entries dated after it are left out.
-        const ledger = await queryRows<{ customer_id: number; service_date: string; ledger_amount: string }>(
+        const ledger = await queryRows(
           testApp.db,
           sql`select customer_id, service_date::text as service_date, ledger_amount::text as ledger_amount
               from transactions where client_id = ${clientId} and service_date <= ${asOf}::date order by id`,
+          ledgerRowSchema,
         );
         let summed = emptyBuckets();
         for (const customer of sqlAgeing) {
-          const entries = ledger.filter((row) => Number(row.customer_id) === customer.customerId);
+          const entries = ledger.filter((row) => row.customer_id === customer.customerId);
           const balance = sumAmounts(entries.map((row) => row.ledger_amount));
           const debits = entries
             .filter((row) => !row.ledger_amount.startsWith("-") && row.ledger_amount !== "0.00")

@@ -7,8 +7,10 @@ import {
   sumAmounts,
   type ClientSummary,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { ageClientTotals } from "./customer-ageing.queries.js";
 import { cachedSummary, ledgerStamp } from "./summary-cache.js";
@@ -57,9 +59,10 @@ export function summaryOfBook(book: ClientBook): ClientSummary {
   };
 }
 
-type CustomerCounts = { customers: number | string; entries: number | string };
-type LaterEntries = { entries: number | string };
-type MonthRow = { code_type: string; total: string };
+const customerCountsRowSchema = z.object({ customers: dbInt, entries: dbInt });
+const laterEntriesRowSchema = z.object({ entries: dbInt });
+const monthRowSchema = z.object({ code_type: dbText, total: dbDecimal });
+const lastPaymentRowSchema = z.object({ service_date: dbDate });
 
 /** The figures computed in full from the ledger (a past day's; the client book is tested equal to it). */
 export async function computeClientSummary(
@@ -73,16 +76,18 @@ export async function computeClientSummary(
     ? sql`open_date <= ${asOf}::date and (not deleted or deleted_at >= ${asOf}::date + 1)`
     : sql`not deleted`;
   const [counts, later, monthRows, lastPayment, ageing] = await Promise.all([
-    queryRows<CustomerCounts>(
+    queryRows(
       db,
       sql`select count(*) filter (where ${active}) as customers, coalesce(sum(ledger_entries), 0) as entries
           from customers where client_id = ${clientId}`,
+      customerCountsRowSchema,
     ),
-    queryRows<LaterEntries>(
+    queryRows(
       db,
       sql`select count(*) as entries from transactions where client_id = ${clientId} and service_date > ${asOf}::date`,
+      laterEntriesRowSchema,
     ),
-    queryRows<MonthRow>(
+    queryRows(
       db,
       // Signed, so a void or reversal nets against what it offsets.
       sql`select c.code_type, sum(t.ledger_amount)::text as total
@@ -90,13 +95,15 @@ export async function computeClientSummary(
           where t.client_id = ${clientId} and t.service_date >= ${monthStart(asOf)}::date
             and t.service_date <= ${asOf}::date
           group by c.code_type`,
+      monthRowSchema,
     ),
-    queryRows<{ service_date: string }>(
+    queryRows(
       db,
       sql`select t.service_date::text as service_date from transactions t
           where t.client_id = ${clientId} and t.service_date <= ${asOf}::date
             and t.code_id in (select id from codes where client_id = ${clientId} and code_type = 'payment')
           order by t.service_date desc, t.id desc limit 1`,
+      lastPaymentRowSchema,
     ),
     ageClientTotals(db, clientId, asOf),
   ]);
@@ -108,8 +115,8 @@ export async function computeClientSummary(
   const mtdDebitAdj = monthTotal("debit");
   const mtdCreditAdj = negateAmount(monthTotal("adjust", "percent_discount", "flat_discount"));
   return {
-    totalCustomers: Number(counts[0]?.customers ?? 0),
-    totalTransactions: Number(counts[0]?.entries ?? 0) - Number(later[0]?.entries ?? 0),
+    totalCustomers: counts[0]?.customers ?? 0,
+    totalTransactions: (counts[0]?.entries ?? 0) - (later[0]?.entries ?? 0),
     arBalanceAsOfDate: asOf,
     arCurrentBalance: ageing.current,
     arOverdue30: ageing.days30,

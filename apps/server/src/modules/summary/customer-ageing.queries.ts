@@ -1,24 +1,27 @@
 import { sql, type SQL } from "drizzle-orm";
-import { ageBalance, type AgeingBuckets, type Debit } from "@cyclebill/domain";
+import { addDays, ageBalance, type AgeingBuckets, type Debit } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
+import { ageingBucketsSql } from "./ageing.sql.js";
 
-export type BandRow = {
-  customer_id: number | string;
-  balance: string;
-  band0: string;
-  band30: string;
-  band60: string;
-  band90: string;
-};
+/** A row of ageingBandsQuery: a customer's balance as of the date and its debits by age band. */
+export const bandRowSchema = z.object({
+  customer_id: dbInt,
+  balance: dbDecimal,
+  band0: dbDecimal,
+  band30: dbDecimal,
+  band60: dbDecimal,
+  band90: dbDecimal,
+});
+export type BandRow = z.output<typeof bandRowSchema>;
 
 export type CustomerAgeing = { customerId: number; balance: string } & AgeingBuckets;
 
-/** The first day of the age band `days` old as of `asOf` (YYYY-MM-DD). */
-function daysBefore(asOf: string, days: number): string {
-  return new Date(Date.parse(`${asOf}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
+/** The day `days` before `day` (the one calendar's addDays). */
+const daysBefore = (day: string, days: number): string => addDays(day, -days);
 
 /** One array parameter, not one per customer: a chunk of 500 is planned and bound as fast as one. */
 function idFilter(column: string, customerIds: readonly number[] | undefined) {
@@ -37,11 +40,11 @@ async function ageingBands(
   clientId: number,
   asOf: string,
   customerIds: readonly number[] | undefined,
-  scope: AgeingScope,
 ): Promise<BandRow[]> {
-  return queryRows<BandRow>(
+  return queryRows(
     db,
-    ageingBandsQuery(clientId, asOf, scope, (column) => idFilter(column, customerIds)),
+    ageingBandsQuery(clientId, asOf, (column) => idFilter(column, customerIds)),
+    bandRowSchema,
   );
 }
 
@@ -49,21 +52,13 @@ async function ageingBands(
  * The statement behind ageingBands, for the customers `only` picks (a condition on the named
  * customer id column, empty for all): callers may embed it in a larger statement.
  */
-export function ageingBandsQuery(
-  clientId: number,
-  asOf: string,
-  scope: AgeingScope,
-  only: (column: string) => SQL,
-): SQL {
+export function ageingBandsQuery(clientId: number, asOf: string, only: (column: string) => SQL): SQL {
   const from = daysBefore(asOf, 119);
-  // "carried": entries dated after the day stay in the balance, their debits current.
-  const upTo = scope === "ledger" ? sql`and t.service_date <= ${asOf}::date` : sql``;
   return sql`
     with later as (
       select t.customer_id, sum(t.ledger_amount) as amount
       from transactions t
       where t.client_id = ${clientId} and t.service_date > ${asOf}::date ${only("t.customer_id")}
-        and ${scope === "ledger" ? sql`true` : sql`false`}
       group by t.customer_id
     ),
     bands as (
@@ -74,7 +69,7 @@ export function ageingBandsQuery(
              sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 90) as band90
       from transactions t
       where t.client_id = ${clientId} and t.ledger_amount > 0
-        and t.service_date >= ${from}::date ${upTo} ${only("t.customer_id")}
+        and t.service_date >= ${from}::date and t.service_date <= ${asOf}::date ${only("t.customer_id")}
       group by t.customer_id
     )
     select c.id as customer_id,
@@ -98,49 +93,49 @@ function ageBandRow(row: BandRow, asOf: string): CustomerAgeing {
     { date: daysBefore(asOf, 90), amount: row.band90 },
   ];
   return {
-    customerId: Number(row.customer_id),
+    customerId: row.customer_id,
     balance: row.balance,
     ...ageBalance(row.balance, debits, asOf),
   };
 }
 
 /**
- * Which balance is aged. "ledger": the balance as of the day from the ledger, entries dated after it
- * left out (screens, exports, reports, `as_of`). "carried": the kept balance, entries dated after the
- * day included and current — what a statement carries (its new balance holds every entry put on it,
- * an invoice line dated later too), so its buckets add up to its new balance. The two agree whenever
- * nothing is dated after the day.
- */
-export type AgeingScope = "ledger" | "carried";
-
-/**
  * Ages customers' balances as of a date with the domain's one rule, ageBalance (first in, first
- * out), fed from the ledger. Every screen, export, statement and late fee ages through here (or
- * through ageClientTotals, the same rule summed in SQL for a whole client).
+ * out), fed from the ledger as of that date (entries dated after it left out, so a statement's
+ * buckets add up to its new balance, the ledger's balance at its date). Every screen, export,
+ * statement and late fee ages through here (or through ageClientTotals, the same rule summed in SQL
+ * for a whole client).
  */
 export async function ageCustomerBalances(
   db: Executor,
   clientId: number,
   asOf: string,
   customerIds?: readonly number[],
-  scope: AgeingScope = "carried",
 ): Promise<CustomerAgeing[]> {
   if (customerIds !== undefined && customerIds.length === 0) return [];
-  const rows = await ageingBands(db, clientId, asOf, customerIds, scope);
+  const rows = await ageingBands(db, clientId, asOf, customerIds);
   return rows.map((row) => ageBandRow(row, asOf));
 }
 
 export type ClientAgeing = AgeingBuckets & { balance: string };
 
+const clientAgeingRowSchema = z.object({
+  balance: dbDecimal,
+  current: dbDecimal,
+  days30: dbDecimal,
+  days60: dbDecimal,
+  days90: dbDecimal,
+  over90: dbDecimal,
+});
+
 /**
- * A whole client's ageing as of a date: the sum over its customers of ageBalance, computed in SQL
- * (50,000 customers in one statement; tested equal to the domain function customer by customer).
- * For a positive balance B and band sums b0..b3, owed under 30 days is min(B, b0), under 60 days
- * min(B, b0 + b1), and so on; the rest is over 90. A credit balance is all current.
+ * A whole client's ageing as of a date: the sum over its customers of ageBalance, computed in SQL by
+ * its one SQL form, ageingBucketsSql (50,000 customers in one statement).
  */
 export async function ageClientTotals(db: Executor, clientId: number, asOf: string): Promise<ClientAgeing> {
   const from = daysBefore(asOf, 119);
-  const [row] = await queryRows<ClientAgeing>(
+  const aged = ageingBucketsSql(sql`balance`, [sql`b0`, sql`b1`, sql`b2`, sql`b3`]);
+  const [row] = await queryRows(
     db,
     sql`
     with later as (
@@ -151,10 +146,10 @@ export async function ageClientTotals(db: Executor, clientId: number, asOf: stri
     ),
     bands as (
       select t.customer_id,
-             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 30) as w30,
-             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 60) as w60,
-             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 90) as w90,
-             sum(t.ledger_amount) as w120
+             sum(t.ledger_amount) filter (where t.service_date > ${asOf}::date - 30) as b0,
+             sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 30 and t.service_date > ${asOf}::date - 60) as b1,
+             sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 60 and t.service_date > ${asOf}::date - 90) as b2,
+             sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 90) as b3
       from transactions t
       where t.client_id = ${clientId} and t.ledger_amount > 0
         and t.service_date >= ${from}::date and t.service_date <= ${asOf}::date
@@ -162,27 +157,25 @@ export async function ageClientTotals(db: Executor, clientId: number, asOf: stri
     ),
     balances as (
       select c.total_balance - coalesce(l.amount, 0) as balance,
-             coalesce(b.w30, 0) as w30, coalesce(b.w60, 0) as w60, coalesce(b.w90, 0) as w90, coalesce(b.w120, 0) as w120
+             coalesce(b.b0, 0) as b0, coalesce(b.b1, 0) as b1, coalesce(b.b2, 0) as b2, coalesce(b.b3, 0) as b3
       from customers c
       left join later l on l.customer_id = c.id
       left join bands b on b.customer_id = c.id
       where c.client_id = ${clientId}
     ),
-    owed as (
-      select balance,
-             case when balance <= 0 then balance else least(balance, w30) end as u30,
-             case when balance <= 0 then balance else least(balance, w60) end as u60,
-             case when balance <= 0 then balance else least(balance, w90) end as u90,
-             case when balance <= 0 then balance else least(balance, w120) end as u120
+    aged as (
+      select balance, ${aged.current} as current, ${aged.days30} as days30, ${aged.days60} as days60,
+             ${aged.days90} as days90, ${aged.over90} as over90
       from balances
     )
     select coalesce(sum(balance), 0)::numeric(14,2)::text as balance,
-           coalesce(sum(u30), 0)::numeric(14,2)::text as current,
-           coalesce(sum(u60 - u30), 0)::numeric(14,2)::text as "days30",
-           coalesce(sum(u90 - u60), 0)::numeric(14,2)::text as "days60",
-           coalesce(sum(u120 - u90), 0)::numeric(14,2)::text as "days90",
-           coalesce(sum(balance - u120), 0)::numeric(14,2)::text as "over90"
-    from owed`,
+           coalesce(sum(current), 0)::numeric(14,2)::text as current,
+           coalesce(sum(days30), 0)::numeric(14,2)::text as "days30",
+           coalesce(sum(days60), 0)::numeric(14,2)::text as "days60",
+           coalesce(sum(days90), 0)::numeric(14,2)::text as "days90",
+           coalesce(sum(over90), 0)::numeric(14,2)::text as "over90"
+    from aged`,
+    clientAgeingRowSchema,
   );
   return (
     row ?? {

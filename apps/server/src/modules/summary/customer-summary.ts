@@ -1,13 +1,15 @@
 import { eq, sql } from "drizzle-orm";
 import {
+  CODE_TYPES,
   fiscalYearStart,
   monthStart,
   taxableCharges,
   type CustomerSummary,
-  type TaxLine,
 } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbDate, dbDecimal, dbText } from "../../db/row-schemas.js";
 import { clients } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { findCustomer } from "../customers/manage-customers.js";
@@ -16,14 +18,23 @@ import { businessToday } from "../../clock.js";
 
 export type { CustomerSummary };
 
-type Totals = {
-  kind: string;
-  mtd: string;
-  ytd: string;
-  last_year: string;
-  last_amount: string | null;
-  last_date: string | null;
-};
+const totalsRowSchema = z.object({
+  kind: dbText,
+  mtd: dbDecimal,
+  ytd: dbDecimal,
+  last_year: dbDecimal,
+  last_amount: dbDecimal.nullable(),
+  last_date: dbDate.nullable(),
+});
+const paymentDateRowSchema = z.object({ service_date: dbDate });
+const unprocessedRowSchema = z.object({ total: dbDecimal });
+/** A month's line as the tax rule (the domain's TaxLine) reads it. */
+const taxLineRowSchema = z.object({
+  codeType: z.enum(CODE_TYPES),
+  taxable: dbBool,
+  amount: dbDecimal,
+  voided: dbBool,
+});
 
 /**
  * The customer editor's Status tab: dates, balance, ageing and activity summaries, from the ledger,
@@ -47,7 +58,7 @@ export async function summarizeCustomer(
   // Kinds: charges, payments, credit adjustments (credits and discounts), debit adjustments. Sums are
   // of the signed ledger amounts in the kind's sense (as the statement boxes count them), so a void or
   // reversal takes its entry back out; the last amount and date are of an entry itself, not an offset.
-  const totals = await queryRows<Totals>(
+  const totals = await queryRows(
     db,
     sql`with entries as (
           select case when c.code_type = 'charge' then 'charge'
@@ -67,16 +78,18 @@ export async function summarizeCustomer(
           (array_agg(amount::text order by service_date desc, id desc) filter (where not offset_pair))[1] as last_amount,
           (array_agg(service_date::text order by service_date desc, id desc) filter (where not offset_pair))[1] as last_date
         from entries group by kind`,
+    totalsRowSchema,
   );
-  const payments = await queryRows<{ service_date: string }>(
+  const payments = await queryRows(
     db,
     sql`select t.service_date::text as service_date from transactions t
         join codes c on c.client_id = t.client_id and c.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId} and c.code_type = 'payment' and not t.voided
           and t.voids_transaction_id is null and t.reverses_transaction_id is null and t.service_date <= ${asOf}::date
         order by t.service_date desc, t.id desc limit 4`,
+    paymentDateRowSchema,
   );
-  const [unprocessed] = await queryRows<{ total: string }>(
+  const [unprocessed] = await queryRows(
     db,
     // As of a past day: the entries dated by then that no statement dated by then had billed.
     pastDay
@@ -88,16 +101,18 @@ export async function summarizeCustomer(
       : sql`select coalesce(sum(t.ledger_amount) filter (where t.statement_id is null), 0)::numeric(14,2)::text as total
           from transactions t
           where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}`,
+    unprocessedRowSchema,
   );
   // This month's lines go through the one tax rule the invoice PDF uses too.
-  const monthLines = await queryRows<TaxLine>(
+  const monthLines = await queryRows(
     db,
     sql`select c.code_type as "codeType", c.taxable, t.amount::text as amount, t.voided
         from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
           and t.service_date >= ${fromMonth}::date and t.service_date <= ${asOf}::date`,
+    taxLineRowSchema,
   );
-  const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId], "ledger");
+  const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId]);
   const of = (kind: string) =>
     totals.find((row) => row.kind === kind) ?? {
       mtd: "0.00",

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbText } from "../../db/row-schemas.js";
 
 /**
  * Summaries reused while a client's books have not changed. Every change to a client's ledger goes
@@ -26,15 +28,18 @@ function storeOf(db: object): Map<string, Entry<unknown>> {
   return store;
 }
 
+const stampRowSchema = z.object({ stamp: dbText });
+
 /** One string that changes whenever any of the client's customer or code rows is written. */
 export async function ledgerStamp(db: Executor, clientId: number): Promise<string> {
-  const [row] = await queryRows<{ stamp: string }>(
+  const [row] = await queryRows(
     db,
     sql`select concat_ws(':',
           (select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
            from customers where client_id = ${clientId}),
           (select count(*) || '.' || coalesce(bit_xor(hashtextextended(xmin::text, id)), 0)
            from codes where client_id = ${clientId})) as stamp`,
+    stampRowSchema,
   );
   return row?.stamp ?? "";
 }

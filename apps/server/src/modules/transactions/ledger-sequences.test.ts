@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { codes, customers } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import type { ApiClient, TenantFixture, TestApp } from "../../test-support/test-app.js";
@@ -131,11 +133,12 @@ describe("posting sequences", () => {
             expect(response.status, response.text).toBeLessThan(300);
         }
         expect(await ledgerMismatches(testApp.db)).toEqual([]);
-        const unbalancedPairs = await queryRows<{ id: number }>(
+        const unbalancedPairs = await queryRows(
           testApp.db,
           sql`select t.id from transactions t
               join transactions o on o.client_id = t.client_id and (o.voids_transaction_id = t.id or o.reverses_transaction_id = t.id)
               where t.client_id = ${fixture.a.clientId} and t.ledger_amount + o.ledger_amount <> 0`,
+          z.object({ id: dbInt }),
         );
         expect(unbalancedPairs).toEqual([]);
       }),

@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { toQuantity, toRate, type transactionBatchSchema } from "@cyclebill/domain";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { routes } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, notFound } from "../../http/errors.js";
@@ -31,6 +32,9 @@ export type BatchRefusal = {
   customer_name: string;
   reason: RefusalReason;
 };
+
+/** A customer the batch posts to. */
+const batchTargetRowSchema = z.object({ id: dbInt, customer_no: dbInt, customer_name: dbText });
 
 /**
  * Posts one entry to each customer of a group (route: members with processing type standard)
@@ -88,18 +92,19 @@ export async function postBatch(
     // so it refuses them with a reason the result names; "all customers" means the active ones.
     const active =
       input.transaction_type === "bulk" && input.customers === undefined ? sql`and not c.deleted` : sql``;
-    const targets = await queryRows<{ id: number | string; customer_no: number; customer_name: string }>(
+    const targets = await queryRows(
       tx,
       sql`select c.id, c.customer_no, c.customer_name from customers c
           where c.client_id = ${tenant.clientId} ${active} and ${chosen} ${membership}
           order by c.id`,
+      batchTargetRowSchema,
     );
     // The ledger writer locks them (id order) and leaves out whoever may not take the entry now.
     const posted = await postEntries(
       tx,
       tenant,
       targets.map((target) => {
-        const id = Number(target.id);
+        const id = target.id;
         const price = prices.get(id) ?? defaultPrice;
         return {
           customerId: id,
@@ -137,6 +142,9 @@ export async function postBatch(
   });
 }
 
+/** How many of the named customers are the client's. */
+const ownCustomerCountRowSchema = z.object({ count: dbInt });
+
 /**
  * Every customer the batch names must be one of the client's (archived ones included: the ledger
  * writer refuses those with a reason). Another client's id, or no customer's, answers 404 as a
@@ -145,12 +153,13 @@ export async function postBatch(
 async function assertOwnCustomers(db: Database, tenant: TenantContext, named: number[]): Promise<void> {
   const distinct = [...new Set(named)];
   if (distinct.length === 0) return;
-  const [found] = await queryRows<{ count: number | string }>(
+  const [found] = await queryRows(
     db,
     sql`select count(*) as count from customers
         where client_id = ${tenant.clientId} and id = any(${sqlArray(distinct, "bigint")})`,
+    ownCustomerCountRowSchema,
   );
-  if (Number(found?.count) !== distinct.length) throw notFound();
+  if (found?.count !== distinct.length) throw notFound();
 }
 
 /** Rate and quantity of a batch row, normalised. */

@@ -3,7 +3,7 @@ import { and, asc, gt } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { transactions } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
-import { toCsv } from "../customers/customers-export.js";
+import { toCsv } from "../reports/report-csv.js";
 import { transactionConditions, type TransactionFilters } from "./list-transactions.js";
 import { selectTransactions, transactionToApi } from "./transaction-view.js";
 
