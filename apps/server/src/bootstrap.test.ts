@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { bootstrapData, formatDemoLogins } from "./bootstrap.js";
 import type { DatabaseHandle } from "./db/database.js";
 import { queryRows } from "./db/query-rows.js";
+import { dbBool, dbText } from "./db/row-schemas.js";
 import { verifyPassword } from "./modules/auth/passwords.js";
 import { openTestDatabase } from "./test-support/test-database.js";
 
@@ -14,9 +16,10 @@ afterEach(async () => {
 });
 
 async function users(handle: DatabaseHandle) {
-  return queryRows<{ email: string; is_admin: boolean; password_hash: string }>(
+  return queryRows(
     handle.db,
     sql`select email, is_admin, password_hash from users order by id`,
+    z.object({ email: dbText, is_admin: dbBool, password_hash: dbText.nullable() }),
   );
 }
 
@@ -35,7 +38,8 @@ describe("first-start data", () => {
     },
   );
 
-  it("creates the configured admin once instead of the printed one", async () => {
+  // Seeds the same demo history as the test above, so it needs the same time on a loaded machine.
+  it("creates the configured admin once instead of the printed one", { timeout: 180_000 }, async () => {
     database = await openTestDatabase();
     const config = { adminEmail: "Boss@Example.com", adminPassword: "a-long-secret", seedDemo: true };
     const logins = await bootstrapData(database.db, config, silentLog);

@@ -32,8 +32,9 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 describe("npm run cli", () => {
-  // Eleven CLI processes, one seeding months of demo history: slow on a loaded 2-core machine.
-  it("migrates, creates an admin once, and seeds the demo data", { timeout: 300_000 }, async () => {
+  // Eleven CLI processes, one seeding months of demo history: slow on a loaded 2-core machine (over
+  // 300 s at a load average of 10 or more).
+  it("migrates, creates an admin once, and seeds the demo data", { timeout: 600_000 }, async () => {
     expect(await cli("migrate")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining("Migrations applied (pglite)"),

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { describeApi } from "./http/api-document.js";
 import { eq } from "drizzle-orm";
-import { clients, users } from "./db/tables.js";
+import { clients } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
 import { formatDoctorReport, runDoctor } from "./modules/ledger/doctor.js";
 import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
@@ -16,6 +16,7 @@ import {
   runGatewayDoctor,
 } from "./modules/gateway-reconcile/gateway-doctor.js";
 import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
+import { attachUserToClient } from "./modules/users/user-account-changes.js";
 
 const usage = `Usage: npm run cli -- <command>
   migrate                                       apply database migrations
@@ -107,10 +108,7 @@ async function run(argv: string[]): Promise<number> {
           console.error(`No client has the number ${values.client ?? "(missing --client)"}.`);
           return 1;
         }
-        await database.db
-          .update(users)
-          .set({ clientId: client.id, isClientStaff: values.staff })
-          .where(eq(users.id, user.id));
+        await attachUserToClient(database.db, user.id, client.id, values.staff);
         console.log(`${user.email} is now ${values.staff ? "staff" : "an owner"} of ${client.name}.`);
         return 0;
       }

@@ -5,8 +5,10 @@ import { sql } from "drizzle-orm";
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import type { PaymentResult } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { DatabaseHandle } from "./db/database.js";
 import { queryRows } from "./db/query-rows.js";
+import { dbDecimal, dbInt } from "./db/row-schemas.js";
 import { clients } from "./db/tables.js";
 import { signAccessToken } from "./modules/auth/access-token.js";
 import { ledgerMismatches } from "./modules/ledger/ledger-mismatches.js";
@@ -149,11 +151,12 @@ describe.runIf(process.env.TEST_DB === "postgres")(
 
       const sales = sandbox.transactions().filter((sale) => sale.transType === "SALE" && sale.status === "1");
       expect(sales).toHaveLength(2);
-      const [posted] = await queryRows<{ payments: number; balance: string }>(
+      const [posted] = await queryRows(
         db,
         sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
                     and t.gateway_trans_id is not null) as payments, c.total_balance::text as balance
             from customers c where c.client_id = ${client.id} and c.id = ${customerId}`,
+        z.object({ payments: dbInt, balance: dbDecimal }),
       );
       expect(posted).toEqual({ payments: 2, balance: "13.00" });
       expect(await ledgerMismatches(db, { clientId: client.id })).toEqual([]);
@@ -187,12 +190,13 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         expect(last).toMatchObject({ status: "done" });
 
         // Every customer got exactly one recurring charge and one statement, by whichever worker.
-        const counts = await queryRows<{ recurring: number; statements: number }>(
+        const counts = await queryRows(
           db,
           sql`select (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
                     and t.transaction_type = 'recurring') as recurring,
                  (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id) as statements
             from customers c where c.client_id = ${clientId}`,
+          z.object({ recurring: dbInt, statements: dbInt }),
         );
         expect(counts).toHaveLength(CUSTOMERS);
         expect(counts.every((row) => row.recurring === 1 && row.statements === 1)).toBe(true);

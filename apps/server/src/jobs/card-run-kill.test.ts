@@ -2,7 +2,9 @@ import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { toAmount } from "@cyclebill/domain";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../db/query-rows.js";
+import { dbDecimal, dbInt, dbText } from "../db/row-schemas.js";
 import { codes, customers } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { runDoctor } from "../modules/ledger/doctor.js";
@@ -131,10 +133,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       const key = { clientId: client.id, runId };
       const recordedChunks = async () => (await doneChunks(db, key)).length;
       const pendingAttempts = async () => {
-        const [row] = await queryRows<{ pending: number }>(
+        const [row] = await queryRows(
           db,
           sql`select count(*)::int as pending from payment_attempts
             where client_id = ${client.id} and card_run_id = ${runId} and status = 'pending'`,
+          z.object({ pending: dbInt }),
         );
         return row?.pending ?? 0;
       };
@@ -165,20 +168,22 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       // Each customer's last attempt: none left pending. Odd dollars approved, even declined, or
       // unknown: the worker died in its call, so nobody can tell whether it left; the gateway shows
       // at most one sale for it, and the customer is not charged again (it waits for lookups or a person).
-      const attempts = await queryRows<{ id: string; customer_id: string; status: string; amount: string }>(
+      const attempts = await queryRows(
         db,
         sql`select distinct on (a.customer_id) a.id::text, a.customer_id::text, a.status, a.amount::text
             from payment_attempts a where a.client_id = ${client.id} and a.card_run_id = ${runId}
             order by a.customer_id, a.id desc`,
+        z.object({ id: dbText, customer_id: dbText, status: dbText, amount: dbDecimal }),
       );
       expect(attempts.map((attempt) => Number(attempt.customer_id))).toEqual(ids);
       const sales = sandbox.transactions().filter((transaction) => transaction.transType === "SALE");
       const attemptOf = (orderId: string) => orderId.slice(orderId.lastIndexOf("-") + 1);
-      const earlier = await queryRows<{ id: string; status: string; message: string }>(
+      const earlier = await queryRows(
         db,
         sql`select id::text, status, message from payment_attempts
             where client_id = ${client.id} and card_run_id = ${runId}
               and id <> all(${`{${attempts.map((attempt) => attempt.id).join(",")}}`}::bigint[])`,
+        z.object({ id: dbText, status: dbText, message: dbText }),
       );
       // Another round follows only an attempt that provably never left.
       for (const attempt of earlier) {
@@ -208,10 +213,11 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       );
       expect(sales.some((sale) => sale.delivery === "dropped")).toBe(true);
       // The ledger's card payments are the gateway's approved sales, transaction for transaction.
-      const payments = await queryRows<{ gateway_trans_id: string; amount: string }>(
+      const payments = await queryRows(
         db,
         sql`select gateway_trans_id, abs(amount)::text as amount from transactions
           where client_id = ${client.id} and gateway_trans_id is not null order by gateway_trans_id`,
+        z.object({ gateway_trans_id: dbText, amount: dbDecimal }),
       );
       expect(payments).toEqual(
         answered
@@ -226,9 +232,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
         mismatches: [],
       });
       // Approved customers owe nothing now; declined ones still owe their balance.
-      const balances = await queryRows<{ total_balance: string }>(
+      const balances = await queryRows(
         db,
         sql`select total_balance::text from customers where client_id = ${client.id} order by id`,
+        z.object({ total_balance: dbDecimal }),
       );
       expect(balances.map((row) => row.total_balance)).toEqual(
         Array.from({ length: CUSTOMERS }, (_, index) =>
@@ -239,9 +246,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("a card run killed with kill 
       );
 
       // pg-boss's record: the killed worker's chunk was retried after it expired.
-      const retried = await queryRows<{ retries: number }>(
+      const retried = await queryRows(
         db,
         sql`select coalesce(sum(retry_count), 0)::int as retries from pgboss.job where name = 'card-run'`,
+        z.object({ retries: dbInt }),
       );
       expect(retried[0]?.retries).toBeGreaterThanOrEqual(1);
 

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../db/query-rows.js";
+import { dbInt } from "../db/row-schemas.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
@@ -85,12 +87,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
         late_fees: { count: overdue.length, total: `${overdue.length * 5}.00` },
       });
 
-      const [twice] = await queryRows<{
-        recurring: number;
-        late_fees: number;
-        statements: number;
-        once: number;
-      }>(
+      const [twice] = await queryRows(
         db,
         sql`select
             (select count(*)::int from (select customer_id from transactions where client_id = ${clientId}
@@ -100,6 +97,7 @@ describe.runIf(process.env.TEST_DB === "postgres")(
             (select count(*)::int from (select customer_id from statements where client_id = ${clientId}
                group by customer_id having count(*) > 1) s) as statements,
             (select count(distinct customer_id)::int from statements where client_id = ${clientId}) as once`,
+        z.object({ recurring: dbInt, late_fees: dbInt, statements: dbInt, once: dbInt }),
       );
       expect(twice).toEqual({ recurring: 0, late_fees: 0, statements: 0, once: CUSTOMERS });
       expect(await ledgerMismatches(db, { clientId })).toEqual([]);

@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../db/query-rows.js";
+import { dbInt, dbText } from "../db/row-schemas.js";
 import { clients } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
@@ -80,7 +82,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
     const key = { clientId, runId: jobRunId };
     const chunkNumbers = () => doneChunks(db, key);
     const postedByCustomer = () =>
-      queryRows<{ customer_id: string; recurring: number; late_fees: number; statements: number }>(
+      queryRows(
         db,
         sql`select c.id::text as customer_id,
                  (select count(*)::int from transactions t where t.client_id = c.client_id and t.customer_id = c.id
@@ -90,6 +92,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
                  (select count(*)::int from statements s where s.client_id = c.client_id and s.customer_id = c.id)
                    as statements
             from customers c where c.client_id = ${clientId} order by c.id`,
+        z.object({ customer_id: dbText, recurring: dbInt, late_fees: dbInt, statements: dbInt }),
       );
 
     const first = startWorker();
@@ -145,11 +148,12 @@ describe.runIf(process.env.TEST_DB === "postgres")("a production run killed with
     expect(bookkeeping).toMatchObject({ cycleRan: true, dateLastBilling: RUN_DATE, numberBillsSentYtd: 40 });
 
     // pg-boss's record: the killed chunk was retried once after it expired, no other chunk ran twice.
-    const attempts = await queryRows<{ chunk_no: number; retry_count: number }>(
+    const attempts = await queryRows(
       db,
       sql`select (data->>'chunkNo')::int as chunk_no, retry_count
           from pgboss.job where name = 'production-run' and data->>'step' = 'chunk'
           order by chunk_no`,
+      z.object({ chunk_no: dbInt, retry_count: dbInt }),
     );
     expect(attempts.map((job) => [job.chunk_no, job.retry_count])).toEqual(
       Array.from({ length: 8 }, (_, chunkNo) => [chunkNo, chunkNo === BLOCKED_CHUNK ? 1 : 0]),

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../db/query-rows.js";
+import { dbInt } from "../db/row-schemas.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { createProductionClient } from "../test-support/production-client.js";
@@ -67,9 +69,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("a client's chunks on two wor
       await held.release();
       await waitFor("the run to finish", () => productionRunEnded(db, run.id), bed.workers[1]);
       expect(await getProductionRun(db, run.id)).toMatchObject({ status: "done", done: CUSTOMERS });
-      const numbers = await queryRows<{ statement_num: number }>(
+      const numbers = await queryRows(
         db,
         sql`select statement_num from statements where client_id = ${clientId} order by statement_num`,
+        z.object({ statement_num: dbInt }),
       );
       expect(numbers.map((row) => row.statement_num)).toEqual(
         Array.from({ length: CUSTOMERS }, (_, index) => index + 1),

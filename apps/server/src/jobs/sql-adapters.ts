@@ -2,7 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import type { Executor } from "../db/database.js";
-import { queryRows } from "../db/query-rows.js";
+import { queryRawRows } from "../db/query-rows.js";
 
 /**
  * pg-boss's `db` option over the PGlite instance Drizzle uses. pg-boss sends its schema
@@ -32,7 +32,8 @@ export function pgliteJobDb(client: PGlite): PgBoss.Db {
 export function transactionJobDb(executor: Executor): PgBoss.Db {
   return {
     executeSql: async (text: string, values: unknown[] = []) => ({
-      rows: await queryRows(executor, positionalSql(text, values)),
+      // pg-boss reads its own rows: they go back to it as the driver gave them.
+      rows: await queryRawRows(executor, positionalSql(text, values)),
     }),
   };
 }

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../db/query-rows.js";
+import { dbInt, dbText } from "../db/row-schemas.js";
 import { clients, customers } from "../db/tables.js";
 import { getProductionRun } from "../modules/production/production-runs.js";
 import { startBedProductionRun, startKillTestBed, type KillTestBed } from "../test-support/kill-test-bed.js";
@@ -70,9 +72,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
     await waitFor(
       "the other emails to be recorded sent",
       async () => {
-        const [row] = await queryRows<{ sent: number }>(
+        const [row] = await queryRows(
           db,
           sql`select count(*)::int as sent from statement_deliveries where client_id = ${client.id} and status = 'sent'`,
+          z.object({ sent: dbInt }),
         );
         return row?.sent === CUSTOMERS - 1;
       },
@@ -86,9 +89,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
     await waitFor(
       "every email to be sent",
       async () => {
-        const [row] = await queryRows<{ sent: number }>(
+        const [row] = await queryRows(
           db,
           sql`select count(*)::int as sent from statement_deliveries where client_id = ${client.id} and status = 'sent'`,
+          z.object({ sent: dbInt }),
         );
         return row?.sent === CUSTOMERS;
       },
@@ -97,9 +101,10 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
 
     // Exactly one email each: those sent before the kill were not sent again.
     expect(smtp.messages.map((message) => message.to).sort()).toEqual([...addresses].sort());
-    const attempts = await queryRows<{ recipient: string; attempts: number }>(
+    const attempts = await queryRows(
       db,
       sql`select recipient, attempts from statement_deliveries where client_id = ${client.id} order by id`,
+      z.object({ recipient: dbText, attempts: dbInt }),
     );
     expect(attempts).toEqual(
       addresses.map((recipient, index) => ({ recipient, attempts: index === STALLED - 1 ? 2 : 1 })),

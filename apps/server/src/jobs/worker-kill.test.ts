@@ -1,6 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../db/query-rows.js";
+import { dbInt, dbText } from "../db/row-schemas.js";
 import { customers, jobRunChunks } from "../db/tables.js";
 import { readJobRun } from "../modules/jobs/job-runs.js";
 import { startLedgerCheck } from "../modules/ledger-check/ledger-check.js";
@@ -117,12 +119,13 @@ describe.runIf(process.env.TEST_DB === "postgres")("a worker process killed with
 
       // pg-boss's own record: the killed chunk's job was retried after it expired (once), the
       // chunks done before the kill were never run again.
-      const attempts = await queryRows<{ chunk_no: number; state: string; retry_count: number }>(
+      const attempts = await queryRows(
         db,
         sql`select (data->>'chunkNo')::int as chunk_no, state::text as state, retry_count
           from pgboss.job where name = 'ledger-check' and data->>'step' = 'chunk'
             and (data->>'runId')::bigint = ${run.id}
           order by chunk_no`,
+        z.object({ chunk_no: dbInt, state: dbText, retry_count: dbInt }),
       );
       expect(attempts.map((job) => [job.chunk_no, job.state, job.retry_count])).toEqual([
         [0, "completed", 0],

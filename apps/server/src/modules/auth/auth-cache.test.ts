@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { buildApp } from "../../app.js";
 import { openDatabase, type DatabaseHandle } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbText } from "../../db/row-schemas.js";
 import {
   createTenantFixture,
   httpClient,
@@ -46,7 +48,7 @@ beforeAll(async () => {
   a = await startTestApp();
   fixture = await createTenantFixture(a);
   if (process.env.TEST_DB === "postgres") {
-    const [row] = await queryRows<{ name: string }>(a.db, sql`select current_database() as name`);
+    const [row] = await queryRows(a.db, sql`select current_database() as name`, z.object({ name: dbText }));
     const url = new URL(process.env.TEST_DATABASE_URL ?? "");
     url.pathname = `/${row?.name ?? ""}`;
     handleB = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 3 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { INVALID_CREDENTIALS_MESSAGE, type loginSchema } from "@cyclebill/domain";
 import type { z } from "zod";
 import type { Database } from "../../db/database.js";
@@ -12,6 +12,7 @@ import {
 } from "./access-token.js";
 import { admitLoginAttempt, loginFailed, loginSucceeded, type ThrottleLog } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
+import { recordSignIn } from "../users/user-account-changes.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
 let dummyHash: Promise<string> | undefined;
@@ -42,10 +43,7 @@ export async function logIn(
     throw nonFieldError(INVALID_CREDENTIALS_MESSAGE);
   }
   await loginSucceeded(db, account, address);
-  await db
-    .update(users)
-    .set({ lastLogin: sql`now()`, loginCount: sql`${users.loginCount} + 1` })
-    .where(eq(users.id, user.id));
+  await recordSignIn(db, user.id);
   const lifetime = input.remember_me ? REMEMBERED_TOKEN_LIFETIME_SECONDS : ACCESS_TOKEN_LIFETIME_SECONDS;
   return { token: await signAccessToken(jwtSecret, user.id, lifetime) };
 }

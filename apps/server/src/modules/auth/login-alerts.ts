@@ -3,6 +3,7 @@ import { z } from "zod";
 import { currentClock } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbInt, dbText, dbTimestamp } from "../../db/row-schemas.js";
 import { ACCOUNT_LIMIT, ACCOUNT_WINDOW_MINUTES } from "./login-throttle.js";
 
 export const loginAlertSchema = z.object({
@@ -18,19 +19,19 @@ export const loginAlertSchema = z.object({
 });
 export type LoginAlert = z.infer<typeof loginAlertSchema>;
 
-type AlertRow = {
-  user_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_admin: boolean;
-  is_client_staff: boolean;
-  client_id: number | null;
-  client_name: string | null;
-  failed_logins: number | string;
-  addresses: number | string;
-  since: string | Date;
-};
+const alertRowSchema = z.object({
+  user_id: dbInt,
+  email: dbText,
+  first_name: dbText,
+  last_name: dbText,
+  is_admin: dbBool,
+  is_client_staff: dbBool,
+  client_id: dbInt.nullable(),
+  client_name: dbText.nullable(),
+  failed_logins: dbInt,
+  addresses: dbInt,
+  since: dbTimestamp,
+});
 
 /**
  * Accounts under attack now: more failed sign-ins in the account's hour than the throttle's
@@ -43,7 +44,7 @@ export async function listLoginAlerts(
 ): Promise<{ count: number; results: LoginAlert[] }> {
   const hourAgo = new Date(currentClock().now().getTime() - ACCOUNT_WINDOW_MINUTES * 60_000).toISOString();
   // Sign-ins are counted by what was typed (username or email), both lower-cased.
-  const rows = await queryRows<AlertRow>(
+  const rows = await queryRows(
     db,
     sql`select u.id as user_id, u.email, u.first_name, u.last_name, u.is_admin, u.is_client_staff,
           u.client_id, c.client_name, sum(r.attempts)::int as failed_logins, min(r.window_started) as since,
@@ -58,16 +59,17 @@ export async function listLoginAlerts(
         group by u.id, c.client_name
         having sum(r.attempts) > ${ACCOUNT_LIMIT}
         order by failed_logins desc, u.id`,
+    alertRowSchema,
   );
   const results = rows.map((row): LoginAlert => ({
-    user_id: Number(row.user_id),
+    user_id: row.user_id,
     email: row.email,
     name: `${row.first_name} ${row.last_name}`.trim(),
     role: row.is_admin ? "admin" : row.is_client_staff ? "staff" : "owner",
-    client: row.client_id === null ? null : Number(row.client_id),
+    client: row.client_id,
     client_name: row.client_name,
-    failed_logins: Number(row.failed_logins),
-    addresses: Number(row.addresses),
+    failed_logins: row.failed_logins,
+    addresses: row.addresses,
     since: new Date(row.since).toISOString(),
   }));
   return { count: results.length, results };

@@ -17,6 +17,7 @@ import { hashPassword } from "./passwords.js";
 import { admitPasswordReset } from "./public-door-limits.js";
 import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
+import { setPasswordHash } from "../users/user-account-changes.js";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** Reset emails per address asked for, and requests per client address, in an hour. */
@@ -140,11 +141,7 @@ export async function resetPassword(
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResetTokens.userId, found.userId), isNull(passwordResetTokens.usedAt)));
-    await tx
-      .update(users)
-      // The app's clock, as token stamps use it, so a login right after the reset is not refused.
-      .set({ passwordHash, tokensValidAfter: new Date() })
-      .where(eq(users.id, found.userId));
+    await setPasswordHash(tx, found.userId, passwordHash);
   });
   return { success: true };
 }

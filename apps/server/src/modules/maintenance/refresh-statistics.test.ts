@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbBool, dbInt, dbText } from "../../db/row-schemas.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import { createTenantFixture, startTestApp, type TestApp } from "../../test-support/test-app.js";
 import { REFRESH_STATISTICS_CRON, REFRESH_STATISTICS_JOB } from "./refresh-statistics.js";
@@ -16,27 +18,30 @@ beforeAll(async () => {
 afterAll(async () => testApp?.close());
 
 const plannedCustomers = async () => {
-  const [row] = await queryRows<{ tuples: number }>(
+  const [row] = await queryRows(
     testApp.db,
     sql`select reltuples::int as tuples from pg_class where relname = 'customers' and relkind = 'r'`,
+    z.object({ tuples: dbInt }),
   );
-  return Number(row?.tuples ?? 0);
+  return row?.tuples ?? 0;
 };
 
 // Where autovacuum runs (PostgreSQL with it on), the job leaves the work to it.
 const autovacuumRuns = async () =>
   (
-    await queryRows<{ running: boolean }>(
+    await queryRows(
       testApp.db,
       sql`select exists (select 1 from pg_stat_activity where backend_type = 'autovacuum launcher') as running`,
+      z.object({ running: dbBool }),
     )
   )[0]?.running === true;
 
 describe("refreshing the planner's statistics", () => {
   it("is scheduled every ten minutes", async () => {
-    const schedules = await queryRows<{ name: string; cron: string }>(
+    const schedules = await queryRows(
       testApp.db,
       sql`select name, cron from pgboss.schedule where name = ${REFRESH_STATISTICS_JOB}`,
+      z.object({ name: dbText, cron: dbText }),
     );
     expect(schedules).toEqual([{ name: REFRESH_STATISTICS_JOB, cron: REFRESH_STATISTICS_CRON }]);
   });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
+import { dbText } from "../../db/row-schemas.js";
 import { describeRoutes } from "../../http/api-document.js";
 import type { DocumentedRoute } from "../../http/router.js";
 import { pdfText } from "../../test-support/pdf-text.js";
@@ -18,6 +19,9 @@ import { startTenantApp } from "../../test-support/tenant-app.js";
  */
 
 type JsonSchema = Record<string, unknown>;
+const nameRowSchema = z.object({ name: dbText });
+/** A row as its JSON text (row_to_json(t)::text). */
+const jsonTextRowSchema = z.object({ row: dbText });
 const LONG = process.env.FUZZ_LONG === "1";
 const LONG_REQUESTS = 100_000;
 const CLIENT_FIELDS = new Set(["client", "client_id"]);
@@ -83,23 +87,26 @@ describe("client b's users aimed at client a's records on every tenant route", (
 
   /** Client a's rows in every tenant table, as text. */
   async function clientARows(): Promise<string[]> {
-    const tables = await queryRows<{ name: string }>(
+    const tables = await queryRows(
       testApp.db,
       sql`select table_name::text as name from information_schema.columns
           where table_schema = 'public' and column_name = 'client_id' order by 1`,
+      nameRowSchema,
     );
     const rows: string[] = [];
     for (const { name } of tables) {
-      const found = await queryRows<{ row: string }>(
+      const found = await queryRows(
         testApp.db,
         sql`select row_to_json(t)::text as row from ${sql.identifier(name)} t
             where client_id = ${fixture.a.clientId} order by 1`,
+        jsonTextRowSchema,
       );
       rows.push(...found.map((entry) => `${name}: ${entry.row}`));
     }
-    const client = await queryRows<{ row: string }>(
+    const client = await queryRows(
       testApp.db,
       sql`select row_to_json(c)::text as row from clients c where id = ${fixture.a.clientId}`,
+      jsonTextRowSchema,
     );
     return [...rows, ...client.map((entry) => entry.row)];
   }
@@ -117,30 +124,34 @@ describe("client b's users aimed at client a's records on every tenant route", (
     }
     routes = (await describeRoutes()).filter((route) => route.access === "tenant");
     // The ids of client a's first records of every table (ids are per table, so they overlap).
-    const tables = await queryRows<{ name: string }>(
+    const tables = await queryRows(
       testApp.db,
       sql`select c.table_name::text as name from information_schema.columns c
           join information_schema.columns i on i.table_name = c.table_name and i.table_schema = c.table_schema
             and i.column_name = 'id'
           where c.table_schema = 'public' and c.column_name = 'client_id' order by 1`,
+      nameRowSchema,
     );
     const ids = new Set<number>();
     for (const { name } of tables) {
-      const rows = await queryRows<{ id: string }>(
+      const rows = await queryRows(
         testApp.db,
         sql`select id::text as id from ${sql.identifier(name)} where client_id = ${fixture.a.clientId}
             order by id limit 3`,
+        z.object({ id: dbText }),
       );
       for (const row of rows) ids.add(Number(row.id));
     }
     foreignIds = [...ids].sort((x, y) => x - y);
-    const [client] = await queryRows<{ client_name: string }>(
+    const [client] = await queryRows(
       testApp.db,
       sql`select client_name from clients where id = ${fixture.a.clientId}`,
+      z.object({ client_name: dbText }),
     );
-    const names = await queryRows<{ customer_name: string }>(
+    const names = await queryRows(
       testApp.db,
       sql`select customer_name from customers where client_id = ${fixture.a.clientId}`,
+      z.object({ customer_name: dbText }),
     );
     markers = [client?.client_name ?? "", ...names.map((row) => row.customer_name)].filter(Boolean);
   }, 120_000);

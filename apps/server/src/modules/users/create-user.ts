@@ -31,7 +31,8 @@ export async function createUser(db: Executor, user: NewUser): Promise<UserRow> 
       clientId: user.clientId ?? null,
     })
     .returning();
-  return row as UserRow;
+  if (!row) throw new Error("user not created");
+  return row;
 }
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {

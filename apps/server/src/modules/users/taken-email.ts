@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { userInputSchema } from "@cyclebill/domain";
-import type { z } from "zod";
+import { z } from "zod";
 import { currentClock } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { UserRow } from "./create-user.js";
@@ -21,6 +22,9 @@ export function mayRevealClash(tenant: TenantContext, existing: Pick<UserRow, "c
   return tenant.user.isAdmin || existing.clientId === tenant.clientId;
 }
 
+/** The users' next id, spent. */
+const nextUserIdRowSchema = z.object({ id: dbInt });
+
 /**
  * Answers an owner who added an email another account already has exactly as for a new user
  * (a fresh id from the users' sequence, the owner's own input, no password yet), and tells the
@@ -35,9 +39,10 @@ export async function answerTakenEmail(
   existing: Pick<UserRow, "email" | "firstName">,
 ): Promise<UserOutput> {
   // Spending a real id keeps the answer indistinguishable from a created user's.
-  const [next] = await queryRows<{ id: number | string }>(
+  const [next] = await queryRows(
     db,
     sql`select nextval(pg_get_serial_sequence('users', 'id')) as id`,
+    nextUserIdRowSchema,
   );
   await mailer.send({
     to: existing.email,
