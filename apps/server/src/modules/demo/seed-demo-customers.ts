@@ -129,8 +129,10 @@ export async function seedDemoCustomers(
     // Payers: most pay in full the next month, some pay part, a few never pay (ageing demo).
     const payerKind = random();
     for (let monthsAgo = 3; monthsAgo >= 0; monthsAgo -= 1) {
-      const serviceDay = dayOfMonth(monthsAgo, Math.min(demo.normalCycle, 28), now);
-      if (serviceDay > now) continue;
+      // This month's service is dated today until its day comes, so the demo has this month's charges
+      // and invoices on any day (on the 1st too), not only after the cycle day.
+      const cycleDay = dayOfMonth(monthsAgo, Math.min(demo.normalCycle, 28), now);
+      const serviceDay = cycleDay > now ? now : cycleDay;
       postings.push({
         customerId: customer.id,
         codeId: codeId(100),

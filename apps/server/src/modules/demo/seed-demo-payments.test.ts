@@ -1,8 +1,10 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { DatabaseHandle } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { openTestDatabase } from "../../test-support/test-database.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { loadBluepayCredentials } from "../payments/bluepay-credentials.js";
@@ -33,9 +35,10 @@ afterAll(async () => {
 
 describe("demo payments", () => {
   it("points the demo clients at the sandbox's demo account, stores cards with autopay, and posts a few payments", async () => {
-    const [client] = await queryRows<{ id: number }>(
+    const [client] = await queryRows(
       database.db,
       sql`select id from clients order by id limit 1`,
+      z.object({ id: dbInt }),
     );
     expect(await loadBluepayCredentials(database.db, SECRETS_KEY, Number(client?.id))).toEqual(
       DEMO_GATEWAY_ACCOUNT,
@@ -53,19 +56,21 @@ describe("demo payments", () => {
     expect(summary.payments).toBeGreaterThanOrEqual(6);
     expect(summary.declined).toBe(2);
 
-    const autopay = await queryRows<{ with_method: string; autopay: string }>(
+    const autopay = await queryRows(
       database.db,
       sql`select count(m.customer_id) as with_method, count(*) filter (where c.autopay_flag) as autopay
           from customers c left join customer_payment_methods m on m.client_id = c.client_id and m.customer_id = c.id
           where c.autopay_flag or m.customer_id is not null`,
+      z.object({ with_method: dbInt, autopay: dbInt }),
     );
-    expect(Number(autopay[0]?.with_method)).toBe(summary.storedCards);
-    expect(Number(autopay[0]?.autopay)).toBe(summary.storedCards);
-    const entries = await queryRows<{ count: string }>(
+    expect(autopay[0]?.with_method).toBe(summary.storedCards);
+    expect(autopay[0]?.autopay).toBe(summary.storedCards);
+    const entries = await queryRows(
       database.db,
       sql`select count(*) as count from transactions where gateway_trans_id is not null`,
+      z.object({ count: dbInt }),
     );
-    expect(Number(entries[0]?.count)).toBe(summary.payments);
+    expect(entries[0]?.count).toBe(summary.payments);
     expect(await ledgerMismatches(database.db)).toEqual([]);
     // The demo's legacy client seals with MD5, the others with HMAC_SHA512; the sandbox took both.
     const approvedBy = (hashType: string) =>

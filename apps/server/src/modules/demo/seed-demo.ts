@@ -68,6 +68,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
         ninetyDayRateOrPercent: "percent",
         dayFinanceRate90Day: demo.financeFlag === "N" ? null : "2.00000",
         termsMessage: "Due on receipt",
+        dueDays: 0,
         // What the provider charges per bill: the rates tab prices each cycle's usage with these.
         mailedBillRate: "0.55000",
         emailedBillRate: "0.10000",
