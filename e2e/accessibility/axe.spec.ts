@@ -64,8 +64,17 @@ describe("accessibility", () => {
       .first()
       .waitFor({ state: "detached", timeout: 15_000 })
       .catch(() => undefined);
-    // Let Mantine's transitions (fades of alerts and popovers) settle so contrast is measured at rest.
-    await page.waitForTimeout(300);
+    // Mantine's transitions (fades of alerts and popovers) finish first, so contrast is measured at
+    // rest; an endless animation (a spinner) never finishes and is left out.
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== "running" ||
+            animation.effect?.getComputedTiming().iterations === Infinity,
+        ),
+    );
   }
 
   async function expectNoViolations(screen: Screen): Promise<void> {

@@ -153,10 +153,23 @@ describe("archiving customers from Manage Customers", () => {
     await page.getByRole("button", { name: "Go", exact: true }).click();
     await page.getByText("Please enter a valid page number").waitFor();
 
-    // The text filter waits for a 2 s pause in typing.
-    await page.getByRole("textbox", { name: "Filter customers" }).fill("zz-no-such-customer");
-    await page.waitForTimeout(1_000);
-    expect(await table.getByRole("row").count()).toBe(16);
+    // The text filter waits for a 2 s pause in typing: typing a term asks the server once, for the
+    // whole term, never for a part of it.
+    const term = "zz-no-such-customer";
+    const asked: string[] = [];
+    const noteQuery = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      const query = url.searchParams.get("query");
+      if (url.pathname === "/api/customers/" && query !== null) asked.push(query);
+    };
+    page.on("request", noteQuery);
+    const filtered = page.waitForRequest(
+      (request) => new URL(request.url()).searchParams.get("query") === term,
+    );
+    await page.getByRole("textbox", { name: "Filter customers" }).pressSequentially(term);
+    await filtered;
+    page.off("request", noteQuery);
+    expect(asked).toEqual([term]);
     await page.getByText("No customers match these filters.").waitFor({ timeout: 5_000 });
     await page.getByRole("textbox", { name: "Filter customers" }).fill("");
     // The date range filters on the open date.

@@ -1,3 +1,4 @@
+import { addDays } from "@cyclebill/domain";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { formatIsoDate } from "../../apps/web/src/lib/format.js";
@@ -7,10 +8,6 @@ import { findCustomer, pickCode, useCustomerWorld } from "./customer-fixtures.js
 // Issue 28 point 4: a recurring charge bills from the start date the user gives it (blank: the day
 // it is added), never before the customer's open date. The Recurring Charges tab takes the date,
 // shows the server's refusal under it, and lists when each charge bills from.
-
-function addDays(iso: string, days: number): string {
-  return new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 describe("a recurring charge's start date on the Recurring Charges tab", () => {
   // The demo seeds months of history first: on a machine shared with other test runs that took

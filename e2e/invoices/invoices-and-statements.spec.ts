@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "playwright-core";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { findCustomerByNumber, type ApiSession } from "../support/api.js";
+import { appToday } from "../support/app-today.js";
 import { uncaught } from "../support/auth.js";
 import { useBrowserWorld } from "../support/browser-world.js";
 
@@ -192,7 +193,7 @@ describe("invoices and statements", () => {
   });
 
   test("deletes an open invoice after confirmation; a sent one offers no Delete (the server refuses it)", async () => {
-    const today = new Date().toISOString().slice(0, 10);
+    const today = await appToday(world.current().server.baseUrl);
     const created = await api.request<ApiInvoice>("POST", "invoices/", {
       customer: customer.id,
       invoice_date: today,

@@ -2,6 +2,9 @@ import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
+import { addDays, usDate } from "@cyclebill/domain";
+import { appToday } from "../support/app-today.js";
+import { centsOfShown } from "../support/shown-amounts.js";
 import {
   createCode,
   postEntry,
@@ -28,22 +31,7 @@ const ADMIN_EMAIL = "boxes-admin@example.test";
 const ADMIN_PASSWORD = "boxes-Admin-Password-1";
 const CYCLE = 17;
 
-/** A date `days` from today, on the machine's calendar (the server's business date zone here). */
-function dayFromToday(days: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + days);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-const usDate = (iso: string): string => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
-
-/** "$1,234.50", "-$20.00" or "($20.00)" in cents. */
-function cents(text: string): number {
-  const negative = text.includes("-") || text.startsWith("(");
-  const value = Math.round(Number(text.replace(/[^0-9.]/g, "")) * 100);
-  return negative ? -value : value;
-}
+const cents = centsOfShown;
 
 /** The `nth` mail (1-based) sent to `email`, once it is in the outbox. */
 async function waitForNthMail(world: PaymentWorld, email: string, nth: number): Promise<OutboxMail> {
@@ -109,6 +97,9 @@ describe("statement boxes and autopay, as a customer sees them", () => {
 
   test("the second statement's boxes add up; the autopay customer is told the card and date, not asked to pay", async () => {
     const { admin, server } = world.current();
+    // Dated by the server's business date, not the machine's calendar.
+    const today = await appToday(server.baseUrl);
+    const dayFromToday = (days: number) => addDays(today, days);
     const firstRun = dayFromToday(-31);
     const secondRun = dayFromToday(0);
     const between = dayFromToday(-20);
@@ -198,15 +189,20 @@ describe("statement boxes and autopay, as a customer sees them", () => {
     expect(arloPdf).toContain("Paid by autopay: nothing to send.");
     expect(arloPdf).not.toMatch(/Amount Due|Pay online|with your payment/i);
 
-    // His earlier statement's pay link, opened now: the page shows what that statement said (it was
-    // drawn before he chose autopay): its amount due and a Pay button, not today's autopay notice.
+    // His earlier statement's pay link, opened now: its $20.00 went forward into the latest
+    // statement, so the page says so and shows that one, as the documents list does (the earlier one
+    // carried forward, nothing due on it): the autopay notice, and nothing to pay by hand (failed
+    // before: it asked for the earlier $20.00 beside the $51.00 autopay charge).
     const earlier = await world.openPage({ anonymous: true });
     await earlier.goto(arloFirstLink);
     await earlier.getByText(/Arlo Autopay/).waitFor();
-    await earlier.getByText("Amount due", { exact: true }).waitFor();
-    await earlier.getByText(/^\$20\.00 · Due/).waitFor();
-    expect(await earlier.getByText(/will be charged to your/).count()).toBe(0);
-    await earlier.getByRole("button", { name: /^Pay / }).waitFor();
+    await earlier.getByText("This link is for an earlier statement").waitFor();
+    await earlier.getByText("Latest statement", { exact: true }).waitFor();
+    await earlier.getByText(/\$51\.00 will be charged to your MC ending 4444/).waitFor();
+    expect(await earlier.getByText(/^\$20\.00/).count()).toBe(0);
+    expect(await earlier.getByRole("button", { name: /^Pay / }).count()).toBe(0);
     await earlier.screenshot({ path: "/tmp/screens-statement-boxes-autopay.png", fullPage: true });
+    await earlier.setViewportSize({ width: 390, height: 844 });
+    await earlier.screenshot({ path: "/tmp/screens-statement-boxes-autopay-390.png", fullPage: true });
   }, 240_000);
 });

@@ -117,13 +117,16 @@ describe("Add Transactions by Group", () => {
     await page.getByRole("textbox", { name: "Filter customers" }).fill("");
     await expect.poll(names).toHaveLength(3);
 
-    // Hold the request a moment so the busy overlay can be seen.
+    // Hold the request until the busy overlay has been seen.
+    let release = () => undefined as void;
+    const overlaySeen = new Promise<void>((resolve) => (release = resolve));
     await page.route("**/api/transactionsroutes/**", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await overlaySeen;
       await route.continue();
     });
     await page.getByRole("button", { name: "Add Transactions" }).click();
     await page.getByText(/Please do not reload or leave this page/).waitFor();
+    release();
     const success = page
       .getByRole("alert")
       .filter({ hasText: "2 route transactions were created: Water — group North Route, total $32.50" });

@@ -2,6 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { createCode, createInvoice, postEntry } from "../support/api.js";
 import { makePayClient, payByCard, usePaymentWorld } from "../payments/payment-world.js";
+import { centsOfShown } from "../support/shown-amounts.js";
 
 const ADMIN_EMAIL = "offset-signs-admin@example.test";
 const ADMIN_PASSWORD = "offset-Signs-Admin-Password-1";
@@ -17,14 +18,7 @@ type LedgerRow = {
 /** A row of a transaction table as the clerk reads it: description, amount cell and badges. */
 type ShownRow = { description: string; amount: string; badges: string[] };
 
-/** "$1,234.56" / "-$88.94" → cents; "—" (an info line) → 0. */
-function cents(shown: string): number {
-  if (shown === "—") return 0;
-  const match = /^(-?)\$([\d,]+)\.(\d{2})$/.exec(shown.trim());
-  if (!match) throw new Error(`not an amount: ${shown}`);
-  const value = Number(match[2]!.replace(/,/g, "")) * 100 + Number(match[3]);
-  return match[1] === "-" ? -value : value;
-}
+const cents = centsOfShown;
 
 /** Every body row of a table, reading the Amount column by its header. */
 async function shownRows(table: Locator): Promise<ShownRow[]> {

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiLogIn, type ApiSession } from "../support/api.js";
+import { appToday } from "../support/app-today.js";
 import { demoLogin, logIn, readDemoLogins, uncaught } from "../support/auth.js";
 import { closePage, collectPageErrors, launchBrowser, newPage } from "../support/browser.js";
 import { startServer, type RunningServer } from "../support/server.js";
@@ -46,12 +47,11 @@ describe("a staff user's billing day", () => {
     await server?.stop();
   });
 
-  const today = () => new Date().toISOString().slice(0, 10);
   const todaysRouteEntries = async () =>
     (
       await api.request<{ results: Entry[] }>(
         "GET",
-        `transactions/?created__gte=${today()}&limit=1000&ordering=id`,
+        `transactions/?created__gte=${await appToday(server?.baseUrl ?? "")}&limit=1000&ordering=id`,
       )
     ).results.filter((entry) => entry.transaction_type === "route");
 

@@ -14,6 +14,12 @@ export function ClientMessageTab({ form }: { form: ClientForm }) {
           description={`${terms.trim().length} of ${TERMS_MAX_LENGTH} characters, e.g. "Due on receipt"`}
           {...form.text("terms_message")}
         />
+        <TextInput
+          label="Due in (days)"
+          description="Days from a statement's date to its due date; 0 is due on receipt. The terms text is only printed."
+          inputMode="numeric"
+          {...form.text("due_days")}
+        />
         <TextInput label="Bill message line 1" {...form.text("bill_message_line_1")} />
         <TextInput label="Bill message line 2" {...form.text("bill_message_line_2")} />
         <TextInput label="Bill message line 3" {...form.text("bill_message_line_3")} />

@@ -26,7 +26,7 @@ export const CLIENT_TAB_LABELS: Record<ClientTab, string> = {
   users: "User Management",
 };
 
-const MESSAGE_FIELDS: readonly ClientField[] = CLIENT_MESSAGE_FIELDS;
+const MESSAGE_FIELDS: readonly ClientField[] = [...CLIENT_MESSAGE_FIELDS, "due_days"];
 
 const STATUS_FIELDS: readonly ClientField[] = [
   "status_code",

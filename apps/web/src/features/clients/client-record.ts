@@ -64,6 +64,7 @@ export const CLIENT_TEXT_FIELDS = [
 export const CLIENT_INTEGER_FIELDS = [
   "client_no",
   "pull_duration",
+  "due_days",
   "normal_cycle",
   "fiscal_year_reset_month",
   "number_emailed_bills",

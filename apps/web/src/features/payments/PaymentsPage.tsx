@@ -204,6 +204,12 @@ function StatementPayment({ statementId }: { statementId: string }) {
   return (
     <Stack gap="lg">
       <Heading subtitle={info.data.client_name} />
+      {info.data.statement?.replaced_statement ? (
+        <ReplacedStatementNote
+          replaced={info.data.statement.replaced_statement}
+          latestNum={info.data.statement.statement_num}
+        />
+      ) : null}
       <PaymentSummary info={info.data} />
       {/* Autopay charges the statement on its date: the page asks for nothing and offers no Pay. */}
       {info.data.statement?.autopay_notice ? null : (
@@ -213,13 +219,29 @@ function StatementPayment({ statementId }: { statementId: string }) {
   );
 }
 
+/** An older statement's link: its balance went forward into the latest statement, which is paid here. */
+function ReplacedStatementNote({
+  replaced,
+  latestNum,
+}: {
+  replaced: { statement_num: number; statement_date: string };
+  latestNum: number;
+}) {
+  return (
+    <Alert color="blue" title="This link is for an earlier statement" role="status">
+      Statement No. {replaced.statement_num} of {formatIsoDate(replaced.statement_date)} has been followed by
+      statement No. {latestNum}, which carries its balance forward. What is due now is shown below.
+    </Alert>
+  );
+}
+
 function PaymentSummary({ info }: { info: PublicPaymentInfo }) {
   const rows: [string, string][] = [
     ["Account", `${info.customer_no} · ${info.names || info.company}`],
     ...(info.statement
       ? ([
           [
-            "Statement",
+            info.statement.replaced_statement ? "Latest statement" : "Statement",
             `No. ${info.statement.statement_num} of ${formatIsoDate(info.statement.statement_date)}`,
           ],
           // An autopay statement asks for nothing: it says what is charged, to which method, when.
@@ -321,6 +343,12 @@ function StaffPayment(props: { customerId: number; clientParam: number | null; r
         ← Back to the customer
       </Anchor>
       <Heading subtitle={`${title} · ${info.data.client_name}`} />
+      {info.data.statement?.replaced_statement ? (
+        <ReplacedStatementNote
+          replaced={info.data.statement.replaced_statement}
+          latestNum={info.data.statement.statement_num}
+        />
+      ) : null}
       <PaymentSummary info={info.data} />
       {recordPayment && info.data.stored_method ? (
         <Alert color="yellow" variant="light" title="Replaces the stored method">
@@ -351,6 +379,12 @@ function LinkPayment({ paymentLink }: { paymentLink: string }) {
   return (
     <Stack gap="lg">
       <Heading subtitle={`${info.data.client_name}: store a payment method for your account`} />
+      {info.data.statement?.replaced_statement ? (
+        <ReplacedStatementNote
+          replaced={info.data.statement.replaced_statement}
+          latestNum={info.data.statement.statement_num}
+        />
+      ) : null}
       <PaymentSummary info={info.data} />
       <Text size="sm" c="dimmed">
         Nothing is charged now. The card or bank account is kept by the payment provider for your future
