@@ -8,8 +8,10 @@
 // BENCH_DATABASE_URL picks the PostgreSQL server, BENCH_DATABASE_NAME the database (cyclebill_bench).
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt, dbText } from "../apps/server/src/db/row-schemas.js";
 import { measureOnBenchDatabases, percentile, startBenchApp } from "./bench-app.js";
 
 const MB = 1024 * 1024;
@@ -24,7 +26,7 @@ async function measureReports(
   headers: Record<string, string>,
   client: { clientId: number; customers: number },
   month: string,
-  entries: string | undefined,
+  entries: number | undefined,
   label: string,
 ): Promise<void> {
   // The register, streamed: memory sampled while the pages arrive.
@@ -63,16 +65,21 @@ async function measureReports(
   console.log(`${label}: Account Totals ${month}: ${(performance.now() - totalsStarted).toFixed(0)} ms`);
 }
 
+/** The last full month of the client's ledger (null without postings) and its entries. */
+const monthRowSchema = z.object({ month: dbText.nullable(), entries: dbInt });
+const idRowSchema = z.object({ id: dbInt });
+
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const { client, app, port, token } = await startBenchApp(handle, label);
   const base = `http://127.0.0.1:${port}/api`;
   const headers = { authorization: `Bearer ${token}` };
-  const [range] = await queryRows<{ month: string; entries: string }>(
+  const [range] = await queryRows(
     handle.db,
     sql`with m as (select to_char(date_trunc('month', max(service_date)) - interval '1 month', 'YYYY-MM') as month
                    from transactions where client_id = ${client.clientId})
         select m.month, (select count(*) from transactions where client_id = ${client.clientId}
                           and to_char(service_date, 'YYYY-MM') = m.month) as entries from m`,
+    monthRowSchema,
   );
   const month = range?.month ?? "";
   if (!summaryOnly) await measureReports(base, headers, client, month, range?.entries, label);
@@ -98,15 +105,17 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const unchanged: number[] = [];
   for (let index = 0; index < 100; index += 1) unchanged.push(await summary());
   const customerIds = (
-    await queryRows<{ id: number }>(
+    await queryRows(
       handle.db,
       sql`select id from customers where client_id = ${client.clientId} and not deleted and delete_flag is null
           order by id limit 200`,
+      idRowSchema,
     )
-  ).map((row) => Number(row.id));
-  const [code] = await queryRows<{ id: number }>(
+  ).map((row) => row.id);
+  const [code] = await queryRows(
     handle.db,
     sql`select id from codes where client_id = ${client.clientId} and code_type = 'payment' limit 1`,
+    idRowSchema,
   );
   let posting = 0;
   const post = async () => {

@@ -11,8 +11,10 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbDecimal, dbInt } from "../apps/server/src/db/row-schemas.js";
 import { readJobRun } from "../apps/server/src/modules/jobs/job-runs.js";
 import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
 import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
@@ -33,35 +35,41 @@ const LATENCY_MS = latencyAt >= 0 ? Number(process.argv[latencyAt + 1]) : 0;
 const SECRETS_KEY = "card-run-bench";
 const ACCOUNT = { accountId: "100000009999", secretKey: "CARDRUNBENCHSECRETKEY00000000001" };
 
+const idRowSchema = z.object({ id: dbInt });
+const customerRowSchema = z.object({ id: dbInt, customer_no: dbInt });
+
 /** The client, its customers with balances (through the ledger writer) and one stored card each. */
 async function generate(handle: DatabaseHandle, sandbox: Sandbox) {
   await handle.migrate();
   const { db } = handle;
-  const [client] = await queryRows<{ id: number }>(
+  const [client] = await queryRows(
     db,
     sql`insert into clients (client_no, client_name, bluepay_account_id, bluepay_secret_key_encrypted)
         values (900016, 'Card Run Bench', ${ACCOUNT.accountId}, ${sealSecret(SECRETS_KEY, ACCOUNT.secretKey)})
         returning id`,
+    idRowSchema,
   );
   const clientId = Number(client?.id);
-  const [code] = await queryRows<{ id: number }>(
+  const [code] = await queryRows(
     db,
     sql`insert into codes (client_id, code, description, code_type)
         values (${clientId}, 100, 'Service', 'charge') returning id`,
+    idRowSchema,
   );
-  const customers = await queryRows<{ id: number; customer_no: number }>(
+  const customers = await queryRows(
     db,
     sql`insert into customers (client_id, customer_no, customer_name, first_name, last_name)
         select ${clientId}::bigint, g, 'Customer ' || g, 'Card', 'Customer ' || g
         from generate_series(1, ${CUSTOMERS}::int) as g
         returning id, customer_no`,
+    customerRowSchema,
   );
   await db.transaction((tx) =>
     postEntries(
       tx,
       { clientId },
       customers.map((customer) => ({
-        customerId: Number(customer.id),
+        customerId: customer.id,
         codeId: Number(code?.id),
         codeType: "charge" as const,
         description: "Service",
@@ -93,8 +101,11 @@ async function generate(handle: DatabaseHandle, sandbox: Sandbox) {
         from customers where client_id = ${clientId}`,
   );
   await db.execute(sql`analyze`);
-  return { clientId, ids: customers.map((customer) => Number(customer.id)) };
+  return { clientId, ids: customers.map((customer) => customer.id) };
 }
+
+/** The run's attempts: approved and declined, and the approved amounts' sum. */
+const tallyRowSchema = z.object({ approved: dbInt, declined: dbInt, total: dbDecimal });
 
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const sandbox = await startSandbox({
@@ -155,12 +166,13 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
 
     const finished = await readJobRun(handle.db, { clientId, runId: run.job.id });
-    const [tally] = await queryRows<{ approved: number; declined: number; total: string }>(
+    const [tally] = await queryRows(
       handle.db,
       sql`select count(*) filter (where status = 'approved')::int as approved,
                  count(*) filter (where status = 'declined')::int as declined,
                  coalesce(sum(amount) filter (where status = 'approved'), 0)::text as total
           from payment_attempts where client_id = ${clientId} and card_run_id = ${run.job.id}`,
+      tallyRowSchema,
     );
     const sales = sandbox.transactions().filter((transaction) => transaction.transType === "SALE").length;
     const mismatches = await ledgerMismatches(handle.db, { clientId });

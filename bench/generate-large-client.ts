@@ -2,31 +2,36 @@
 // (generate_series) so a million postings take seconds, then balances and month-to-date figures
 // are set from the ledger so the books balance exactly as postings would leave them.
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt } from "../apps/server/src/db/row-schemas.js";
 
 export type LargeClient = { clientId: number; ownerUserId: number; customers: number; transactions: number };
 
 export const BENCH_CLIENT_NO = 900_001;
 
+const largeClientRowSchema = z.object({
+  client_id: dbInt,
+  owner: dbInt,
+  customers: dbInt,
+  transactions: dbInt,
+});
+
 export async function findLargeClient(db: Database): Promise<LargeClient | null> {
-  const [row] = await queryRows<{
-    client_id: number;
-    owner: number;
-    customers: number;
-    transactions: number;
-  }>(
+  const [row] = await queryRows(
     db,
     sql`select c.id as client_id, u.id as owner,
                (select count(*)::int from customers where client_id = c.id) as customers,
                (select count(*)::int from transactions where client_id = c.id) as transactions
         from clients c join users u on u.client_id = c.id and not u.is_client_staff
         where c.client_no = ${BENCH_CLIENT_NO} limit 1`,
+    largeClientRowSchema,
   );
   return row
     ? {
-        clientId: Number(row.client_id),
-        ownerUserId: Number(row.owner),
+        clientId: row.client_id,
+        ownerUserId: row.owner,
         customers: row.customers,
         transactions: row.transactions,
       }
@@ -44,22 +49,29 @@ export async function generateLargeClient(
   return db.transaction((tx) => generate(tx as unknown as Database, size, log));
 }
 
+const idRowSchema = z.object({ id: dbInt });
+/** The client's first customer id (null without customers). */
+const firstIdRowSchema = z.object({ first: dbInt.nullable() });
+const codeRowSchema = z.object({ id: dbInt, code: dbInt });
+
 async function generate(
   db: Database,
   size: { customers: number; transactions: number },
   log: (line: string) => void,
 ): Promise<LargeClient> {
   const started = Date.now();
-  const [client] = await queryRows<{ id: number }>(
+  const [client] = await queryRows(
     db,
     sql`insert into clients (client_no, client_name, address1, city, state, zip)
         values (${BENCH_CLIENT_NO}, 'Benchmark Utilities', '1 Bench St', 'Austin', 'TX', '73301') returning id`,
+    idRowSchema,
   );
   const clientId = Number(client?.id);
-  const [owner] = await queryRows<{ id: number }>(
+  const [owner] = await queryRows(
     db,
     sql`insert into users (username, email, first_name, last_name, client_id)
         values ('bench-owner@example.com', 'bench-owner@example.com', 'Bench', 'Owner', ${clientId}) returning id`,
+    idRowSchema,
   );
   await db.execute(sql`
     insert into codes (client_id, code, description, code_type) values
@@ -80,14 +92,16 @@ async function generate(
            case when g % 97 = 0 then 'S' else null end, g % 211 = 0
     from generate_series(1, ${size.customers}::int) as g`);
   log(`customers: ${size.customers} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const [range] = await queryRows<{ first: number }>(
+  const [range] = await queryRows(
     db,
     sql`select min(id) as first from customers where client_id = ${clientId}`,
+    firstIdRowSchema,
   );
   const first = Number(range?.first);
-  const codeIds = await queryRows<{ id: number; code: number }>(
+  const codeIds = await queryRows(
     db,
     sql`select id, code from codes where client_id = ${clientId} order by code`,
+    codeRowSchema,
   );
   const codeId = (code: number) => Number(codeIds.find((row) => row.code === code)?.id);
   // Postings: 60% monthly charges, 10% extra visits, 25% payments, 3% credits, 2% debits.

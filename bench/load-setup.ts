@@ -5,10 +5,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { statementPayToken } from "@cyclebill/domain";
 import { loadConfig } from "../apps/server/src/config.js";
 import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt, dbText } from "../apps/server/src/db/row-schemas.js";
 import { startJobs } from "../apps/server/src/jobs/index.js";
 import { getProductionRun } from "../apps/server/src/modules/production/production-runs.js";
 import { startProductionRun } from "../apps/server/src/modules/production/start-production.js";
@@ -37,19 +39,23 @@ export type LoadTargets = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const idRowSchema = z.object({ id: dbInt });
+
 /** The payers client, its customers with a monthly charge, and its owner; the run is made after. */
 async function createPayersClient(handle: DatabaseHandle): Promise<number> {
-  const [client] = await queryRows<{ id: number }>(
+  const [client] = await queryRows(
     handle.db,
     sql`insert into clients (client_no, client_name, address1, city, state, zip, normal_cycle, date_last_billing)
         values (${PAYERS_CLIENT_NO}, 'Load Payers', '20 Load St', 'Austin', 'TX', '73301', ${CYCLE}, '2026-09-20')
         returning id`,
+    idRowSchema,
   );
   const clientId = Number(client?.id);
-  const [code] = await queryRows<{ id: number }>(
+  const [code] = await queryRows(
     handle.db,
     sql`insert into codes (client_id, code, description, code_type)
         values (${clientId}, 100, 'Monthly service', 'charge') returning id`,
+    idRowSchema,
   );
   await handle.db.execute(sql`
     insert into customers (client_id, customer_no, customer_name, address1, city, state, zip)
@@ -63,6 +69,8 @@ async function createPayersClient(handle: DatabaseHandle): Promise<number> {
   await createUser(handle.db, { email: "load-payers-owner@example.com", password: null, clientId });
   return clientId;
 }
+
+const buildingPoolsRowSchema = z.object({ building: dbInt });
 
 /** Runs production for the payers client with an in-process worker, and waits for its pools. */
 async function bill(handle: DatabaseHandle, clientId: number): Promise<void> {
@@ -103,9 +111,10 @@ async function bill(handle: DatabaseHandle, clientId: number): Promise<void> {
     if (status !== "done") throw new Error(`the payers' production run ended ${status}`);
     // Its pools (the printed PDFs) build after the run; the load should not share the machine with them.
     for (;;) {
-      const [pools] = await queryRows<{ building: number }>(
+      const [pools] = await queryRows(
         handle.db,
         sql`select count(*) filter (where state = 'building')::int as building from pools where client_id = ${clientId}`,
+        buildingPoolsRowSchema,
       );
       if ((pools?.building ?? 0) === 0) break;
       await sleep(500);
@@ -116,24 +125,36 @@ async function bill(handle: DatabaseHandle, clientId: number): Promise<void> {
   }
 }
 
+/** The benchmark client's first customer and its payment and charge codes (null when missing). */
+const benchRowSchema = z.object({
+  first: dbInt.nullable(),
+  payment: dbInt.nullable(),
+  charge: dbInt.nullable(),
+});
+/** The payers client, its statements and its owner (null before one is made). */
+const payersRowSchema = z.object({ id: dbInt, statements: dbInt, owner: dbInt.nullable() });
+const statementRowSchema = z.object({ id: dbInt, pay_code: dbText });
+
 /** Ids the traffic draws from; makes and bills the payers client the first time. */
 export async function ensureLoadTargets(
   handle: DatabaseHandle,
   benchClientId: number,
   benchCustomers: number,
 ): Promise<LoadTargets> {
-  const [bench] = await queryRows<{ first: number; payment: number; charge: number }>(
+  const [bench] = await queryRows(
     handle.db,
     sql`select min(id) as first,
                (select min(id) from codes where client_id = ${benchClientId} and code = 200) as payment,
                (select min(id) from codes where client_id = ${benchClientId} and code = 110) as charge
         from customers where client_id = ${benchClientId}`,
+    benchRowSchema,
   );
-  let [payers] = await queryRows<{ id: number; statements: number; owner: number }>(
+  let [payers] = await queryRows(
     handle.db,
     sql`select c.id, (select count(*)::int from statements s where s.client_id = c.id) as statements,
                (select min(u.id) from users u where u.client_id = c.id) as owner
         from clients c where c.client_no = ${PAYERS_CLIENT_NO}`,
+    payersRowSchema,
   );
   if (!payers) {
     console.log(`making the payers client (${PAYERS_CUSTOMERS} customers) and its production run...`);
@@ -143,29 +164,32 @@ export async function ensureLoadTargets(
       sql`select c.id, (select count(*)::int from statements s where s.client_id = c.id) as statements,
                  (select min(u.id) from users u where u.client_id = c.id) as owner
           from clients c where c.client_no = ${PAYERS_CLIENT_NO}`,
+      payersRowSchema,
     );
   }
   if (!payers || payers.statements === 0)
     throw new Error("the payers client has no statements: drop the load database and start again");
-  const payersClientId = Number(payers.id);
-  const postable = await queryRows<{ id: number }>(
+  const payersClientId = payers.id;
+  const postable = await queryRows(
     handle.db,
     sql`select id from customers where client_id = ${benchClientId} and not deleted
           and coalesce(delete_flag, '') not in ('D', 'S') order by id`,
+    idRowSchema,
   );
-  const statementRows = await queryRows<{ id: number; pay_code: string }>(
+  const statementRows = await queryRows(
     handle.db,
     sql`select id, pay_code from statements where client_id = ${payersClientId} order by id`,
+    statementRowSchema,
   );
   return {
     firstCustomer: Number(bench?.first),
     customers: benchCustomers,
-    postable: postable.map((row) => Number(row.id)),
+    postable: postable.map((row) => row.id),
     paymentCodeId: Number(bench?.payment),
     chargeCodeId: Number(bench?.charge),
     payersClientId,
     payersOwnerUserId: Number(payers.owner),
-    statementIds: statementRows.map((row) => Number(row.id)),
+    statementIds: statementRows.map((row) => row.id),
     payTokens: statementRows.map((row) => statementPayToken(payersClientId, row.pay_code)),
   };
 }

@@ -1,12 +1,16 @@
 // The production benchmarks' client: many customers, each with last month's statement, a monthly
 // recurring charge, and a third of them 45 days overdue (a late fee each).
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt } from "../apps/server/src/db/row-schemas.js";
 import { postEntries } from "../apps/server/src/modules/ledger/post-entries.js";
 
 export const CYCLE = 15;
 export const RUN_DATE = "2026-11-15";
+
+const idRowSchema = z.object({ id: dbInt });
 
 /**
  * The client, its customers and charges, set-based; the overdue third posted through the ledger
@@ -14,18 +18,20 @@ export const RUN_DATE = "2026-11-15";
  */
 export async function generateProductionClient(handle: DatabaseHandle, customers: number, emailShare = 0) {
   await handle.migrate();
-  const [client] = await queryRows<{ id: number }>(
+  const [client] = await queryRows(
     handle.db,
     sql`insert into clients (client_no, client_name, address1, city, state, zip, normal_cycle, date_last_billing,
           finance_flag, thirty_day_rate_or_percent, day_charge_30_day)
         values (900015, 'Production Bench', '15 Bench St', 'Austin', 'TX', '73301', ${CYCLE}, '2026-10-15',
           '1', 'rate', 5.00) returning id`,
+    idRowSchema,
   );
   const clientId = Number(client?.id);
-  const [code] = await queryRows<{ id: number }>(
+  const [code] = await queryRows(
     handle.db,
     sql`insert into codes (client_id, code, description, code_type)
         values (${clientId}, 100, 'Monthly service', 'charge') returning id`,
+    idRowSchema,
   );
   const codeId = Number(code?.id);
   await handle.db.execute(sql`
@@ -44,16 +50,17 @@ export async function generateProductionClient(handle: DatabaseHandle, customers
   await handle.db.execute(sql`
     insert into statements (client_id, statement_num, customer_id, statement_date, invoice_status)
     select client_id, customer_no, id, '2026-10-15', 'processed' from customers where client_id = ${clientId}`);
-  const overdue = await queryRows<{ id: number }>(
+  const overdue = await queryRows(
     handle.db,
     sql`select id from customers where client_id = ${clientId} and customer_no % 3 = 0 order by id`,
+    idRowSchema,
   );
   await handle.db.transaction((tx) =>
     postEntries(
       tx,
       { clientId },
       overdue.map((row) => ({
-        customerId: Number(row.id),
+        customerId: row.id,
         codeId,
         codeType: "charge" as const,
         description: "Service",

@@ -15,10 +15,12 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
 import { freshPostgres } from "./fresh-postgres.js";
 import { CYCLE, RUN_DATE, generateProductionClient as generate } from "./production-data.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt, dbText } from "../apps/server/src/db/row-schemas.js";
 import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
 import { getProductionRun } from "../apps/server/src/modules/production/production-runs.js";
 import {
@@ -70,6 +72,9 @@ async function peakMemory<T>(work: () => Promise<T>): Promise<{ result: T; befor
     clearInterval(sampler);
   }
 }
+
+/** The statements the run made. */
+const madeRowSchema = z.object({ statements: dbInt });
 
 async function measure(handle: DatabaseHandle, label: string, customers: number): Promise<void> {
   const generating = performance.now();
@@ -153,10 +158,11 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
   add("other", stepsMs - timed);
 
   const finished = await getProductionRun(handle.db, run.id);
-  const [made] = await queryRows<{ statements: number }>(
+  const [made] = await queryRows(
     handle.db,
     sql`select count(*)::int as statements from statements
         where client_id = ${clientId} and production_run_id is not null`,
+    madeRowSchema,
   );
   const mismatches = await ledgerMismatches(handle.db, { clientId });
   const [one, five, fifteen] = loadavg();
@@ -232,6 +238,15 @@ async function sendEmails(handle: DatabaseHandle, jobs: readonly DeliveryJob[]):
  * The run's pools, as the pool-build jobs draw them (all at once, sharing the PDF threads):
  * statements per second, pages, zip size, and the process's peak memory while they build.
  */
+/** A pool as built; its file's size as text (null until written). */
+const poolRowSchema = z.object({
+  pool_name: dbText,
+  state: dbText,
+  statements_count: dbInt,
+  pages_count: dbInt,
+  file_bytes: dbText.nullable(),
+});
+
 async function buildPools(handle: DatabaseHandle, jobs: readonly DeliveryJob[]): Promise<number> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "cyclebill-pools-bench-"));
   const started = performance.now();
@@ -245,15 +260,10 @@ async function buildPools(handle: DatabaseHandle, jobs: readonly DeliveryJob[]):
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  const pools = await queryRows<{
-    pool_name: string;
-    state: string;
-    statements_count: number;
-    pages_count: number;
-    file_bytes: string;
-  }>(
+  const pools = await queryRows(
     handle.db,
     sql`select pool_name, state, statements_count, pages_count, file_bytes::text from pools order by id`,
+    poolRowSchema,
   );
   const statements = pools.reduce((sum, pool) => sum + pool.statements_count, 0);
   for (const pool of pools)

@@ -8,8 +8,10 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { loadConfig } from "../apps/server/src/config.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt } from "../apps/server/src/db/row-schemas.js";
 import { startJobs } from "../apps/server/src/jobs/index.js";
 import { ledgerMismatches } from "../apps/server/src/modules/ledger/ledger-mismatches.js";
 import { getProductionRun } from "../apps/server/src/modules/production/production-runs.js";
@@ -28,6 +30,9 @@ const WORKER_COUNTS = (flag >= 0 ? (process.argv[flag + 1] ?? "") : "1,2,4")
   .filter((count) => count > 0);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The client's pools still building, and failed. */
+const poolStatesRowSchema = z.object({ building: dbInt, failed: dbInt });
 
 async function measure(workerCount: number): Promise<void> {
   const { handle, url, drop } = await freshPostgres("cyclebill_bench_workers");
@@ -77,11 +82,12 @@ async function measure(workerCount: number): Promise<void> {
       await sleep(250);
     const runSeconds = (performance.now() - started) / 1000;
     for (;;) {
-      const [pools] = await queryRows<{ building: number; failed: number }>(
+      const [pools] = await queryRows(
         handle.db,
         sql`select count(*) filter (where state = 'building')::int as building,
                    count(*) filter (where state = 'failed')::int as failed
             from pools where client_id = ${clientId}`,
+        poolStatesRowSchema,
       );
       if ((pools?.building ?? 0) === 0) break;
       await sleep(500);

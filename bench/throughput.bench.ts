@@ -17,8 +17,10 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt } from "../apps/server/src/db/row-schemas.js";
 import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
 import { startServer, type RunningServer } from "../e2e/support/server.js";
 import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
@@ -133,18 +135,24 @@ async function backendProcesses(url: string) {
   };
 }
 
+/** The benchmark client's payment code (null without one). */
+const paymentCodeRowSchema = z.object({ payment: dbInt.nullable() });
+const idRowSchema = z.object({ id: dbInt });
+
 async function measure(target: Target, open: () => Promise<DatabaseHandle>): Promise<void> {
   // Generate (once) with our own connection, then leave the database to the server process.
   const handle = await open();
   const client = await ensureBenchData(handle, target.label);
-  const [codes] = await queryRows<{ payment: number }>(
+  const [codes] = await queryRows(
     handle.db,
     sql`select min(id) as payment from codes where client_id = ${client.clientId} and code = 200`,
+    paymentCodeRowSchema,
   );
-  const active = await queryRows<{ id: number }>(
+  const active = await queryRows(
     handle.db,
     sql`select id from customers where client_id = ${client.clientId} and not deleted
           and coalesce(delete_flag, '') not in ('D', 'S') order by id`,
+    idRowSchema,
   );
   await handle.close();
   const token = await signAccessToken(SECRET, client.ownerUserId);
@@ -159,7 +167,7 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
           .join(" ")})`,
     );
     const chosen = scenarios(
-      active.map((row) => Number(row.id)),
+      active.map((row) => row.id),
       Number(codes?.payment),
     ).filter((scenario) => !ONLY || scenario.name.includes(ONLY));
     for (const scenario of chosen) {

@@ -3,18 +3,25 @@
 // batch to a 5,000-customer group. Usage: npm run bench:transactions [-- --pglite-only | --postgres-only]
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
+import { dbInt } from "../apps/server/src/db/row-schemas.js";
 import { measureOnBenchDatabases, percentile, startBenchApp } from "./bench-app.js";
 
 const REQUESTS = 100;
 
+/** The client's first customer and its payment code (null when missing). */
+const rangeRowSchema = z.object({ first: dbInt.nullable(), codes: dbInt.nullable() });
+const idRowSchema = z.object({ id: dbInt });
+
 async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   const { client, app, port, token } = await startBenchApp(handle, label);
-  const [range] = await queryRows<{ first: number; codes: number }>(
+  const [range] = await queryRows(
     handle.db,
     sql`select min(id) as first, (select min(id) from codes where client_id = ${client.clientId} and code = 200) as codes
         from customers where client_id = ${client.clientId}`,
+    rangeRowSchema,
   );
   const firstCustomer = Number(range?.first);
   const call = async (
@@ -71,17 +78,19 @@ async function measure(handle: DatabaseHandle, label: string): Promise<void> {
   await run("transaction total amount", "/api/transactions/get_total_amount/", filters);
 
   // A group of 5,000 standard members, then one batch posting to it (the whole batch is one transaction).
-  const [group] = await queryRows<{ id: number }>(
+  const [group] = await queryRows(
     handle.db,
     sql`insert into routes (client_id, route_name) values (${client.clientId}, ${`Bench group ${Date.now()}`}) returning id`,
+    idRowSchema,
   );
   await handle.db.execute(sql`
     insert into route_plans (client_id, route_id, customer_id, stop)
     select client_id, ${group?.id}, id, row_number() over (order by id) - 1
     from customers where client_id = ${client.clientId} and not deleted and delete_flag is null order by id limit 5000`);
-  const [code] = await queryRows<{ id: number }>(
+  const [code] = await queryRows(
     handle.db,
     sql`select id from codes where client_id = ${client.clientId} and code = 100`,
+    idRowSchema,
   );
   const timings: number[] = [];
   for (let attempt = 0; attempt < 3; attempt += 1) {

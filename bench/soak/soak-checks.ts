@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { SandboxTransaction } from "@cyclebill/gateway-sandbox";
+import { gatewayEventSchema, reconciliationSchema } from "@cyclebill/domain";
+import { z } from "zod";
 import type { Database } from "../../apps/server/src/db/database.js";
 import { queryRows } from "../../apps/server/src/db/query-rows.js";
+import { dbBool, dbDate, dbDecimal, dbInt, dbText } from "../../apps/server/src/db/row-schemas.js";
 import { ledgerMismatches } from "../../apps/server/src/modules/ledger/ledger-mismatches.js";
 import type { SequenceContext } from "./soak-operations.js";
 
@@ -11,13 +14,16 @@ import type { SequenceContext } from "./soak-operations.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const jobRunRowSchema = z.object({ id: dbInt, kind: dbText, status: dbText, error: dbText.nullable() });
+
 /** Waits for the client's job runs (production, card runs, emails) to end; false after 120 s. */
 export async function waitForJobs(db: Database, clientId: number): Promise<string[]> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const runs = await queryRows<{ id: number; kind: string; status: string; error: string | null }>(
+    const runs = await queryRows(
       db,
       sql`select id, kind, status, error from job_runs where client_id = ${clientId}`,
+      jobRunRowSchema,
     );
     const open = runs.filter((run) => run.status === "queued" || run.status === "running");
     if (open.length === 0)
@@ -30,14 +36,17 @@ export async function waitForJobs(db: Database, clientId: number): Promise<strin
   }
 }
 
+const openAttemptRowSchema = z.object({ status: dbText, order_id: dbText, id: dbInt });
+
 /** Settles pending and unknown attempts through the API until none is left (or 30 s pass). */
 export async function settleAll(context: SequenceContext, db: Database): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const open = await queryRows<{ status: string; order_id: string; id: number }>(
+    const open = await queryRows(
       db,
       sql`select status, order_id, id from payment_attempts
           where client_id = ${context.client.clientId} and status in ('pending', 'unknown')`,
+      openAttemptRowSchema,
     );
     // An unknown attempt the gateway holds no record of stays unknown (for a person): not waited for.
     const sent = new Set(context.cluster.sandbox.transactions().map((t) => t.orderId));
@@ -53,17 +62,21 @@ export async function settleAll(context: SequenceContext, db: Database): Promise
   }
 }
 
-type AttemptRow = {
-  id: number;
-  order_id: string;
-  customer_id: number;
-  card_run_id: number | null;
-  kind: string;
-  status: string;
-  amount: string;
-  gateway_trans_id: string;
-  transaction_id: number | null;
-};
+const attemptRowSchema = z.object({
+  id: dbInt,
+  order_id: dbText,
+  customer_id: dbInt,
+  card_run_id: dbInt.nullable(),
+  kind: dbText,
+  status: dbText,
+  amount: dbDecimal,
+  gateway_trans_id: dbText,
+  transaction_id: dbInt.nullable(),
+});
+type AttemptRow = z.output<typeof attemptRowSchema>;
+
+/** A ledger entry carrying a TRANS_ID; an offset voids or reverses another entry. */
+const gatewayEntryRowSchema = z.object({ id: dbInt, gateway_trans_id: dbText, offset: dbBool });
 
 /** Every attempt against the sandbox's book of the client's account, and the ledger's card payments. */
 async function gatewayMismatches(
@@ -72,21 +85,23 @@ async function gatewayMismatches(
   book: SandboxTransaction[],
 ): Promise<string[]> {
   const problems: string[] = [];
-  const attempts = await queryRows<AttemptRow>(
+  const attempts = await queryRows(
     db,
     sql`select id, order_id, customer_id, card_run_id, kind, status, amount::text as amount,
                gateway_trans_id, transaction_id
         from payment_attempts where client_id = ${clientId}`,
+    attemptRowSchema,
   );
   // Entries a gateway event posted (a return's reversal, a fee, a chargeback reversed) are
   // checked against the sandbox's REJECT records in rejectMismatches, not as payments.
-  const entries = await queryRows<{ id: number; gateway_trans_id: string; offset: boolean }>(
+  const entries = await queryRows(
     db,
     sql`select id, gateway_trans_id,
                (voids_transaction_id is not null or reverses_transaction_id is not null) as "offset"
         from transactions t where client_id = ${clientId} and gateway_trans_id is not null
          and not exists (select 1 from gateway_events e where e.client_id = t.client_id
                            and t.id in (e.transaction_id, e.fee_transaction_id))`,
+    gatewayEntryRowSchema,
   );
   const orderOf = (attempt: AttemptRow) => attempt.order_id || String(attempt.id);
   const approvedByOrder = new Map<string, SandboxTransaction[]>();
@@ -154,6 +169,11 @@ function doubleCharges(
     .map(([key, count]) => `double charge: card run:customer ${key} approved ${count} times at the gateway`);
 }
 
+/** A return or chargeback event, and whether staff had already refunded its payment. */
+const rejectEventRowSchema = gatewayEventSchema
+  .pick({ kind: true, gateway_trans_id: true })
+  .extend({ transaction_id: dbInt.nullable(), refunded: dbBool });
+
 /**
  * Every return and chargeback the sandbox holds reached the books once (read by the day's
  * reconciliation): its sale is marked returned or charged back and a gateway event posted it.
@@ -164,18 +184,14 @@ async function rejectMismatches(
   book: SandboxTransaction[],
 ): Promise<string[]> {
   // A return of a payment staff had already refunded is recorded and posts nothing (left to a person).
-  const events = await queryRows<{
-    kind: string;
-    gateway_trans_id: string;
-    transaction_id: number | null;
-    refunded: boolean;
-  }>(
+  const events = await queryRows(
     db,
     sql`select e.kind, e.gateway_trans_id, e.transaction_id,
                exists (select 1 from payment_attempts r where r.client_id = e.client_id
                         and r.kind in ('refund', 'void') and r.status = 'approved'
                         and r.master_id = e.original_trans_id) as refunded
         from gateway_events e where e.client_id = ${clientId}`,
+    rejectEventRowSchema,
   );
   const problems: string[] = [];
   for (const reject of book.filter((t) => t.origin === "REJECT")) {
@@ -197,10 +213,13 @@ async function rejectMismatches(
   return problems;
 }
 
+const todayRowSchema = z.object({ day: dbDate });
+const differencesRowSchema = reconciliationSchema.pick({ differences: true });
+
 /** The day's reconciliation through the API (as an admin runs it): its differences, once done. */
 async function reconcileToday(context: SequenceContext, db: Database): Promise<string[]> {
   const clientId = context.client.clientId;
-  const [today] = await queryRows<{ day: string }>(db, sql`select current_date::text as day`);
+  const [today] = await queryRows(db, sql`select current_date::text as day`, todayRowSchema);
   const day = today?.day ?? new Date().toISOString().slice(0, 10);
   const base = await context.cluster.apiUrl(0);
   const started = await fetch(new URL(`/api/gateway/reconcile/?client_id=${clientId}&date=${day}`, base), {
@@ -209,9 +228,11 @@ async function reconcileToday(context: SequenceContext, db: Database): Promise<s
   }).catch(() => null);
   if (started?.status !== 202) return [`reconcile of ${day} answered ${started?.status ?? "nothing"}`];
   const failed = await waitForJobs(db, clientId);
-  const [row] = await queryRows<{
-    differences: { kind: string; detail: string; trans_id: string; attempt_id: number | null }[];
-  }>(db, sql`select differences from gateway_reconciliations where client_id = ${clientId} and day = ${day}`);
+  const [row] = await queryRows(
+    db,
+    sql`select differences from gateway_reconciliations where client_id = ${clientId} and day = ${day}`,
+    differencesRowSchema,
+  );
   if (!row) return [...failed, `no reconciliation of ${day}`];
   // An unknown attempt the gateway holds no record of (a process killed between saving it and
   // sending it) is rightly listed for a person; the attempt check counts it instead.
@@ -226,20 +247,26 @@ async function reconcileToday(context: SequenceContext, db: Database): Promise<s
   ];
 }
 
+const unknownAttemptRowSchema = z.object({ id: dbInt, order_id: dbText });
+
 /** The client's unknown attempts whose ORDER_ID the sandbox never received. */
 async function unknownWithoutRecord(context: SequenceContext, db: Database): Promise<Set<number>> {
   const sent = new Set(context.cluster.sandbox.transactions().map((t) => t.orderId));
-  const unknown = await queryRows<{ id: number; order_id: string }>(
+  const unknown = await queryRows(
     db,
     sql`select id, order_id from payment_attempts
         where client_id = ${context.client.clientId} and status = 'unknown'`,
+    unknownAttemptRowSchema,
   );
-  return new Set(unknown.filter((a) => !sent.has(a.order_id || String(a.id))).map((a) => Number(a.id)));
+  return new Set(unknown.filter((a) => !sent.has(a.order_id || String(a.id))).map((a) => a.id));
 }
+
+/** A customer's entries of one kind (a statement, a recurring charge, a late fee) for one day. */
+const doneTwiceRowSchema = z.object({ what: dbText, customer_id: dbInt, day: dbDate, n: dbInt });
 
 /** Anything a production run may do once per customer and period, done twice. */
 async function doneTwice(db: Database, clientId: number): Promise<string[]> {
-  const rows = await queryRows<{ what: string; customer_id: number; day: string; n: number }>(
+  const rows = await queryRows(
     db,
     sql`select 'statement' as what, customer_id, statement_date::text as day, count(*)::int as n
           from statements where client_id = ${clientId} group by customer_id, statement_date having count(*) > 1
@@ -248,6 +275,7 @@ async function doneTwice(db: Database, clientId: number): Promise<string[]> {
           from transactions where client_id = ${clientId} and transaction_type in ('recurring', 'late_fee')
            and voids_transaction_id is null and reverses_transaction_id is null
           group by transaction_type, customer_id, service_date having count(*) > 1`,
+    doneTwiceRowSchema,
   );
   return rows.map((row) => `customer ${row.customer_id} has ${row.n} ${row.what} entries for ${row.day}`);
 }
@@ -260,6 +288,8 @@ export type SequenceCheck = {
   unknown: number;
   waitedMs: number;
 };
+
+const tallyRowSchema = z.object({ attempts: dbInt, approved: dbInt, unknown: dbInt });
 
 export async function checkSequence(context: SequenceContext, db: Database): Promise<SequenceCheck> {
   const started = Date.now();
@@ -281,11 +311,12 @@ export async function checkSequence(context: SequenceContext, db: Database): Pro
   problems.push(...(await rejectMismatches(db, clientId, book)));
   problems.push(...differences);
   problems.push(...(await doneTwice(db, clientId)));
-  const [tally] = await queryRows<{ attempts: number; approved: number; unknown: number }>(
+  const [tally] = await queryRows(
     db,
     sql`select count(*)::int as attempts, count(*) filter (where status = 'approved')::int as approved,
                count(*) filter (where status = 'unknown')::int as unknown
         from payment_attempts where client_id = ${clientId}`,
+    tallyRowSchema,
   );
   return {
     problems,

@@ -3,6 +3,7 @@
 // (two workers behind them) and the gateway sandbox dropping answers, with kill -9 of a process at
 // seeded points; then its jobs are waited for, its pending payments settled, and its books, its
 // payments (against the sandbox's book) and its production checked. Exit 1 on any mismatch.
+// `--statements` runs the statement model's property test instead (statement-soak.ts).
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -14,6 +15,7 @@ import { createSoakClient } from "./soak-client.js";
 import { runOperation, type SequenceContext } from "./soak-operations.js";
 import { planSequence } from "./soak-plan.js";
 import { SOAK_SECRET, startCluster } from "./soak-processes.js";
+import { runStatementSoak } from "./statement-soak.js";
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -42,6 +44,13 @@ async function adminQuery(text: string): Promise<void> {
 }
 
 async function main(): Promise<number> {
+  if (process.argv.includes("--statements"))
+    return runStatementSoak({
+      seed: option("seed") === undefined ? undefined : seed,
+      sequences: Number(option("sequences") ?? 1000),
+      processes: Number(option("processes") ?? 3),
+      databaseUrl: serverUrl,
+    });
   if (![seed, sequences, start].every(Number.isInteger))
     throw new Error("--seed, --sequences and --start take whole numbers");
   const began = performance.now();
