@@ -42,6 +42,7 @@ describe("register, reset the password by email, log in, log out", () => {
     await page.getByRole("link", { name: "Register" }).click();
     await register({ firstName: "Nora", lastName: "Quinn", email, password: "first-Password-1" });
     await text("Registration succeeded, Nora Quinn").waitFor();
+    await page.getByText(`We sent a link to ${email}.`, { exact: false }).waitFor();
 
     // Forgot password: the server mails a reset link to the outbox.
     await page.goto("/");
@@ -94,7 +95,7 @@ describe("register, reset the password by email, log in, log out", () => {
     expect(uncaught(pageErrors)).toEqual([]);
   });
 
-  test("registering an email twice reads like any registration; the address's owner is told by email", async () => {
+  test("a registration is confirmed through its emailed link; registering the address again reads alike and tells its owner", async () => {
     if (!server) throw new Error("server did not start");
     const taken = "taken@example.test";
     const first = await registerUser(server, {
@@ -104,6 +105,25 @@ describe("register, reset the password by email, log in, log out", () => {
       password: "taken-Password-1",
     });
     expect(first.status).toBe(201);
+    // Not usable until the emailed link is followed: its page asks for the password chosen.
+    const confirmation = await waitForMail(server, taken);
+    expect(confirmation.subject).toBe("Confirm your email for Cyclebill");
+    const link = firstLinkPath(confirmation);
+    expect(link).toMatch(/^\/register\/confirm\?/);
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Confirm your email" }).waitFor();
+    await page.getByLabel(/^Password/).fill("not-the-Password-1");
+    await page.getByRole("button", { name: "Confirm and log in" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Unable to log in with provided credentials." })
+      .waitFor();
+    await page.getByLabel(/^Password/).fill("taken-Password-1");
+    await page.getByRole("button", { name: "Confirm and log in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Welcome, Tess Taken" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/home");
+    await page.getByRole("navigation").getByRole("link", { name: "Signout" }).click();
+    await text("Thank you. You have been logged out successfully.").waitFor();
 
     await page.goto("/register");
     await register({ firstName: "Tess", lastName: "Again", email: taken, password: "third-Password-3" });

@@ -4,8 +4,6 @@ import { formatDemoLogins } from "./bootstrap.js";
 import { loadConfig, type Config } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { describeApi } from "./http/api-document.js";
-import { eq } from "drizzle-orm";
-import { clients } from "./db/tables.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
 import { formatDoctorReport, runDoctor } from "./modules/ledger/doctor.js";
 import { countUsers, createUser, findUserByEmail } from "./modules/users/create-user.js";
@@ -16,7 +14,7 @@ import {
   runGatewayDoctor,
 } from "./modules/gateway-reconcile/gateway-doctor.js";
 import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
-import { attachUserToClient } from "./modules/users/user-account-changes.js";
+import { attachUser } from "./modules/users/attach-user.js";
 
 const usage = `Usage: npm run cli -- <command>
   migrate                                       apply database migrations
@@ -90,27 +88,13 @@ async function run(argv: string[]): Promise<number> {
             staff: { type: "boolean", default: false },
           },
         });
-        const user = values.email ? await findUserByEmail(database.db, values.email) : undefined;
-        if (!user) {
-          console.error(`No user has the email ${values.email ?? "(missing --email)"}.`);
-          return 1;
-        }
-        if (user.isAdmin) {
-          console.error("Provider admins work in every client; they are not attached to one.");
-          return 1;
-        }
-        const [client] = await database.db
-          .select({ id: clients.id, name: clients.clientName })
-          .from(clients)
-          .where(eq(clients.clientNo, Number(values.client)))
-          .limit(1);
-        if (!client) {
-          console.error(`No client has the number ${values.client ?? "(missing --client)"}.`);
-          return 1;
-        }
-        await attachUserToClient(database.db, user.id, client.id, values.staff);
-        console.log(`${user.email} is now ${values.staff ? "staff" : "an owner"} of ${client.name}.`);
-        return 0;
+        const outcome = await attachUser(database.db, {
+          email: values.email,
+          clientNo: values.client,
+          staff: values.staff,
+        });
+        (outcome.ok ? console.log : console.error)(outcome.message);
+        return outcome.ok ? 0 : 1;
       }
       case "doctor": {
         const { values } = parseArgs({

@@ -10,6 +10,12 @@ export const RESET_TOKEN_INVALID_MESSAGE =
 export const DUPLICATE_EMAIL_MESSAGE =
   "duplicate key value violates unique constraint: a user with this email address already exists.";
 
+/** A link followed for an address another account has already proven (the follower owns the address). */
+export const EMAIL_ALREADY_PROVEN_MESSAGE =
+  "This email address already has a Cyclebill account. Log in with it, or use Forgot Password.";
+export const CONFIRM_LINK_INVALID_MESSAGE =
+  "This confirmation link is invalid or has expired. Register again to get a new one.";
+
 export const PASSWORD_TOO_SHORT_MESSAGE = `Ensure this field has at least ${PASSWORD_MIN_LENGTH} characters.`;
 export const PASSWORD_REPEATED_MESSAGE =
   "This password is one character repeated. Choose a less predictable one.";
@@ -60,6 +66,18 @@ export const registrationSchema = z.object({
   confirmPassword: z.string().min(1).max(128),
 });
 export type RegistrationInput = z.input<typeof registrationSchema>;
+
+/**
+ * POST /api/register/confirm/: the emailed link's address and token, and the password chosen when
+ * registering (the link proves the address, the password that the registrant is the one following it).
+ */
+export const confirmRegistrationSchema = z.object({
+  email,
+  token: z.string().trim().min(1).max(200),
+  password: z.string().min(1).max(128),
+  remember_me: z.boolean().default(false),
+});
+export type ConfirmRegistrationInput = z.input<typeof confirmRegistrationSchema>;
 
 /** POST /api/forgot-password/. */
 export const forgotPasswordSchema = z.object({ email });

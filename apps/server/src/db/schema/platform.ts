@@ -158,11 +158,27 @@ export const users = pgTable(
     /** Tokens issued before this instant are refused (set when the password changes). */
     tokensValidAfter: timestamp("tokens_valid_after", { withTimezone: true }),
     loginCount: integer("login_count").notNull().default(0),
+    /**
+     * When the address's owner proved the email (followed an emailed link); set at once for accounts
+     * the operator makes. Null: the account cannot sign in, and an owner's invitation may replace it.
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     createdAt: createdAtColumn(),
   },
   (t) => [
-    uniqueIndex("users_username_key").on(sql`lower(${t.username})`),
-    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    // One proven account per address; unproven rows (registrations, invitations) may share it.
+    uniqueIndex("users_username_key")
+      .on(sql`lower(${t.username})`)
+      .where(sql`${t.emailVerifiedAt} is not null`),
+    uniqueIndex("users_email_key")
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.emailVerifiedAt} is not null`),
+    uniqueIndex("users_unattached_email_key")
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.clientId} is null`),
+    uniqueIndex("users_client_email_key")
+      .on(t.clientId, sql`lower(${t.email})`)
+      .where(sql`${t.clientId} is not null`),
     index("users_client_idx").on(t.clientId),
   ],
 );

@@ -1,4 +1,5 @@
 import {
+  confirmRegistrationSchema,
   forgotPasswordSchema,
   loginSchema,
   meSchema,
@@ -15,6 +16,7 @@ import { logIn } from "./log-in.js";
 import { logOut } from "./log-out.js";
 import { requestPasswordReset, resetPassword } from "./password-reset.js";
 import { registerUser } from "./register-user.js";
+import { confirmRegistration } from "./confirm-registration.js";
 
 const tags = ["Access"];
 const successSchema = z.object({ success: z.literal(true) });
@@ -30,7 +32,8 @@ export function registerAuthRoutes(router: Router): void {
     access: "public",
     body: loginSchema,
     response: z.object({ token: z.string() }),
-    handle: ({ body, request }) => logIn(db, config.jwtSecret, body, request.ip, request.log),
+    handle: ({ body, request }) =>
+      logIn(db, mailer, config.publicUrl, config.jwtSecret, body, request.ip, request.log),
   });
 
   defineRoute(router, {
@@ -73,13 +76,26 @@ export function registerAuthRoutes(router: Router): void {
     method: "POST",
     url: "/api/register/",
     summary:
-      "Register a user (attached to no client until the provider attaches it). The same answer whether or not the email already has an account (its owner is emailed instead); 429 past 10 registrations an hour from one address",
+      "Register a user (attached to no client until the provider attaches it), who signs in once the emailed link is followed. The same answer whether or not the email already has an account (its owner is emailed instead); 429 past 10 registrations an hour from one address",
     tags,
     access: "public",
     body: registrationSchema,
     response: z.object(userNameFields).omit({ id: true }),
     successStatus: 201,
     handle: ({ body, request }) => registerUser(db, mailer, config.publicUrl, body, request.ip),
+  });
+
+  defineRoute(router, {
+    name: "confirmRegistration",
+    method: "POST",
+    url: "/api/register/confirm/",
+    summary:
+      "Follow a registration's emailed link: the link's email and token with the password chosen when registering prove the address; answers a token as log in does. Throttled as log in is",
+    tags,
+    access: "public",
+    body: confirmRegistrationSchema,
+    response: z.object({ token: z.string() }),
+    handle: ({ body, request }) => confirmRegistration(db, config.jwtSecret, body, request.ip, request.log),
   });
 
   defineRoute(router, {

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { INVALID_CREDENTIALS_MESSAGE } from "@cyclebill/domain";
 import { describe, expect, it } from "vitest";
 import { passwordResetTokens, users } from "../../db/tables.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
@@ -12,6 +13,12 @@ async function makeUser(
   extra: { clientId?: number; isClientStaff?: boolean } = {},
 ) {
   return createUser(testApp.db, { email, password, firstName: "Pat", lastName: "Lee", ...extra });
+}
+
+function confirmLinkIn(text: string): URL {
+  const match = /https?:\/\/\S+\/register\/confirm\?\S+/.exec(text);
+  if (!match) throw new Error(`no confirmation link in: ${text}`);
+  return new URL(match[0]);
 }
 
 function resetLinkIn(text: string): URL {
@@ -131,7 +138,7 @@ describe("GET /api/me/ and POST /api/auth/logout/", () => {
 });
 
 describe("POST /api/register/", () => {
-  it("registers an active user attached to no client, and welcomes them by email", async () => {
+  it("registers a user attached to no client, who signs in once the emailed link proves the address", async () => {
     const response = await testApp.client().post("/api/register/", {
       firstName: "Rita",
       lastName: "Novak",
@@ -145,14 +152,25 @@ describe("POST /api/register/", () => {
       email: "rita@example.com",
       name: "Rita Novak",
     });
-    expect((await testApp.mail.lastTo("rita@example.com")).subject).toBe("Welcome to Cyclebill");
-    const login = await testApp
-      .client()
-      .post("/api/auth-jwt/", { username: "rita@example.com", password: "a good password" });
-    const rita = testApp.client((login.body as { token: string }).token);
+    const credentials = { username: "rita@example.com", password: "a good password" };
+    // Not before the link is followed (answered as a wrong password is).
+    const early = await testApp.client().post("/api/auth-jwt/", credentials);
+    expect(early).toMatchObject({ status: 400, body: { non_field_errors: [INVALID_CREDENTIALS_MESSAGE] } });
+    const mail = await testApp.mail.lastTo("rita@example.com");
+    expect(mail.subject).toBe("Confirm your email for Cyclebill");
+    const link = confirmLinkIn(mail.text);
+    expect(link.pathname).toBe("/register/confirm");
+    const confirmed = await testApp.client().post("/api/register/confirm/", {
+      email: link.searchParams.get("email"),
+      token: link.searchParams.get("token"),
+      password: "a good password",
+    });
+    expect(confirmed.status).toBe(200);
+    const rita = testApp.client((confirmed.body as { token: string }).token);
     expect((await rita.get("/api/me/")).body).toMatchObject({ userInfo: { client_id: null, role: "owner" } });
     // Attached to no client, the account can do nothing yet.
     expect((await rita.get("/api/codes/")).status).toBe(403);
+    expect((await testApp.client().post("/api/auth-jwt/", credentials)).status).toBe(200);
   });
 
   it("answers a taken email as a new one (no 'duplicate key'), and checks the fields", async () => {

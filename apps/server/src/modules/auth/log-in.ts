@@ -5,14 +5,12 @@ import type { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { users } from "../../db/tables.js";
 import { nonFieldError } from "../../http/errors.js";
-import {
-  ACCESS_TOKEN_LIFETIME_SECONDS,
-  REMEMBERED_TOKEN_LIFETIME_SECONDS,
-  signAccessToken,
-} from "./access-token.js";
-import { admitLoginAttempt, loginFailed, loginSucceeded, type ThrottleLog } from "./login-throttle.js";
+import { admitLoginAttempt, loginFailed, type ThrottleLog } from "./login-throttle.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
-import { recordSignIn } from "../users/user-account-changes.js";
+import { isProven } from "../users/create-user.js";
+import type { Mailer } from "../mail/mailer.js";
+import { resendConfirmation } from "./confirm-registration.js";
+import { startSession } from "./start-session.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
 let dummyHash: Promise<string> | undefined;
@@ -21,9 +19,16 @@ function unknownUserHash(): Promise<string> {
   return dummyHash;
 }
 
-/** Username or email and password to a signed access token; attempts are counted for throttling. */
+/**
+ * Username or email and password to a signed access token; attempts are counted for throttling.
+ * Only a proven account signs in. An unproven one answers exactly as a wrong password does (so
+ * signing in cannot tell whether a registration took the address); when its password was right, the
+ * address is sent a fresh confirmation link instead.
+ */
 export async function logIn(
   db: Database,
+  mailer: Mailer,
+  publicUrl: string,
   jwtSecret: string,
   input: z.output<typeof loginSchema>,
   address: string,
@@ -36,14 +41,15 @@ export async function logIn(
     .select()
     .from(users)
     .where(sql`lower(${users.username}) = ${account} or lower(${users.email}) = ${account}`)
+    // The proven account first; else the address's unattached registration.
+    .orderBy(sql`${users.emailVerifiedAt} is null`, sql`${users.clientId} is not null`)
     .limit(1);
   const valid = await verifyPassword(user?.passwordHash ?? (await unknownUserHash()), input.password);
-  if (!user || !user.passwordHash || !valid || !user.isActive) {
+  if (!user || !user.passwordHash || !valid || !user.isActive || !isProven(user)) {
+    if (user && valid && user.passwordHash && !isProven(user))
+      await resendConfirmation(db, mailer, publicUrl, user);
     await loginFailed(db);
     throw nonFieldError(INVALID_CREDENTIALS_MESSAGE);
   }
-  await loginSucceeded(db, account, address);
-  await recordSignIn(db, user.id);
-  const lifetime = input.remember_me ? REMEMBERED_TOKEN_LIFETIME_SECONDS : ACCESS_TOKEN_LIFETIME_SECONDS;
-  return { token: await signAccessToken(jwtSecret, user.id, lifetime) };
+  return startSession(db, jwtSecret, user.id, { account, address, rememberMe: input.remember_me });
 }

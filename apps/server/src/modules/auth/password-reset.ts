@@ -17,7 +17,7 @@ import { hashPassword } from "./passwords.js";
 import { admitPasswordReset } from "./public-door-limits.js";
 import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
-import { setPasswordHash } from "../users/user-account-changes.js";
+import { markEmailProven, setPasswordHash, spendUserLinks } from "../users/user-account-changes.js";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** Reset emails per address asked for, and requests per client address, in an hour. */
@@ -96,10 +96,13 @@ export async function requestPasswordReset(
   return { success: true };
 }
 
-/** The live token's row and user for this email, or undefined (wrong, used, expired or another user's). */
-function findLiveToken(tx: Executor, input: z.output<typeof resetPasswordSchema>, lock: boolean) {
+/**
+ * The live link's row and user for this email, or undefined (wrong, used, expired or another
+ * user's). Reset, invitation and registration links are all such tokens.
+ */
+export function findLiveToken(tx: Executor, input: { email: string; token: string }, lock: boolean) {
   const query = tx
-    .select({ tokenId: passwordResetTokens.id, userId: users.id })
+    .select({ tokenId: passwordResetTokens.id, userId: users.id, passwordHash: users.passwordHash })
     .from(passwordResetTokens)
     .innerJoin(users, eq(users.id, passwordResetTokens.userId))
     .where(
@@ -117,7 +120,8 @@ function findLiveToken(tx: Executor, input: z.output<typeof resetPasswordSchema>
 }
 
 /**
- * Sets a new password with a single-use, unexpired token, and ends every existing session.
+ * Sets a new password with a single-use, unexpired token, ends every existing session, and proves
+ * the account's email.
  * Each address is held to a few attempts an hour, and the token is checked before the password is
  * hashed, so bogus requests cost one indexed lookup, not a hash.
  */
@@ -137,11 +141,10 @@ export async function resetPassword(
     const found = await findLiveToken(tx, input, true);
     if (!found) throw fieldError("token", RESET_TOKEN_INVALID_MESSAGE);
     // Every outstanding link of this user is spent, not only the one used.
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, found.userId), isNull(passwordResetTokens.usedAt)));
+    await spendUserLinks(tx, found.userId);
     await setPasswordHash(tx, found.userId, passwordHash);
+    // The link came to the address: its follower owns it (an invitation accepted, a registration proven).
+    await markEmailProven(tx, found.userId);
   });
   return { success: true };
 }

@@ -56,10 +56,12 @@ describe("POST /api/register/", () => {
     expect(notice.text).toContain("Forgot Password");
     expect(
       testApp.mail.messages.filter(
-        (mail) => mail.to.includes("owner.taken") && mail.subject === "Welcome to Cyclebill",
+        (mail) => mail.to.includes("owner.taken") && mail.subject === "Confirm your email for Cyclebill",
       ),
     ).toEqual([]);
-    expect((await testApp.mail.lastTo("brand.new@example.com")).subject).toBe("Welcome to Cyclebill");
+    expect((await testApp.mail.lastTo("brand.new@example.com")).subject).toBe(
+      "Confirm your email for Cyclebill",
+    );
     const ownLogin = await post(
       "/api/auth-jwt/",
       { username: "owner.taken@example.com", password: "owner's own password" },

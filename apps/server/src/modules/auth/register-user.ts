@@ -4,7 +4,10 @@ import type { Database } from "../../db/database.js";
 import { pgErrorCode } from "../../db/pg-errors.js";
 import { fieldError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
-import { createUser, findUserByEmail } from "../users/create-user.js";
+import { createUser, findUserByEmail, isProven } from "../users/create-user.js";
+import { replaceUnprovenAccount } from "../users/user-account-changes.js";
+import { CONFIRMATION_TOKEN_MINUTES, sendConfirmation } from "./confirm-registration.js";
+import { issueResetToken } from "./password-reset.js";
 import { assertAcceptablePassword } from "./common-passwords.js";
 import { hashPassword } from "./passwords.js";
 import { admitRegistration, mayNoticeTakenEmail } from "./public-door-limits.js";
@@ -21,10 +24,15 @@ export type RegisteredUser = {
 type Registration = z.output<typeof registrationSchema>;
 
 /**
- * Self-registration: an active user attached to no client, who can sign in but do nothing
- * until the provider attaches the account to a client. An email that already has an account is
- * answered exactly like a new one (so the form cannot tell who has an account), and its owner is
- * told by email instead; the address's owner, not the answer, learns of it.
+ * Self-registration: a user attached to no client, who proves the email by following the emailed
+ * link (and can sign in only then), and can do nothing until the provider attaches the account to a
+ * client. The answer is the same whatever the address already has, so the form cannot tell who has
+ * an account:
+ * - a proven account: its owner is told by email, nothing changes;
+ * - an unproven registration: the latest registrant's names and password replace it, and a new link
+ *   goes to the address (only the address's owner can follow it, and only with that password);
+ * - an invitation nobody accepted yet: its owner is told, as for a proven account (Forgot Password
+ *   sends them a link).
  */
 export async function registerUser(
   db: Database,
@@ -45,34 +53,27 @@ export async function registerUser(
     lastName: input.lastName,
     name: `${input.firstName} ${input.lastName}`.trim(),
   };
+  // Hashed whatever happens next, so every answer takes as long.
+  const passwordHash = await hashPassword(input.password);
   const existing = await findUserByEmail(db, email);
-  if (existing) {
-    // Hashed anyway, so a taken email takes as long to answer as a new one.
-    await hashPassword(input.password);
+  if (existing && (isProven(existing) || existing.clientId !== null)) {
     await tellTakenEmail(db, mailer, publicUrl, existing);
     return answer;
   }
-  const user = await createUser(db, {
-    email,
-    password: input.password,
-    firstName: input.firstName,
-    lastName: input.lastName,
-  }).catch((error: unknown) => {
-    // Two registrations racing for one address: the unique index decides, the answer is the same.
-    if (pgErrorCode(error) === "23505") return null;
-    throw error;
-  });
-  if (!user) return answer;
-  await mailer.send({
-    to: user.email,
-    subject: "Welcome to Cyclebill",
-    text: [
-      `Hello ${user.firstName},`,
-      "",
-      `Your Cyclebill account (${user.email}) is ready. Sign in at ${publicUrl}/ .`,
-      "Your billing provider attaches the account to your business; until then there is nothing to see yet.",
-    ].join("\n"),
-  });
+  const registered = await db
+    .transaction(async (tx) => {
+      const names = { firstName: input.firstName, lastName: input.lastName, passwordHash };
+      const user = existing
+        ? await replaceUnprovenAccount(tx, existing.id, names)
+        : await createUser(tx, { email, password: null, ...names, emailVerified: false });
+      return { user, token: await issueResetToken(tx, user.id, CONFIRMATION_TOKEN_MINUTES) };
+    })
+    .catch((error: unknown) => {
+      // Two registrations racing for one address: the unique index decides, the answer is the same.
+      if (pgErrorCode(error) === "23505") return null;
+      throw error;
+    });
+  if (registered) await sendConfirmation(mailer, publicUrl, registered.user, registered.token);
   return answer;
 }
 
@@ -92,7 +93,8 @@ async function tellTakenEmail(
       `Someone tried to register a new Cyclebill account with ${existing.email}. This address already has an`,
       "account, so nothing was changed and nobody was told that it has one.",
       "",
-      `If it was you: sign in at ${publicUrl}/ , or use Forgot Password on that page to get a reset link.`,
+      `If it was you: sign in at ${publicUrl}/ , or use Forgot Password on that page to get a link to choose`,
+      "a password.",
       "If it was not you, you can ignore this email.",
     ].join("\n"),
   });

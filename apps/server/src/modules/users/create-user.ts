@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
+import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { users } from "../../db/tables.js";
 import { hashPassword } from "../auth/passwords.js";
@@ -6,11 +7,15 @@ import { hashPassword } from "../auth/passwords.js";
 export type NewUser = {
   email: string;
   password: string | null;
+  /** An argon2id hash made already (a registration hashes before it knows what it will do). */
+  passwordHash?: string;
   firstName?: string;
   lastName?: string;
   isAdmin?: boolean;
   isClientStaff?: boolean;
   clientId?: number | null;
+  /** False for a self-registration, which proves its email by following the emailed link. */
+  emailVerified?: boolean;
 };
 
 export type UserRow = typeof users.$inferSelect;
@@ -25,23 +30,36 @@ export async function createUser(db: Executor, user: NewUser): Promise<UserRow> 
       email,
       firstName: user.firstName ?? "",
       lastName: user.lastName ?? "",
-      passwordHash: user.password === null ? null : await hashPassword(user.password),
+      passwordHash: user.passwordHash ?? (user.password === null ? null : await hashPassword(user.password)),
       isAdmin: user.isAdmin ?? false,
       isClientStaff: user.isClientStaff ?? false,
       clientId: user.clientId ?? null,
+      // Made by the operator (CLI, first admin, demo) or a test: proven as made.
+      emailVerifiedAt: user.emailVerified === false ? null : currentClock().now(),
     })
     .returning();
   if (!row) throw new Error("user not created");
   return row;
 }
 
+/**
+ * The account an address belongs to: its proven account if it has one, else its unattached
+ * self-registration, else its newest invitation (several clients may have invited an address
+ * nobody has proven yet).
+ */
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
     .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+    .orderBy(sql`${users.emailVerifiedAt} is null`, sql`${users.clientId} is not null`, desc(users.id))
     .limit(1);
   return row;
+}
+
+/** Whether the address's owner has proven it (only such an account signs in or is attached). */
+export function isProven(user: Pick<UserRow, "emailVerifiedAt">): boolean {
+  return user.emailVerifiedAt !== null;
 }
 
 export async function countUsers(db: Executor): Promise<number> {

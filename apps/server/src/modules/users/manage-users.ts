@@ -9,8 +9,9 @@ import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
 import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
 import { listLoginAlerts } from "../auth/login-alerts.js";
 import type { Mailer } from "../mail/mailer.js";
-import { findUserByEmail } from "./create-user.js";
-import { answerTakenEmail, EMAIL_REFUSED_MESSAGE, mayRevealClash } from "./taken-email.js";
+import { findUserByEmail, isProven } from "./create-user.js";
+import { addPendingClash, EMAIL_REFUSED_MESSAGE, mayRevealClash } from "./taken-email.js";
+import { replaceUnprovenAccount } from "./user-account-changes.js";
 import { getTenantRecord, listTenantRecords } from "../tenancy/tenant-records.js";
 import { canManageUsers, USERS_FORBIDDEN_DETAIL, usersResource, type UserOutput } from "./users.resource.js";
 
@@ -66,8 +67,14 @@ function duplicateAsFieldError(error: unknown): never {
 }
 
 /**
- * Adds a user to the client and emails a link to set a password. An email another client's user
- * has is answered as if added, and that address is told instead (see taken-email.ts).
+ * Adds a user to the client and emails a link to set a password (following it proves the address).
+ * What the address already has decides the rest, and an owner's answer is the same in every case:
+ * - an account of this client: the duplicate message;
+ * - a proven account elsewhere: a provider admin hears "duplicate"; an owner gets a real user that
+ *   can never sign in, and the address is told instead (taken-email.ts);
+ * - an unproven self-registration: replaced by this user (its password and sessions are void), and
+ *   the invitation goes to the address;
+ * - otherwise (nothing, or other clients' unaccepted invitations): a new user and an invitation.
  */
 export async function addClientUser(
   db: Database,
@@ -77,21 +84,35 @@ export async function addClientUser(
   input: UserInput,
 ): Promise<UserOutput> {
   assertCanManage(tenant);
-  const existing = await findUserByEmail(db, input.email);
-  if (existing) {
+  const [existing, inClient] = await Promise.all([
+    findUserByEmail(db, input.email),
+    findClientUserByEmail(db, tenant.clientId, input.email),
+  ]);
+  if (inClient) throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
+  if (existing && isProven(existing)) {
     if (mayRevealClash(tenant, existing)) throw fieldError("email", DUPLICATE_EMAIL_MESSAGE);
-    return answerTakenEmail(db, mailer, publicUrl, tenant, input, existing);
+    const pending = await addPendingClash(db, mailer, publicUrl, tenant, input, existing);
+    return usersResource.toApi(pending);
   }
+  const replacing = existing && existing.clientId === null ? existing : undefined;
   const { user, token } = await db
     .transaction(async (tx) => {
-      const [created] = await tx
-        .insert(users)
-        .values({
-          ...usersResource.toValues(input),
-          clientId: tenant.clientId,
-          passwordHash: null,
-        } as typeof users.$inferInsert)
-        .returning();
+      const values = { ...usersResource.toValues(input), clientId: tenant.clientId, passwordHash: null };
+      const created = replacing
+        ? await replaceUnprovenAccount(tx, replacing.id, {
+            firstName: input.firstName,
+            lastName: input.lastName,
+            clientId: tenant.clientId,
+            isClientStaff: input.isStaff,
+            isActive: input.is_active,
+            passwordHash: null,
+          })
+        : (
+            await tx
+              .insert(users)
+              .values(values as typeof users.$inferInsert)
+              .returning()
+          )[0];
       if (!created) throw new Error("user not created");
       return { user: created, token: await issueResetToken(tx, created.id, INVITATION_TOKEN_MINUTES) };
     })
@@ -116,6 +137,16 @@ export async function addClientUser(
     ].join("\n"),
   });
   return usersResource.toApi(user);
+}
+
+/** This client's user with the address, proven or not. */
+async function findClientUserByEmail(db: Database, clientId: number, email: string) {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.clientId, clientId), sql`lower(${users.email}) = ${email.trim().toLowerCase()}`))
+    .limit(1);
+  return row;
 }
 
 async function clientNameOf(db: Database, clientId: number): Promise<string> {

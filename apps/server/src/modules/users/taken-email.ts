@@ -1,14 +1,11 @@
-import { sql } from "drizzle-orm";
 import type { userInputSchema } from "@cyclebill/domain";
-import { z } from "zod";
-import { currentClock } from "../../clock.js";
-import type { Database } from "../../db/database.js";
-import { queryRows } from "../../db/query-rows.js";
-import { dbInt } from "../../db/row-schemas.js";
+import type { z } from "zod";
+import type { Executor } from "../../db/database.js";
+import { users } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { UserRow } from "./create-user.js";
-import { usersResource, type UserOutput } from "./users.resource.js";
+import { usersResource } from "./users.resource.js";
 
 /** An owner's edit to an email they may not learn is taken: says nothing of whose it is. */
 export const EMAIL_REFUSED_MESSAGE = "This email address cannot be given to this user. Choose another one.";
@@ -22,28 +19,29 @@ export function mayRevealClash(tenant: TenantContext, existing: Pick<UserRow, "c
   return tenant.user.isAdmin || existing.clientId === tenant.clientId;
 }
 
-/** The users' next id, spent. */
-const nextUserIdRowSchema = z.object({ id: dbInt });
-
 /**
- * Answers an owner who added an email another account already has exactly as for a new user
- * (a fresh id from the users' sequence, the owner's own input, no password yet), and tells the
- * address's owner instead of inviting them. Nothing of the other account is in the answer.
+ * An owner added an address that has a proven account elsewhere. The answer must read as for any
+ * new user, so the client gets a real user as any invitation makes: unproven, no password, in its
+ * list until someone deletes it. No link goes out (the address's account is elsewhere, and one
+ * address has one proven account), so it never signs in; the address's owner is told instead.
  */
-export async function answerTakenEmail(
-  db: Database,
+export async function addPendingClash(
+  db: Executor,
   mailer: Mailer,
   publicUrl: string,
   tenant: TenantContext,
   input: z.output<typeof userInputSchema>,
   existing: Pick<UserRow, "email" | "firstName">,
-): Promise<UserOutput> {
-  // Spending a real id keeps the answer indistinguishable from a created user's.
-  const [next] = await queryRows(
-    db,
-    sql`select nextval(pg_get_serial_sequence('users', 'id')) as id`,
-    nextUserIdRowSchema,
-  );
+): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({
+      ...usersResource.toValues(input),
+      clientId: tenant.clientId,
+      passwordHash: null,
+    } as typeof users.$inferInsert)
+    .returning();
+  if (!row) throw new Error("user not created");
   await mailer.send({
     to: existing.email,
     subject: "Someone tried to add your email to Cyclebill",
@@ -58,22 +56,5 @@ export async function answerTakenEmail(
       `billing provider to move your account. Otherwise you can ignore this email. Sign in at ${publicUrl}/ .`,
     ].join("\n"),
   });
-  const values = usersResource.toValues(input);
-  const unsaved: UserRow = {
-    id: Number(next?.id),
-    username: values.username ?? "",
-    email: values.email ?? "",
-    firstName: values.firstName ?? "",
-    lastName: values.lastName ?? "",
-    passwordHash: null,
-    isActive: values.isActive ?? true,
-    isAdmin: false,
-    isClientStaff: values.isClientStaff ?? false,
-    clientId: tenant.clientId,
-    lastLogin: null,
-    tokensValidAfter: null,
-    loginCount: 0,
-    createdAt: currentClock().now(),
-  };
-  return usersResource.toApi(unsaved);
+  return row;
 }

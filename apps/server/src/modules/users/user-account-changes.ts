@@ -1,9 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { EMAIL_ALREADY_PROVEN_MESSAGE } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
-import { users } from "../../db/tables.js";
+import { pgErrorCode } from "../../db/pg-errors.js";
+import { passwordResetTokens, users } from "../../db/tables.js";
+import { fieldError } from "../../http/errors.js";
 
-// The users module owns the users table: sign-in, password reset and the CLI's attach-user
-// change a user through these.
+// The users module owns the users table: sign-in, password reset, registration and the CLI's
+// attach-user change a user through these.
 
 /** A successful sign-in: when, and how many. */
 export async function recordSignIn(db: Executor, userId: number): Promise<void> {
@@ -21,12 +25,69 @@ export async function setPasswordHash(db: Executor, userId: number, passwordHash
   await db.update(users).set({ passwordHash, tokensValidAfter: new Date() }).where(eq(users.id, userId));
 }
 
-/** The provider attaches a user to a client, as its owner or its staff. */
-export async function attachUserToClient(
+/**
+ * The address's owner followed an emailed link: the account is proven (kept if it already was).
+ * An address has one proven account; if another one proved it first, this one cannot.
+ */
+export async function markEmailProven(db: Executor, userId: number): Promise<void> {
+  await db
+    .update(users)
+    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${currentClock().now()})` })
+    .where(eq(users.id, userId))
+    .catch((error: unknown) => {
+      if (pgErrorCode(error) === "23505") throw fieldError("email", EMAIL_ALREADY_PROVEN_MESSAGE);
+      throw error;
+    });
+}
+
+/** Spends every outstanding emailed link of a user (reset, invitation, confirmation). */
+export async function spendUserLinks(db: Executor, userId: number): Promise<void> {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
+/**
+ * An unproven account is taken over: by a new registration of its address (the latest registrant's
+ * names and password), or by an owner's invitation (the client's user, no password until the link is
+ * followed). Either way the earlier password, links and sessions are void.
+ */
+export async function replaceUnprovenAccount(
   db: Executor,
   userId: number,
+  values: Pick<typeof users.$inferInsert, "firstName" | "lastName" | "passwordHash"> &
+    Partial<Pick<typeof users.$inferInsert, "clientId" | "isClientStaff" | "isActive">>,
+): Promise<typeof users.$inferSelect> {
+  await spendUserLinks(db, userId);
+  const [row] = await db
+    .update(users)
+    .set({ ...values, tokensValidAfter: new Date() })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
+    .returning();
+  if (!row) throw new Error("the unproven account was proven or removed meanwhile");
+  return row;
+}
+
+/**
+ * The provider attaches a proven user to a client, as its owner or its staff. An invitation of the
+ * same address in that client that nobody accepted gives way: the address has its account now.
+ */
+export async function attachUserToClient(
+  db: Executor,
+  user: { id: number; email: string },
   clientId: number,
   staff: boolean,
 ): Promise<void> {
-  await db.update(users).set({ clientId, isClientStaff: staff }).where(eq(users.id, userId));
+  await db
+    .delete(users)
+    .where(
+      and(
+        eq(users.clientId, clientId),
+        sql`lower(${users.email}) = ${user.email.toLowerCase()}`,
+        isNull(users.emailVerifiedAt),
+        sql`${users.id} <> ${user.id}`,
+      ),
+    );
+  await db.update(users).set({ clientId, isClientStaff: staff }).where(eq(users.id, user.id));
 }

@@ -79,8 +79,9 @@ export function RegisterPage() {
           Register
         </Title>
         <Alert color="teal" title={`Registration succeeded, ${name}`}>
-          You can log in now with {user.email}. An administrator attaches your account to your business before
-          you can see its customers.
+          We sent a link to {user.email}. Open it and enter your password to confirm the address; you can log
+          in after that. An administrator then attaches your account to your business before you can see its
+          customers.
         </Alert>
         <Anchor component={Link} to="/">
           Go to login

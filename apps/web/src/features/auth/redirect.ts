@@ -3,7 +3,15 @@
 export const DEFAULT_AFTER_LOGIN = "/home";
 
 /** Pages that make no sense to return to after logging in. */
-const NO_RETURN_PATHS = new Set(["/", "/login", "/logout", "/register", "/forgotPassword", "/passwordReset"]);
+const NO_RETURN_PATHS = new Set([
+  "/",
+  "/login",
+  "/logout",
+  "/register",
+  "/register/confirm",
+  "/forgotPassword",
+  "/passwordReset",
+]);
 
 /** Accepts only same-origin absolute paths, so a crafted link cannot send a fresh login elsewhere. */
 export function safeRedirectTarget(raw: string | null): string {
