@@ -62,7 +62,13 @@ describe("npm run cli", () => {
     // A self-registered user becomes the owner of a demo client.
     const database = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
     await createUser(database.db, { email: "new.owner@example.com", password: null });
+    // One whose email nobody proved (anyone can register any address) is refused.
+    await createUser(database.db, { email: "unproven@example.com", password: null, emailVerified: false });
     await database.close();
+    expect(await cli("attach-user", "--email", "unproven@example.com", "--client", "1001")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("unproven@example.com has not confirmed its email address yet"),
+    });
     expect(await cli("attach-user", "--email", "new.owner@example.com", "--client", "1001")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining("new.owner@example.com is now an owner of Greenway Lawn & Garden."),

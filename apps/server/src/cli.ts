@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatDemoLogins } from "./bootstrap.js";
 import { loadConfig, type Config } from "./config.js";
-import { openDatabase, type Database } from "./db/database.js";
+import { openDatabase, type Database, type DatabaseHandle } from "./db/database.js";
 import { describeApi } from "./http/api-document.js";
 import { seedDemo } from "./modules/demo/seed-demo.js";
 import { formatDoctorReport, runDoctor } from "./modules/ledger/doctor.js";
@@ -15,6 +15,9 @@ import {
 } from "./modules/gateway-reconcile/gateway-doctor.js";
 import { paymentGatewayOf } from "./modules/payments/payment-gateway.js";
 import { attachUser } from "./modules/users/attach-user.js";
+import { runAuditDoctor } from "./modules/audit/audit-doctor.js";
+import { withAuditActor } from "./modules/audit/audit-context.js";
+import { hostname, userInfo } from "node:os";
 
 const usage = `Usage: npm run cli -- <command>
   migrate                                       apply database migrations
@@ -28,6 +31,8 @@ const usage = `Usage: npm run cli -- <command>
                                                 reconcile a day (default yesterday) with BluePay's
                                                 reports for every client with a gateway key (or one);
                                                 prints each difference and exits 1 if there is one
+  doctor --audit [--client <client_no>]         prove the audit trail: every chain recomputed from its
+                                                first row (a changed or removed row exits 1)
   openapi [--out <file>]                        write the OpenAPI document (stdout without --out); no database`;
 
 async function run(argv: string[]): Promise<number> {
@@ -41,6 +46,29 @@ async function run(argv: string[]): Promise<number> {
   const database = await openDatabase(config.database);
   try {
     await database.migrate();
+    // What the command changes is recorded as the CLI's doing, from this machine.
+    return await withAuditActor(
+      {
+        kind: "cli",
+        userId: null,
+        label: `cli: ${command}`,
+        address: `${userInfo().username}@${hostname()}`.slice(0, 64),
+        userAgent: null,
+      },
+      () => runCommand(database, config, command, rest),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+async function runCommand(
+  database: DatabaseHandle,
+  config: Config,
+  command: string,
+  rest: string[],
+): Promise<number> {
+  {
     switch (command) {
       case "migrate":
         console.log(`Migrations applied (${database.kind}).`);
@@ -99,7 +127,12 @@ async function run(argv: string[]): Promise<number> {
       case "doctor": {
         const { values } = parseArgs({
           args: rest,
-          options: { client: { type: "string" }, gateway: { type: "boolean" }, date: { type: "string" } },
+          options: {
+            client: { type: "string" },
+            gateway: { type: "boolean" },
+            audit: { type: "boolean" },
+            date: { type: "string" },
+          },
         });
         const clientNo = values.client === undefined ? undefined : Number(values.client);
         if (clientNo !== undefined && !Number.isInteger(clientNo)) {
@@ -108,6 +141,7 @@ async function run(argv: string[]): Promise<number> {
         }
         // Awaited here: the database closes in the finally below.
         if (values.gateway) return await gatewayDoctor(database.db, config, clientNo, values.date);
+        if (values.audit) return await auditDoctor(database.db, clientNo);
         const report = await runDoctor(database.db, clientNo);
         const healthy = report.kind === "checked" && report.mismatches.length === 0;
         (healthy ? console.log : console.error)(formatDoctorReport(report));
@@ -117,9 +151,13 @@ async function run(argv: string[]): Promise<number> {
         console.error(`Unknown command "${command}".\n${usage}`);
         return 1;
     }
-  } finally {
-    await database.close();
   }
+}
+
+async function auditDoctor(db: Database, clientNo: number | undefined): Promise<number> {
+  const outcome = await runAuditDoctor(db, clientNo);
+  (outcome.ok ? console.log : console.error)(outcome.text);
+  return outcome.ok ? 0 : 1;
 }
 
 async function gatewayDoctor(

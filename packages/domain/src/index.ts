@@ -68,3 +68,4 @@ export * from "./payments/ach-entry-class.js";
 export * from "./payments/expiring-cards.js";
 export * from "./records/payment-records.js";
 export * from "./records/reconciliation-records.js";
+export * from "./audit/audit-records.js";

@@ -5,3 +5,4 @@ export * from "./schema/jobs.js";
 export * from "./schema/payments.js";
 export * from "./schema/gateway.js";
 export * from "./schema/card-notices.js";
+export * from "./schema/audit.js";

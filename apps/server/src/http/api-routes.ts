@@ -1,3 +1,4 @@
+import { registerAuditRoutes } from "../modules/audit/audit.routes.js";
 import { registerAuthRoutes } from "../modules/auth/auth.routes.js";
 import { registerClientRoutes } from "../modules/clients/clients.routes.js";
 import { registerCodeRoutes } from "../modules/codes/codes.routes.js";
@@ -46,4 +47,5 @@ export function registerApiRoutes(router: Router): void {
   registerCardRunRoutes(router);
   registerExpiringCardRoutes(router);
   registerGatewayEventRoutes(router);
+  registerAuditRoutes(router);
 }

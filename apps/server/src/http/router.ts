@@ -7,6 +7,7 @@ import { authenticate } from "../modules/auth/authenticate.js";
 import type { JobQueue } from "../jobs/index.js";
 import type { Mailer } from "../modules/mail/mailer.js";
 import { resolveTenant } from "../modules/tenancy/resolve-tenant.js";
+import { userAgentOf, withAuditActor } from "../modules/audit/audit-context.js";
 import type { AuthContext, TenantContext } from "./auth-context.js";
 import { clientIdInBody } from "./client-id-in-body.js";
 import { badRequest, forbidden, zodIssuesToDrf } from "./errors.js";
@@ -170,7 +171,18 @@ export function defineRoute<
         request,
         reply,
       };
-      const result = await definition.handle(input);
+      // Every audit row written while handling names who asked and from where (audit-context.ts).
+      const result = await withAuditActor(
+        {
+          // Nobody signed in: a payer on the public pay pages, else a visitor (registration, reset).
+          kind: !auth && definition.url.includes("/payments/") ? "payer" : "user",
+          userId: auth?.user.id ?? null,
+          label: auth?.user.email ?? (definition.url.includes("/payments/") ? "payer" : "anonymous"),
+          address: request.ip,
+          userAgent: userAgentOf(request.headers["user-agent"]),
+        },
+        () => definition.handle(input),
+      );
       // A staff write may change what the lists count (see list-counts.ts). Not a public call: most
       // are reads sent as POST (a pay-link lookup forgot every client's counts), and a customer's own
       // payment shows in staff's counts within the TTL, as another process's writes do.

@@ -24,6 +24,7 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { badRequest, fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { addRoutePlan } from "../groups/route-plans.js";
 import { deleteCustomerInvoices } from "../invoices/statement-invoices.js";
+import { auditCustomer } from "./customer-audit.js";
 import { archiveAtZero } from "./archive-at-zero.js";
 import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
 import { recordCustomerChanges } from "../ledger/customer-changes.js";
@@ -160,6 +161,7 @@ async function insertCustomer(
   if (!row) throw new Error("customer not created");
   // A new customer joins the client's counts (the summary's client book).
   await recordCustomerChanges(tx, tenant.clientId, [row.id]);
+  await auditCustomer(tx, "customer.create", null, row);
   return row;
 }
 
@@ -181,7 +183,7 @@ export async function updateCustomer(
 ): Promise<CustomerOutput> {
   return db
     .transaction(async (tx) => {
-      await findCustomer(tx, tenant, id, true);
+      const before = await findCustomer(tx, tenant, id, true);
       await assertAutopayAllowed(tx, tenant, id, input.autopay_flag);
       const [row] = await tx
         .update(customers)
@@ -195,6 +197,7 @@ export async function updateCustomer(
       if (!row) throw notFound();
       // The opening date is an input of the counts as of a day.
       await recordCustomerChanges(tx, tenant.clientId, [id]);
+      await auditCustomer(tx, "customer.update", before, row);
       return customerToApi(row);
     })
     .catch(duplicateNumber);
@@ -206,12 +209,14 @@ export async function archiveCustomer(db: Database, tenant: TenantContext, id: n
     const customer = await findCustomer(tx, tenant, id, true);
     if (customer.deleted) return;
     if (!isZeroAmount(customer.totalBalance)) throw nonFieldError(HAS_BALANCE_MESSAGE(customer.totalBalance));
-    await tx
+    const [after] = await tx
       .update(customers)
       // The app's clock: reports compare the archive time with business dates.
       .set({ deleted: true, deletedAt: currentClock().now() })
-      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
+      .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)))
+      .returning();
     await recordCustomerChanges(tx, tenant.clientId, [id]);
+    await auditCustomer(tx, "customer.archive", customer, after ?? null);
   });
 }
 
@@ -234,7 +239,9 @@ export async function setDeleteFlag(
       .where(and(eq(customers.clientId, tenant.clientId), eq(customers.id, id)));
     // A customer already at zero is archived at once by the ledger's rule.
     await archiveAtZero(tx, tenant.clientId, [{ id, deleteFlag, totalBalance: customer.totalBalance }]);
-    return customerToApi(await findCustomer(tx, tenant, id, true));
+    const after = await findCustomer(tx, tenant, id, true);
+    await auditCustomer(tx, "customer.mark_for_deletion", customer, after);
+    return customerToApi(after);
   });
 }
 
@@ -263,6 +270,7 @@ export async function undeleteCustomer(
       .returning();
     if (!row) throw notFound();
     await recordCustomerChanges(tx, tenant.clientId, [id]);
+    await auditCustomer(tx, "customer.unarchive", customer, row);
     return customerToApi(row);
   });
 }

@@ -9,6 +9,8 @@ import { assertOpenPeriod } from "./closed-period.js";
 import { removalOf } from "./entry-content.js";
 import { lockCustomers } from "./lock-customers.js";
 import { sqlArray } from "./sql-arrays.js";
+import { changesBetween } from "../audit/audit-changes.js";
+import { recordAudit } from "../audit/record-audit.js";
 
 const ownerRowSchema = z.object({ customer_id: dbInt });
 const datedRowSchema = z.object({ service_date: dbDate });
@@ -19,6 +21,8 @@ const removedRowSchema = z.object({
   amount: dbDecimal,
   ledger_amount: dbDecimal,
   service_date: dbDate,
+  /** The whole deleted row, for the trail. */
+  entry: z.record(z.string(), z.unknown()),
 });
 
 /**
@@ -61,12 +65,26 @@ export async function removeEntries(
     sql`with gone as (
           delete from transactions
           where client_id = ${tenant.clientId} and id = any(${sqlArray(ids, "bigint")})
-          returning customer_id, code_id, amount, ledger_amount, service_date)
+          returning *)
         select gone.customer_id, codes.code_type, gone.amount::text as amount,
-               gone.ledger_amount::text as ledger_amount, gone.service_date::text as service_date
+               gone.ledger_amount::text as ledger_amount, gone.service_date::text as service_date,
+               -- Every field as text, so an amount keeps its cents ("12.50", not 12.5).
+               (select jsonb_object_agg(key, value) from jsonb_each_text(to_jsonb(gone))) as entry
         from gone join codes on codes.client_id = ${tenant.clientId} and codes.id = gone.code_id`,
     removedRowSchema,
   );
   await applyCustomerFigures(tx, tenant.clientId, removed.map(removalOf));
+  // A deleted entry stays readable in the trail: every field it had, before; nothing after.
+  await recordAudit(
+    tx,
+    removed.map((row) => ({
+      clientId: tenant.clientId,
+      action: "ledger_entry.delete",
+      recordKind: "ledger_entry",
+      recordId: String(row.entry.id),
+      customerId: row.customer_id,
+      changes: changesBetween(row.entry, null, { omit: ["client_id", "id", "updated_at"] }),
+    })),
+  );
   return removed.length;
 }

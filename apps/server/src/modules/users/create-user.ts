@@ -3,6 +3,7 @@ import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { users } from "../../db/tables.js";
 import { hashPassword } from "../auth/passwords.js";
+import { auditUser } from "./user-audit.js";
 
 export type NewUser = {
   email: string;
@@ -23,23 +24,29 @@ export type UserRow = typeof users.$inferSelect;
 /** Creates a user whose username is its email (lower-cased), with an argon2id password hash. */
 export async function createUser(db: Executor, user: NewUser): Promise<UserRow> {
   const email = user.email.trim().toLowerCase();
-  const [row] = await db
-    .insert(users)
-    .values({
-      username: email,
-      email,
-      firstName: user.firstName ?? "",
-      lastName: user.lastName ?? "",
-      passwordHash: user.passwordHash ?? (user.password === null ? null : await hashPassword(user.password)),
-      isAdmin: user.isAdmin ?? false,
-      isClientStaff: user.isClientStaff ?? false,
-      clientId: user.clientId ?? null,
-      // Made by the operator (CLI, first admin, demo) or a test: proven as made.
-      emailVerifiedAt: user.emailVerified === false ? null : currentClock().now(),
-    })
-    .returning();
-  if (!row) throw new Error("user not created");
-  return row;
+  const passwordHash =
+    user.passwordHash ?? (user.password === null ? null : await hashPassword(user.password));
+  // Its own transaction (a savepoint inside the caller's): the user and its trail row go together.
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({
+        username: email,
+        email,
+        firstName: user.firstName ?? "",
+        lastName: user.lastName ?? "",
+        passwordHash,
+        isAdmin: user.isAdmin ?? false,
+        isClientStaff: user.isClientStaff ?? false,
+        clientId: user.clientId ?? null,
+        // Made by the operator (CLI, first admin, demo) or a test: proven as made.
+        emailVerifiedAt: user.emailVerified === false ? null : currentClock().now(),
+      })
+      .returning();
+    if (!row) throw new Error("user not created");
+    await auditUser(tx, user.emailVerified === false ? "user.register" : "user.create", null, row);
+    return row;
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail, isProven } from "./create-user.js";
 import { addPendingClash, EMAIL_REFUSED_MESSAGE, mayRevealClash } from "./taken-email.js";
 import { replaceUnprovenAccount } from "./user-account-changes.js";
+import { auditUser } from "./user-audit.js";
 import { getTenantRecord, listTenantRecords } from "../tenancy/tenant-records.js";
 import { canManageUsers, USERS_FORBIDDEN_DETAIL, usersResource, type UserOutput } from "./users.resource.js";
 
@@ -114,6 +115,7 @@ export async function addClientUser(
               .returning()
           )[0];
       if (!created) throw new Error("user not created");
+      if (!replacing) await auditUser(tx, "user.invite", null, created);
       return { user: created, token: await issueResetToken(tx, created.id, INVITATION_TOKEN_MINUTES) };
     })
     .catch(duplicateAsFieldError);
@@ -170,13 +172,23 @@ export async function updateClientUser(
     throw nonFieldError("You cannot make yourself staff or inactive; ask another owner.");
   }
   await assertEmailFree(db, tenant, input.email, id);
-  const [row] = await db
-    .update(users)
-    .set(usersResource.toValues(input))
-    .where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)))
-    .returning()
+  const row = await db
+    .transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)))
+        .for("update");
+      const [after] = await tx
+        .update(users)
+        .set(usersResource.toValues(input))
+        .where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)))
+        .returning();
+      if (!before || !after) throw new Error("user vanished during update");
+      await auditUser(tx, "user.update", before, after);
+      return after;
+    })
     .catch(duplicateAsFieldError);
-  if (!row) throw new Error("user vanished during update");
   return usersResource.toApi(row);
 }
 
@@ -184,5 +196,12 @@ export async function deleteClientUser(db: Database, tenant: TenantContext, id: 
   assertCanManage(tenant);
   await getTenantRecord(db, tenant, usersResource, id);
   if (id === tenant.user.id) throw nonFieldError("You cannot delete your own account.");
-  await db.delete(users).where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)));
+  await db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(users)
+      .where(and(eq(users.id, id), eq(users.clientId, tenant.clientId)))
+      .returning();
+    // The deleted user stays readable in the trail.
+    for (const row of removed) await auditUser(tx, "user.delete", row, null);
+  });
 }

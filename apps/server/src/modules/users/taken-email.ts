@@ -6,6 +6,7 @@ import type { TenantContext } from "../../http/auth-context.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { UserRow } from "./create-user.js";
 import { usersResource } from "./users.resource.js";
+import { auditUser } from "./user-audit.js";
 
 /** An owner's edit to an email they may not learn is taken: says nothing of whose it is. */
 export const EMAIL_REFUSED_MESSAGE = "This email address cannot be given to this user. Choose another one.";
@@ -33,15 +34,20 @@ export async function addPendingClash(
   input: z.output<typeof userInputSchema>,
   existing: Pick<UserRow, "email" | "firstName">,
 ): Promise<UserRow> {
-  const [row] = await db
-    .insert(users)
-    .values({
-      ...usersResource.toValues(input),
-      clientId: tenant.clientId,
-      passwordHash: null,
-    } as typeof users.$inferInsert)
-    .returning();
-  if (!row) throw new Error("user not created");
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(users)
+      .values({
+        ...usersResource.toValues(input),
+        clientId: tenant.clientId,
+        passwordHash: null,
+      } as typeof users.$inferInsert)
+      .returning();
+    if (!created) throw new Error("user not created");
+    // As any invitation reads in the client's trail; the provider's reviewers see the same.
+    await auditUser(tx, "user.invite", null, created);
+    return created;
+  });
   await mailer.send({
     to: existing.email,
     subject: "Someone tried to add your email to Cyclebill",

@@ -1,20 +1,31 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { EMAIL_ALREADY_PROVEN_MESSAGE } from "@cyclebill/domain";
 import { currentClock } from "../../clock.js";
-import type { Executor } from "../../db/database.js";
+import type { Database, Executor } from "../../db/database.js";
+import { currentAuditActor, withAuditActor, type AuditActor } from "../audit/audit-context.js";
 import { pgErrorCode } from "../../db/pg-errors.js";
 import { passwordResetTokens, users } from "../../db/tables.js";
 import { fieldError } from "../../http/errors.js";
+import { auditUser } from "./user-audit.js";
 
 // The users module owns the users table: sign-in, password reset, registration and the CLI's
 // attach-user change a user through these.
 
-/** A successful sign-in: when, and how many. */
-export async function recordSignIn(db: Executor, userId: number): Promise<void> {
-  await db
-    .update(users)
-    .set({ lastLogin: sql`now()`, loginCount: sql`${users.loginCount} + 1` })
-    .where(eq(users.id, userId));
+/** A successful sign-in: when, and how many; in the trail as the user's own act. */
+export async function recordSignIn(db: Database, userId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ lastLogin: sql`now()`, loginCount: sql`${users.loginCount} + 1` })
+      .where(eq(users.id, userId))
+      .returning();
+    if (row) await withAuditActor(signedInActor(row), () => auditUser(tx, "user.sign_in", row, row));
+  });
+}
+
+/** Who signs in is the actor of their sign-in (the request had nobody signed in yet). */
+function signedInActor(user: { id: number; email: string }): AuditActor {
+  return { ...currentAuditActor(), kind: "user", userId: user.id, label: user.email };
 }
 
 /**
@@ -22,7 +33,13 @@ export async function recordSignIn(db: Executor, userId: number): Promise<void> 
  * so a sign-in right after is not refused.
  */
 export async function setPasswordHash(db: Executor, userId: number, passwordHash: string): Promise<void> {
-  await db.update(users).set({ passwordHash, tokensValidAfter: new Date() }).where(eq(users.id, userId));
+  const [before] = await db.select().from(users).where(eq(users.id, userId)).for("update");
+  const [after] = await db
+    .update(users)
+    .set({ passwordHash, tokensValidAfter: new Date() })
+    .where(eq(users.id, userId))
+    .returning();
+  await auditUser(db, "user.set_password", before ?? null, after ?? null);
 }
 
 /**
@@ -30,14 +47,18 @@ export async function setPasswordHash(db: Executor, userId: number, passwordHash
  * An address has one proven account; if another one proved it first, this one cannot.
  */
 export async function markEmailProven(db: Executor, userId: number): Promise<void> {
-  await db
+  const [before] = await db.select().from(users).where(eq(users.id, userId)).for("update");
+  if (!before || before.emailVerifiedAt) return;
+  const [after] = await db
     .update(users)
-    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${currentClock().now()})` })
+    .set({ emailVerifiedAt: currentClock().now() })
     .where(eq(users.id, userId))
+    .returning()
     .catch((error: unknown) => {
       if (pgErrorCode(error) === "23505") throw fieldError("email", EMAIL_ALREADY_PROVEN_MESSAGE);
       throw error;
     });
+  await auditUser(db, "user.prove_email", before, after ?? null);
 }
 
 /** Spends every outstanding emailed link of a user (reset, invitation, confirmation). */
@@ -60,12 +81,15 @@ export async function replaceUnprovenAccount(
     Partial<Pick<typeof users.$inferInsert, "clientId" | "isClientStaff" | "isActive">>,
 ): Promise<typeof users.$inferSelect> {
   await spendUserLinks(db, userId);
+  const [before] = await db.select().from(users).where(eq(users.id, userId)).for("update");
   const [row] = await db
     .update(users)
     .set({ ...values, tokensValidAfter: new Date() })
     .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
     .returning();
   if (!row) throw new Error("the unproven account was proven or removed meanwhile");
+  // Moved into a client: the change is that client's record (the provider's chain keeps the registration).
+  await auditUser(db, "user.replace_unproven", before ?? null, row);
   return row;
 }
 
@@ -79,7 +103,7 @@ export async function attachUserToClient(
   clientId: number,
   staff: boolean,
 ): Promise<void> {
-  await db
+  const removed = await db
     .delete(users)
     .where(
       and(
@@ -88,6 +112,15 @@ export async function attachUserToClient(
         isNull(users.emailVerifiedAt),
         sql`${users.id} <> ${user.id}`,
       ),
-    );
-  await db.update(users).set({ clientId, isClientStaff: staff }).where(eq(users.id, user.id));
+    )
+    .returning();
+  for (const row of removed)
+    await auditUser(db, "user.delete", row, null, "replaced by the attached account");
+  const [before] = await db.select().from(users).where(eq(users.id, user.id)).for("update");
+  const [after] = await db
+    .update(users)
+    .set({ clientId, isClientStaff: staff })
+    .where(eq(users.id, user.id))
+    .returning();
+  await auditUser(db, "user.attach", before ?? null, after ?? null);
 }

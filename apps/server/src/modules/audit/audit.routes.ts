@@ -1,0 +1,22 @@
+import { auditListQuerySchema, auditPageSchema } from "@cyclebill/domain";
+import { defineRoute, type Router } from "../../http/router.js";
+import { listAuditEvents } from "./list-audit.js";
+
+const tags = ["Audit"];
+
+export function registerAuditRoutes(router: Router): void {
+  const { db } = router.deps;
+
+  defineRoute(router, {
+    name: "listAuditEvents",
+    method: "GET",
+    url: "/api/audit/",
+    summary:
+      "The audit trail, newest first: who, when, from where, what and each field before and after. Provider admins read every client's (client_id picks one), owners their own client's; staff get 403. Filters: record_kind, record_id, customer_id, action, actor (user id or part of a name), from and to (business dates)",
+    tags,
+    access: "user",
+    query: auditListQuerySchema,
+    response: auditPageSchema,
+    handle: ({ auth, query }) => listAuditEvents(db, auth, query),
+  });
+}

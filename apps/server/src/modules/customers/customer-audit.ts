@@ -1,0 +1,28 @@
+import type { Executor } from "../../db/database.js";
+import type { customers } from "../../db/tables.js";
+import { changesBetween } from "../audit/audit-changes.js";
+import { recordAudit } from "../audit/record-audit.js";
+
+type CustomerValues = Partial<typeof customers.$inferSelect>;
+
+/** The balances beside the ledger move with postings, which the trail records as entries. */
+const CUSTOMER_FIELDS = { omit: ["createdAt", "clientId", "id"] } as const;
+
+/** A customer's change in its client's trail, each changed field before and after. */
+export async function auditCustomer(
+  tx: Executor,
+  action: string,
+  before: CustomerValues | null,
+  after: CustomerValues | null,
+): Promise<void> {
+  const record = after ?? before;
+  if (!record?.id || record.clientId === undefined) return;
+  await recordAudit(tx, {
+    clientId: record.clientId,
+    action,
+    recordKind: "customer",
+    recordId: record.id,
+    customerId: record.id,
+    changes: changesBetween(before, after, CUSTOMER_FIELDS),
+  });
+}

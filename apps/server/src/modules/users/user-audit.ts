@@ -1,0 +1,32 @@
+import type { Executor } from "../../db/database.js";
+import type { users } from "../../db/tables.js";
+import { changesBetween } from "../audit/audit-changes.js";
+import { recordAudit } from "../audit/record-audit.js";
+
+type UserValues = Partial<typeof users.$inferSelect>;
+
+/** The password's hash shows only that it is set or changed; sign-in counters are their own events. */
+const USER_FIELDS = { mask: ["passwordHash"], omit: ["lastLogin", "loginCount", "createdAt"] } as const;
+
+/**
+ * A user's change in the trail: in its client's chain (the provider's for admins and unattached
+ * registrations), with each changed field before and after.
+ */
+export async function auditUser(
+  tx: Executor,
+  action: string,
+  before: UserValues | null,
+  after: UserValues | null,
+  reason?: string,
+): Promise<void> {
+  const record = after ?? before;
+  if (!record?.id) return;
+  await recordAudit(tx, {
+    clientId: record.clientId ?? null,
+    action,
+    recordKind: "user",
+    recordId: record.id,
+    changes: changesBetween(before, after, USER_FIELDS),
+    reason: reason ?? null,
+  });
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { integerParam, listQuerySchema } from "../api/list-query.js";
+import { calendarDate } from "../calendar/calendar-date.js";
+
+/** Kinds of actor the trail names. */
+export const auditActorKinds = ["user", "job", "cli", "payer", "system"] as const;
+
+/** One changed field: its value before and after (null: none; masked values show "••••"). */
+export const auditChangeSchema = z.object({
+  field: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+
+/** A trail row as GET /api/audit/ answers it. */
+export const auditEventSchema = z.object({
+  /** The client whose chain holds the row; null for the provider's own records (admins, registrations). */
+  client_id: z.number().int().nullable(),
+  seq: z.number().int(),
+  at: z.string(),
+  actor: z.string(),
+  actor_kind: z.enum(auditActorKinds),
+  actor_user_id: z.number().int().nullable(),
+  address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  action: z.string(),
+  record_kind: z.string(),
+  record_id: z.string(),
+  customer_id: z.number().int().nullable(),
+  changes: z.array(auditChangeSchema),
+  reason: z.string().nullable(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+export const auditPageSchema = z.object({ count: z.number().int(), results: z.array(auditEventSchema) });
+
+/**
+ * GET /api/audit/: paging and ordering (at, seq; newest first by default) and filters. `actor` is a
+ * user id or part of the actor's name (an email, a job's name); `from` and `to` are business dates,
+ * both included.
+ */
+export const auditListQuerySchema = listQuerySchema.extend({
+  record_kind: z.string().trim().max(32).optional(),
+  record_id: z.string().trim().max(64).optional(),
+  customer_id: integerParam({ min: 1 }).optional(),
+  action: z.string().trim().max(64).optional(),
+  actor: z.string().trim().max(254).optional(),
+  from: calendarDate().optional(),
+  to: calendarDate().optional(),
+});
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
