@@ -13,6 +13,8 @@ const schemaDirectory = path.join(serverSource, "db", "schema");
 
 /** Each table's owning module (a directory under src/modules). */
 const OWNERS: Record<string, string> = {
+  audit_events: "audit",
+  audit_heads: "audit",
   clients: "clients",
   closed_period_events: "ledger",
   codes: "codes",

@@ -8,11 +8,11 @@ import type { Database } from "../../db/database.js";
 import { fieldError, nonFieldError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { UserRow } from "../users/create-user.js";
-import { markEmailProven, spendUserLinks } from "../users/user-account-changes.js";
+import { markEmailProven } from "../users/user-account-changes.js";
 import { startSession } from "./start-session.js";
 import { admitLoginAttempt, loginFailed, type ThrottleLog } from "./login-throttle.js";
 import { verifyPassword } from "./passwords.js";
-import { findLiveToken, issueResetToken } from "./password-reset.js";
+import { findLiveToken, issueResetToken, spendUserLinks } from "./password-reset.js";
 import { mayNoticeTakenEmail } from "./public-door-limits.js";
 
 /** A registration's link waits as long as an invitation's: it may be read after a weekend. */

@@ -17,7 +17,7 @@ import { hashPassword } from "./passwords.js";
 import { admitPasswordReset } from "./public-door-limits.js";
 import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
-import { markEmailProven, setPasswordHash, spendUserLinks } from "../users/user-account-changes.js";
+import { markEmailProven, setPasswordHash } from "../users/user-account-changes.js";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** Reset emails per address asked for, and requests per client address, in an hour. */
@@ -29,6 +29,14 @@ export const INVITATION_TOKEN_MINUTES = 72 * 60;
 
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
+}
+
+/** Spends every outstanding emailed link of a user (reset, invitation, confirmation). */
+export async function spendUserLinks(db: Executor, userId: number): Promise<void> {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
 }
 
 /** 256 random bits; only its SHA-256 is stored. */

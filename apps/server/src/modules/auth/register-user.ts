@@ -7,7 +7,7 @@ import type { Mailer } from "../mail/mailer.js";
 import { createUser, findUserByEmail, isProven } from "../users/create-user.js";
 import { replaceUnprovenAccount } from "../users/user-account-changes.js";
 import { CONFIRMATION_TOKEN_MINUTES, sendConfirmation } from "./confirm-registration.js";
-import { issueResetToken } from "./password-reset.js";
+import { issueResetToken, spendUserLinks } from "./password-reset.js";
 import { assertAcceptablePassword } from "./common-passwords.js";
 import { hashPassword } from "./passwords.js";
 import { admitRegistration, mayNoticeTakenEmail } from "./public-door-limits.js";
@@ -63,6 +63,7 @@ export async function registerUser(
   const registered = await db
     .transaction(async (tx) => {
       const names = { firstName: input.firstName, lastName: input.lastName, passwordHash };
+      if (existing) await spendUserLinks(tx, existing.id);
       const user = existing
         ? await replaceUnprovenAccount(tx, existing.id, names)
         : await createUser(tx, { email, password: null, ...names, emailVerified: false });

@@ -6,7 +6,12 @@ import { pgErrorCode } from "../../db/pg-errors.js";
 import { clients, users } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError } from "../../http/errors.js";
-import { INVITATION_TOKEN_MINUTES, issueResetToken, passwordResetLink } from "../auth/password-reset.js";
+import {
+  INVITATION_TOKEN_MINUTES,
+  issueResetToken,
+  passwordResetLink,
+  spendUserLinks,
+} from "../auth/password-reset.js";
 import { listLoginAlerts } from "../auth/login-alerts.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findUserByEmail, isProven } from "./create-user.js";
@@ -99,6 +104,7 @@ export async function addClientUser(
   const { user, token } = await db
     .transaction(async (tx) => {
       const values = { ...usersResource.toValues(input), clientId: tenant.clientId, passwordHash: null };
+      if (replacing) await spendUserLinks(tx, replacing.id);
       const created = replacing
         ? await replaceUnprovenAccount(tx, replacing.id, {
             firstName: input.firstName,

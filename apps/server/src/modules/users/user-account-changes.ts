@@ -4,7 +4,7 @@ import { currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { currentAuditActor, withAuditActor, type AuditActor } from "../audit/audit-context.js";
 import { pgErrorCode } from "../../db/pg-errors.js";
-import { passwordResetTokens, users } from "../../db/tables.js";
+import { users } from "../../db/tables.js";
 import { fieldError } from "../../http/errors.js";
 import { auditUser } from "./user-audit.js";
 
@@ -61,18 +61,10 @@ export async function markEmailProven(db: Executor, userId: number): Promise<voi
   await auditUser(db, "user.prove_email", before, after ?? null);
 }
 
-/** Spends every outstanding emailed link of a user (reset, invitation, confirmation). */
-export async function spendUserLinks(db: Executor, userId: number): Promise<void> {
-  await db
-    .update(passwordResetTokens)
-    .set({ usedAt: sql`now()` })
-    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
-}
-
 /**
  * An unproven account is taken over: by a new registration of its address (the latest registrant's
  * names and password), or by an owner's invitation (the client's user, no password until the link is
- * followed). Either way the earlier password, links and sessions are void.
+ * followed). Either way the earlier password and sessions are void; the caller spends its links.
  */
 export async function replaceUnprovenAccount(
   db: Executor,
@@ -80,7 +72,6 @@ export async function replaceUnprovenAccount(
   values: Pick<typeof users.$inferInsert, "firstName" | "lastName" | "passwordHash"> &
     Partial<Pick<typeof users.$inferInsert, "clientId" | "isClientStaff" | "isActive">>,
 ): Promise<typeof users.$inferSelect> {
-  await spendUserLinks(db, userId);
   const [before] = await db.select().from(users).where(eq(users.id, userId)).for("update");
   const [row] = await db
     .update(users)
