@@ -12,6 +12,7 @@ import * as tables from "./tables.js";
 import { AUTH_NOTICE_CHANNEL, attachAuthCache } from "./auth-cache.js";
 import { attachPreparedRunner, type PreparedRunner } from "./prepared-rows.js";
 import type { Database } from "./database-types.js";
+import { bufferAuditInTransactions } from "../modules/audit/record-audit.js";
 
 /** Dates, timestamps and intervals stay text, as drizzle reads them (prepared-rows.ts). */
 const TEXT_TYPE_IDS = new Set([1082, 1114, 1184, 1186]);
@@ -108,6 +109,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       return { stop, sync: () => Promise.resolve() };
     });
     attachPreparedRunner(db, pglitePreparedRunner(client));
+    bufferAuditInTransactions(db as unknown as Database);
     return {
       db: db as unknown as Database,
       kind: "pglite",
@@ -153,6 +155,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       (await pool.query({ name, text, values, types: rawTextTypes, ...(arrays ? { rowMode: "array" } : {}) }))
         .rows,
   );
+  bufferAuditInTransactions(db as unknown as Database);
   return {
     db: db as unknown as Database,
     kind: "postgres",

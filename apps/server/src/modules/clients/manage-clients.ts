@@ -1,3 +1,4 @@
+import { auditClient } from "./client-audit.js";
 import { eq, max } from "drizzle-orm";
 import {
   DOUBLE_BILLING_MESSAGE,
@@ -81,6 +82,7 @@ export async function createClient(
         } as typeof clients.$inferInsert)
         .returning();
       if (!row) throw new Error("client not created");
+      await auditClient(tx, "client.create", null, row);
       return clientToApi(row);
     })
     .catch(duplicateNumber);
@@ -127,6 +129,7 @@ export async function updateClient(
         .where(eq(clients.id, id))
         .returning();
       if (!row) throw notFound();
+      await auditClient(tx, "client.update", current, row);
       return clientToApi(row);
     })
     .catch(duplicateNumber);
@@ -141,14 +144,11 @@ export async function updateClient(
 export async function deleteClient(db: Database, auth: AuthContext, id: number): Promise<void> {
   if (!auth.user.isAdmin) throw forbidden("Only the provider's admins delete clients.");
   await db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ id: clients.id })
-      .from(clients)
-      .where(eq(clients.id, id))
-      .for("update");
+    const [locked] = await tx.select().from(clients).where(eq(clients.id, id)).for("update");
     if (!locked) throw notFound();
     const holdings = await readClientHoldings(tx, id);
     if (holdings?.refusal) throw new HttpError(409, { detail: holdings.refusal });
     await tx.delete(clients).where(eq(clients.id, id));
+    await auditClient(tx, "client.delete", locked, null);
   });
 }

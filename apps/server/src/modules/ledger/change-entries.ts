@@ -17,6 +17,7 @@ import {
 import { lockCustomers } from "./lock-customers.js";
 import { assertPostable } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
+import { auditRewrittenEntries, entryAuditValues } from "./entry-audit.js";
 
 /** The new content of an editable entry. Rate and quantity are normalised; the amount follows. */
 export type EntryRewrite = Omit<EntryContent, "amount" | "ledgerAmount"> & { id: number };
@@ -31,6 +32,11 @@ const currentRowSchema = z.object({
   amount: dbDecimal,
   ledger_amount: dbDecimal,
   service_date: dbDate,
+  code_id: dbInt,
+  description: z.string(),
+  rate: dbDecimal,
+  quantity: dbDecimal,
+  unit_of_measure_id: dbInt,
 });
 
 /**
@@ -60,7 +66,9 @@ export async function changeEntries(
   const current = await queryRows(
     tx,
     sql`select t.id, t.customer_id, codes.code_type, t.amount::text as amount,
-               t.ledger_amount::text as ledger_amount, t.service_date::text as service_date
+               t.ledger_amount::text as ledger_amount, t.service_date::text as service_date,
+               t.code_id, t.description, t.rate::text as rate, t.quantity::text as quantity,
+               t.unit_of_measure_id
         from transactions t join codes on codes.client_id = t.client_id and codes.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.id = any(${sqlArray(ids, "bigint")})
         order by t.id for update of t`,
@@ -84,4 +92,28 @@ export async function changeEntries(
     from unnest(${sqlArray(ids, "bigint")}, ${entryContentArrays(contents)}) as n(id, ${ENTRY_CONTENT_COLUMNS})
     where t.client_id = ${tenant.clientId} and t.id = n.id`);
   await applyCustomerFigures(tx, tenant.clientId, [...current.map(removalOf), ...contents.map(postingOf)]);
+  const was = new Map(current.map((row) => [row.id, row]));
+  await auditRewrittenEntries(
+    tx,
+    tenant.clientId,
+    contents.map((content, index) => {
+      const id = ids[index] as number;
+      const row = was.get(id);
+      const before = row
+        ? entryAuditValues({
+            customerId: row.customer_id,
+            codeId: row.code_id,
+            codeType: row.code_type,
+            description: row.description,
+            rate: row.rate,
+            quantity: row.quantity,
+            amount: row.amount,
+            ledgerAmount: row.ledger_amount,
+            serviceDate: row.service_date,
+            unitOfMeasureId: row.unit_of_measure_id,
+          })
+        : {};
+      return { id, before, after: content };
+    }),
+  );
 }

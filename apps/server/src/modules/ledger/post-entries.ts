@@ -10,6 +10,7 @@ import { applyCustomerFigures } from "./apply-customer-figures.js";
 import { openPeriodDates } from "./closed-period.js";
 import { ENTRY_CONTENT_COLUMNS, entryContentArrays, postingOf, type EntryContent } from "./entry-content.js";
 import { lockCustomers, type LockedCustomer } from "./lock-customers.js";
+import { auditPostedEntries } from "./entry-audit.js";
 import { postingRefusal, refusalError, type RefusalReason } from "./posting-rules.js";
 import { sqlArray } from "./sql-arrays.js";
 
@@ -185,6 +186,15 @@ export async function postEntries(
            production_run_id, voids_id, reverses_id, source_key, gateway_trans_id, created_at)`);
 
   const { archived } = await applyCustomerFigures(tx, tenant.clientId, contents.map(postingOf));
+  await auditPostedEntries(
+    tx,
+    tenant.clientId,
+    accepted.map((row, position) => ({
+      id: newIds[position] as number,
+      content: contents[position] as EntryContent,
+      entry: row.entry,
+    })),
+  );
   const ids: (number | null)[] = entries.map(() => null);
   accepted.forEach((row, position) => (ids[row.index] = newIds[position] as number));
   return { ids, refused, archived, total: sumAmounts(accepted.map((row) => row.amount)) };

@@ -6,6 +6,8 @@ import { currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError, notFound } from "../../http/errors.js";
+import { auditFieldName, changesBetween, type AuditValues } from "../audit/audit-changes.js";
+import { recordAudit } from "../audit/record-audit.js";
 
 /** A tenant-owned table: rows keyed by id inside their client. */
 export type TenantTable = PgTable & { id: AnyPgColumn; clientId: AnyPgColumn };
@@ -108,12 +110,15 @@ async function findRow<TTable extends TenantTable>(
   tenant: TenantContext,
   resource: TenantResource<TTable, unknown, unknown, unknown>,
   id: number,
+  lock = false,
 ): Promise<Row<TTable>> {
-  const [row] = await db
+  const query = db
     .select()
     .from(resource.table as PgTable)
     .where(scope(resource as AnyTenantResource, tenant, id))
     .limit(1);
+  // Locked before a change, so the trail's "before" is what the change replaced.
+  const [row] = lock ? await query.for("update") : await query;
   if (!row) throw notFound();
   return row as Row<TTable>;
 }
@@ -150,6 +155,7 @@ export async function createTenantRecord<TTable extends TenantTable, TInput, TOu
       .insert(resource.table as PgTable)
       .values(values)
       .returning();
+    await auditTenantRecord(tx, resource as AnyTenantResource, "create", null, row as AuditValues);
     return resource.toApi(row as Row<TTable>);
   });
 }
@@ -163,7 +169,7 @@ export async function updateTenantRecord<TTable extends TenantTable, TInput, TOu
 ): Promise<TOutput> {
   assertCanWrite(resource as AnyTenantResource, tenant);
   return db.transaction(async (tx) => {
-    await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
+    const before = await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
     await resource.validate?.(tx, tenant, input, id);
     const [row] = await tx
       .update(resource.table as PgTable)
@@ -171,6 +177,7 @@ export async function updateTenantRecord<TTable extends TenantTable, TInput, TOu
       .where(scope(resource as AnyTenantResource, tenant, id))
       .returning();
     if (!row) throw notFound();
+    await auditTenantRecord(tx, resource as AnyTenantResource, "update", before, row as AuditValues);
     return resource.toApi(row as Row<TTable>);
   });
 }
@@ -183,8 +190,9 @@ export async function deleteTenantRecord<TTable extends TenantTable, TInput, TOu
 ): Promise<void> {
   assertCanWrite(resource as AnyTenantResource, tenant);
   await db.transaction(async (tx) => {
-    await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
+    const before = await assertChangeable(tx, tenant, resource as AnyTenantResource, id);
     await tx.delete(resource.table as PgTable).where(scope(resource as AnyTenantResource, tenant, id));
+    await auditTenantRecord(tx, resource as AnyTenantResource, "delete", before, null);
   });
 }
 
@@ -194,8 +202,36 @@ async function assertChangeable(
   tenant: TenantContext,
   resource: AnyTenantResource,
   id: number,
-): Promise<void> {
-  const existing = await findRow(tx, tenant, resource, id);
+): Promise<AuditValues> {
+  const existing = await findRow(tx, tenant, resource, id, true);
   const reason = resource.protect?.(existing as never);
   if (reason) throw nonFieldError(reason);
+  return existing as AuditValues;
+}
+
+/** The record kind a resource's rows have in the trail: its operation name in snake_case. */
+function auditKindOf(resource: AnyTenantResource): string {
+  const one = resource.operationNames.one;
+  return auditFieldName(one.charAt(0).toLowerCase() + one.slice(1));
+}
+
+/** A generic resource's change in its client's trail, each field before and after. */
+async function auditTenantRecord(
+  tx: Executor,
+  resource: AnyTenantResource,
+  verb: "create" | "update" | "delete",
+  before: AuditValues | null,
+  after: AuditValues | null,
+): Promise<void> {
+  const record = after ?? before;
+  if (!record) return;
+  const kind = auditKindOf(resource);
+  await recordAudit(tx, {
+    clientId: Number(record.clientId),
+    action: `${kind}.${verb}`,
+    recordKind: kind,
+    recordId: String(record.id),
+    customerId: typeof record.customerId === "number" ? record.customerId : null,
+    changes: changesBetween(before, after, { omit: ["clientId", "id", "createdAt"] }),
+  });
 }
