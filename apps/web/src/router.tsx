@@ -65,6 +65,7 @@ const ReconciliationPage = lazyScreen(
   () => import("./features/reconciliation/ReconciliationPage"),
   "ReconciliationPage",
 );
+const AuditPage = lazyScreen(() => import("./features/audit/AuditPage"), "AuditPage");
 const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
 const InvoicesAndStatementsPage = lazyScreen(
   () => import("./features/invoices/InvoicesAndStatementsPage"),
@@ -143,6 +144,7 @@ export const routes: RouteObject[] = [
           { path: "/AdminProcessingView", element: <AdminProcessingPage /> },
           { path: "/reports", element: <AccountReportsPage /> },
           { path: "/reconciliation", element: <ReconciliationPage /> },
+          { path: "/audit", element: <AuditPage /> },
           { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",

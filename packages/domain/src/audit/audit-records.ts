@@ -47,5 +47,7 @@ export const auditListQuerySchema = listQuerySchema.extend({
   actor: z.string().trim().max(254).optional(),
   from: calendarDate().optional(),
   to: calendarDate().optional(),
+  /** csv: every matching row (not one page) as a download, one line per changed field. */
+  format: z.enum(["json", "csv"]).optional(),
 });
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;

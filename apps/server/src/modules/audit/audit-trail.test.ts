@@ -91,7 +91,8 @@ describe("the audit trail", () => {
     const entry = await enter({ customer, code: code.charge, rate: "12.5", description: "Hedge trim" });
     expect((await staff.delete(`/api/transactions/${entry.id}/`)).status).toBe(204);
     const page = await trail({ record_kind: "ledger_entry", record_id: String(entry.id) });
-    expect(page.results).toHaveLength(1);
+    expect(page.results.map((event) => event.action)).toEqual(["ledger_entry.delete", "ledger_entry.post"]);
+    expect(change(page.results[1], "amount")).toEqual({ field: "amount", before: null, after: "12.50" });
     const event = page.results[0];
     expect(event).toMatchObject({ action: "ledger_entry.delete", customer_id: customer });
     expect(change(event, "amount")).toEqual({ field: "amount", before: "12.50", after: null });
@@ -144,6 +145,39 @@ describe("the audit trail", () => {
     expect(filtered.count).toBeGreaterThan(0);
     expect(filtered.results.every((event) => event.action === "customer.update")).toBe(true);
     expect((await admin().get("/api/audit/", { ordering: "colour" })).status).toBe(400);
+  });
+
+  it("records an invoice's life, its deletion included", async () => {
+    const created = await staff.post("/api/invoices/", { customer: customerIds[4] });
+    const id = (created.body as { id: number }).id;
+    expect((await staff.post(`/api/invoices/${id}/close/`)).status).toBe(200);
+    expect((await staff.delete(`/api/invoices/${id}/`)).status).toBe(204);
+    const page = await trail({ record_kind: "invoice", record_id: String(id), ordering: "seq" });
+    expect(page.results.map((event) => event.action)).toEqual([
+      "invoice.create",
+      "invoice.close",
+      "invoice.delete",
+    ]);
+    expect(change(page.results[1], "invoice_status")).toEqual({
+      field: "invoice_status",
+      before: "open",
+      after: "closed",
+    });
+    expect(change(page.results[2], "invoice_num")?.after).toBeNull();
+  });
+
+  it("downloads every matching change as CSV, one line per field", async () => {
+    await editCustomer(customerIds[5]!, { city: "Leander" });
+    const response = await owner().get("/api/audit/", { customer_id: customerIds[5]!, format: "csv" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/csv");
+    const lines = response.text.trim().split("\r\n");
+    expect(lines[0]).toBe(
+      "at,client_id,seq,actor,actor_kind,address,user_agent,action,record_kind,record_id,customer_id,reason,field,before,after",
+    );
+    expect(lines.some((line) => line.includes("customer.update") && line.endsWith(",city,,Leander"))).toBe(
+      true,
+    );
   });
 
   it("cannot be updated, deleted or truncated, whoever asks", async () => {

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { parseOrdering, resolvePaging, type AuditEvent, type AuditListQuery } from "@cyclebill/domain";
-import { currentClock } from "../../clock.js";
+import { businessToday, currentClock } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { auditEvents } from "../../db/tables.js";
 import { roleOf, type AuthContext } from "../../http/auth-context.js";
-import { fieldError, forbidden, notFound } from "../../http/errors.js";
+import { fieldError, forbidden, nonFieldError, notFound } from "../../http/errors.js";
+import { toCsvLines } from "../reports/report-csv.js";
 import { PROVIDER_CHAIN } from "./record-audit.js";
 
 export const AUDIT_FORBIDDEN_DETAIL =
@@ -46,12 +47,8 @@ function filtersOf(query: AuditListQuery, clientId: number | undefined): SQL[] {
   return filters.filter((filter): filter is SQL => filter !== undefined);
 }
 
-/** The trail, newest first unless ordered otherwise, paged by the server. */
-export async function listAuditEvents(
-  db: Database,
-  auth: AuthContext,
-  query: AuditListQuery,
-): Promise<{ count: number; results: AuditEvent[] }> {
+/** The trail's rows for a query: which chain(s), filters and order. */
+function auditSelection(auth: AuthContext, query: AuditListQuery) {
   const clientId = readableChain(auth, query.client_id);
   const ordering = parseOrdering(query.ordering ?? "-at", Object.keys(ORDERING));
   if (!ordering.ok)
@@ -59,7 +56,6 @@ export async function listAuditEvents(
       "ordering",
       `Unknown ordering field: ${ordering.unknown.join(", ")}. Allowed: ${Object.keys(ORDERING).join(", ")}.`,
     );
-  const { limit, offset } = resolvePaging(query);
   const where = and(...filtersOf(query, clientId));
   const order = ordering.terms.map((term) => {
     const column = ORDERING[term.field as keyof typeof ORDERING];
@@ -67,12 +63,42 @@ export async function listAuditEvents(
   });
   // Ties (one transaction's rows share their time) keep the chain's order.
   const tieBreak = ordering.terms[0]?.descending === false ? asc(auditEvents.seq) : desc(auditEvents.seq);
+  return { where, orderBy: [...order, tieBreak, asc(auditEvents.clientId)] };
+}
+
+function toAuditEvent(row: typeof auditEvents.$inferSelect): AuditEvent {
+  return {
+    client_id: row.clientId === PROVIDER_CHAIN ? null : row.clientId,
+    seq: row.seq,
+    at: row.at.toISOString(),
+    actor: row.actorLabel,
+    actor_kind: row.actorKind,
+    actor_user_id: row.actorUserId,
+    address: row.address,
+    user_agent: row.userAgent,
+    action: row.action,
+    record_kind: row.recordKind,
+    record_id: row.recordId,
+    customer_id: row.customerId,
+    changes: row.changes.map(([field, before, after]) => ({ field, before, after })),
+    reason: row.reason,
+  };
+}
+
+/** The trail, newest first unless ordered otherwise, paged by the server. */
+export async function listAuditEvents(
+  db: Database,
+  auth: AuthContext,
+  query: AuditListQuery,
+): Promise<{ count: number; results: AuditEvent[] }> {
+  const { where, orderBy } = auditSelection(auth, query);
+  const { limit, offset } = resolvePaging(query);
   const [rows, [total]] = await Promise.all([
     db
       .select()
       .from(auditEvents)
       .where(where)
-      .orderBy(...order, tieBreak, asc(auditEvents.clientId))
+      .orderBy(...orderBy)
       .limit(limit)
       .offset(offset),
     db
@@ -80,23 +106,73 @@ export async function listAuditEvents(
       .from(auditEvents)
       .where(where),
   ]);
-  return {
-    count: total?.count ?? 0,
-    results: rows.map((row) => ({
-      client_id: row.clientId === PROVIDER_CHAIN ? null : row.clientId,
-      seq: row.seq,
-      at: row.at.toISOString(),
-      actor: row.actorLabel,
-      actor_kind: row.actorKind,
-      actor_user_id: row.actorUserId,
-      address: row.address,
-      user_agent: row.userAgent,
-      action: row.action,
-      record_kind: row.recordKind,
-      record_id: row.recordId,
-      customer_id: row.customerId,
-      changes: row.changes.map(([field, before, after]) => ({ field, before, after })),
-      reason: row.reason,
-    })),
-  };
+  return { count: total?.count ?? 0, results: rows.map(toAuditEvent) };
+}
+
+/** Rows a CSV holds at most: narrower filters beyond that (a month, a client). */
+export const AUDIT_CSV_MAX_ROWS = 100_000;
+const CSV_BATCH = 5_000;
+const CSV_COLUMNS = [
+  "at",
+  "client_id",
+  "seq",
+  "actor",
+  "actor_kind",
+  "address",
+  "user_agent",
+  "action",
+  "record_kind",
+  "record_id",
+  "customer_id",
+  "reason",
+  "field",
+  "before",
+  "after",
+] as const;
+
+/** Every matching row as CSV (not one page), one line per changed field, in the list's order. */
+export async function auditCsv(
+  db: Database,
+  auth: AuthContext,
+  query: AuditListQuery,
+): Promise<{ fileName: string; content: Buffer }> {
+  const { where, orderBy } = auditSelection(auth, query);
+  const [total] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(auditEvents)
+    .where(where);
+  if ((total?.count ?? 0) > AUDIT_CSV_MAX_ROWS)
+    throw nonFieldError(
+      `The CSV holds at most ${AUDIT_CSV_MAX_ROWS.toLocaleString("en-US")} changes; narrow the dates or pick a client.`,
+    );
+  const lines: unknown[][] = [[...CSV_COLUMNS]];
+  for (let offset = 0; ; offset += CSV_BATCH) {
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(CSV_BATCH)
+      .offset(offset);
+    for (const event of rows.map(toAuditEvent)) {
+      const head = [
+        event.at,
+        event.client_id,
+        event.seq,
+        event.actor,
+        event.actor_kind,
+        event.address,
+        event.user_agent,
+        event.action,
+        event.record_kind,
+        event.record_id,
+        event.customer_id,
+        event.reason,
+      ];
+      if (event.changes.length === 0) lines.push([...head, null, null, null]);
+      for (const change of event.changes) lines.push([...head, change.field, change.before, change.after]);
+    }
+    if (rows.length < CSV_BATCH) break;
+  }
+  return { fileName: `audit-trail-${businessToday()}.csv`, content: Buffer.from(toCsvLines(lines), "utf8") };
 }

@@ -5,8 +5,8 @@ import { recordAudit } from "../audit/record-audit.js";
 
 type CustomerValues = Partial<typeof customers.$inferSelect>;
 
-/** The balances beside the ledger move with postings, which the trail records as entries. */
-const CUSTOMER_FIELDS = { omit: ["createdAt", "clientId", "id"] } as const;
+/** search_text is derived from the other fields; the balances move with postings (recorded as entries). */
+const CUSTOMER_FIELDS = { omit: ["createdAt", "clientId", "id", "searchText"] } as const;
 
 /** A customer's change in its client's trail, each changed field before and after. */
 export async function auditCustomer(

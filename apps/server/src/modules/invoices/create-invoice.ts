@@ -1,3 +1,4 @@
+import { auditInvoice } from "./invoice-audit.js";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { TRANSACTIONS_NOT_ATTACHABLE_MESSAGE, invoiceActionRefusal } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
@@ -48,6 +49,7 @@ export async function createInvoice(
       })
       .returning();
     if (!row) throw new Error("invoice not created");
+    await auditInvoice(tx, "invoice.create", null, row);
     return row;
   });
 }

@@ -1,3 +1,4 @@
+import { auditInvoice } from "./invoice-audit.js";
 import { and, count, eq } from "drizzle-orm";
 import {
   INVOICE_CUSTOMER_FIXED_MESSAGE,
@@ -77,10 +78,12 @@ export async function updateInvoice(
         .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.invoiceId, id)));
       if (Number(held?.total ?? 0) > 0) throw fieldError("customer", INVOICE_CUSTOMER_FIXED_MESSAGE);
     }
-    await tx
+    const [after] = await tx
       .update(invoices)
       .set({ invoiceDate: input.invoice_date, customerId })
-      .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, id)));
+      .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, id)))
+      .returning();
+    await auditInvoice(tx, "invoice.update", invoice, after ?? null);
     return getInvoice(tx, tenant, id);
   });
 }
@@ -93,11 +96,13 @@ export async function changeInvoiceStatus(
   action: "close" | "reopen",
 ): Promise<InvoiceDetail> {
   return db.transaction(async (tx) => {
-    await lockInvoice(tx, tenant, id, action);
-    await tx
+    const before = await lockInvoice(tx, tenant, id, action);
+    const [after] = await tx
       .update(invoices)
       .set({ invoiceStatus: invoiceStatusAfter(action), closedAt: action === "close" ? new Date() : null })
-      .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, id)));
+      .where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, id)))
+      .returning();
+    await auditInvoice(tx, `invoice.${action}`, before, after ?? null);
     return getInvoice(tx, tenant, id);
   });
 }
@@ -114,8 +119,10 @@ export async function separateTransactionsFromInvoice(
   id: number,
 ): Promise<InvoiceDetail> {
   return db.transaction(async (tx) => {
-    await lockInvoice(tx, tenant, id, "separate");
+    const invoice = await lockInvoice(tx, tenant, id, "separate");
     await detachAll(tx, tenant, id);
+    // The invoice's own fields stay; the row says its entries were taken off.
+    await auditInvoice(tx, "invoice.separate_entries", invoice, invoice);
     return getInvoice(tx, tenant, id);
   });
 }
@@ -143,9 +150,10 @@ export async function deleteInvoice(
       .limit(1);
     // Without the document key, an id that only a statement has is still refused by name.
     if (!exists && document === undefined) await refuseStatement(tx, tenant, id);
-    await lockInvoice(tx, tenant, id, "delete");
+    const invoice = await lockInvoice(tx, tenant, id, "delete");
     await detachAll(tx, tenant, id);
     await tx.delete(invoices).where(and(eq(invoices.clientId, tenant.clientId), eq(invoices.id, id)));
+    await auditInvoice(tx, "invoice.delete", invoice, null);
   });
 }
 

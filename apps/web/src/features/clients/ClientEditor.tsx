@@ -1,3 +1,4 @@
+import { HistoryTab } from "../audit/HistoryTab";
 import {
   DOUBLE_BILLING_MESSAGE,
   clientUpdateSchema,
@@ -189,6 +190,7 @@ function ClientEditorForm({
                 </Tabs.Tab>
               ))}
               {canEdit ? <Tabs.Tab value="users">{CLIENT_TAB_LABELS.users}</Tabs.Tab> : null}
+              {canEdit ? <Tabs.Tab value="history">{CLIENT_TAB_LABELS.history}</Tabs.Tab> : null}
             </>
           }
           action={saveButton}
@@ -217,6 +219,15 @@ function ClientEditorForm({
           {canEdit ? (
             <Tabs.Panel value="users">
               <ClientUsersTab clientId={record.id} />
+            </Tabs.Panel>
+          ) : null}
+          {canEdit ? (
+            <Tabs.Panel value="history">
+              {/* The client's own settings; its users, customers and postings have their own history. */}
+              <HistoryTab
+                filters={{ client_id: record.id, record_kind: "client", record_id: String(record.id) }}
+                canRead
+              />
             </Tabs.Panel>
           ) : null}
         </Paper>

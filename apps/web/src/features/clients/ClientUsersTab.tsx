@@ -24,6 +24,7 @@ import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
 import { fieldErrorsFromBody } from "../../api/field-errors";
 import { useClientUsers, useDeleteClientUser, useSaveClientUser, type ClientUser } from "./users-api";
 import { FormDialogFooter } from "../shell/FormDialogFooter";
+import { HistoryTab } from "../audit/HistoryTab";
 
 type Editing = { mode: "add" } | { mode: "edit"; user: ClientUser } | null;
 
@@ -34,6 +35,7 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
   const remove = useDeleteClientUser(clientId);
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<ClientUser | null>(null);
+  const [historyOf, setHistoryOf] = useState<ClientUser | null>(null);
 
   const confirmRemove = () => {
     if (!removing) return;
@@ -107,6 +109,14 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
                       >
                         Edit
                       </Button>
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        aria-label={`History of ${user.email}`}
+                        onClick={() => setHistoryOf(user)}
+                      >
+                        History
+                      </Button>
                       {user.id === me.id ? null : (
                         <Button
                           size="compact-sm"
@@ -134,6 +144,20 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
           onClose={() => setEditing(null)}
         />
       ) : null}
+
+      <Modal
+        opened={historyOf !== null}
+        onClose={() => setHistoryOf(null)}
+        title={`History of ${historyOf?.email ?? ""}`}
+        size="80rem"
+      >
+        {historyOf ? (
+          <HistoryTab
+            filters={{ client_id: clientId, record_kind: "user", record_id: String(historyOf.id) }}
+            canRead
+          />
+        ) : null}
+      </Modal>
 
       <ConfirmDeleteDialog
         opened={removing !== null}

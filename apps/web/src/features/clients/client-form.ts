@@ -16,7 +16,7 @@ export function selectOptions<T extends string>(
 ): { value: string; label: string }[] {
   return codes.map((code) => ({ value: code === "" ? EMPTY_OPTION : code, label: label(code) }));
 }
-export type ClientTab = "overview" | "message" | "status" | "rates" | "users";
+export type ClientTab = "overview" | "message" | "status" | "rates" | "users" | "history";
 
 export const CLIENT_TAB_LABELS: Record<ClientTab, string> = {
   overview: "Overview",
@@ -24,6 +24,7 @@ export const CLIENT_TAB_LABELS: Record<ClientTab, string> = {
   status: "Status",
   rates: "Rates",
   users: "User Management",
+  history: "History",
 };
 
 const MESSAGE_FIELDS: readonly ClientField[] = [...CLIENT_MESSAGE_FIELDS, "due_days"];

@@ -1,3 +1,6 @@
+import { HistoryTab } from "../audit/HistoryTab";
+import { canReadAudit } from "../audit/audit-api";
+import { useUser } from "../auth/user-context";
 import { NAME_REQUIRED_ON_UPDATE_MESSAGE } from "@cyclebill/domain";
 import { Alert, Anchor, Badge, Button, Paper, Skeleton, Stack, Tabs } from "@mantine/core";
 import { useEffect, useState, type ReactNode } from "react";
@@ -125,6 +128,8 @@ function CustomerEditorForm({
   // Payment buttons and Autopay only for a client with a payment gateway key (spec §6).
   const hasPaymentKey = useClientRecord(clientId).data?.has_blue_pay_key === true;
   const hasStoredMethod = record.bluepay_transaction_id !== "";
+  // Owners and admins read the trail; staff do not see the tab.
+  const readsHistory = canReadAudit(useUser());
 
   const selectTab = (next: CustomerTab) => {
     const params = new URLSearchParams(searchParams);
@@ -145,7 +150,7 @@ function CustomerEditorForm({
 
       <Tabs value={tab} onChange={(value) => isTab(value) && selectTab(value)} keepMounted={false}>
         <StickyTabBar
-          tabs={CUSTOMER_TABS.map((value) => (
+          tabs={CUSTOMER_TABS.filter((value) => value !== "history" || readsHistory).map((value) => (
             <Tabs.Tab
               key={value}
               value={value}
@@ -200,6 +205,13 @@ function CustomerEditorForm({
           </Tabs.Panel>
           <Tabs.Panel value="payments">
             <CustomerPaymentsTab clientId={clientId} customerId={record.id} hasPaymentKey={hasPaymentKey} />
+          </Tabs.Panel>
+          <Tabs.Panel value="history">
+            <HistoryTab
+              filters={{ client_id: clientId, customer_id: record.id }}
+              canRead={readsHistory}
+              showRecord
+            />
           </Tabs.Panel>
           <Tabs.Panel value="groups">
             <CustomerGroupsTab

@@ -32,6 +32,8 @@ export type DocumentsTableProps = {
   downloadingPath: string | null;
   onDownload: (row: DocumentRow) => void;
   onDelete: (row: DocumentRow) => void;
+  /** Owners and admins: the document's history in the audit trail. */
+  onHistory?: (row: DocumentRow) => void;
 };
 
 /** The client's invoices and statements, one page, with their money and how they went out. */
@@ -88,6 +90,7 @@ export function DocumentsTable(props: DocumentsTableProps) {
                 downloading={props.downloadingPath === pdfPath(row)}
                 onDownload={() => props.onDownload(row)}
                 onDelete={() => props.onDelete(row)}
+                onHistory={props.onHistory ? () => props.onHistory?.(row) : undefined}
               />
             ))
           )}
@@ -132,6 +135,7 @@ function DocumentTableRow({
   downloading,
   onDownload,
   onDelete,
+  onHistory,
 }: {
   row: DocumentRow;
   checked: boolean;
@@ -140,6 +144,7 @@ function DocumentTableRow({
   downloading: boolean;
   onDownload: () => void;
   onDelete: () => void;
+  onHistory?: () => void;
 }) {
   const name = documentName(row);
   const editable = row.actions.includes("edit");
@@ -238,6 +243,11 @@ function DocumentTableRow({
                 </Button>
               ) : null}
             </>
+          ) : null}
+          {onHistory ? (
+            <Button size="compact-sm" variant="subtle" onClick={onHistory} aria-label={`History of ${name}`}>
+              History
+            </Button>
           ) : null}
         </Group>
       </Table.Td>

@@ -1,5 +1,5 @@
 import { invoiceFileName, statementFileName } from "@cyclebill/domain";
-import { Alert, Button, Paper, Stack } from "@mantine/core";
+import { Alert, Button, Modal, Paper, Stack } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
@@ -17,6 +17,7 @@ import { DocumentFilters, type PickedCustomer } from "./DocumentFilters";
 import { DocumentsTable, rowKey } from "./DocumentsTable";
 import {
   DEFAULT_DOCUMENT_SORT,
+  documentName,
   filterFromParams,
   paramsWithFilter,
   pdfPath,
@@ -27,6 +28,9 @@ import {
   type DocumentSortField,
 } from "./documents-api";
 import { useCombinePdfs } from "./use-combine-pdfs";
+import { HistoryTab } from "../audit/HistoryTab";
+import { canReadAudit } from "../audit/audit-api";
+import { useUser } from "../auth/user-context";
 
 export { COMBINE_FAILED_MESSAGE } from "./use-combine-pdfs";
 
@@ -89,6 +93,8 @@ function emptyText(filter: DocumentFilter): string {
 
 function DocumentsScreen({ clientId }: { clientId: number }) {
   const { withClient } = useClientContext();
+  const readsHistory = canReadAudit(useUser());
+  const [historyOf, setHistoryOf] = useState<DocumentRow | null>(null);
   const [params, setParams] = useSearchParams();
   const filter = filterFromParams(params);
   useFollowSelectedCustomer(clientId, filter.customerId);
@@ -233,6 +239,7 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
               downloadingPath={download.isPending ? download.variables.path : null}
               onDownload={downloadPdf}
               onDelete={setDeleting}
+              onHistory={readsHistory ? setHistoryOf : undefined}
             />
             <TablePager
               total={total}
@@ -248,6 +255,24 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
           </>
         )}
       </Paper>
+
+      <Modal
+        opened={historyOf !== null}
+        onClose={() => setHistoryOf(null)}
+        title={historyOf ? `History of ${documentName(historyOf)}` : "History"}
+        size="80rem"
+      >
+        {historyOf ? (
+          <HistoryTab
+            filters={{
+              client_id: clientId,
+              record_kind: historyOf.document,
+              record_id: String(historyOf.id),
+            }}
+            canRead
+          />
+        ) : null}
+      </Modal>
 
       <ConfirmDeleteDialog
         opened={deleting !== null}

@@ -16,6 +16,9 @@ import { DownloadIcon } from "../shell/icons";
 import { PageHeader } from "../shell/PageHeader";
 import { MONTH_OPTIONS } from "../../lib/months";
 import { ReconciliationReportCard } from "../reconciliation/ReconciliationReportCard";
+import { AuditReportCard } from "../audit/AuditReportCard";
+import { canReadAudit } from "../audit/audit-api";
+import { useUser } from "../auth/user-context";
 
 type Report = "account-register" | "account-totals";
 
@@ -39,6 +42,7 @@ const REPORTS: Record<Report, { label: string; title: string; failed: string; de
 /** Account Reports (/reports): pick a year and a month, download the register or the totals. */
 export function AccountReportsPage() {
   const { clientId, clientName } = useClientContext();
+  const user = useUser();
   const now = today();
   const [year, setYear] = useState(now.slice(0, 4));
   const [month, setMonth] = useState(String(Number(now.slice(5, 7))));
@@ -135,6 +139,7 @@ export function AccountReportsPage() {
         </Card>
       ))}
       {clientId === null ? null : <ReconciliationReportCard />}
+      {canReadAudit(user) ? <AuditReportCard /> : null}
     </Stack>
   );
 }
