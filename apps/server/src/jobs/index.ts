@@ -1,3 +1,4 @@
+import { withAuditActor } from "../modules/audit/audit-context.js";
 import { sql } from "drizzle-orm";
 import { pgErrorCode } from "../db/pg-errors.js";
 import type PgBoss from "pg-boss";
@@ -169,7 +170,32 @@ async function runJob<Id extends string, S extends z.ZodType>(
   // No retry can fix a payload; the message names the fields for the run's error.
   if (!parsed.success)
     throw new Error(`${definition.id}: the payload does not parse: ${z.prettifyError(parsed.error)}`);
-  await definition.handle(parsed.data, {
+  // What the job writes is the job's doing in the audit trail (its run names who started it).
+  const payload: Record<string, unknown> =
+    typeof parsed.data === "object" && parsed.data !== null ? (parsed.data as Record<string, unknown>) : {};
+  const runId = payload.runId ?? payload.jobRunId;
+  const actor = {
+    kind: "job" as const,
+    userId: null,
+    label: `job: ${definition.id}${typeof runId === "number" ? ` (run ${String(runId)})` : ""}`,
+    address: null,
+    userAgent: null,
+  };
+  await withAuditActor(actor, () => handleJob(definition, parsed.data, deps));
+}
+
+async function handleJob<Id extends string, S extends z.ZodType>(
+  definition: JobDefinition<Id, S>,
+  data: z.output<S>,
+  deps: {
+    db: Database;
+    log: JobLog;
+    insert: (jobs: PgBoss.JobInsert[], executor: Executor | undefined) => Promise<unknown>;
+    services: JobServices;
+    renewLease: () => Promise<void>;
+  },
+): Promise<void> {
+  await definition.handle(data, {
     db: deps.db,
     log: deps.log,
     renewLease: deps.renewLease,

@@ -106,3 +106,51 @@ export async function auditRewrittenEntries(
     })),
   );
 }
+
+/**
+ * Deleted entries in the trail: each stays readable, every field it had before. A production run's
+ * entries taken back by its undo are one row per run, as their posting was.
+ */
+export async function auditRemovedEntries(
+  tx: Executor,
+  clientId: number,
+  removed: readonly { customer_id: number; amount: string; entry: AuditValues }[],
+): Promise<void> {
+  const entries: AuditEntry[] = [];
+  const byRun = new Map<string, typeof removed>();
+  for (const row of removed) {
+    const runId = row.entry.production_run_id;
+    if (typeof runId === "string" && runId !== "") {
+      byRun.set(runId, [...(byRun.get(runId) ?? []), row]);
+      continue;
+    }
+    entries.push({
+      clientId,
+      action: "ledger_entry.delete",
+      recordKind: "ledger_entry",
+      recordId: String(row.entry.id),
+      customerId: row.customer_id,
+      changes: changesBetween(row.entry, null, { omit: ["client_id", "id", "updated_at"] }),
+    });
+  }
+  for (const [runId, rows] of byRun) {
+    const ids = rows.map((row) => Number(row.entry.id));
+    entries.push({
+      clientId,
+      action: "production_run.remove_entries",
+      recordKind: "production_run",
+      recordId: runId,
+      changes: changesBetween(
+        {
+          entries: rows.length,
+          customers: new Set(rows.map((row) => row.customer_id)).size,
+          total: sumAmounts(rows.map((row) => row.amount)),
+          first_entry_id: Math.min(...ids),
+          last_entry_id: Math.max(...ids),
+        },
+        null,
+      ),
+    });
+  }
+  await recordAudit(tx, entries);
+}

@@ -9,8 +9,7 @@ import { assertOpenPeriod } from "./closed-period.js";
 import { removalOf } from "./entry-content.js";
 import { lockCustomers } from "./lock-customers.js";
 import { sqlArray } from "./sql-arrays.js";
-import { changesBetween } from "../audit/audit-changes.js";
-import { recordAudit } from "../audit/record-audit.js";
+import { auditRemovedEntries } from "./entry-audit.js";
 
 const ownerRowSchema = z.object({ customer_id: dbInt });
 const datedRowSchema = z.object({ service_date: dbDate });
@@ -74,17 +73,6 @@ export async function removeEntries(
     removedRowSchema,
   );
   await applyCustomerFigures(tx, tenant.clientId, removed.map(removalOf));
-  // A deleted entry stays readable in the trail: every field it had, before; nothing after.
-  await recordAudit(
-    tx,
-    removed.map((row) => ({
-      clientId: tenant.clientId,
-      action: "ledger_entry.delete",
-      recordKind: "ledger_entry",
-      recordId: String(row.entry.id),
-      customerId: row.customer_id,
-      changes: changesBetween(row.entry, null, { omit: ["client_id", "id", "updated_at"] }),
-    })),
-  );
+  await auditRemovedEntries(tx, tenant.clientId, removed);
   return removed.length;
 }

@@ -1,3 +1,4 @@
+import { auditProductionRun } from "./production-audit.js";
 import { and, desc, eq, sql } from "drizzle-orm";
 import {
   billingPeriod,
@@ -112,6 +113,7 @@ export async function startProductionRun(
         .update(productionRuns)
         .set({ jobRunId: job.id, status: "queued", error: null, finishedAt: null })
         .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, part.productionRunId)));
+      await auditProductionRun(tx, "retry", { clientId, id: part.productionRunId }, { job_run_id: job.id });
       await enqueue(tx, [
         {
           payload: {
@@ -163,6 +165,19 @@ export async function startProductionRun(
         })
         .returning({ id: productionRuns.id });
       if (!row) throw new Error("production run part not created");
+      await auditProductionRun(
+        tx,
+        "start",
+        { clientId: part.clientId, id: row.id },
+        {
+          cycle: input.cycle,
+          run_date: input.runDate,
+          period_start: part.start,
+          period_end: part.end,
+          cycle_run_id: run.id,
+          job_run_id: job.id,
+        },
+      );
       // The client as it is before this part (nothing of the run has touched it yet): what undo restores.
       await tx.execute(sql`update production_runs p set client_before = (select jsonb_build_object(
           'cycle_ran', c.cycle_ran, 'days_in_last_cycle', c.days_in_last_cycle,

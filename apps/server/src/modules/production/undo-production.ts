@@ -1,3 +1,4 @@
+import { auditProductionRun } from "./production-audit.js";
 import { and, eq, sql } from "drizzle-orm";
 import type { JobRun } from "@cyclebill/domain";
 import { z } from "zod";
@@ -117,6 +118,7 @@ export async function requestProductionUndo(
       .update(productionRuns)
       .set({ undoJobRunId: job.id, undoRequestedByUserId: user.id })
       .where(and(eq(productionRuns.clientId, part.clientId), eq(productionRuns.id, part.id)));
+    await auditProductionRun(tx, "undo_requested", part, { undo_job_run_id: job.id });
     await enqueue(tx, { clientId: part.clientId, runId: job.id, productionRunId: part.id });
     return job.id;
   });
@@ -241,5 +243,6 @@ async function undoPart(
     .update(productionRuns)
     .set({ undoneAt: new Date(), undoneFigures: result })
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
+  await auditProductionRun(tx, "undo", { clientId, id: productionRunId }, result);
   return result;
 }
