@@ -66,7 +66,7 @@ describe("clients and the client editor", () => {
     expect(clientId).toBeGreaterThan(0);
     expect(await field("Client name").inputValue()).toBe("Acme Septic Service");
     const tabs = await page.getByRole("tab").allTextContents();
-    expect(tabs).toEqual(["Overview", "Message", "Status", "Rates", "User Management"]);
+    expect(tabs).toEqual(["Overview", "Message", "Status", "Rates", "User Management", "History"]);
 
     // Saving an empty address: the spec's messages, and the failure alert.
     await saveClient();
@@ -188,6 +188,24 @@ describe("clients and the client editor", () => {
     const row = users.getByRole("row").filter({ hasText: "ann@acme-septic.example" });
     expect(await row.textContent()).toContain("Owner");
     expect(await row.textContent()).toContain("Invited");
+
+    // History: the save is in the client's trail, the gateway secret only as set.
+    await tab("History").click();
+    const history = page.getByRole("table", { name: "History" });
+    const update = history.getByRole("row").filter({ hasText: "client.update" }).first();
+    await update.waitFor();
+    expect(await update.textContent()).toContain(ADMIN_EMAIL);
+    const secret = page
+      .getByRole("table", { name: "Changes of client.update" })
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: "bluepay_secret_key_encrypted", exact: true }) })
+      .first();
+    expect(await secret.getByRole("cell").allTextContents()).toEqual([
+      "bluepay_secret_key_encrypted",
+      "—",
+      "••••",
+    ]);
+    expect(await history.textContent()).not.toContain("gateway-secret-123");
     expect(uncaught(pageErrors)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { apiLogIn } from "../support/api.js";
-import { demoLogin, logIn, registerUser, type DemoLogin } from "../support/auth.js";
+import { confirmRegistration, demoLogin, logIn, registerUser, type DemoLogin } from "../support/auth.js";
 import { closePage, newPage } from "../support/browser.js";
 import { useBrowserWorld } from "../support/browser-world.js";
 import type { RunningServer } from "../support/server.js";
@@ -91,6 +91,7 @@ describe("the top bar", () => {
     const password = "newcomer-Password-1";
     const response = await registerUser(server, { firstName: "Nova", lastName: "Newcomer", email, password });
     expect(response.status).toBeLessThan(300);
+    await confirmRegistration(server, email, password);
     await open(email, password);
     const banner = page.getByRole("banner");
     await banner.getByText("Not attached to a client").waitFor();

@@ -29,6 +29,26 @@ export function registerUser(server: RunningServer, user: Registration): Promise
   });
 }
 
+/**
+ * Follows a registration's emailed link through the API (with the password chosen), so the new
+ * account can sign in; the browser's own journey through the link is register-reset-login.spec.ts.
+ */
+export async function confirmRegistration(
+  server: RunningServer,
+  email: string,
+  password: string,
+): Promise<void> {
+  const mail = await waitForMail(server, email);
+  const params = new URLSearchParams(firstLinkPath(mail).split("?")[1] ?? "");
+  const response = await fetch(`${server.baseUrl}/api/register/confirm/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ email: params.get("email"), token: params.get("token"), password }),
+  });
+  if (!response.ok)
+    throw new Error(`confirming ${email} answered ${response.status}: ${await response.text()}`);
+}
+
 export type DemoLogin = { email: string; password: string; role: string };
 
 /**

@@ -1,7 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { clients } from "../../db/tables.js";
-import { changesBetween } from "../audit/audit-changes.js";
-import { recordAudit } from "../audit/record-audit.js";
+import { recordChange } from "../audit/record-change.js";
 
 type ClientValues = Partial<typeof clients.$inferSelect>;
 
@@ -18,12 +17,14 @@ export async function auditClient(
 ): Promise<void> {
   const record = after ?? before;
   if (!record?.id) return;
-  await recordAudit(tx, {
+  await recordChange(tx, {
     clientId: record.id,
     action,
     recordKind: "client",
     recordId: record.id,
-    changes: changesBetween(before, after, CLIENT_FIELDS),
-    reason: reason ?? null,
+    before,
+    after,
+    fields: CLIENT_FIELDS,
+    reason,
   });
 }

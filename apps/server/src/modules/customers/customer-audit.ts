@@ -1,7 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { customers } from "../../db/tables.js";
-import { changesBetween } from "../audit/audit-changes.js";
-import { recordAudit } from "../audit/record-audit.js";
+import { recordChange } from "../audit/record-change.js";
 
 type CustomerValues = Partial<typeof customers.$inferSelect>;
 
@@ -17,12 +16,14 @@ export async function auditCustomer(
 ): Promise<void> {
   const record = after ?? before;
   if (!record?.id || record.clientId === undefined) return;
-  await recordAudit(tx, {
+  await recordChange(tx, {
     clientId: record.clientId,
     action,
     recordKind: "customer",
     recordId: record.id,
     customerId: record.id,
-    changes: changesBetween(before, after, CUSTOMER_FIELDS),
+    before,
+    after,
+    fields: CUSTOMER_FIELDS,
   });
 }

@@ -1,7 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { invoices } from "../../db/tables.js";
-import { changesBetween } from "../audit/audit-changes.js";
-import { recordAudit } from "../audit/record-audit.js";
+import { recordChange } from "../audit/record-change.js";
 
 type InvoiceValues = Partial<typeof invoices.$inferSelect>;
 
@@ -14,12 +13,14 @@ export async function auditInvoice(
 ): Promise<void> {
   const record = after ?? before;
   if (!record?.id || record.clientId === undefined) return;
-  await recordAudit(tx, {
+  await recordChange(tx, {
     clientId: record.clientId,
     action,
     recordKind: "invoice",
     recordId: record.id,
     customerId: record.customerId ?? null,
-    changes: changesBetween(before, after, { omit: ["clientId", "id", "createdAt"] }),
+    before,
+    after,
+    fields: { omit: ["clientId", "id", "createdAt"] },
   });
 }

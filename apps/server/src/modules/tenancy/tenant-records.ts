@@ -6,8 +6,8 @@ import { currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, forbidden, nonFieldError, notFound } from "../../http/errors.js";
-import { auditFieldName, changesBetween, type AuditValues } from "../audit/audit-changes.js";
-import { recordAudit } from "../audit/record-audit.js";
+import { auditFieldName, type AuditValues } from "../audit/audit-changes.js";
+import { recordChange } from "../audit/record-change.js";
 
 /** A tenant-owned table: rows keyed by id inside their client. */
 export type TenantTable = PgTable & { id: AnyPgColumn; clientId: AnyPgColumn };
@@ -226,12 +226,14 @@ async function auditTenantRecord(
   const record = after ?? before;
   if (!record) return;
   const kind = auditKindOf(resource);
-  await recordAudit(tx, {
+  await recordChange(tx, {
     clientId: Number(record.clientId),
     action: `${kind}.${verb}`,
     recordKind: kind,
     recordId: String(record.id),
     customerId: typeof record.customerId === "number" ? record.customerId : null,
-    changes: changesBetween(before, after, { omit: ["clientId", "id", "createdAt"] }),
+    before,
+    after,
+    fields: { omit: ["clientId", "id", "createdAt"] },
   });
 }

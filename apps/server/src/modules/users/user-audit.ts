@@ -1,7 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { users } from "../../db/tables.js";
-import { changesBetween } from "../audit/audit-changes.js";
-import { recordAudit } from "../audit/record-audit.js";
+import { recordChange } from "../audit/record-change.js";
 
 type UserValues = Partial<typeof users.$inferSelect>;
 
@@ -21,12 +20,14 @@ export async function auditUser(
 ): Promise<void> {
   const record = after ?? before;
   if (!record?.id) return;
-  await recordAudit(tx, {
+  await recordChange(tx, {
     clientId: record.clientId ?? null,
     action,
     recordKind: "user",
     recordId: record.id,
-    changes: changesBetween(before, after, USER_FIELDS),
-    reason: reason ?? null,
+    before,
+    after,
+    fields: USER_FIELDS,
+    reason,
   });
 }

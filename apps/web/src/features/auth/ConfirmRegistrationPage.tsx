@@ -8,9 +8,9 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from "@m
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { ApiError, allMessages, apiFetch, describeApiError } from "../../api/api-client";
-import { clearSession, storeToken } from "../../api/session";
-import { fetchMe, meQueryKey } from "./current-user";
+import { apiFetch } from "../../api/api-client";
+import { beginSession } from "./begin-session";
+import { failureMessages } from "./failure-messages";
 import { validateForm, type FieldErrors } from "./form-validation";
 import { AuthHeading } from "./AuthHeading";
 import { DEFAULT_AFTER_LOGIN } from "./redirect";
@@ -35,17 +35,7 @@ export function ConfirmRegistrationPage() {
         body: input,
         handles: [400, 429],
       });
-      queryClient.removeQueries();
-      storeToken(newToken, false);
-      try {
-        await queryClient.fetchQuery({
-          queryKey: meQueryKey(newToken),
-          queryFn: ({ signal }) => fetchMe(signal),
-        });
-      } catch (error) {
-        clearSession();
-        throw error;
-      }
+      await beginSession(queryClient, newToken, false);
     },
     onSuccess: () => void navigate(DEFAULT_AFTER_LOGIN, { replace: true }),
   });
@@ -122,10 +112,4 @@ export function ConfirmRegistrationPage() {
       </form>
     </Stack>
   );
-}
-
-// The server's own wording, without DRF's field names that mean nothing to a user.
-function failureMessages(error: unknown): string[] {
-  const messages = error instanceof ApiError ? allMessages(error.body) : [];
-  return messages.length > 0 ? messages : [describeApiError(error)];
 }

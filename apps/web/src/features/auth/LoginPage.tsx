@@ -16,11 +16,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { apiFetch, describeApiError } from "../../api/api-client";
-import { clearSession, storeToken, useSessionToken } from "../../api/session";
-import { fetchMe, meQueryKey, useCurrentUser } from "./current-user";
+import { useSessionToken } from "../../api/session";
+import { useCurrentUser } from "./current-user";
 import type { FieldErrors } from "./form-validation";
 import { safeRedirectTarget } from "./redirect";
 import { AuthHeading } from "./AuthHeading";
+import { beginSession } from "./begin-session";
 
 type LoginField = "username" | "password";
 
@@ -52,18 +53,7 @@ export function LoginPage() {
         // Wrong credentials (400) and lockouts (429) read 'Login failed' on this page, not a toast.
         handles: [400, 429],
       });
-      // Drop anything cached for a previous user before the new one's data loads.
-      queryClient.removeQueries();
-      storeToken(newToken, input.remember_me ?? false);
-      try {
-        await queryClient.fetchQuery({
-          queryKey: meQueryKey(newToken),
-          queryFn: ({ signal }) => fetchMe(signal),
-        });
-      } catch (error) {
-        clearSession();
-        throw error;
-      }
+      await beginSession(queryClient, newToken, input.remember_me ?? false);
     },
     onSuccess: () => void navigate(target, { replace: true }),
   });

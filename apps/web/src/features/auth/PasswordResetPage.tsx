@@ -8,7 +8,8 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from "@m
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { ApiError, allMessages, apiFetch, describeApiError } from "../../api/api-client";
+import { apiFetch } from "../../api/api-client";
+import { failureMessages } from "./failure-messages";
 import { validateForm, type FieldErrors } from "./form-validation";
 import { AuthHeading } from "./AuthHeading";
 
@@ -128,10 +129,4 @@ export function PasswordResetPage() {
       </form>
     </Stack>
   );
-}
-
-// The server's own wording, without DRF's field names ("token: ...") that mean nothing to a user.
-function failureMessages(error: unknown): string[] {
-  const messages = error instanceof ApiError ? allMessages(error.body) : [];
-  return messages.length > 0 ? messages : [describeApiError(error)];
 }
