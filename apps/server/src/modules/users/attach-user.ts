@@ -23,6 +23,8 @@ export async function attachUser(
   if (user.isAdmin)
     return { ok: false, message: "Provider admins work in every client; they are not attached to one." };
   if (!isProven(user)) return { ok: false, message: `${user.email} ${UNPROVEN_ACCOUNT_MESSAGE}` };
+  if (!/^\d{1,9}$/.test(input.clientNo ?? ""))
+    return { ok: false, message: `--client takes a client number, got "${input.clientNo ?? "(missing)"}".` };
   const [client] = await db
     .select({ id: clients.id, name: clients.clientName })
     .from(clients)

@@ -189,6 +189,10 @@ describe("an email claimed before its owner", () => {
     expect(me.body).toMatchObject({ userInfo: { firstName: "Sue", client_id: null } });
     // Proven now: the provider may attach it.
     const clientNo = await clientNoOf(fixture.b.clientId);
+    expect(await attachUser(testApp.db, { email, clientNo: "10x1", staff: false })).toEqual({
+      ok: false,
+      message: '--client takes a client number, got "10x1".',
+    });
     expect((await attachUser(testApp.db, { email, clientNo, staff: false })).ok).toBe(true);
   });
 
