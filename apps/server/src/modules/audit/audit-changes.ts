@@ -21,7 +21,11 @@ export function auditValue(value: unknown): string | null {
 
 /** A field's name as the API spells it (snake_case). */
 export function auditFieldName(key: string): string {
-  return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  // A number inside a name is a word of its own, as the API spells it (dayCharge30Day:
+  // day_charge_30_day); a trailing one is not (address1).
+  return key
+    .replace(/([a-z])(\d+)(?=[A-Z])/g, "$1_$2")
+    .replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 /**

@@ -115,14 +115,19 @@ describe("the audit trail", () => {
     });
     expect((await owner().delete(`/api/users/${id}/`)).status).toBe(204);
     const page = await trail({ record_kind: "user", record_id: String(id), ordering: "seq" });
-    expect(page.results.map((event) => event.action)).toEqual(["user.invite", "user.update", "user.delete"]);
-    expect(change(page.results[1], "last_name")).toEqual({
+    expect(page.results.map((event) => event.action)).toEqual([
+      "user.invite",
+      "user.issue_link",
+      "user.update",
+      "user.delete",
+    ]);
+    expect(change(page.results[2], "last_name")).toEqual({
       field: "last_name",
       before: "Trail",
       after: "Trail-Smith",
     });
     // The deleted user stays readable.
-    expect(change(page.results[2], "email")).toEqual({
+    expect(change(page.results[3], "email")).toEqual({
       field: "email",
       before: "ada.trail@example.com",
       after: null,
@@ -210,5 +215,40 @@ describe("the audit trail", () => {
     const doctor = await runAuditDoctor(testApp.db, undefined);
     expect(doctor.ok).toBe(false);
     expect(doctor.text).toContain("row 2 was changed after it was written");
+  });
+
+  it("keeps the reason given for a deletion, an undo's kind of act, and a provider-only change", async () => {
+    const entry = await enter({
+      customer: customerIds[2]!,
+      code: code.charge,
+      rate: "7.25",
+      description: "Oops",
+    });
+    const removed = await staff.request("DELETE", `/api/transactions/${entry.id}/`, {
+      query: { reason: "  Posted to the wrong customer  " },
+    });
+    expect(removed.status).toBe(204);
+    const deletion = (await trail({ record_kind: "ledger_entry", record_id: String(entry.id) })).results[0];
+    expect(deletion).toMatchObject({ action: "ledger_entry.delete", reason: "Posted to the wrong customer" });
+
+    const clientId = fixture.a.clientId;
+    const current = (await admin().get(`/api/clients/${clientId}/`)).body as Record<string, unknown>;
+    const saved = await admin().put(`/api/clients/${clientId}/`, {
+      ...current,
+      day_charge_30_day: "6.50",
+      change_reason: "The client asked by phone",
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const [change] = (await trail({ record_kind: "client", record_id: String(clientId) }, admin())).results;
+    expect(change).toMatchObject({ action: "client.update", reason: "The client asked by phone" });
+    expect(change?.changes.map((item) => item.field)).toContain("day_charge_30_day");
+    // A reason is at most 500 characters, said in the API's words.
+    const tooLong = await staff.request("DELETE", `/api/transactions/${entry.id}/`, {
+      query: { reason: "x".repeat(501) },
+    });
+    expect(tooLong).toMatchObject({
+      status: 400,
+      body: { reason: ["Keep the reason under 500 characters."] },
+    });
   });
 });

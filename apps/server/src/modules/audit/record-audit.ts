@@ -101,7 +101,7 @@ async function writeAudit(tx: Executor, pending: readonly Pending[]): Promise<vo
         recordId: String(entry.recordId),
         customerId: entry.customerId ?? null,
         changes: entry.changes,
-        reason: entry.reason ?? null,
+        reason: entry.reason ?? actor.reason ?? null,
         prevHash,
       };
       prevHash = auditRowHash(row);

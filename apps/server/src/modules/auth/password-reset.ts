@@ -18,6 +18,7 @@ import { admitPasswordReset } from "./public-door-limits.js";
 import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
 import { markEmailProven, setPasswordHash } from "../users/user-account-changes.js";
+import { recordChange } from "../audit/record-change.js";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** Reset emails per address asked for, and requests per client address, in an hour. */
@@ -42,10 +43,20 @@ export async function spendUserLinks(db: Executor, userId: number): Promise<void
 /** 256 random bits; only its SHA-256 is stored. */
 export async function issueResetToken(db: Executor, userId: number, minutes: number): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db.insert(passwordResetTokens).values({
-    userId,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(currentClock().now().getTime() + minutes * 60_000),
+  const expiresAt = new Date(currentClock().now().getTime() + minutes * 60_000);
+  const [link] = await db
+    .insert(passwordResetTokens)
+    .values({ userId, tokenHash: hashToken(token), expiresAt })
+    .returning({ id: passwordResetTokens.id });
+  const [user] = await db.select({ clientId: users.clientId }).from(users).where(eq(users.id, userId));
+  // The link is a secret: the trail says only that one went out, to whom, and until when.
+  await recordChange(db, {
+    clientId: user?.clientId ?? null,
+    action: "user.issue_link",
+    recordKind: "user",
+    recordId: userId,
+    before: null,
+    after: { link_id: link?.id ?? null, expires_at: expiresAt.toISOString() },
   });
   return token;
 }

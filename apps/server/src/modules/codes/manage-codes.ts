@@ -7,6 +7,7 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { nonFieldError, notFound } from "../../http/errors.js";
 import { codesResource, SYSTEM_CODE_MESSAGE, type CodeOutput } from "./codes.resource.js";
 import type { codeMassUpdateSchema } from "./code-mass-update.schema.js";
+import { recordChange } from "../audit/record-change.js";
 
 export const TYPEAHEAD_LIMIT = 100;
 
@@ -47,7 +48,7 @@ export async function massUpdateCodes(
   const ids = [...new Set(input.ids)];
   return db.transaction(async (tx) => {
     const found = await tx
-      .select({ id: codes.id, code: codes.code })
+      .select()
       .from(codes)
       .where(and(eq(codes.clientId, tenant.clientId), inArray(codes.id, ids)))
       .for("update");
@@ -67,6 +68,17 @@ export async function massUpdateCodes(
             .set(changes)
             .where(and(eq(codes.clientId, tenant.clientId), inArray(codes.id, ids)))
             .returning();
+    const before = new Map(found.map((row) => [row.id, row]));
+    for (const row of rows)
+      await recordChange(tx, {
+        clientId: tenant.clientId,
+        action: "code.update",
+        recordKind: "code",
+        recordId: row.id,
+        before: before.get(row.id) ?? null,
+        after: row,
+        fields: { omit: ["clientId", "id", "createdAt"] },
+      });
     const results = rows.sort((a, b) => a.code - b.code).map(codesResource.toApi);
     return { count: results.length, results };
   });

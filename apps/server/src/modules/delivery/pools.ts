@@ -17,6 +17,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { dbInt, dbText } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { poolFiles, removePoolFiles } from "./pool-files.js";
+import { recordChange } from "../audit/record-change.js";
 
 /** A pool as SELECT reads it: the record's columns but for its label, with the table's count names. */
 const poolRowSchema = poolSchema.omit({ fulfilment_label: true, statements: true, pages: true }).extend({
@@ -117,9 +118,19 @@ export async function openPoolDownload(db: Executor, dataDir: string, name: stri
   const file = poolFiles(dataDir, pool.pool_name).zip;
   if (!existsSync(file)) throw notFound();
   // The pool has gone to print: its run part can no longer be undone.
-  await db.execute(
-    sql`update pools set downloaded_at = coalesce(downloaded_at, now()) where id = ${pool.id}`,
-  );
+  await db.transaction(async (tx) => {
+    const [first] = await queryRows(
+      tx,
+      sql`update pools set downloaded_at = now() where id = ${pool.id} and downloaded_at is null returning id`,
+      z.object({ id: dbInt }),
+    );
+    // Every download is in the trail (who took the statements out); the first one marks the pool.
+    await recordChange(tx, {
+      ...poolRecord(pool, "download"),
+      before: { downloaded: first ? "no" : "yes" },
+      after: { downloaded: "yes" },
+    });
+  });
   return { fileName: poolZipName(pool.pool_name), stream: createReadStream(file), bytes: pool.file_bytes };
 }
 
@@ -129,6 +140,23 @@ export async function openPoolDownload(db: Executor, dataDir: string, name: stri
  */
 export async function deletePool(db: Executor, dataDir: string, nameOrId: string): Promise<void> {
   const pool = await getPool(db, nameOrId);
-  await db.execute(sql`delete from pools where id = ${pool.id}`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`delete from pools where id = ${pool.id}`);
+    await recordChange(tx, { ...poolRecord(pool, "delete"), before: poolValues(pool), after: null });
+  });
   removePoolFiles(dataDir, pool.pool_name);
+}
+
+/** A pool as the trail names it: its client's chain (the provider's for a bureau-wide pool). */
+export function poolRecord(pool: PoolRecord, verb: string) {
+  return { clientId: pool.client_id, action: `pool.${verb}`, recordKind: "pool", recordId: pool.id };
+}
+
+export function poolValues(pool: PoolRecord) {
+  return {
+    pool_name: pool.pool_name,
+    state: pool.state,
+    statements: pool.statements,
+    production_run_id: pool.production_run_id,
+  };
 }

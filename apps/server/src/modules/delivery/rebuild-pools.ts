@@ -7,7 +7,8 @@ import { dbInt } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { createRunDeliveries } from "./create-pools.js";
 import { POOL_BUILD_JOB, type DeliveryJob, type EnqueueDeliveryJobs } from "./delivery-jobs.js";
-import { getPool } from "./pools.js";
+import { getPool, poolRecord, poolValues } from "./pools.js";
+import { recordChange } from "../audit/record-change.js";
 
 const idRowSchema = z.object({ id: dbInt });
 const partRowSchema = z.object({ client_id: dbInt, id: dbInt });
@@ -58,5 +59,9 @@ export async function rebuildRunPools(
     return builds.map((job) => (job.payload as { poolId: number }).poolId);
   });
   const results = await Promise.all(poolIds.map((id) => getPool(db, String(id))));
+  await db.transaction(async (tx) => {
+    for (const pool of results)
+      await recordChange(tx, { ...poolRecord(pool, "rebuild"), before: null, after: poolValues(pool) });
+  });
   return { count: results.length, results };
 }

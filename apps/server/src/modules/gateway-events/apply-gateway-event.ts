@@ -27,6 +27,7 @@ import { sendDueRepresentments } from "./represent-return.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 import { markDoNotDebit } from "../payments/stored-method-token.js";
 import { recordSettlement } from "../payments/attempt-settlement.js";
+import { recordChange } from "../audit/record-change.js";
 
 // The one door through which what the gateway reports after its first answer reaches our books:
 // the daily reports (reconciliation), Trans Notify posts (once a lookup confirms them) and a
@@ -260,8 +261,28 @@ export async function applyGatewayEvent(
         createdByUserId: event.createdByUserId ?? null,
       })
       .onConflictDoNothing()
-      .returning({ id: gatewayEvents.id });
+      .returning();
     if (!inserted) return { applied: false, eventId: null, attemptId: attempt?.id ?? null };
+    await recordChange(tx, {
+      clientId: event.clientId,
+      action: "gateway_event.record",
+      recordKind: "gateway_event",
+      recordId: inserted.id,
+      customerId: inserted.customerId,
+      before: null,
+      after: {
+        kind: inserted.kind,
+        source: inserted.source,
+        gateway_trans_id: inserted.gatewayTransId,
+        original_trans_id: inserted.originalTransId,
+        attempt_id: inserted.attemptId,
+        code: inserted.code,
+        reason: inserted.reason,
+        amount: inserted.amount,
+        event_date: inserted.eventDate,
+        corrected_data: inserted.correctedData,
+      },
+    });
     const done = { applied: attempt !== null, eventId: inserted.id, attemptId: attempt?.id ?? null };
     if (!attempt) return done;
     switch (event.kind) {

@@ -17,6 +17,7 @@ import { listGatewayEvents } from "./list-gateway-events.js";
 import { recordManualEvent } from "./record-manual-event.js";
 import { admitTransNotify, transNotifyConfirmed } from "./notify-throttle.js";
 import { confirmTransNotify } from "./trans-notify.js";
+import { currentAuditActor, withAuditActor } from "../audit/audit-context.js";
 
 const tags = ["Payments"];
 const NOTIFY_LANE = -37;
@@ -101,8 +102,10 @@ export function registerGatewayEventRoutes(router: Router): void {
       // Answered before the lookup: BluePay wants a quick 200, and retries only what failed.
       // At most a few lookups at once per process (a day's settlement posts come in bursts): the
       // lanes the card runs use, under a key no run has.
+      // What a confirmed post applies is the gateway's act, as its lookup showed it.
+      const actor = { ...currentAuditActor(), kind: "system" as const, label: "gateway: Trans Notify" };
       void inCardRunLane(NOTIFY_LANE, NOTIFY_CONCURRENCY, () =>
-        confirmTransNotify(db, gateway(), params.clientNo, body),
+        withAuditActor(actor, () => confirmTransNotify(db, gateway(), params.clientNo, body)),
       )
         .then(async (done) => {
           if (done.outcome !== "confirmed") return;

@@ -13,6 +13,7 @@ import { billIndicatorFlags, customers, routePlans, routes } from "../../db/tabl
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
 import { assertClientCustomer } from "../tenancy/tenant-refs.js";
+import { recordChange } from "../audit/record-change.js";
 
 export const routePlanOutputSchema = z.object({
   routeplan_id: z.number().int(),
@@ -202,6 +203,33 @@ async function readPlan(tx: Executor, tenant: TenantContext, id: number): Promis
   return toApi(row);
 }
 
+/** A membership's change in the client's trail: its group, position and processing status. */
+async function auditRoutePlan(
+  tx: Executor,
+  verb: "create" | "update" | "delete",
+  before: RoutePlanOutput | null,
+  after: RoutePlanOutput | null,
+): Promise<void> {
+  const plan = after ?? before;
+  if (!plan) return;
+  const values = (row: RoutePlanOutput | null) =>
+    row && {
+      group: `${row.route} ${row.route_name}`,
+      customer: row.customer_label,
+      position: row.position,
+      bill_indicator_flag: row.bill_indicator_flag,
+    };
+  await recordChange(tx, {
+    clientId: plan.client_id,
+    action: `route_plan.${verb}`,
+    recordKind: "route_plan",
+    recordId: plan.id,
+    customerId: plan.customer,
+    before: values(before),
+    after: values(after),
+  });
+}
+
 /** Adds a customer to a group at a stop (the end when none is given), renumbering the group. */
 export async function addRoutePlan(
   db: Database,
@@ -227,7 +255,9 @@ export async function addRoutePlan(
       .returning({ id: routePlans.id });
     if (!created) throw new Error("route plan not created");
     await writeStops(tx, tenant, placeMember(order, created.id, stop));
-    return readPlan(tx, tenant, created.id);
+    const plan = await readPlan(tx, tenant, created.id);
+    await auditRoutePlan(tx, "create", null, plan);
+    return plan;
   });
 }
 
@@ -240,6 +270,7 @@ export async function updateRoutePlan(
 ): Promise<RoutePlanOutput> {
   return db.transaction(async (tx) => {
     const plan = await findPlan(tx, tenant, id);
+    const before = await readPlan(tx, tenant, id);
     if (plan.customerId !== input.customer)
       throw fieldError("customer", "A route plan's customer cannot change.");
     // Lock both groups in id order, so two opposite moves cannot deadlock.
@@ -263,7 +294,9 @@ export async function updateRoutePlan(
       .update(routePlans)
       .set({ billIndicatorFlag: input.bill_indicator_flag })
       .where(planScope(tenant, id));
-    return readPlan(tx, tenant, id);
+    const after = await readPlan(tx, tenant, id);
+    await auditRoutePlan(tx, "update", before, after);
+    return after;
   });
 }
 
@@ -272,6 +305,7 @@ export async function deleteRoutePlan(db: Database, tenant: TenantContext, id: n
   await db.transaction(async (tx) => {
     const plan = await findPlan(tx, tenant, id);
     await lockGroup(tx, tenant, plan.routeId);
+    await auditRoutePlan(tx, "delete", await readPlan(tx, tenant, id), null);
     await tx.delete(routePlans).where(planScope(tenant, id));
     await writeStops(tx, tenant, await memberOrder(tx, tenant, plan.routeId));
   });

@@ -19,6 +19,7 @@ import { getInvoice } from "./list-invoices.js";
 import type { InvoiceDetail } from "./invoice-output.js";
 import { businessToday } from "../../clock.js";
 import { assertClientCustomer } from "../tenancy/tenant-refs.js";
+import { recordChange } from "../audit/record-change.js";
 
 // Every change here is one database transaction that locks the invoice row first, so two
 // clicks on Close and Delete cannot interleave. None of them moves a balance: an invoice
@@ -108,8 +109,8 @@ export async function changeInvoiceStatus(
 }
 
 /** Takes every entry off the invoice (back to new); the entries themselves are untouched. */
-async function detachAll(tx: Executor, tenant: TenantContext, invoiceId: number): Promise<void> {
-  await detachInvoiceEntries(tx, tenant.clientId, invoiceId);
+async function detachAll(tx: Executor, tenant: TenantContext, invoiceId: number): Promise<number[]> {
+  return detachInvoiceEntries(tx, tenant.clientId, invoiceId);
 }
 
 /** Separate Transactions from Invoice: the open invoice stays, empty. */
@@ -120,9 +121,17 @@ export async function separateTransactionsFromInvoice(
 ): Promise<InvoiceDetail> {
   return db.transaction(async (tx) => {
     const invoice = await lockInvoice(tx, tenant, id, "separate");
-    await detachAll(tx, tenant, id);
-    // The invoice's own fields stay; the row says its entries were taken off.
-    await auditInvoice(tx, "invoice.separate_entries", invoice, invoice);
+    const detached = await detachAll(tx, tenant, id);
+    // The invoice's own fields stay; the row names the entries taken off.
+    await recordChange(tx, {
+      clientId: tenant.clientId,
+      action: "invoice.separate_entries",
+      recordKind: "invoice",
+      recordId: id,
+      customerId: invoice.customerId,
+      before: { entry_ids: detached.join(", ") },
+      after: { entry_ids: "" },
+    });
     return getInvoice(tx, tenant, id);
   });
 }

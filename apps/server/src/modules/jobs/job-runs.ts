@@ -10,6 +10,7 @@ import type { Executor } from "../../db/database.js";
 import { jobRuns } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, notFound } from "../../http/errors.js";
+import { recordChange } from "../audit/record-change.js";
 
 /** A run of one client: every progress write names both, as every tenant-owned key does. */
 export type JobRunKey = { clientId: number; runId: number };
@@ -42,6 +43,7 @@ export async function createJobRun(db: Executor, tenant: TenantContext, kind: st
     .values({ clientId: tenant.clientId, kind, createdByUserId: tenant.user.id })
     .returning();
   if (!row) throw new Error("job run not created");
+  await auditJobStart(db, row);
   return jobRunToApi(row);
 }
 
@@ -175,7 +177,20 @@ export async function createJobRunFor(
 ): Promise<JobRun> {
   const [row] = await db.insert(jobRuns).values({ clientId, kind, createdByUserId }).returning();
   if (!row) throw new Error("job run not created");
+  await auditJobStart(db, row);
   return jobRunToApi(row);
+}
+
+/** A job asked for, in its client's trail: what kind (a card run, a ledger check, a reconciliation). */
+async function auditJobStart(db: Executor, row: typeof jobRuns.$inferSelect): Promise<void> {
+  await recordChange(db, {
+    clientId: row.clientId,
+    action: "job.start",
+    recordKind: "job_run",
+    recordId: row.id,
+    before: null,
+    after: { kind: row.kind, status: row.status },
+  });
 }
 
 /** A run done in one job (no chunks): its progress as it goes. Only a running run moves. */

@@ -18,6 +18,7 @@ import { closedPeriodEvents } from "../../db/tables.js";
 import { setBooksClosedThrough } from "../clients/client-cycle-figures.js";
 import type { AuthUser } from "../../http/auth-context.js";
 import { fieldError, nonFieldError, notFound } from "../../http/errors.js";
+import { recordChange } from "../audit/record-change.js";
 
 // Closed periods. A production run's statements close a client's books through the run date
 // (clients.books_closed_through); from then on no entry dated on or before it may be posted, changed
@@ -266,6 +267,15 @@ async function setClosedThrough(
     closedThroughAfter: change.after,
     reason: change.reason,
     userId: change.userId,
+  });
+  await recordChange(tx, {
+    clientId,
+    action: `closed_period.${change.action}`,
+    recordKind: "client",
+    recordId: clientId,
+    before: { closed_through: change.before },
+    after: { closed_through: change.after },
+    reason: change.reason || null,
   });
 }
 

@@ -20,11 +20,17 @@ export async function attachEntriesToInvoice(
 }
 
 /** Takes every entry off an invoice (back to new); the entries themselves are untouched. */
-export async function detachInvoiceEntries(tx: Executor, clientId: number, invoiceId: number): Promise<void> {
-  await tx
+export async function detachInvoiceEntries(
+  tx: Executor,
+  clientId: number,
+  invoiceId: number,
+): Promise<number[]> {
+  const detached = await tx
     .update(transactions)
     .set({ invoiceId: null, transactionStatus: "new" })
-    .where(and(eq(transactions.clientId, clientId), eq(transactions.invoiceId, invoiceId)));
+    .where(and(eq(transactions.clientId, clientId), eq(transactions.invoiceId, invoiceId)))
+    .returning({ id: transactions.id });
+  return detached.map((row) => row.id).sort((a, b) => a - b);
 }
 
 /** Marks an entry voided (its voiding entry was posted) or counting again (its voiding entry was deleted). */

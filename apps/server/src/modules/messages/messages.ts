@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
 import { clients, systemMessages } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
+import { recordChange } from "../audit/record-change.js";
 
 export type Messages = { client_message: string; system_message: string };
 
@@ -30,6 +31,24 @@ export async function getMessages(
 
 /** Admins set the system message; the newest row is the current one, older ones stay as history. */
 export async function setSystemMessage(db: Database, auth: AuthContext, body: string): Promise<Messages> {
-  await db.insert(systemMessages).values({ body, createdByUserId: auth.user.id });
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ body: systemMessages.body })
+      .from(systemMessages)
+      .orderBy(desc(systemMessages.id))
+      .limit(1);
+    const [row] = await tx
+      .insert(systemMessages)
+      .values({ body, createdByUserId: auth.user.id })
+      .returning({ id: systemMessages.id });
+    await recordChange(tx, {
+      clientId: null,
+      action: "system_message.update",
+      recordKind: "system_message",
+      recordId: row?.id ?? 0,
+      before: { system_message: before?.body ?? "" },
+      after: { system_message: body },
+    });
+  });
   return getMessages(db, auth);
 }

@@ -20,6 +20,7 @@ import { NOT_SENT_MESSAGE } from "./settle-attempts.js";
 import { sharesCardAndAmountSql } from "./shared-card.js";
 import { amountDueNowSql } from "../statements/amount-due.sql.js";
 import type { CardRunChunk, CardRunItem } from "./start-card-run.js";
+import { auditAttempt } from "./attempt-audit.js";
 
 // One customer of a card run: one read (its earlier attempt, balance, stored method, shared card),
 // then its attempt saved and committed before the gateway is called and settled after
@@ -155,25 +156,29 @@ async function recordSkipped(
   message: string,
   key: string,
 ): Promise<void> {
-  await db
-    .insert(paymentAttempts)
-    .values({
-      clientId: chunk.clientId,
-      customerId: item.customerId,
-      idempotencyKey: key,
-      kind: "sale",
-      source: chunk.source,
-      method: customer.method ?? "card",
-      usedStoredMethod: customer.method !== null,
-      amount: "0.00",
-      status: "skipped",
-      message,
-      name1: (customer.first_name || customer.customer_name).slice(0, 80),
-      name2: customer.last_name.slice(0, 80),
-      cardRunId: chunk.runId,
-      settledAt: new Date(),
-    })
-    .onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    const skipped = await tx
+      .insert(paymentAttempts)
+      .values({
+        clientId: chunk.clientId,
+        customerId: item.customerId,
+        idempotencyKey: key,
+        kind: "sale",
+        source: chunk.source,
+        method: customer.method ?? "card",
+        usedStoredMethod: customer.method !== null,
+        amount: "0.00",
+        status: "skipped",
+        message,
+        name1: (customer.first_name || customer.customer_name).slice(0, 80),
+        name2: customer.last_name.slice(0, 80),
+        cardRunId: chunk.runId,
+        settledAt: new Date(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    for (const row of skipped) await auditAttempt(tx, "create", null, row);
+  });
 }
 
 /**

@@ -22,6 +22,7 @@ import { HttpError, notFound } from "../../http/errors.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 import { isNewerStatement, newestStatementFirst } from "../statements/newer-statement.sql.js";
+import { auditStoredMethod, storedMethodsBefore } from "./stored-method-audit.js";
 
 type CustomerRow = typeof customers.$inferSelect;
 type StatementRow = typeof statements.$inferSelect;
@@ -256,6 +257,8 @@ export async function customerPaymentInfo(
 export async function deleteStoredMethod(db: Database, tenant: TenantContext, id: number): Promise<void> {
   await moneyTransaction(db, async (tx) => {
     await findTenantCustomer(tx, tenant, id);
+    for (const method of await storedMethodsBefore(tx, tenant.clientId, id))
+      await auditStoredMethod(tx, "delete", method, null);
     await tx
       .delete(customerPaymentMethods)
       .where(

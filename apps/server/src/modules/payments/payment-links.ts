@@ -7,6 +7,7 @@ import { customers, paymentLinks } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError } from "../../http/errors.js";
 import { findTenantCustomer } from "./payment-info.js";
+import { recordChange } from "../audit/record-change.js";
 
 // Storing a payment method or enrolling in autopay from outside the office takes a link staff
 // issue from the customer's payments area: single use, 7 days. The token is shown once; only its
@@ -32,12 +33,27 @@ export async function issuePaymentLink(
   if (customer.deleted) throw new HttpError(404, { detail: "Not found." });
   const token = randomBytes(24).toString("base64url");
   const expiresAt = new Date(currentClock().now().getTime() + PAYMENT_LINK_DAYS * 86_400_000);
-  await db.insert(paymentLinks).values({
-    clientId: tenant.clientId,
-    customerId,
-    tokenHash: hashOf(token),
-    expiresAt,
-    createdByUserId: input.userId,
+  await db.transaction(async (tx) => {
+    const [link] = await tx
+      .insert(paymentLinks)
+      .values({
+        clientId: tenant.clientId,
+        customerId,
+        tokenHash: hashOf(token),
+        expiresAt,
+        createdByUserId: input.userId,
+      })
+      .returning({ id: paymentLinks.id });
+    // The link itself is a secret: the trail says only that one was issued and until when.
+    await recordChange(tx, {
+      clientId: tenant.clientId,
+      action: "payment_link.issue",
+      recordKind: "payment_link",
+      recordId: link?.id ?? 0,
+      customerId,
+      before: null,
+      after: { expires_at: expiresAt.toISOString() },
+    });
   });
   const query = new URLSearchParams({ link: token, recordPayment: "true" });
   return { url: `${input.publicUrl}/payments?${query.toString()}`, expires_at: expiresAt.toISOString() };

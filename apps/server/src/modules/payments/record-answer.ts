@@ -12,6 +12,8 @@ import { postRefundOffset } from "./refund-offset.js";
 import { refreshStoredToken } from "./stored-method-token.js";
 import type { AttemptRow } from "./attempt-row.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
+import { auditStoredMethod, storedMethodsBefore } from "./stored-method-audit.js";
+import { auditAttempt } from "./attempt-audit.js";
 
 // Its callers take the row type from here too; it lives apart so the files this one uses can name it.
 export type { AttemptRow } from "./attempt-row.js";
@@ -83,13 +85,16 @@ async function storeMethod(tx: Executor, attempt: AttemptRow, answer: AttemptAns
     doNotDebit: false,
     doNotDebitReason: "",
   };
-  await tx
+  const [before] = await storedMethodsBefore(tx, attempt.clientId, attempt.customerId);
+  const [after] = await tx
     .insert(customerPaymentMethods)
     .values({ clientId: attempt.clientId, customerId: attempt.customerId, ...method })
     .onConflictDoUpdate({
       target: [customerPaymentMethods.clientId, customerPaymentMethods.customerId],
       set: method,
-    });
+    })
+    .returning();
+  await auditStoredMethod(tx, "store", before, after);
   await setCustomerGatewayState(
     tx,
     { clientId: attempt.clientId, customerId: attempt.customerId },
@@ -195,6 +200,7 @@ export async function recordAnswer(
       })
       .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)))
       .returning();
+    await auditAttempt(tx, resolution ? "resolve" : "answer", attempt, settled, resolution?.reason);
     // The receipt (or a declined autopay notice) commits with the answer; a job sends it.
     await queueReceipt(tx, attempt, answer.status);
     if (attempt.kind === "sale" || attempt.kind === "auth")

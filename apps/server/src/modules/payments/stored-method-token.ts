@@ -3,6 +3,7 @@ import type { Executor } from "../../db/database.js";
 import { customerPaymentMethods } from "../../db/tables.js";
 import type { AttemptRow } from "./attempt-row.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
+import { auditStoredMethod, storedMethodsBefore } from "./stored-method-audit.js";
 
 // BluePay keeps a transaction's card (or bank account) data three years from that transaction, and
 // a sale by MASTER_ID copies the account onto the new transaction. So after each approved charge of
@@ -40,7 +41,8 @@ export async function refreshStoredToken(tx: Executor, attempt: AttemptRow, tran
 /** The customer's stored bank account this attempt used (or stored): marked do-not-debit. */
 export async function markDoNotDebit(tx: Executor, attempt: AttemptRow, reason: string): Promise<void> {
   const tokens = [attempt.masterId, attempt.gatewayTransId].filter((token) => token !== "");
-  await tx
+  const before = await storedMethodsBefore(tx, attempt.clientId, attempt.customerId);
+  const marked = await tx
     .update(customerPaymentMethods)
     .set({ doNotDebit: true, doNotDebitReason: reason.slice(0, 160) })
     .where(
@@ -53,5 +55,13 @@ export async function markDoNotDebit(tx: Executor, attempt: AttemptRow, reason: 
           eq(customerPaymentMethods.attemptId, attempt.id),
         ),
       ),
+    )
+    .returning();
+  for (const row of marked)
+    await auditStoredMethod(
+      tx,
+      "mark_do_not_debit",
+      before.find((old) => old.kind === row.kind),
+      row,
     );
 }

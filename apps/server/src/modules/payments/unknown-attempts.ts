@@ -18,6 +18,7 @@ import { moneyTransaction } from "../ledger/money-transaction.js";
 import { orderIdOf } from "../secrets/installation-id.js";
 import type { AttemptRow } from "./attempt-row.js";
 import type { NoAnswer } from "./bluepay-client.js";
+import { auditAttempt } from "./attempt-audit.js";
 
 // Opening an attempt and keeping what the gateway said about an unknown one. A customer is never
 // charged again while one of its sales is pending (call not ended) or unknown (ended without a
@@ -85,6 +86,7 @@ export async function openAttempt(
       .set({ orderId: orderIdOf(installationId, inserted.id) })
       .where(and(eq(paymentAttempts.clientId, inserted.clientId), eq(paymentAttempts.id, inserted.id)))
       .returning();
+    await auditAttempt(tx, "create", null, numbered);
     return numbered ?? null;
   });
 }

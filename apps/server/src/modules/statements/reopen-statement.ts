@@ -5,6 +5,7 @@ import { statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { nonFieldError, notFound } from "../../http/errors.js";
 import { getStatement, type StatementDetail } from "./list-statements.js";
+import { recordChange } from "../audit/record-change.js";
 
 /**
  * Reopens a processed statement (the spec allows it). Only its status changes: the figures
@@ -17,7 +18,7 @@ export async function reopenStatement(
 ): Promise<StatementDetail> {
   return db.transaction(async (tx) => {
     const [statement] = await tx
-      .select({ status: statements.invoiceStatus })
+      .select({ status: statements.invoiceStatus, customerId: statements.customerId })
       .from(statements)
       .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)))
       .for("update")
@@ -29,6 +30,15 @@ export async function reopenStatement(
       .update(statements)
       .set({ invoiceStatus: "open" })
       .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)));
+    await recordChange(tx, {
+      clientId: tenant.clientId,
+      action: "statement.reopen",
+      recordKind: "statement",
+      recordId: id,
+      customerId: statement.customerId,
+      before: { invoice_status: statement.status },
+      after: { invoice_status: "open" },
+    });
     return getStatement(tx, tenant, id);
   });
 }

@@ -14,12 +14,14 @@ import { auditUser } from "./user-audit.js";
 /** A successful sign-in: when, and how many; in the trail as the user's own act. */
 export async function recordSignIn(db: Database, userId: number): Promise<void> {
   await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
     const [row] = await tx
       .update(users)
       .set({ lastLogin: sql`now()`, loginCount: sql`${users.loginCount} + 1` })
       .where(eq(users.id, userId))
       .returning();
-    if (row) await withAuditActor(signedInActor(row), () => auditUser(tx, "user.sign_in", row, row));
+    if (row)
+      await withAuditActor(signedInActor(row), () => auditUser(tx, "user.sign_in", before ?? null, row));
   });
 }
 

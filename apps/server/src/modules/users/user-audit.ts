@@ -20,14 +20,16 @@ export async function auditUser(
 ): Promise<void> {
   const record = after ?? before;
   if (!record?.id) return;
+  // A sign-in is the one event the counters are for.
+  const signIn = action === "user.sign_in";
   await recordChange(tx, {
     clientId: record.clientId ?? null,
     action,
     recordKind: "user",
     recordId: record.id,
-    before,
-    after,
-    fields: USER_FIELDS,
+    before: signIn ? before && { last_login: before.lastLogin, login_count: before.loginCount } : before,
+    after: signIn ? after && { last_login: after.lastLogin, login_count: after.loginCount } : after,
+    fields: signIn ? {} : USER_FIELDS,
     reason,
   });
 }
