@@ -40,6 +40,9 @@ describe("undo a production run", () => {
     await card.getByRole("button", { name: "Undo run" }).click();
     const confirm = page.getByRole("dialog", { name: "Undo Undo Client's run?" });
     await confirm.getByText("Only while nothing has gone out").waitFor();
+    // The undo asks why, and keeps the answer in the audit trail.
+    expect(await confirm.getByRole("button", { name: "Undo the run" }).isDisabled()).toBe(true);
+    await confirm.getByLabel("Why is the run undone?").fill("Ran with the wrong rates");
     await confirm.getByRole("button", { name: "Undo the run" }).click();
     await card
       .getByTestId("undo-state")
@@ -49,6 +52,13 @@ describe("undo a production run", () => {
 
     const undone = await admin.request<Run>("GET", `productionruns/${run.id}/`);
     expect(undone.clients[0]?.undo?.undone_at).toBeTruthy();
+    const trail = await admin.request<{ results: { action: string; reason: string | null }[] }>(
+      "GET",
+      `audit/?client_id=${client.id}&record_kind=production_run`,
+    );
+    expect(trail.results.find((row) => row.action === "production_run.undo_requested")?.reason).toBe(
+      "Ran with the wrong rates",
+    );
     // The client bills again: the cycle's preview no longer skips it.
     await page.reload();
     await clients.getByRole("row").filter({ hasText: "Undo Client" }).waitFor();

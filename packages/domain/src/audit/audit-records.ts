@@ -51,3 +51,19 @@ export const auditListQuerySchema = listQuerySchema.extend({
   format: z.enum(["json", "csv"]).optional(),
 });
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
+
+/** Why a person did something, as the trail keeps it with the change (optional; at most 500 characters). */
+export const auditReasonField = z
+  .string()
+  .trim()
+  .max(500, "Keep the reason under 500 characters.")
+  .optional();
+
+/** A deletion's query: the client, and why (DELETE takes no body). */
+export const reasonQuerySchema = z.looseObject({
+  client_id: integerParam({ min: 1 }).optional(),
+  reason: auditReasonField,
+});
+
+/** An action's body that carries only its reason (an undo); none at all is allowed. */
+export const reasonBodySchema = z.object({ reason: auditReasonField }).default({});

@@ -25,6 +25,7 @@ import {
   PULL_EXPLANATIONS,
   RATE_OR_PERCENT,
 } from "./client-rules.js";
+import { auditReasonField } from "../audit/audit-records.js";
 
 export const CLIENT_NAME_MIN = 3;
 export const CITY_REQUIRED_MESSAGE = "City required";
@@ -173,4 +174,6 @@ export const clientUpdateSchema = z.object({
   ...clientRateFields,
 });
 export type ClientUpdateInput = z.input<typeof clientUpdateSchema>;
+/** PUT /api/clients/{id}/: the editor's fields and, when a provider-only field changes, why. */
+export const clientUpdateRequestSchema = clientUpdateSchema.extend({ change_reason: auditReasonField });
 export type ClientUpdate = z.output<typeof clientUpdateSchema>;

@@ -12,6 +12,8 @@ export type AuditActor = {
   label: string;
   address: string | null;
   userAgent: string | null;
+  /** Why, when the person gave a reason for what they do (an undo, a deletion, a reopen). */
+  reason?: string | null;
 };
 
 const SYSTEM: AuditActor = { kind: "system", userId: null, label: "system", address: null, userAgent: null };
@@ -25,6 +27,15 @@ const storage = new AsyncLocalStorage<AuditActor>();
  */
 export function withAuditActor<T>(actor: AuditActor, work: () => T): T {
   return storage.run(actor, work);
+}
+
+/**
+ * Runs `work` with a reason every audit row written inside it carries (unless the row names its
+ * own): the person's answer to "why?", given once with the request.
+ */
+export function withAuditReason<T>(reason: string | null | undefined, work: () => T): T {
+  const trimmed = reason?.trim();
+  return trimmed ? storage.run({ ...currentAuditActor(), reason: trimmed.slice(0, 500) }, work) : work();
 }
 
 export function currentAuditActor(): AuditActor {

@@ -137,42 +137,51 @@ export async function auditCsv(
   query: AuditListQuery,
 ): Promise<{ fileName: string; content: Buffer }> {
   const { where, orderBy } = auditSelection(auth, query);
-  const [total] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(auditEvents)
-    .where(where);
-  if ((total?.count ?? 0) > AUDIT_CSV_MAX_ROWS)
-    throw nonFieldError(
-      `The CSV holds at most ${AUDIT_CSV_MAX_ROWS.toLocaleString("en-US")} changes; narrow the dates or pick a client.`,
-    );
-  const lines: unknown[][] = [[...CSV_COLUMNS]];
-  for (let offset = 0; ; offset += CSV_BATCH) {
-    const rows = await db
-      .select()
-      .from(auditEvents)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(CSV_BATCH)
-      .offset(offset);
-    for (const event of rows.map(toAuditEvent)) {
-      const head = [
-        event.at,
-        event.client_id,
-        event.seq,
-        event.actor,
-        event.actor_kind,
-        event.address,
-        event.user_agent,
-        event.action,
-        event.record_kind,
-        event.record_id,
-        event.customer_id,
-        event.reason,
-      ];
-      if (event.changes.length === 0) lines.push([...head, null, null, null]);
-      for (const change of event.changes) lines.push([...head, change.field, change.before, change.after]);
-    }
-    if (rows.length < CSV_BATCH) break;
-  }
+  // One snapshot for the count and every batch: rows written while the file is made (the export's
+  // own reads write none, but every other request does) cannot shift a batch and repeat a row.
+  const lines = await db.transaction(
+    async (tx) => {
+      const [total] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(auditEvents)
+        .where(where);
+      if ((total?.count ?? 0) > AUDIT_CSV_MAX_ROWS)
+        throw nonFieldError(
+          `The CSV holds at most ${AUDIT_CSV_MAX_ROWS.toLocaleString("en-US")} changes; narrow the dates or pick a client.`,
+        );
+      const lines: unknown[][] = [[...CSV_COLUMNS]];
+      for (let offset = 0; ; offset += CSV_BATCH) {
+        const rows = await tx
+          .select()
+          .from(auditEvents)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(CSV_BATCH)
+          .offset(offset);
+        for (const event of rows.map(toAuditEvent)) {
+          const head = [
+            event.at,
+            event.client_id,
+            event.seq,
+            event.actor,
+            event.actor_kind,
+            event.address,
+            event.user_agent,
+            event.action,
+            event.record_kind,
+            event.record_id,
+            event.customer_id,
+            event.reason,
+          ];
+          if (event.changes.length === 0) lines.push([...head, null, null, null]);
+          for (const change of event.changes)
+            lines.push([...head, change.field, change.before, change.after]);
+        }
+        if (rows.length < CSV_BATCH) break;
+      }
+      return lines;
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
   return { fileName: `audit-trail-${businessToday()}.csv`, content: Buffer.from(toCsvLines(lines), "utf8") };
 }

@@ -3,7 +3,7 @@ import {
   closePeriodSchema,
   reopenPeriodSchema,
   clientCreateSchema,
-  clientUpdateSchema,
+  clientUpdateRequestSchema,
   listQuerySchema,
   recordIdParamsSchema,
 } from "@cyclebill/domain";
@@ -13,6 +13,7 @@ import { closePeriod, getClosedPeriod, reopenPeriod } from "../ledger/closed-per
 import { getClientHoldings } from "./client-holdings.js";
 import { getClient, listClients } from "./list-clients.js";
 import { createClient, deleteClient, updateClient } from "./manage-clients.js";
+import { withAuditReason } from "../audit/audit-context.js";
 
 const clientSchema = z.looseObject({
   id: z.number().int(),
@@ -71,9 +72,10 @@ export function registerClientRoutes(router: Router): void {
     tags: ["Clients"],
     access: "user",
     params: recordIdParamsSchema,
-    body: clientUpdateSchema,
+    body: clientUpdateRequestSchema,
     response: clientSchema,
-    handle: ({ params, body, auth }) => updateClient(db, auth, config.secretsKey, params.id, body),
+    handle: ({ params, body: { change_reason: reason, ...body }, auth }) =>
+      withAuditReason(reason, () => updateClient(db, auth, config.secretsKey, params.id, body)),
   });
 
   defineRoute(router, {

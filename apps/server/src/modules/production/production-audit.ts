@@ -11,6 +11,7 @@ export async function auditProductionRun(
   action: "start" | "retry" | "undo_requested" | "undo",
   run: { clientId: number; id: number },
   after: AuditValues = {},
+  reason?: string | null,
 ): Promise<void> {
   await recordAudit(tx, {
     clientId: run.clientId,
@@ -18,5 +19,6 @@ export async function auditProductionRun(
     recordKind: "production_run",
     recordId: run.id,
     changes: changesBetween(null, after),
+    reason: reason?.trim() || null,
   });
 }

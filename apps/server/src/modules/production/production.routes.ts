@@ -1,4 +1,5 @@
 import {
+  reasonBodySchema,
   cycleParamsSchema,
   jobRunSchema,
   productionClientParamsSchema,
@@ -169,13 +170,14 @@ export function registerProductionRoutes(router: Router): void {
     access: "admin",
     params: recordIdParamsSchema,
     query: productionUndoQuerySchema,
+    body: reasonBodySchema,
     response: jobRunSchema,
     successStatus: 202,
-    handle: ({ params, query, auth }) =>
+    handle: ({ params, query, body, auth }) =>
       requestProductionUndo(
         db,
         auth.user,
-        { cycleRunId: params.id, clientId: query.client_id },
+        { cycleRunId: params.id, clientId: query.client_id, reason: body.reason ?? null },
         (tx, payload) => jobs.enqueue(PRODUCTION_UNDO_JOB, payload, { executor: tx }),
       ),
   });

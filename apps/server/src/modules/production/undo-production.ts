@@ -86,7 +86,7 @@ export class DeliveryStartedError extends HttpError {
 export async function requestProductionUndo(
   db: Database,
   user: AuthUser,
-  input: { cycleRunId: number; clientId: number },
+  input: { cycleRunId: number; clientId: number; reason?: string | null },
   enqueue: EnqueueProductionUndo,
 ): Promise<JobRun> {
   const jobId = await db.transaction(async (tx) => {
@@ -118,7 +118,7 @@ export async function requestProductionUndo(
       .update(productionRuns)
       .set({ undoJobRunId: job.id, undoRequestedByUserId: user.id })
       .where(and(eq(productionRuns.clientId, part.clientId), eq(productionRuns.id, part.id)));
-    await auditProductionRun(tx, "undo_requested", part, { undo_job_run_id: job.id });
+    await auditProductionRun(tx, "undo_requested", part, { undo_job_run_id: job.id }, input.reason);
     await enqueue(tx, { clientId: part.clientId, runId: job.id, productionRunId: part.id });
     return job.id;
   });

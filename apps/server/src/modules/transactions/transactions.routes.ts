@@ -1,4 +1,5 @@
 import {
+  reasonQuerySchema,
   CODE_TYPES,
   amountString,
   calendarDate,
@@ -34,6 +35,7 @@ import { listTransactions, totalTransactions, transactionFiltersSchema } from ".
 import { postBatch } from "./post-batch.js";
 import { streamTransactionsCsv } from "./transactions-csv.js";
 import { findTransaction, transactionToApi, type TransactionOutput } from "./transaction-view.js";
+import { withAuditReason } from "../audit/audit-context.js";
 
 const tags = ["Transactions"];
 /** Make Invoice from Selected: the new open invoice. */
@@ -192,13 +194,14 @@ export function registerTransactionRoutes(router: Router): void {
       name,
       method: "DELETE",
       url,
-      summary,
+      summary: `${summary}; reason: why (kept in the audit trail)`,
       tags,
       access: "tenant",
       params: recordIdParamsSchema,
-      query: recordQuerySchema,
+      query: reasonQuerySchema,
       successStatus: 204,
-      handle: async ({ params, tenant }) => remove(tenant, params.id),
+      handle: async ({ params, query, tenant }) =>
+        withAuditReason(query.reason, () => remove(tenant, params.id)),
     });
   /** POST of a void or a reversal: 201 with the offsetting entry. */
   const defineOffset = (

@@ -2,10 +2,11 @@ import { HistoryTab } from "../audit/HistoryTab";
 import {
   DOUBLE_BILLING_MESSAGE,
   clientUpdateSchema,
+  providerOnlyClientChanges,
   cycleChangeCausesDoubleBilling,
   type ClientUpdateInput,
 } from "@cyclebill/domain";
-import { Alert, Badge, Button, List, Paper, Skeleton, Stack, Tabs, Text } from "@mantine/core";
+import { Alert, Badge, Button, List, Paper, Skeleton, Stack, Tabs, Text, TextInput } from "@mantine/core";
 import { useEffect, useState, type ReactNode } from "react";
 import { ApiError, allMessages, describeApiError } from "../../api/api-client";
 import { fieldErrorsFromBody } from "../../api/field-errors";
@@ -93,6 +94,9 @@ function ClientEditorForm({
   const update = useUpdateClient(record.id);
   const [tab, setTab] = useState<ClientTab>("overview");
   const [status, setStatus] = useState<SaveStatus>({ kind: "idle" });
+  const [changeReason, setChangeReason] = useState("");
+  // An admin changing what only the provider may set is asked why (kept in the audit trail).
+  const providerChanges = isAdmin ? providerOnlyClientChanges(toUpdateBody(form.values), record) : [];
 
   useEffect(() => {
     if (status.kind !== "saved") return;
@@ -130,9 +134,11 @@ function ClientEditorForm({
       return;
     }
     setStatus({ kind: "idle" });
-    update.mutate(result.data, {
+    const reason = providerChanges.length > 0 ? changeReason.trim() : "";
+    update.mutate(reason ? { ...result.data, change_reason: reason } : result.data, {
       onSuccess: (saved) => {
         form.reset(saved);
+        setChangeReason("");
         setStatus({ kind: "saved" });
       },
       onError: (error) => {
@@ -163,6 +169,16 @@ function ClientEditorForm({
           </>
         }
       />
+
+      {providerChanges.length > 0 ? (
+        <TextInput
+          label="Reason for changing provider-only settings"
+          description={`Kept in the audit trail with this save (${providerChanges.length} provider-only ${providerChanges.length === 1 ? "field" : "fields"} changed).`}
+          maxLength={500}
+          value={changeReason}
+          onChange={(event) => setChangeReason(event.currentTarget.value)}
+        />
+      ) : null}
 
       {canEdit ? null : (
         <Alert color="gray" variant="light" title="View only">

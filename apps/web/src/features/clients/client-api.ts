@@ -107,7 +107,7 @@ export function useDeleteClient() {
 export function useUpdateClient(clientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ClientUpdate) =>
+    mutationFn: (body: ClientUpdate & { change_reason?: string }) =>
       apiFetch<ClientRecord>(`/clients/${String(clientId)}/`, { method: "PUT", body, handles: "all" }),
     onSuccess: (client) => {
       queryClient.setQueryData(["clients", "detail", clientId], client);

@@ -1,5 +1,5 @@
 import type { ProductionRun } from "@cyclebill/domain";
-import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/core";
 import { useState } from "react";
 import { describeApiError } from "../../api/api-client";
 import { useUndoRun } from "./production-api";
@@ -12,6 +12,7 @@ type RunPart = ProductionRun["clients"][number];
  */
 export function UndoRunButton({ runId, part }: { runId: number; part: RunPart }) {
   const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
   const undo = useUndoRun();
   const state = part.undo;
   if (state?.undone_at) {
@@ -30,7 +31,11 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
       </Text>
     );
   if (part.status !== "done") return null;
-  const confirm = () => undo.mutate({ runId, clientId: part.client_id }, { onSuccess: () => setOpen(false) });
+  const confirm = () =>
+    undo.mutate(
+      { runId, clientId: part.client_id, reason: reason.trim() },
+      { onSuccess: () => setOpen(false) },
+    );
   return (
     <Stack gap={4}>
       {state?.status === "failed" ? (
@@ -48,6 +53,16 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
             and queued emails deleted, and the client's billing dates restored, so the cycle can be run again.
             Only while nothing has gone out: no email accepted by the mail server, no pool downloaded.
           </Text>
+          <Textarea
+            label="Why is the run undone?"
+            description="Kept in the audit trail with your name."
+            required
+            autosize
+            minRows={2}
+            maxLength={500}
+            value={reason}
+            onChange={(event) => setReason(event.currentTarget.value)}
+          />
           {undo.isError ? (
             <Alert color="red" title="Cannot undo" data-testid="undo-error">
               {describeApiError(undo.error)}
@@ -57,7 +72,7 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
             <Button variant="default" onClick={() => setOpen(false)}>
               Keep the run
             </Button>
-            <Button color="orange" loading={undo.isPending} onClick={confirm}>
+            <Button color="orange" loading={undo.isPending} disabled={!reason.trim()} onClick={confirm}>
               Undo the run
             </Button>
           </Group>

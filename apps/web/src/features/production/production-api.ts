@@ -151,10 +151,11 @@ export function useDeletePool() {
 export function useUndoRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { runId: number; clientId: number }) =>
+    mutationFn: (input: { runId: number; clientId: number; reason: string }) =>
       apiFetch<JobRun>(`/productionruns/${input.runId}/undo/`, {
         method: "POST",
         query: { client_id: input.clientId },
+        body: { reason: input.reason },
         handles: [409],
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["production"] }),

@@ -116,8 +116,9 @@ export function TransactionTable(props: TransactionTableProps) {
         confirmLabel={confirm ? ACTION_LABELS[confirm.kind] : "Delete"}
         loading={action.isPending}
         onCancel={() => setConfirm(null)}
-        onConfirm={() => {
-          if (confirm) action.mutate(confirm, { onSettled: () => setConfirm(null) });
+        reasonLabel={confirm && confirm.kind !== "void" && confirm.kind !== "reversal" ? "Reason" : undefined}
+        onConfirm={(reason) => {
+          if (confirm) action.mutate({ ...confirm, reason }, { onSettled: () => setConfirm(null) });
         }}
       >
         {ACTION_CONFIRMATIONS[confirm?.kind ?? "deleteReversal"]}

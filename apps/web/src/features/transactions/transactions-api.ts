@@ -125,18 +125,18 @@ export function useRefreshLedger() {
     ]);
 }
 
-export type RowAction =
-  | { kind: "delete"; id: number }
-  | { kind: "void"; id: number }
-  | { kind: "deleteVoid"; id: number }
-  | { kind: "reversal"; id: number }
-  | { kind: "deleteReversal"; id: number };
+export type RowAction = {
+  kind: "delete" | "void" | "deleteVoid" | "reversal" | "deleteReversal";
+  id: number;
+  /** Why an entry is deleted: kept in the audit trail. */
+  reason?: string;
+};
 
 export function useRowAction(clientId: number | null) {
   const refresh = useRefreshLedger();
   return useMutation({
     mutationFn: (action: RowAction) => {
-      const query = { client_id: clientId };
+      const query = { client_id: clientId, ...(action.reason ? { reason: action.reason } : {}) };
       switch (action.kind) {
         case "delete":
           return apiFetch<void>(`/transactions/${action.id}/`, { method: "DELETE", query });
