@@ -69,7 +69,7 @@ export async function authenticate(
     }
   }
   if (!user || !user.isActive) throw unauthorized("User is inactive or deleted.");
-  // A password change ends every session started before it.
+  // A password reset (tokens_valid_after) ends every session started before it.
   if (user.tokensValidAfter && claims.issuedAt.getTime() < user.tokensValidAfter.getTime()) {
     throw unauthorized(INVALID_TOKEN);
   }
