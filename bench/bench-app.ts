@@ -5,7 +5,7 @@ import path from "node:path";
 import { buildApp } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { issueSessionToken } from "../apps/server/src/modules/auth/start-session.js";
 import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
 
 /** The benchmark client (made once), the API listening on a free local port, and its owner's token. */
@@ -19,7 +19,10 @@ export async function startBenchApp(handle: DatabaseHandle, label: string) {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  const token = await signAccessToken(SECRET, client.ownerUserId);
+  const token = await issueSessionToken(handle.db, SECRET, client.ownerUserId, {
+    address: "127.0.0.1",
+    userAgent: "bench",
+  });
   return { client, app, port, token };
 }
 

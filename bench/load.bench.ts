@@ -25,7 +25,7 @@
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { issueSessionToken } from "../apps/server/src/modules/auth/start-session.js";
 import { startServer } from "../e2e/support/server.js";
 import { SECRET, ensureBenchData, postgresBenchHandle } from "./bench-data.js";
 import { callPicker, loadMix, type Caller } from "./load-mix.js";
@@ -61,13 +61,22 @@ const load = (): string =>
 const handle = await postgresBenchHandle();
 const bench = await ensureBenchData(handle, "PostgreSQL");
 const targets = await ensureLoadTargets(handle, bench.clientId, bench.customers);
+// Each token's session is opened before our connection closes (a token without one is refused).
+const benchToken = await issueSessionToken(handle.db, SECRET, bench.ownerUserId, {
+  address: "127.0.0.1",
+  userAgent: "bench",
+});
+const payersToken = await issueSessionToken(handle.db, SECRET, targets.payersOwnerUserId, {
+  address: "127.0.0.1",
+  userAgent: "bench",
+});
 await handle.close();
 const url = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test");
 url.pathname = `/${process.env.BENCH_DATABASE_NAME}`;
 
 const tokens: Record<Caller, string | undefined> = {
-  bench: await signAccessToken(SECRET, bench.ownerUserId),
-  payers: await signAccessToken(SECRET, targets.payersOwnerUserId),
+  bench: benchToken,
+  payers: payersToken,
   public: undefined,
 };
 // --only: the call of exactly that name, else every call whose name contains it.

@@ -6,7 +6,7 @@
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { signAccessTokenWithClaims } from "../apps/server/src/modules/auth/access-token.js";
 import { startServer } from "../e2e/support/server.js";
 import { cpuByProcess, cpuSpent, processCpuMs } from "./process-cpu.js";
 
@@ -32,6 +32,23 @@ async function freshDatabase(serverUrl: string, name: string): Promise<string> {
 }
 
 /** The demo client with the most statements, one of its staff, and its documents that have a PDF. */
+/** A token and its session (the server refuses a token without one), opened over our own connection. */
+async function signedInToken(url: string, userId: number): Promise<string> {
+  const { token, claims } = await signAccessTokenWithClaims(SECRET, userId);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into user_sessions (user_id, token_id, device, address, started_at, last_seen_at, expires_at)
+       values ($1, $2, 'bench', '127.0.0.1', now(), now(), $3)`,
+      [userId, claims.tokenId, claims.expiresAt],
+    );
+  } finally {
+    await client.end();
+  }
+  return token;
+}
+
 async function documentsOf(url: string): Promise<Documents> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -113,7 +130,7 @@ export async function measurePdfRequests(serverUrl: string): Promise<void> {
   const backends = await backendPids(url);
   try {
     const documents = await documentsOf(url);
-    const token = await signAccessToken(SECRET, documents.userId);
+    const token = await signedInToken(url, documents.userId);
     const kinds = [
       { name: "statement PDF", paths: documents.statementIds.map((id) => `/api/statements/${id}/pdf/`) },
       { name: "invoice PDF", paths: documents.invoiceIds.map((id) => `/api/invoices/${id}/pdf/`) },

@@ -21,7 +21,7 @@ import { z } from "zod";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { dbInt } from "../apps/server/src/db/row-schemas.js";
-import { signAccessToken } from "../apps/server/src/modules/auth/access-token.js";
+import { issueSessionToken } from "../apps/server/src/modules/auth/start-session.js";
 import { startServer, type RunningServer } from "../e2e/support/server.js";
 import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./bench-data.js";
 import { cpuByProcess, cpuSpent, processCpuMs } from "./process-cpu.js";
@@ -154,8 +154,12 @@ async function measure(target: Target, open: () => Promise<DatabaseHandle>): Pro
           and coalesce(delete_flag, '') not in ('D', 'S') order by id`,
     idRowSchema,
   );
+  // Its session is opened with our connection too (a token without one is refused).
+  const token = await issueSessionToken(handle.db, SECRET, client.ownerUserId, {
+    address: "127.0.0.1",
+    userAgent: "bench",
+  });
   await handle.close();
-  const token = await signAccessToken(SECRET, client.ownerUserId);
   const server = await startBenchServer(target);
   const { baseUrl } = server;
   const backends = target.backendUrl ? await backendProcesses(target.backendUrl) : undefined;

@@ -1,7 +1,7 @@
 import type { Sandbox } from "@cyclebill/gateway-sandbox";
 import type { Database } from "../../apps/server/src/db/database.js";
 import { clients, codes, customers, recurringCharges } from "../../apps/server/src/db/tables.js";
-import { signAccessToken } from "../../apps/server/src/modules/auth/access-token.js";
+import { issueSessionToken } from "../../apps/server/src/modules/auth/start-session.js";
 import { sealSecret } from "../../apps/server/src/modules/secrets/secret-box.js";
 import { createUser } from "../../apps/server/src/modules/users/create-user.js";
 import type { SequencePlan } from "./soak-plan.js";
@@ -93,7 +93,10 @@ export async function createSoakClient(
   return {
     clientId: client.id,
     accountId,
-    ownerToken: await signAccessToken(SOAK_SECRET, owner.id),
+    ownerToken: await issueSessionToken(db, SOAK_SECRET, owner.id, {
+      address: "127.0.0.1",
+      userAgent: "soak",
+    }),
     cycle,
     runDate: `2026-10-${day}`,
     codes: { charge: codeId(100), payment: codeId(200), adjust: codeId(300) },

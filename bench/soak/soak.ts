@@ -8,7 +8,7 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { openDatabase } from "../../apps/server/src/db/database.js";
-import { signAccessToken } from "../../apps/server/src/modules/auth/access-token.js";
+import { issueSessionToken } from "../../apps/server/src/modules/auth/start-session.js";
 import { createUser } from "../../apps/server/src/modules/users/create-user.js";
 import { checkSequence } from "./soak-checks.js";
 import { createSoakClient } from "./soak-client.js";
@@ -86,7 +86,10 @@ async function main(): Promise<number> {
       password: null,
       isAdmin: true,
     });
-    const adminToken = await signAccessToken(SOAK_SECRET, admin.id);
+    const adminToken = await issueSessionToken(handle.db, SOAK_SECRET, admin.id, {
+      address: "127.0.0.1",
+      userAgent: "soak",
+    });
     for (let index = start; index < start + sequences; index++) {
       if (performance.now() - began > minutes * 60_000) break;
       const sequenceStarted = performance.now();

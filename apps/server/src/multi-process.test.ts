@@ -10,7 +10,7 @@ import type { DatabaseHandle } from "./db/database.js";
 import { queryRows } from "./db/query-rows.js";
 import { dbDecimal, dbInt } from "./db/row-schemas.js";
 import { clients } from "./db/tables.js";
-import { signAccessToken } from "./modules/auth/access-token.js";
+import { issueSessionToken } from "./modules/auth/start-session.js";
 import { ledgerMismatches } from "./modules/ledger/ledger-mismatches.js";
 import { createUser } from "./modules/users/create-user.js";
 import { GATEWAY_ACCOUNT_A, cardPayment, customerWithStatement } from "./test-support/payment-fixture.js";
@@ -174,7 +174,10 @@ describe.runIf(process.env.TEST_DB === "postgres")(
           customers: CUSTOMERS,
         });
         const admin = await createUser(db, { email: "admin@multi.example", password: null, isAdmin: true });
-        const token = await signAccessToken(JWT_SECRET, admin.id);
+        const token = await issueSessionToken(db, JWT_SECRET, admin.id, {
+          address: "127.0.0.1",
+          userAgent: "test",
+        });
 
         const started = await api(0, token).request("POST", `/api/dailyproduction/cycle/${CYCLE}/`, {
           body: { run_date: RUN_DATE },

@@ -66,6 +66,7 @@ const ReconciliationPage = lazyScreen(
   "ReconciliationPage",
 );
 const AuditPage = lazyScreen(() => import("./features/audit/AuditPage"), "AuditPage");
+const SecurityPage = lazyScreen(() => import("./features/security/SecurityPage"), "SecurityPage");
 const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
 const InvoicesAndStatementsPage = lazyScreen(
   () => import("./features/invoices/InvoicesAndStatementsPage"),
@@ -145,6 +146,7 @@ export const routes: RouteObject[] = [
           { path: "/reports", element: <AccountReportsPage /> },
           { path: "/reconciliation", element: <ReconciliationPage /> },
           { path: "/audit", element: <AuditPage /> },
+          { path: "/security", element: <SecurityPage /> },
           { path: "/settings", element: <SettingsPage /> },
           {
             path: "/transactions",

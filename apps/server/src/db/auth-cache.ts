@@ -2,9 +2,9 @@
 export type AccessTokenClaims = { userId: number; tokenId: string; issuedAt: Date; expiresAt: Date };
 
 /**
- * What every authenticated request used to read from the database: the user and whether its token
- * was revoked. Kept in memory per database handle, and forgotten the moment the database says it
- * changed: triggers on users and revoked_tokens (migration 0015) send a notice on the channel
+ * What every authenticated request used to read from the database: the user and whether its token's
+ * session is open. Kept in memory per database handle, and forgotten the moment the database says it
+ * changed: triggers on users (migration 0015) and user_sessions (0034) send a notice on the channel
  * AUTH_NOTICE_CHANNEL when they commit, and every process listening (each API server, on its own
  * connection) drops what it kept. A user deactivated, demoted, moved to another client or whose
  * password changed in one process is refused in every other at once: before answering from memory a
@@ -56,7 +56,7 @@ export class AuthCache {
   /** Bumped by every notice: a read begun before a notice is not kept. */
   private generation = 0;
   private readonly users = new Map<number, CachedUser>();
-  /** Token ids known not to be revoked. */
+  /** Token ids whose sessions are known to be open. */
   private readonly liveTokens = new Set<string>();
   /** Signature-checked tokens (a token's claims never change; expiry is checked on each use). */
   private readonly verified = new Map<string, AccessTokenClaims>();
@@ -76,7 +76,7 @@ export class AuthCache {
     this.verified.set(token, claims);
   }
 
-  /** The user, when kept and the token is known not to be revoked, as of every notice sent so far. */
+  /** The user, when kept and the token's session is known to be open, as of every notice sent so far. */
   async lookup(userId: number, tokenId: string): Promise<CachedUser | undefined> {
     this.listen();
     if (this.state !== "listening" || !this.liveTokens.has(tokenId) || !this.users.has(userId))

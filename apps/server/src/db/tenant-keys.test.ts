@@ -11,7 +11,7 @@ import type { Database, DatabaseHandle } from "./database.js";
 const GLOBAL_TABLES: readonly string[] = [
   "clients",
   "users",
-  "revoked_tokens",
+  "user_sessions",
   "password_reset_tokens",
   "rate_limits",
   "system_messages",

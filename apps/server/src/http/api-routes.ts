@@ -20,6 +20,7 @@ import { registerSummaryRoutes } from "../modules/summary/summary.routes.js";
 import { registerTransactionRoutes } from "../modules/transactions/transactions.routes.js";
 import { registerUnitRoutes } from "../modules/units/units.routes.js";
 import { registerUserRoutes } from "../modules/users/users.routes.js";
+import { registerSessionRoutes } from "../modules/sessions/sessions.routes.js";
 import { registerGatewayReconcileRoutes } from "../modules/gateway-reconcile/gateway-reconcile.routes.js";
 import type { Router } from "./router.js";
 
@@ -28,6 +29,7 @@ export function registerApiRoutes(router: Router): void {
   registerHealthRoutes(router);
   registerAuthRoutes(router);
   registerUserRoutes(router);
+  registerSessionRoutes(router);
   registerMessageRoutes(router);
   registerClientRoutes(router);
   registerSummaryRoutes(router);

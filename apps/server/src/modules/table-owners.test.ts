@@ -36,7 +36,6 @@ const OWNERS: Record<string, string> = {
   production_runs: "production",
   rate_limits: "auth",
   recurring_charges: "customers",
-  revoked_tokens: "auth",
   route_plans: "groups",
   routes: "groups",
   statement_deliveries: "delivery",
@@ -45,6 +44,7 @@ const OWNERS: Record<string, string> = {
   system_messages: "messages",
   transactions: "ledger",
   units_of_measure: "units",
+  user_sessions: "sessions",
   users: "users",
 };
 

@@ -11,7 +11,7 @@ import { startJobs, type JobQueue } from "../jobs/index.js";
 import { createMailer } from "../modules/mail/mailer.js";
 import { paymentGatewayOf } from "../modules/payments/payment-gateway.js";
 import { clients, customers } from "../db/tables.js";
-import { signAccessToken } from "../modules/auth/access-token.js";
+import { issueSessionToken } from "../modules/auth/start-session.js";
 import { ledgerMismatches } from "../modules/ledger/ledger-mismatches.js";
 import { createUser } from "../modules/users/create-user.js";
 import { openTestDatabase } from "./test-database.js";
@@ -180,7 +180,9 @@ let fixtureCounter = 0;
 export async function createTenantFixture(testApp: TestApp): Promise<TenantFixture> {
   fixtureCounter += 1;
   const tag = `${Date.now().toString(36)}${fixtureCounter}`;
-  const token = (userId: number) => signAccessToken(TEST_JWT_SECRET, userId);
+  // Each token has its session, as a sign-in opens one (a token without one is refused).
+  const token = (userId: number) =>
+    issueSessionToken(testApp.db, TEST_JWT_SECRET, userId, { address: "127.0.0.1", userAgent: "api test" });
   const makeClient = async (letter: string, clientNo: number): Promise<TenantUsers> => {
     const [client] = await testApp.db
       .insert(clients)

@@ -37,7 +37,8 @@ export function passwordProblem(
   return null;
 }
 
-const password = z
+/** A new password: the length and repetition rules (the breached list is checked by the server). */
+export const newPassword = z
   .string()
   .min(1)
   .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT_MESSAGE)
@@ -62,7 +63,7 @@ export const registrationSchema = z.object({
   firstName: z.string().trim().min(1).max(80),
   lastName: z.string().trim().min(1).max(80),
   email,
-  password,
+  password: newPassword,
   confirmPassword: z.string().min(1).max(128),
 });
 export type RegistrationInput = z.input<typeof registrationSchema>;
@@ -86,7 +87,7 @@ export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
 /** POST /api/reset-password/. Whether the two passwords match is decided by the server. */
 export const resetPasswordSchema = z.object({
   email,
-  password,
+  password: newPassword,
   password_confirmation: z.string().min(1).max(128),
   token: z.string().trim().min(1).max(200),
 });

@@ -183,14 +183,49 @@ export const users = pgTable(
   ],
 );
 
-/** Tokens made unusable by logout before their expiry. */
-export const revokedTokens = pgTable("revoked_tokens", {
-  jti: varchar("jti", { length: 64 }).primaryKey(),
-  userId: refColumn("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-});
+export const sessionEndReasons = [
+  "logout",
+  "ended",
+  "signed_out_elsewhere",
+  "password_changed",
+  "password_reset",
+  "factor_changed",
+] as const;
+export type SessionEndReason = (typeof sessionEndReasons)[number];
+
+/**
+ * Each sign-in: the access token (by its id) is accepted only while its session is open (ended_at
+ * null, expires_at ahead). Ending one (logout, the user or an owner or admin ending it, a password
+ * change) notifies every API process at once (migration 0034). Owned by modules/sessions.
+ */
+export const userSessions = pgTable(
+  "user_sessions",
+  {
+    id: idColumn().primaryKey(),
+    userId: refColumn("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The access token's jti. */
+    tokenId: varchar("token_id", { length: 64 }).notNull(),
+    userAgent: varchar("user_agent", { length: 512 }),
+    /** Readable device from the user agent, e.g. "Chrome on Linux". */
+    device: varchar("device", { length: 120 }).notNull().default(""),
+    /** The address as the sign-in throttle sees it (request.ip). */
+    address: varchar("address", { length: 64 }).notNull().default(""),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    /** Refreshed at most once a minute by authentication. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    endedByUserId: refColumn("ended_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    endReason: varchar("end_reason", { length: 32, enum: sessionEndReasons }),
+  },
+  (t) => [
+    uniqueIndex("user_sessions_token_id_key").on(t.tokenId),
+    index("user_sessions_user_idx").on(t.userId, t.startedAt),
+    index("user_sessions_expires_idx").on(t.expiresAt),
+  ],
+);
 
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",

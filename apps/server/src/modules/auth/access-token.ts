@@ -15,15 +15,31 @@ export async function signAccessToken(
   userId: number,
   lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS,
 ): Promise<string> {
+  return (await signAccessTokenWithClaims(secret, userId, lifetimeSeconds)).token;
+}
+
+/** A signed token and what it says: a session is opened under its id (start-session.ts). */
+export async function signAccessTokenWithClaims(
+  secret: string,
+  userId: number,
+  lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS,
+): Promise<{ token: string; claims: AccessTokenClaims }> {
+  const issuedAtMs = Date.now();
+  const tokenId = randomUUID();
+  const expiresAtSeconds = Math.floor(issuedAtMs / 1000) + lifetimeSeconds;
   // iat has whole seconds; a millisecond stamp lets a password change end sessions of that same second.
-  return new SignJWT({ iat_ms: Date.now() })
+  const token = await new SignJWT({ iat_ms: issuedAtMs })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(ISSUER)
     .setSubject(String(userId))
-    .setJti(randomUUID())
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeSeconds)
+    .setJti(tokenId)
+    .setIssuedAt(Math.floor(issuedAtMs / 1000))
+    .setExpirationTime(expiresAtSeconds)
     .sign(key(secret));
+  return {
+    token,
+    claims: { userId, tokenId, issuedAt: new Date(issuedAtMs), expiresAt: new Date(expiresAtSeconds * 1000) },
+  };
 }
 
 /** Returns the claims of a valid token, or null for anything forged, expired or malformed. */

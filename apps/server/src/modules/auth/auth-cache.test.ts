@@ -109,4 +109,13 @@ describe("signed-in users kept in memory", () => {
     expect((await a.client(fixture.b.ownerToken).post("/api/auth/logout/")).status).toBe(200);
     expect((await owner.get("/api/me/")).status).toBe(401);
   });
+
+  it("refuses at once in B a session ended in A", async () => {
+    const staff = clientB(fixture.b.staffToken);
+    expect(await warm(staff, "/api/me/")).toBe(200);
+    const listed = await a.client(fixture.b.staffToken).get("/api/sessions/");
+    const [session] = (listed.body as { results: { id: number }[] }).results;
+    expect((await a.client(fixture.b.staffToken).post(`/api/sessions/${session?.id}/end/`)).status).toBe(200);
+    expect((await staff.get("/api/me/")).status).toBe(401);
+  });
 });

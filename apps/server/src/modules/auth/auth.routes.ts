@@ -1,4 +1,5 @@
 import {
+  changePasswordSchema,
   confirmRegistrationSchema,
   forgotPasswordSchema,
   loginSchema,
@@ -17,9 +18,19 @@ import { logOut } from "./log-out.js";
 import { requestPasswordReset, resetPassword } from "./password-reset.js";
 import { registerUser } from "./register-user.js";
 import { confirmRegistration } from "./confirm-registration.js";
+import { changePassword } from "./change-password.js";
+import { userAgentOf } from "../audit/audit-context.js";
+import type { FastifyRequest } from "fastify";
+import type { SignInFrom } from "./start-session.js";
 
 const tags = ["Access"];
 const successSchema = z.object({ success: z.literal(true) });
+
+/** The address the throttles count and the browser's user agent, for the session a sign-in opens. */
+function signInFrom(request: FastifyRequest): SignInFrom {
+  return { address: request.ip, userAgent: userAgentOf(request.headers["user-agent"]) };
+}
+
 export function registerAuthRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
 
@@ -33,7 +44,7 @@ export function registerAuthRoutes(router: Router): void {
     body: loginSchema,
     response: z.object({ token: z.string() }),
     handle: ({ body, request }) =>
-      logIn(db, mailer, config.publicUrl, config.jwtSecret, body, request.ip, request.log),
+      logIn(db, mailer, config.publicUrl, config.jwtSecret, body, signInFrom(request), request.log),
   });
 
   defineRoute(router, {
@@ -64,11 +75,24 @@ export function registerAuthRoutes(router: Router): void {
     name: "logOut",
     method: "POST",
     url: "/api/auth/logout/",
-    summary: "Log out: the token is refused from now on",
+    summary: "Log out: the token's session ends, and the token is refused from now on",
     tags,
     access: "user",
     response: z.object({ detail: z.string() }),
     handle: ({ auth }) => logOut(db, auth),
+  });
+
+  defineRoute(router, {
+    name: "changePassword",
+    method: "POST",
+    url: "/api/me/password/",
+    summary:
+      "Change your own password with the current one (a wrong one is a field error, throttled as log in is); every other session of yours ends, this one keeps working",
+    tags,
+    access: "user",
+    body: changePasswordSchema,
+    response: z.object({ success: z.literal(true), ended_sessions: z.number().int() }),
+    handle: ({ auth, body, request }) => changePassword(db, auth, body, request.ip, request.log),
   });
 
   defineRoute(router, {
@@ -95,7 +119,8 @@ export function registerAuthRoutes(router: Router): void {
     access: "public",
     body: confirmRegistrationSchema,
     response: z.object({ token: z.string() }),
-    handle: ({ body, request }) => confirmRegistration(db, config.jwtSecret, body, request.ip, request.log),
+    handle: ({ body, request }) =>
+      confirmRegistration(db, config.jwtSecret, body, signInFrom(request), request.log),
   });
 
   defineRoute(router, {

@@ -1,14 +1,18 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/database.js";
-import { revokedTokens, users } from "../../db/tables.js";
+import { users, userSessions } from "../../db/tables.js";
 import { authUserOf, type AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
 import { authCacheOf, type CachedUser } from "../../db/auth-cache.js";
+import { touchSession } from "../sessions/touch-session.js";
 
 const INVALID_TOKEN = "Given token not valid for any token type";
 
-/** Resolves a bearer token to an active user; revoked, expired or forged tokens answer 401. */
+/**
+ * Resolves a bearer token to an active user; a token whose session is ended (or that has none),
+ * expired or forged answers 401. The session's last_seen_at moves at most once a minute.
+ */
 export async function authenticate(
   db: Database,
   secret: string,
@@ -25,14 +29,14 @@ export async function authenticate(
     cache?.rememberClaims(token, verified);
     claims = verified;
   }
-  // Kept in memory until the database notices a change to the user or a revocation (auth-cache.ts).
-  let user: (CachedUser & { revoked: boolean }) | undefined;
+  // Kept in memory until the database notices a change to the user or the end of the session (auth-cache.ts).
+  let user: (CachedUser & { sessionOpen: boolean; lastSeenAt: Date | null }) | undefined;
   const kept = await cache?.lookup(claims.userId, claims.tokenId);
-  if (kept) user = { ...kept, revoked: false };
+  if (kept) user = { ...kept, sessionOpen: true, lastSeenAt: null };
   else {
     const mark = cache?.mark() ?? 0;
-    // The user and whether this token was revoked (logged out), in one round trip.
-    [user] = await db
+    // The user and this token's session, in one round trip.
+    const [row] = await db
       .select({
         id: users.id,
         username: users.username,
@@ -44,22 +48,33 @@ export async function authenticate(
         clientId: users.clientId,
         isActive: users.isActive,
         tokensValidAfter: users.tokensValidAfter,
-        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${claims.tokenId})`,
+        sessionId: userSessions.id,
+        sessionEndedAt: userSessions.endedAt,
+        lastSeenAt: userSessions.lastSeenAt,
       })
       .from(users)
+      .leftJoin(
+        userSessions,
+        and(eq(userSessions.tokenId, claims.tokenId), eq(userSessions.userId, users.id)),
+      )
       .where(eq(users.id, claims.userId))
       .limit(1);
-    if (user && !user.revoked) {
-      const { revoked: _revoked, ...row } = user;
-      cache?.keep(mark, row, claims.tokenId);
+    if (row) {
+      const { sessionId, sessionEndedAt, ...cached } = row;
+      user = { ...cached, sessionOpen: sessionId !== null && sessionEndedAt === null };
+      if (user.sessionOpen) {
+        const { sessionOpen: _open, lastSeenAt: _seen, ...keep } = user;
+        cache?.keep(mark, keep, claims.tokenId);
+      }
     }
   }
   if (!user || !user.isActive) throw unauthorized("User is inactive or deleted.");
-  // A password change ends every session started before it.
+  // A password reset (tokens_valid_after) ends every session started before it.
   if (user.tokensValidAfter && claims.issuedAt.getTime() < user.tokensValidAfter.getTime()) {
     throw unauthorized(INVALID_TOKEN);
   }
-  if (user.revoked) throw unauthorized(INVALID_TOKEN);
+  if (!user.sessionOpen) throw unauthorized(INVALID_TOKEN);
+  await touchSession(db, claims.tokenId, user.lastSeenAt ?? undefined);
   return {
     tokenId: claims.tokenId,
     expiresAt: claims.expiresAt,

@@ -9,7 +9,7 @@ import { fieldError, nonFieldError } from "../../http/errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { UserRow } from "../users/create-user.js";
 import { markEmailProven } from "../users/user-account-changes.js";
-import { startSession } from "./start-session.js";
+import { startSession, type SignInFrom } from "./start-session.js";
 import { admitLoginAttempt, loginFailed, type ThrottleLog } from "./login-throttle.js";
 import { verifyPassword } from "./passwords.js";
 import { findLiveToken, issueResetToken, spendUserLinks } from "./password-reset.js";
@@ -70,11 +70,11 @@ export async function confirmRegistration(
   db: Database,
   jwtSecret: string,
   input: z.output<typeof confirmRegistrationSchema>,
-  address: string,
+  from: SignInFrom,
   log?: ThrottleLog,
 ): Promise<{ token: string }> {
   const account = input.email.trim().toLowerCase();
-  await admitLoginAttempt(db, account, address, log);
+  await admitLoginAttempt(db, account, from.address, log);
   const found = await findLiveToken(db, input, false);
   if (!found) throw fieldError("token", CONFIRM_LINK_INVALID_MESSAGE);
   if (!found.passwordHash || !(await verifyPassword(found.passwordHash, input.password))) {
@@ -90,5 +90,5 @@ export async function confirmRegistration(
     await markEmailProven(tx, locked.userId);
     return locked.userId;
   });
-  return startSession(db, jwtSecret, userId, { account, address, rememberMe: input.remember_me });
+  return startSession(db, jwtSecret, userId, { account, from, rememberMe: input.remember_me });
 }

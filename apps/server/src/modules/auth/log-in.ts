@@ -10,7 +10,7 @@ import { hashPassword, verifyPassword } from "./passwords.js";
 import { isProven } from "../users/create-user.js";
 import type { Mailer } from "../mail/mailer.js";
 import { resendConfirmation } from "./confirm-registration.js";
-import { startSession } from "./start-session.js";
+import { startSession, type SignInFrom } from "./start-session.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
 let dummyHash: Promise<string> | undefined;
@@ -31,12 +31,12 @@ export async function logIn(
   publicUrl: string,
   jwtSecret: string,
   input: z.output<typeof loginSchema>,
-  address: string,
+  from: SignInFrom,
   log?: ThrottleLog,
 ): Promise<{ token: string }> {
   const account = input.username.trim().toLowerCase();
   // Counted before the password is checked, so parallel guesses cannot all slip past the limit.
-  await admitLoginAttempt(db, account, address, log);
+  await admitLoginAttempt(db, account, from.address, log);
   const [user] = await db
     .select()
     .from(users)
@@ -51,5 +51,5 @@ export async function logIn(
     await loginFailed(db);
     throw nonFieldError(INVALID_CREDENTIALS_MESSAGE);
   }
-  return startSession(db, jwtSecret, user.id, { account, address, rememberMe: input.remember_me });
+  return startSession(db, jwtSecret, user.id, { account, from, rememberMe: input.remember_me });
 }

@@ -19,6 +19,7 @@ import { countAttempt, minutesLeft } from "./rate-limit.js";
 import { currentClock } from "../../clock.js";
 import { markEmailProven, setPasswordHash } from "../users/user-account-changes.js";
 import { recordChange } from "../audit/record-change.js";
+import { endAllSessions } from "../sessions/end-sessions.js";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** Reset emails per address asked for, and requests per client address, in an hour. */
@@ -162,6 +163,8 @@ export async function resetPassword(
     // Every outstanding link of this user is spent, not only the one used.
     await spendUserLinks(tx, found.userId);
     await setPasswordHash(tx, found.userId, passwordHash);
+    // Every session ends (tokens_valid_after refuses their tokens too): listed as ended, not open.
+    await endAllSessions(tx, found.userId, "password_reset");
     // The link came to the address: its follower owns it (an invitation accepted, a registration proven).
     await markEmailProven(tx, found.userId);
   });

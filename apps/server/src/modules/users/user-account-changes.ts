@@ -45,6 +45,20 @@ export async function setPasswordHash(db: Executor, userId: number, passwordHash
 }
 
 /**
+ * The signed-in user changed their own password. Unlike a reset it keeps the session that changed it:
+ * the caller ends the others (sessions/end-sessions.ts) in the same transaction.
+ */
+export async function changeOwnPasswordHash(
+  db: Executor,
+  userId: number,
+  passwordHash: string,
+): Promise<void> {
+  const [before] = await db.select().from(users).where(eq(users.id, userId)).for("update");
+  const [after] = await db.update(users).set({ passwordHash }).where(eq(users.id, userId)).returning();
+  await auditUser(db, "user.change_password", before ?? null, after ?? null);
+}
+
+/**
  * The address's owner followed an emailed link: the account is proven (kept if it already was).
  * An address has one proven account; if another one proved it first, this one cannot.
  */

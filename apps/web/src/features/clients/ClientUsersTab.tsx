@@ -25,6 +25,7 @@ import { fieldErrorsFromBody } from "../../api/field-errors";
 import { useClientUsers, useDeleteClientUser, useSaveClientUser, type ClientUser } from "./users-api";
 import { FormDialogFooter } from "../shell/FormDialogFooter";
 import { HistoryTab } from "../audit/HistoryTab";
+import { UserSessionsModal } from "../security/UserSessionsModal";
 
 type Editing = { mode: "add" } | { mode: "edit"; user: ClientUser } | null;
 
@@ -36,6 +37,7 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<ClientUser | null>(null);
   const [historyOf, setHistoryOf] = useState<ClientUser | null>(null);
+  const [sessionsOf, setSessionsOf] = useState<ClientUser | null>(null);
 
   const confirmRemove = () => {
     if (!removing) return;
@@ -117,6 +119,14 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
                       >
                         History
                       </Button>
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        aria-label={`Sessions of ${user.email}`}
+                        onClick={() => setSessionsOf(user)}
+                      >
+                        Sessions
+                      </Button>
                       {user.id === me.id ? null : (
                         <Button
                           size="compact-sm"
@@ -158,6 +168,8 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
           />
         ) : null}
       </Modal>
+
+      {sessionsOf ? <UserSessionsModal user={sessionsOf} onClose={() => setSessionsOf(null)} /> : null}
 
       <ConfirmDeleteDialog
         opened={removing !== null}

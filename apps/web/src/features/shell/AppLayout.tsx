@@ -1,4 +1,15 @@
-import { AppShell, Box, Burger, Divider, Group, NavLink, ScrollArea, Text } from "@mantine/core";
+import {
+  AppShell,
+  Box,
+  Burger,
+  Divider,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Text,
+  UnstyledButton,
+} from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Suspense, useEffect } from "react";
 import { Link, Outlet, matchPath, useLocation } from "react-router";
@@ -63,14 +74,34 @@ function AuthenticatedShell() {
             </Text>
           </Group>
           <Group gap="md" wrap="nowrap">
-            <Box ta="right" visibleFrom="xs">
-              <Text size="sm" fw={500} lh={1.2}>
-                {displayName(user)}
-              </Text>
-              <Text size="xs" c="dimmed" lh={1.2}>
-                {roleLabel(user)}
-              </Text>
-            </Box>
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <UnstyledButton aria-label="User menu">
+                  <Group gap={6} wrap="nowrap">
+                    <Box ta="right" visibleFrom="xs">
+                      <Text size="sm" fw={500} lh={1.2}>
+                        {displayName(user)}
+                      </Text>
+                      <Text size="xs" c="dimmed" lh={1.2}>
+                        {roleLabel(user)}
+                      </Text>
+                    </Box>
+                    <Text size="xs" c="dimmed" aria-hidden>
+                      ▾
+                    </Text>
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{user.email}</Menu.Label>
+                <Menu.Item component={Link} to={withClient("/security")}>
+                  Security
+                </Menu.Item>
+                <Menu.Item component={Link} to="/logout">
+                  Sign out
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
             <NotificationBell />
           </Group>
         </Group>
