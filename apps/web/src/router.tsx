@@ -66,6 +66,7 @@ const ReconciliationPage = lazyScreen(
   "ReconciliationPage",
 );
 const AuditPage = lazyScreen(() => import("./features/audit/AuditPage"), "AuditPage");
+const SecurityPage = lazyScreen(() => import("./features/security/SecurityPage"), "SecurityPage");
 const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
 const InvoicesAndStatementsPage = lazyScreen(
   () => import("./features/invoices/InvoicesAndStatementsPage"),
@@ -146,6 +147,7 @@ export const routes: RouteObject[] = [
           { path: "/reconciliation", element: <ReconciliationPage /> },
           { path: "/audit", element: <AuditPage /> },
           { path: "/settings", element: <SettingsPage /> },
+          { path: "/security", element: <SecurityPage /> },
           {
             path: "/transactions",
             element: <TransactionsLayout />,

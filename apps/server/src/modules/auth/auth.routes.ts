@@ -1,6 +1,7 @@
 import {
   confirmRegistrationSchema,
   forgotPasswordSchema,
+  loginAnswerSchema,
   loginSchema,
   meSchema,
   recordQuerySchema,
@@ -27,11 +28,12 @@ export function registerAuthRoutes(router: Router): void {
     name: "logIn",
     method: "POST",
     url: "/api/auth-jwt/",
-    summary: "Log in with a username or email and a password; remember_me gives a 30-day token",
+    summary:
+      "Log in with a username or email and a password; remember_me gives a 30-day token. A user with a second factor gets {second_factor_required, challenge, methods} instead, for POST /api/auth-jwt/second-factor/",
     tags,
     access: "public",
     body: loginSchema,
-    response: z.object({ token: z.string() }),
+    response: loginAnswerSchema,
     handle: ({ body, request }) =>
       logIn(db, mailer, config.publicUrl, config.jwtSecret, body, request.ip, request.log),
   });
@@ -57,6 +59,7 @@ export function registerAuthRoutes(router: Router): void {
     access: "user",
     query: recordQuerySchema,
     response: meSchema,
+    openBeforeSecondFactor: true,
     handle: ({ auth, query }) => describeCurrentUser(db, auth, query.client_id),
   });
 
@@ -68,6 +71,7 @@ export function registerAuthRoutes(router: Router): void {
     tags,
     access: "user",
     response: z.object({ detail: z.string() }),
+    openBeforeSecondFactor: true,
     handle: ({ auth }) => logOut(db, auth),
   });
 

@@ -1,18 +1,25 @@
 import { eq, sql } from "drizzle-orm";
+import type { AdminSecondFactor } from "../../config.js";
 import type { Database } from "../../db/database.js";
-import { revokedTokens, users } from "../../db/tables.js";
+import { clients, revokedTokens, userTotpFactors, users } from "../../db/tables.js";
 import { authUserOf, type AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
 import { authCacheOf, type CachedUser } from "../../db/auth-cache.js";
+import { mustHaveSecondFactor } from "./second-factor-policy.js";
 
 const INVALID_TOKEN = "Given token not valid for any token type";
 
-/** Resolves a bearer token to an active user; revoked, expired or forged tokens answer 401. */
+/**
+ * Resolves a bearer token to an active user; revoked, expired or forged tokens answer 401. Says
+ * whether the user is held at second-factor enrolment (the router lets such a user reach only
+ * enrolment, /api/me/ and logout).
+ */
 export async function authenticate(
   db: Database,
   secret: string,
   authorization: string | undefined,
+  adminSecondFactor: AdminSecondFactor = "required",
 ): Promise<AuthContext> {
   const match = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(authorization?.trim() ?? "");
   if (!match?.[1]) throw unauthorized();
@@ -44,6 +51,8 @@ export async function authenticate(
         clientId: users.clientId,
         isActive: users.isActive,
         tokensValidAfter: users.tokensValidAfter,
+        hasSecondFactor: sql<boolean>`exists (select 1 from ${userTotpFactors} where ${userTotpFactors.userId} = ${users.id} and ${userTotpFactors.confirmedAt} is not null)`,
+        clientRequiresSecondFactor: sql<boolean>`coalesce((select ${clients.requireSecondFactor} from ${clients} where ${clients.id} = ${users.clientId}), false)`,
         revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${claims.tokenId})`,
       })
       .from(users)
@@ -64,5 +73,6 @@ export async function authenticate(
     tokenId: claims.tokenId,
     expiresAt: claims.expiresAt,
     user: authUserOf(user),
+    secondFactorEnrolmentRequired: !user.hasSecondFactor && mustHaveSecondFactor(user, adminSecondFactor),
   };
 }

@@ -43,6 +43,20 @@ export async function setPasswordHash(db: Executor, userId: number, passwordHash
 }
 
 /**
+ * Ends every session of the user: tokens issued before now are refused (Date.now(), as token stamps
+ * use it, so the fresh token the caller is handed right after is not).
+ */
+export async function endUserSessions(db: Executor, userId: number, reason: string): Promise<void> {
+  const [before] = await db.select().from(users).where(eq(users.id, userId)).for("update");
+  const [after] = await db
+    .update(users)
+    .set({ tokensValidAfter: new Date() })
+    .where(eq(users.id, userId))
+    .returning();
+  await auditUser(db, "user.end_sessions", before ?? null, after ?? null, reason);
+}
+
+/**
  * The address's owner followed an emailed link: the account is proven (kept if it already was).
  * An address has one proven account; if another one proved it first, this one cannot.
  */

@@ -25,6 +25,7 @@ import { fieldErrorsFromBody } from "../../api/field-errors";
 import { useClientUsers, useDeleteClientUser, useSaveClientUser, type ClientUser } from "./users-api";
 import { FormDialogFooter } from "../shell/FormDialogFooter";
 import { HistoryTab } from "../audit/HistoryTab";
+import { ResetSecondFactorAction } from "../security/ResetSecondFactorAction";
 
 type Editing = { mode: "add" } | { mode: "edit"; user: ClientUser } | null;
 
@@ -117,6 +118,7 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
                       >
                         History
                       </Button>
+                      {me.isAdmin ? <ResetSecondFactorAction user={user} /> : null}
                       {user.id === me.id ? null : (
                         <Button
                           size="compact-sm"

@@ -1,0 +1,24 @@
+import { Alert, Stack } from "@mantine/core";
+import { PageHeader } from "../shell/PageHeader";
+import { useCurrentUser } from "../auth/current-user";
+import { SecondFactorSection } from "./SecondFactorSection";
+
+/** Security: how the user signs in (second factor). */
+export function SecurityPage() {
+  const me = useCurrentUser();
+  const held = me.data?.second_factor_enrolment_required ?? false;
+  return (
+    <Stack gap="lg" maw={760}>
+      <PageHeader title="Security" description="How you sign in to Cyclebill." />
+      {held ? (
+        <Alert color="orange" title="Set up a second factor to continue" data-testid="enrolment-banner">
+          {me.data?.userInfo.isAdmin
+            ? "Provider admins must sign in with a second factor."
+            : "Your organisation requires a second factor for every user."}{" "}
+          Set up an authenticator app below; the rest of Cyclebill opens once it is confirmed.
+        </Alert>
+      ) : null}
+      <SecondFactorSection />
+    </Stack>
+  );
+}
