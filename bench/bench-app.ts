@@ -12,7 +12,12 @@ import { benchDataDir, ensureBenchData, postgresBenchHandle, SECRET } from "./be
 export async function startBenchApp(handle: DatabaseHandle, label: string) {
   const client = await ensureBenchData(handle, label);
   const config = {
-    ...loadConfig({ DATA_DIR: benchDataDir, JWT_SECRET: SECRET, BILLING_SECRETS_KEY: "bench" }),
+    ...loadConfig({
+      DATA_DIR: benchDataDir,
+      JWT_SECRET: SECRET,
+      BILLING_SECRETS_KEY: "bench",
+      ADMIN_SECOND_FACTOR: "optional",
+    }),
     webDistDir: "/none",
   };
   const app = await buildApp({ db: handle.db, config }, { logger: false });

@@ -108,6 +108,7 @@ const server = await startServer({
     WORKERS: "0",
     HOST: "127.0.0.1",
     JWT_SECRET: SECRET,
+    ADMIN_SECOND_FACTOR: "optional",
     BILLING_SECRETS_KEY: "bench",
     TRUST_PROXY: "127.0.0.1",
   },

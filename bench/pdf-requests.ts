@@ -124,6 +124,7 @@ export async function measurePdfRequests(serverUrl: string): Promise<void> {
       WORKERS: "0",
       HOST: "127.0.0.1",
       JWT_SECRET: SECRET,
+      ADMIN_SECOND_FACTOR: "optional",
       BILLING_SECRETS_KEY: "bench",
     },
   });

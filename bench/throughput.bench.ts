@@ -51,6 +51,7 @@ async function startBenchServer(target: Target): Promise<RunningServer> {
       ...target.env,
       HOST: "127.0.0.1",
       JWT_SECRET: SECRET,
+      ADMIN_SECOND_FACTOR: "optional",
       BILLING_SECRETS_KEY: "bench",
     },
     nodeArgs: [

@@ -44,4 +44,7 @@ if (!process.env.BLUEPAY_URL?.trim()) {
     })
     .catch((error) => console.log(`The sandbox's Trans Notify was not set: ${error.message}`));
 }
+// The demo's admin signs in with its printed password alone; set ADMIN_SECOND_FACTOR=required (the
+// server's own default) to hold admins at second-factor enrolment (docs/security.md).
+process.env.ADMIN_SECOND_FACTOR ||= "optional";
 await import("../apps/server/dist/main.js");

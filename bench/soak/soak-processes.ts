@@ -39,6 +39,7 @@ export async function startCluster(databaseUrl: string, dropRate: number, dist: 
     // A dropped answer is seen at once; the time-out only bounds a call that never ends.
     BLUEPAY_TIMEOUT_SECONDS: "1",
     JWT_SECRET: SOAK_SECRET,
+    ADMIN_SECOND_FACTOR: "optional",
     BILLING_SECRETS_KEY: SOAK_SECRET,
     JOB_MAINTENANCE_SECONDS: "1",
     JOB_POLL_SECONDS: "0.5",

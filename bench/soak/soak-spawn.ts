@@ -13,7 +13,7 @@ const serverDir = path.resolve(import.meta.dirname, "../../apps/server");
 function spawnDist(entry: string, env: Record<string, string>): WorkerProcess {
   const child = spawn("node", [`dist/${entry}`], {
     cwd: serverDir,
-    env: { ...process.env, BILLING_DEMO: "0", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, BILLING_DEMO: "0", LOG_LEVEL: "warn", ADMIN_SECOND_FACTOR: "optional", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

@@ -62,6 +62,7 @@ describe("app shell", () => {
       "Reports",
       "Help",
       "Settings",
+      "Security",
       "Signout",
     ]);
 

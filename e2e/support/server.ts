@@ -67,6 +67,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       DATA_DIR: dataDir,
       BILLING_DEMO: options.demo ? "1" : "0",
       JWT_SECRET: TEST_JWT_SECRET,
+      // Browser tests sign admins in with a password alone unless a test sets "required".
+      ADMIN_SECOND_FACTOR: "optional",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -35,6 +35,17 @@ describe("configuration from the environment", () => {
     );
   });
 
+  it("holds provider admins at second-factor enrolment unless ADMIN_SECOND_FACTOR=optional", () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).adminSecondFactor).toBe("required");
+    expect(loadConfig({ DATA_DIR: dataDir, ADMIN_SECOND_FACTOR: "optional" }).adminSecondFactor).toBe(
+      "optional",
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir, ADMIN_SECOND_FACTOR: "sometimes" })).toThrow(
+      /ADMIN_SECOND_FACTOR must be required or optional/,
+    );
+  });
+
   it("generates a JWT secret once and keeps it in the data directory", () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir }).jwtSecret;

@@ -33,7 +33,14 @@ export type Config = {
    */
   trustProxy: string[];
   bluepay: BluepaySettings;
+  /**
+   * ADMIN_SECOND_FACTOR: provider admins must set up a second factor before anything else
+   * (required, the default), or may (optional: the demo and the tests).
+   */
+  adminSecondFactor: AdminSecondFactor;
 };
+
+export type AdminSecondFactor = "required" | "optional";
 
 /** The card gateway (BluePay 2.0). Each client's account id and secret key live on the client. */
 export type BluepaySettings = {
@@ -87,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL ?? "info",
     timeZone: parseTimeZone(env.BILLING_TIME_ZONE),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    adminSecondFactor: parseAdminSecondFactor(env.ADMIN_SECOND_FACTOR),
     bluepay: {
       url: parseGatewayUrl(env.BLUEPAY_URL),
       mode: parseGatewayMode(env.BLUEPAY_MODE),
@@ -169,6 +177,14 @@ function parseGatewayMode(value: string | undefined): "TEST" | "LIVE" {
   if (mode !== "TEST" && mode !== "LIVE")
     throw new Error(`BLUEPAY_MODE must be TEST or LIVE, got "${value}"`);
   return mode;
+}
+
+// Required unless said otherwise: a forgotten setting never leaves admins on a password alone.
+function parseAdminSecondFactor(value: string | undefined): AdminSecondFactor {
+  const setting = value?.trim().toLowerCase() || "required";
+  if (setting !== "required" && setting !== "optional")
+    throw new Error(`ADMIN_SECOND_FACTOR must be required or optional, got "${value}"`);
+  return setting;
 }
 
 /** Names proxy-addr (Fastify's trustProxy) knows for the usual private ranges. */

@@ -148,6 +148,7 @@ export const routes: RouteObject[] = [
           { path: "/audit", element: <AuditPage /> },
           { path: "/security", element: <SecurityPage /> },
           { path: "/settings", element: <SettingsPage /> },
+          { path: "/security", element: <SecurityPage /> },
           {
             path: "/transactions",
             element: <TransactionsLayout />,

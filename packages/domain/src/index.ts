@@ -19,6 +19,7 @@ export * from "./calendar/calendar-date.js";
 export * from "./calendar/calendar-math.js";
 export * from "./auth/auth-schemas.js";
 export * from "./auth/session-schemas.js";
+export * from "./auth/second-factor-schemas.js";
 export * from "./users/user-schemas.js";
 export * from "./ageing/age-balance.js";
 export * from "./reference/us-states.js";

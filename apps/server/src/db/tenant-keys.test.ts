@@ -13,6 +13,9 @@ const GLOBAL_TABLES: readonly string[] = [
   "users",
   "user_sessions",
   "password_reset_tokens",
+  // A user's second factors belong to the user (provider admins have no client), as tokens do.
+  "user_totp_factors",
+  "user_recovery_codes",
   "rate_limits",
   "system_messages",
   "units_of_measure",

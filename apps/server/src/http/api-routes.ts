@@ -1,5 +1,6 @@
 import { registerAuditRoutes } from "../modules/audit/audit.routes.js";
 import { registerAuthRoutes } from "../modules/auth/auth.routes.js";
+import { registerSecondFactorRoutes } from "../modules/auth/second-factor.routes.js";
 import { registerClientRoutes } from "../modules/clients/clients.routes.js";
 import { registerCodeRoutes } from "../modules/codes/codes.routes.js";
 import { registerCustomerRoutes } from "../modules/customers/customers.routes.js";
@@ -28,6 +29,7 @@ import type { Router } from "./router.js";
 export function registerApiRoutes(router: Router): void {
   registerHealthRoutes(router);
   registerAuthRoutes(router);
+  registerSecondFactorRoutes(router);
   registerUserRoutes(router);
   registerSessionRoutes(router);
   registerMessageRoutes(router);

@@ -1,7 +1,10 @@
 import type { CachedUser } from "../db/auth-cache.js";
 
 /** The signed-in user as the API sees it: the user authentication read, less what it checked. */
-export type AuthUser = Omit<CachedUser, "isActive" | "tokensValidAfter">;
+export type AuthUser = Omit<
+  CachedUser,
+  "isActive" | "tokensValidAfter" | "hasSecondFactor" | "clientRequiresSecondFactor"
+>;
 
 /** Only the AuthUser fields of a user read with more (a users row, the authentication cache's entry). */
 export function authUserOf(user: AuthUser): AuthUser {
@@ -17,7 +20,13 @@ export function authUserOf(user: AuthUser): AuthUser {
   };
 }
 
-export type AuthContext = { user: AuthUser; tokenId: string; expiresAt: Date };
+export type AuthContext = {
+  user: AuthUser;
+  tokenId: string;
+  expiresAt: Date;
+  /** The user must set up a second factor first: only enrolment, /api/me/ and logout answer. */
+  secondFactorEnrolmentRequired?: boolean;
+};
 
 /** Who acts, and for which client. Every tenant-scoped function takes one explicitly. */
 export type TenantContext = { clientId: number; user: AuthUser };

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { drfErrorMap, nulCharacterIssues } from "@cyclebill/domain";
+import { SECOND_FACTOR_ENROLMENT_MESSAGE, drfErrorMap, nulCharacterIssues } from "@cyclebill/domain";
 import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { Database } from "../db/database.js";
@@ -88,6 +88,11 @@ export type RouteDefinition<Q, B, P, A extends Access, R = undefined> = {
   successStatus?: number;
   /** Content type of a successful answer when it is not JSON (PDF, CSV, zip). */
   produces?: string;
+  /**
+   * Answers a user held at second-factor enrolment too (enrolment itself, /api/me/, logout). Every
+   * other route refuses such a user with 403: the hold is enforced here, not by each route.
+   */
+  openBeforeSecondFactor?: boolean;
   handle: (input: RouteInput<Q, B, P, A>) => Promise<Answer<R>> | Answer<R>;
 };
 
@@ -139,12 +144,24 @@ export function defineRoute<
     handler: async (request, reply) => {
       let auth: AuthContext | null = null;
       if (definition.access !== "public") {
-        auth = await authenticate(deps.db, deps.config.jwtSecret, request.headers.authorization);
+        auth = await authenticate(
+          deps.db,
+          deps.config.jwtSecret,
+          request.headers.authorization,
+          deps.config.adminSecondFactor,
+        );
+        if (auth.secondFactorEnrolmentRequired && !definition.openBeforeSecondFactor)
+          throw forbidden(SECOND_FACTOR_ENROLMENT_MESSAGE);
         if (definition.access === "admin" && !auth.user.isAdmin) throw forbidden();
       } else if (request.headers.authorization) {
-        auth = await authenticate(deps.db, deps.config.jwtSecret, request.headers.authorization).catch(
-          () => null,
-        );
+        auth = await authenticate(
+          deps.db,
+          deps.config.jwtSecret,
+          request.headers.authorization,
+          deps.config.adminSecondFactor,
+        ).catch(() => null);
+        // A public route serves a held user as it serves anyone: not as that user.
+        if (auth?.secondFactorEnrolmentRequired) auth = null;
       }
       const query = (
         definition.query ? parseInput(definition.query, request.query ?? {}) : undefined

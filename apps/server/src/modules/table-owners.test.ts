@@ -45,6 +45,8 @@ const OWNERS: Record<string, string> = {
   transactions: "ledger",
   units_of_measure: "units",
   user_sessions: "sessions",
+  user_recovery_codes: "auth",
+  user_totp_factors: "auth",
   users: "users",
 };
 

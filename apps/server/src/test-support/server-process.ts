@@ -29,6 +29,7 @@ export async function startServerProcess(
     DATA_DIR: options.dataDir,
     PORT: String(port),
     JWT_SECRET: "multi-process-test",
+    ADMIN_SECOND_FACTOR: "optional",
     BILLING_SECRETS_KEY: "multi-process-test",
     BILLING_DEMO: "0",
     WORKERS: "0",

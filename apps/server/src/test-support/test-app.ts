@@ -63,6 +63,8 @@ export type TestAppOptions = {
   trustProxy?: string[];
   /** The card gateway (e.g. a sandbox's bp20post address); none by default. */
   bluepay?: Partial<Config["bluepay"]>;
+  /** ADMIN_SECOND_FACTOR for this app: "optional" unless a test asks for "required". */
+  adminSecondFactor?: "required" | "optional";
   /** Log at info level into this stream (tests that read the server's log). */
   logStream?: NodeJS.WritableStream;
 };
@@ -78,6 +80,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       JWT_SECRET: TEST_JWT_SECRET,
       BILLING_SECRETS_KEY: "test-secrets-key",
       BILLING_DEMO: "0",
+      // Existing tests sign admins in with a password alone; second-factor tests ask for "required".
+      ADMIN_SECOND_FACTOR: options.adminSecondFactor ?? "optional",
     }),
     webDistDir: options.webDistDir ?? "/nonexistent-web-dist",
     smtpUrl: mail.url,

@@ -28,6 +28,7 @@ export function startWorkerProcess(
     DATABASE_URL: databaseUrl,
     DATA_DIR: options.dataDir,
     JWT_SECRET: "worker-kill-test",
+    ADMIN_SECOND_FACTOR: "optional",
     BILLING_SECRETS_KEY: "worker-kill-test",
     WORKERS: "1",
     JOB_MAINTENANCE_SECONDS: "1",

@@ -21,6 +21,7 @@ export const PROVIDER_ONLY_CLIENT_FIELDS = [
   "bluepay_secret_key",
   "clear_blue_pay_key",
   "gateway_hash_type",
+  "require_second_factor",
 ] as const;
 export type ProviderOnlyClientField = (typeof PROVIDER_ONLY_CLIENT_FIELDS)[number];
 

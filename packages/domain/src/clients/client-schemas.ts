@@ -115,6 +115,8 @@ const clientDetailFields = {
   represent_ach_returns: z.boolean().optional(),
   /** Charged once per ACH entry returned R01/R09 (0: none); left as is when absent. */
   ach_return_fee: nonNegativeAmountSchema.optional(),
+  /** Every user of the client must set up a second factor (provider admins only); left as is when absent. */
+  require_second_factor: z.boolean().optional(),
 };
 
 /** Rates the provider charges the client: editable by admins only. */

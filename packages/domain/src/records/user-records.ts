@@ -23,6 +23,8 @@ export const meSchema = z.object({
       .nullable(),
   }),
   has_blue_pay_key: z.boolean(),
+  /** The user must set up a second factor before reaching anything but enrolment. */
+  second_factor_enrolment_required: z.boolean(),
 });
 export type Me = z.output<typeof meSchema>;
 export type UserInfo = Me["userInfo"];

@@ -133,6 +133,8 @@ export const clients = pgTable(
     representAchReturns: boolean("represent_ach_returns").notNull().default(false),
     /** A fee charged once per ACH entry returned R01/R09; 0: none. */
     achReturnFee: amountColumn("ach_return_fee").notNull().default("0"),
+    /** Every user of this client must set up a second factor before reaching anything else. */
+    requireSecondFactor: boolean("require_second_factor").notNull().default(false),
     createdAt: createdAtColumn(),
     updatedAt: updatedAtColumn(),
   },
@@ -225,6 +227,35 @@ export const userSessions = pgTable(
     index("user_sessions_user_idx").on(t.userId, t.startedAt),
     index("user_sessions_expires_idx").on(t.expiresAt),
   ],
+);
+
+/**
+ * A user's authenticator app (TOTP, RFC 6238): the secret sealed with the secrets key, confirmed
+ * once a code from it was typed, and the last time step used (a code is refused once used).
+ */
+export const userTotpFactors = pgTable("user_totp_factors", {
+  userId: refColumn("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretSealed: text("secret_sealed").notNull(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: createdAtColumn(),
+});
+
+/** A user's one-use recovery codes (ten at a time), as SHA-256; the codes are shown once. */
+export const userRecoveryCodes = pgTable(
+  "user_recovery_codes",
+  {
+    id: idColumn().primaryKey(),
+    userId: refColumn("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: varchar("code_hash", { length: 64 }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [uniqueIndex("user_recovery_codes_user_hash_key").on(t.userId, t.codeHash)],
 );
 
 export const passwordResetTokens = pgTable(

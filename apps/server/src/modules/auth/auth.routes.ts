@@ -2,6 +2,7 @@ import {
   changePasswordSchema,
   confirmRegistrationSchema,
   forgotPasswordSchema,
+  loginAnswerSchema,
   loginSchema,
   meSchema,
   recordQuerySchema,
@@ -19,17 +20,10 @@ import { requestPasswordReset, resetPassword } from "./password-reset.js";
 import { registerUser } from "./register-user.js";
 import { confirmRegistration } from "./confirm-registration.js";
 import { changePassword } from "./change-password.js";
-import { userAgentOf } from "../audit/audit-context.js";
-import type { FastifyRequest } from "fastify";
-import type { SignInFrom } from "./start-session.js";
+import { signInFrom } from "./start-session.js";
 
 const tags = ["Access"];
 const successSchema = z.object({ success: z.literal(true) });
-
-/** The address the throttles count and the browser's user agent, for the session a sign-in opens. */
-function signInFrom(request: FastifyRequest): SignInFrom {
-  return { address: request.ip, userAgent: userAgentOf(request.headers["user-agent"]) };
-}
 
 export function registerAuthRoutes(router: Router): void {
   const { db, config, mailer } = router.deps;
@@ -38,11 +32,12 @@ export function registerAuthRoutes(router: Router): void {
     name: "logIn",
     method: "POST",
     url: "/api/auth-jwt/",
-    summary: "Log in with a username or email and a password; remember_me gives a 30-day token",
+    summary:
+      "Log in with a username or email and a password; remember_me gives a 30-day token. A user with a second factor gets {second_factor_required, challenge, methods} instead, for POST /api/auth-jwt/second-factor/",
     tags,
     access: "public",
     body: loginSchema,
-    response: z.object({ token: z.string() }),
+    response: loginAnswerSchema,
     handle: ({ body, request }) =>
       logIn(db, mailer, config.publicUrl, config.jwtSecret, body, signInFrom(request), request.log),
   });
@@ -68,6 +63,7 @@ export function registerAuthRoutes(router: Router): void {
     access: "user",
     query: recordQuerySchema,
     response: meSchema,
+    openBeforeSecondFactor: true,
     handle: ({ auth, query }) => describeCurrentUser(db, auth, query.client_id),
   });
 
@@ -79,6 +75,7 @@ export function registerAuthRoutes(router: Router): void {
     tags,
     access: "user",
     response: z.object({ detail: z.string() }),
+    openBeforeSecondFactor: true,
     handle: ({ auth }) => logOut(db, auth),
   });
 

@@ -1,22 +1,27 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import type { AdminSecondFactor } from "../../config.js";
 import type { Database } from "../../db/database.js";
-import { users, userSessions } from "../../db/tables.js";
+import { clients, userSessions, userTotpFactors, users } from "../../db/tables.js";
 import { authUserOf, type AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
 import { authCacheOf, type CachedUser } from "../../db/auth-cache.js";
 import { touchSession } from "../sessions/touch-session.js";
+import { mustHaveSecondFactor } from "./second-factor-policy.js";
 
 const INVALID_TOKEN = "Given token not valid for any token type";
 
 /**
  * Resolves a bearer token to an active user; a token whose session is ended (or that has none),
- * expired or forged answers 401. The session's last_seen_at moves at most once a minute.
+ * expired or forged answers 401. The session's last_seen_at moves at most once a minute. Says
+ * whether the user is held at second-factor enrolment (the router lets such a user reach only
+ * enrolment, /api/me/ and logout).
  */
 export async function authenticate(
   db: Database,
   secret: string,
   authorization: string | undefined,
+  adminSecondFactor: AdminSecondFactor = "required",
 ): Promise<AuthContext> {
   const match = /^(?:Bearer|JWT)\s+(\S+)$/i.exec(authorization?.trim() ?? "");
   if (!match?.[1]) throw unauthorized();
@@ -35,7 +40,7 @@ export async function authenticate(
   if (kept) user = { ...kept, sessionOpen: true, lastSeenAt: null };
   else {
     const mark = cache?.mark() ?? 0;
-    // The user and this token's session, in one round trip.
+    // The user, its factors and this token's session, in one round trip.
     const [row] = await db
       .select({
         id: users.id,
@@ -48,6 +53,8 @@ export async function authenticate(
         clientId: users.clientId,
         isActive: users.isActive,
         tokensValidAfter: users.tokensValidAfter,
+        hasSecondFactor: sql<boolean>`exists (select 1 from ${userTotpFactors} where ${userTotpFactors.userId} = ${users.id} and ${userTotpFactors.confirmedAt} is not null)`,
+        clientRequiresSecondFactor: sql<boolean>`coalesce((select ${clients.requireSecondFactor} from ${clients} where ${clients.id} = ${users.clientId}), false)`,
         sessionId: userSessions.id,
         sessionEndedAt: userSessions.endedAt,
         lastSeenAt: userSessions.lastSeenAt,
@@ -79,5 +86,6 @@ export async function authenticate(
     tokenId: claims.tokenId,
     expiresAt: claims.expiresAt,
     user: authUserOf(user),
+    secondFactorEnrolmentRequired: !user.hasSecondFactor && mustHaveSecondFactor(user, adminSecondFactor),
   };
 }

@@ -44,5 +44,6 @@ export async function describeCurrentUser(
       client: ownClient,
     },
     has_blue_pay_key: Boolean(client?.secret),
+    second_factor_enrolment_required: auth.secondFactorEnrolmentRequired ?? false,
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { INVALID_CREDENTIALS_MESSAGE, type loginSchema } from "@cyclebill/domain";
+import { INVALID_CREDENTIALS_MESSAGE, type LoginAnswer, type loginSchema } from "@cyclebill/domain";
 import type { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { users } from "../../db/tables.js";
@@ -11,6 +11,8 @@ import { isProven } from "../users/create-user.js";
 import type { Mailer } from "../mail/mailer.js";
 import { resendConfirmation } from "./confirm-registration.js";
 import { startSession, type SignInFrom } from "./start-session.js";
+import { hasConfirmedFactor } from "./second-factors.js";
+import { secondFactorChallenge } from "./second-factor-sign-in.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
 let dummyHash: Promise<string> | undefined;
@@ -23,7 +25,8 @@ function unknownUserHash(): Promise<string> {
  * Username or email and password to a signed access token; attempts are counted for throttling.
  * Only a proven account signs in. An unproven one answers exactly as a wrong password does (so
  * signing in cannot tell whether a registration took the address); when its password was right, the
- * address is sent a fresh confirmation link instead.
+ * address is sent a fresh confirmation link instead. A user with a second factor gets a challenge
+ * for the second step instead of a token (the attempt stays counted until that step passes).
  */
 export async function logIn(
   db: Database,
@@ -33,7 +36,7 @@ export async function logIn(
   input: z.output<typeof loginSchema>,
   from: SignInFrom,
   log?: ThrottleLog,
-): Promise<{ token: string }> {
+): Promise<LoginAnswer> {
   const account = input.username.trim().toLowerCase();
   // Counted before the password is checked, so parallel guesses cannot all slip past the limit.
   await admitLoginAttempt(db, account, from.address, log);
@@ -51,5 +54,7 @@ export async function logIn(
     await loginFailed(db);
     throw nonFieldError(INVALID_CREDENTIALS_MESSAGE);
   }
-  return startSession(db, jwtSecret, user.id, { account, from, rememberMe: input.remember_me });
+  const how = { account, from, rememberMe: input.remember_me };
+  if (await hasConfirmedFactor(db, user.id)) return secondFactorChallenge(jwtSecret, user.id, how);
+  return startSession(db, jwtSecret, user.id, how);
 }

@@ -7,9 +7,18 @@ import {
   signAccessTokenWithClaims,
 } from "./access-token.js";
 import { loginSucceeded } from "./login-throttle.js";
+import { userAgentOf } from "../audit/audit-context.js";
 
 /** Where a sign-in comes from: the address the throttles count, and the browser's user agent. */
 export type SignInFrom = { address: string; userAgent: string | null };
+
+/** Where a request's sign-in comes from, for the session it opens. */
+export function signInFrom(request: {
+  ip: string;
+  headers: { "user-agent"?: string | string[] };
+}): SignInFrom {
+  return { address: request.ip, userAgent: userAgentOf(request.headers["user-agent"]) };
+}
 
 /**
  * Signs a token and opens its session (a token without one is refused). Sign-in calls it; so do

@@ -79,6 +79,7 @@ const CHANGED: Record<string, unknown> = {
   process_type: "03",
   represent_ach_returns: true,
   ach_return_fee: "25.00",
+  require_second_factor: true,
   emailed_bill_rate: "0.12345",
   credit_card_bill_rate: "0.2",
   pulled_bill_rate: "0.3",

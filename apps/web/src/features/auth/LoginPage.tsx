@@ -1,4 +1,4 @@
-import type { LoginInput } from "@cyclebill/domain";
+import type { LoginAnswer, LoginInput } from "@cyclebill/domain";
 import {
   Alert,
   Anchor,
@@ -22,6 +22,7 @@ import type { FieldErrors } from "./form-validation";
 import { safeRedirectTarget } from "./redirect";
 import { AuthHeading } from "./AuthHeading";
 import { beginSession } from "./begin-session";
+import { SecondFactorStep } from "./SecondFactorStep";
 
 type LoginField = "username" | "password";
 
@@ -41,22 +42,45 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+  // The password was right and the account has a second factor: the code step comes next.
+  const [challenge, setChallenge] = useState<{ challenge: string; remember: boolean } | null>(null);
   useEffect(() => {
     void loadValidation();
   }, []);
 
   const login = useMutation({
     mutationFn: async (input: LoginInput) => {
-      const { token: newToken } = await apiFetch<{ token: string }>("/auth-jwt/", {
+      const answer = await apiFetch<LoginAnswer>("/auth-jwt/", {
         method: "POST",
         body: input,
         // Wrong credentials (400) and lockouts (429) read 'Login failed' on this page, not a toast.
         handles: [400, 429],
       });
-      await beginSession(queryClient, newToken, input.remember_me ?? false);
+      if ("second_factor_required" in answer) {
+        setChallenge({ challenge: answer.challenge, remember: input.remember_me ?? false });
+        return false;
+      }
+      await beginSession(queryClient, answer.token, input.remember_me ?? false);
+      return true;
     },
-    onSuccess: () => void navigate(target, { replace: true }),
+    onSuccess: (signedIn) => {
+      if (signedIn) void navigate(target, { replace: true });
+    },
   });
+
+  if (challenge)
+    return (
+      <SecondFactorStep
+        challenge={challenge.challenge}
+        remember={challenge.remember}
+        onSignedIn={() => void navigate(target, { replace: true })}
+        onStartOver={() => {
+          setChallenge(null);
+          setPassword("");
+          login.reset();
+        }}
+      />
+    );
 
   // The stored-token check on start: a failure is only logged (in fetchMe); the form stays.
   if (login.isIdle && me.isSuccess) return <Navigate to={target} replace />;
@@ -122,7 +146,7 @@ export function LoginPage() {
                 {describeApiError(login.error)}
               </Alert>
             ) : null}
-            {login.isSuccess ? <Alert color="teal" title="Login succeeded" /> : null}
+            {login.isSuccess && login.data ? <Alert color="teal" title="Login succeeded" /> : null}
             <Text size="sm" ta="center">
               No account yet?{" "}
               <Anchor component={Link} to="/register">

@@ -6,6 +6,7 @@ import { useSessionToken } from "../../api/session";
 import { useCurrentUser } from "./current-user";
 import { loginPathFor } from "./redirect";
 import { UserContext } from "./user-context";
+import { ENROLMENT_PATHS } from "../shell/nav-items";
 
 /** Navigation guard: pages inside need a logged-in user; others go to login and come back afterwards. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -46,6 +47,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
         </Stack>
       </Center>
     );
+  }
+  // Held at second-factor enrolment: the Security page is all there is until a factor is set up.
+  if (me.data.second_factor_enrolment_required && !ENROLMENT_PATHS.includes(location.pathname)) {
+    return <Navigate to="/security" replace />;
   }
   return <UserContext value={me.data.userInfo}>{children}</UserContext>;
 }

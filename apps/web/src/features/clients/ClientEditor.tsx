@@ -16,6 +16,7 @@ import { PageHeader } from "../shell/PageHeader";
 import { BooksCheck } from "./BooksCheck";
 import { ClosedPeriodPanel } from "./ClosedPeriodPanel";
 import { AchReturnSettings } from "../gateway-events/AchReturnSettings";
+import { SecondFactorRequirement } from "../security/SecondFactorRequirement";
 import { ClientMessageTab } from "./ClientMessageTab";
 import { ClientOverviewTab } from "./ClientOverviewTab";
 import { ClientRatesTab } from "./ClientRatesTab";
@@ -227,6 +228,7 @@ function ClientEditorForm({
               {canEdit ? <BooksCheck clientId={record.id} /> : null}
               {canEdit ? <AchReturnSettings clientId={record.id} /> : null}
               {isAdmin ? <ClosedPeriodPanel clientId={record.id} /> : null}
+              {isAdmin ? <SecondFactorRequirement clientId={record.id} /> : null}
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="rates">

@@ -26,6 +26,7 @@ import { useClientUsers, useDeleteClientUser, useSaveClientUser, type ClientUser
 import { FormDialogFooter } from "../shell/FormDialogFooter";
 import { HistoryTab } from "../audit/HistoryTab";
 import { UserSessionsModal } from "../security/UserSessionsModal";
+import { ResetSecondFactorAction } from "../security/ResetSecondFactorAction";
 
 type Editing = { mode: "add" } | { mode: "edit"; user: ClientUser } | null;
 
@@ -127,6 +128,7 @@ export function ClientUsersTab({ clientId }: { clientId: number }) {
                       >
                         Sessions
                       </Button>
+                      {me.isAdmin ? <ResetSecondFactorAction user={user} /> : null}
                       {user.id === me.id ? null : (
                         <Button
                           size="compact-sm"

@@ -1,18 +1,31 @@
-import { Stack } from "@mantine/core";
+import { Alert, Stack } from "@mantine/core";
 import { PageHeader } from "../shell/PageHeader";
+import { useCurrentUser } from "../auth/current-user";
 import { ChangePasswordSection } from "./ChangePasswordSection";
+import { SecondFactorSection } from "./SecondFactorSection";
 import { SessionsSection } from "./SessionsSection";
 
 /**
- * Security: the signed-in user's own sign-in settings, one section each (second factors will join
- * them here).
+ * Security: how the signed-in user signs in, one section each: the second factor, where they are
+ * signed in, and their password. A user held at enrolment sees only the second factor.
  */
 export function SecurityPage() {
+  const me = useCurrentUser();
+  const held = me.data?.second_factor_enrolment_required ?? false;
   return (
-    <Stack gap="lg">
-      <PageHeader title="Security" description="Where you are signed in, and your password." />
-      <SessionsSection />
-      <ChangePasswordSection />
+    <Stack gap="lg" maw={960}>
+      <PageHeader title="Security" description="How you sign in to Cyclebill, and where you are signed in." />
+      {held ? (
+        <Alert color="orange" title="Set up a second factor to continue" data-testid="enrolment-banner">
+          {me.data?.userInfo.isAdmin
+            ? "Provider admins must sign in with a second factor."
+            : "Your organisation requires a second factor for every user."}{" "}
+          Set up an authenticator app below; the rest of Cyclebill opens once it is confirmed.
+        </Alert>
+      ) : null}
+      <SecondFactorSection />
+      {held ? null : <SessionsSection />}
+      {held ? null : <ChangePasswordSection />}
     </Stack>
   );
 }

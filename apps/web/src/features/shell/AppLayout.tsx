@@ -13,7 +13,7 @@ import {
 import { useDisclosure } from "@mantine/hooks";
 import { Suspense, useEffect } from "react";
 import { Link, Outlet, matchPath, useLocation } from "react-router";
-import { displayName, type UserRole } from "../auth/current-user";
+import { displayName, useCurrentUser, type UserRole } from "../auth/current-user";
 import { RequireAuth } from "../auth/RequireAuth";
 import { useUser } from "../auth/user-context";
 import { ClientSelect } from "../clients/ClientSelect";
@@ -47,7 +47,9 @@ function AuthenticatedShell() {
   const { pathname } = useLocation();
   const user = useUser();
   const { isAdmin, clientId, clientName, withClient } = useClientContext();
-  const items = visibleNavItems(NAV_ITEMS, { loggedIn: true, isAdmin });
+  // Held at second-factor enrolment: nothing but Security and Signout, and nothing that reads data.
+  const held = useCurrentUser().data?.second_factor_enrolment_required ?? false;
+  const items = visibleNavItems(NAV_ITEMS, { loggedIn: true, isAdmin, held });
   usePreloadedScreens(isAdmin);
 
   return (
@@ -102,7 +104,7 @@ function AuthenticatedShell() {
                 </Menu.Item>
               </Menu.Dropdown>
             </Menu>
-            <NotificationBell />
+            {held ? null : <NotificationBell />}
           </Group>
         </Group>
         <Group
@@ -115,8 +117,8 @@ function AuthenticatedShell() {
           role="search"
           aria-label="Client and customer selection"
         >
-          {isAdmin ? <ClientSelect /> : null}
-          <CustomerSelect />
+          {isAdmin && !held ? <ClientSelect /> : null}
+          {held ? null : <CustomerSelect />}
         </Group>
       </AppShell.Header>
 

@@ -48,12 +48,18 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Reports", to: "/reports", activePath: "/reports", adminOnly: false, loggedInOnly: false },
   { label: "Help", to: "/help", activePath: "/help", adminOnly: false, loggedInOnly: false },
   { label: "Settings", to: "/settings", activePath: "/settings", adminOnly: false, loggedInOnly: true },
+  { label: "Security", to: "/security", activePath: "/security", adminOnly: false, loggedInOnly: true },
   { label: "Signout", to: "/logout", activePath: "/logout", adminOnly: false, loggedInOnly: true },
 ];
 
-export type NavViewer = { loggedIn: boolean; isAdmin: boolean };
+/** held: the user must set up a second factor first, and sees only Security and Signout. */
+export type NavViewer = { loggedIn: boolean; isAdmin: boolean; held?: boolean };
+
+/** What a user held at second-factor enrolment can open. */
+export const ENROLMENT_PATHS: readonly string[] = ["/security", "/logout"];
 
 export function visibleNavItems(items: readonly NavItem[], viewer: NavViewer): NavItem[] {
+  if (viewer.held) return items.filter((item) => ENROLMENT_PATHS.includes(item.to));
   return items.filter(
     (item) => (!item.adminOnly || viewer.isAdmin) && (!item.loggedInOnly || viewer.loggedIn),
   );

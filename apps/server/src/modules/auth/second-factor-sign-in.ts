@@ -1,0 +1,98 @@
+import { SignJWT, jwtVerify } from "jose";
+import { eq } from "drizzle-orm";
+import {
+  EXPIRED_CHALLENGE_MESSAGE,
+  INVALID_SECOND_FACTOR_CODE_MESSAGE,
+  type SecondFactorChallenge,
+  type secondFactorLoginSchema,
+} from "@cyclebill/domain";
+import type { z } from "zod";
+import type { Database } from "../../db/database.js";
+import { users } from "../../db/tables.js";
+import { nonFieldError } from "../../http/errors.js";
+import { currentAuditActor, withAuditActor } from "../audit/audit-context.js";
+import { isProven } from "../users/create-user.js";
+import { admitLoginAttempt, loginFailed, type ThrottleLog } from "./login-throttle.js";
+import { auditSecondFactor } from "./second-factor-audit.js";
+import { spendRecoveryCode, spendTotpCode } from "./second-factors.js";
+import { startSession, type SignInFrom } from "./start-session.js";
+import type { FactorConfig } from "./totp-enrolment.js";
+
+// Its own issuer: a challenge is never an access token (verifyAccessToken wants issuer "cyclebill").
+const CHALLENGE_ISSUER = "cyclebill-second-factor";
+const CHALLENGE_LIFETIME_SECONDS = 5 * 60;
+
+type SignInHow = { account: string; rememberMe: boolean };
+
+function key(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** The password was right and the user has a factor: a short-lived signed challenge for the second step. */
+export async function secondFactorChallenge(
+  jwtSecret: string,
+  userId: number,
+  how: SignInHow,
+): Promise<SecondFactorChallenge> {
+  const challenge = await new SignJWT({ account: how.account, remember_me: how.rememberMe })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(CHALLENGE_ISSUER)
+    .setSubject(String(userId))
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + CHALLENGE_LIFETIME_SECONDS)
+    .sign(key(jwtSecret));
+  return { second_factor_required: true, challenge, methods: ["totp", "recovery_code"] };
+}
+
+async function openChallenge(
+  jwtSecret: string,
+  challenge: string,
+): Promise<{ userId: number; account: string; rememberMe: boolean }> {
+  try {
+    const { payload } = await jwtVerify(challenge, key(jwtSecret), {
+      issuer: CHALLENGE_ISSUER,
+      algorithms: ["HS256"],
+    });
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || typeof payload.account !== "string") throw new Error("malformed");
+    return { userId, account: payload.account, rememberMe: payload.remember_me === true };
+  } catch {
+    throw nonFieldError(EXPIRED_CHALLENGE_MESSAGE);
+  }
+}
+
+/**
+ * POST /api/auth-jwt/second-factor/: the challenge and a code from the app (a step not used before)
+ * or a recovery code (once). Counted like a password (login-throttle.ts); the session starts only here.
+ */
+export async function completeSecondFactor(
+  db: Database,
+  config: FactorConfig,
+  input: z.output<typeof secondFactorLoginSchema>,
+  from: SignInFrom,
+  log?: ThrottleLog,
+): Promise<{ token: string }> {
+  const { userId, account, rememberMe } = await openChallenge(config.jwtSecret, input.challenge);
+  await admitLoginAttempt(db, account, from.address, log);
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user || !user.isActive || !isProven(user)) throw nonFieldError(EXPIRED_CHALLENGE_MESSAGE);
+  // Who signs in is the actor of what their sign-in writes (nobody was signed in yet).
+  const actor = { ...currentAuditActor(), kind: "user" as const, userId: user.id, label: user.email };
+  let passed = false;
+  if (input.code !== undefined) passed = await spendTotpCode(db, config.secretsKey, user.id, input.code);
+  else if (input.recovery_code !== undefined)
+    passed = await db.transaction(async (tx) => {
+      if (!(await spendRecoveryCode(tx, user.id, input.recovery_code ?? ""))) return false;
+      await withAuditActor(actor, () =>
+        auditSecondFactor(tx, user, "second_factor.use_recovery_code", [
+          ["recovery_codes", "unused", "one used"],
+        ]),
+      );
+      return true;
+    });
+  if (!passed) {
+    await loginFailed(db);
+    throw nonFieldError(INVALID_SECOND_FACTOR_CODE_MESSAGE);
+  }
+  return startSession(db, config.jwtSecret, user.id, { account, from, rememberMe });
+}
