@@ -11,6 +11,7 @@ import { pollUntil } from "../../test-support/poll-until.js";
 import { accessSteps, resourceSteps } from "../../test-support/audit-walk/walk-steps-access.js";
 import { ledgerSteps, readOnlyPosts } from "../../test-support/audit-walk/walk-steps-ledger.js";
 import { paymentSteps, productionSteps } from "../../test-support/audit-walk/walk-steps-money.js";
+import { securitySteps } from "../../test-support/audit-walk/walk-steps-security.js";
 import {
   idOf,
   ok,
@@ -32,6 +33,7 @@ const steps: WalkStep[] = [
   ...paymentSteps,
   ...ledgerSteps,
   ...productionSteps,
+  ...securitySteps,
 ];
 
 let world: WalkWorld;

@@ -4,8 +4,8 @@ import { idOf, ok, type WalkStep, type WalkWorld } from "./walk-world.js";
 
 // The audit walk's steps for accounts, clients, customers and the resources every client keeps.
 
-const NEWCOMER = "walk.newcomer@example.com";
-const PASSWORDS = ["walk first pass 1", "walk second pass 2"] as const;
+export const NEWCOMER = "walk.newcomer@example.com";
+export const NEWCOMER_PASSWORDS = ["walk first pass 1", "walk second pass 2"] as const;
 
 function linkIn(text: string, path: string): URL {
   const match = new RegExp(`https?://\\S+${path.replace("/", "\\/")}\\?\\S+`).exec(text);
@@ -28,8 +28,8 @@ export const accessSteps: WalkStep[] = [
         firstName: "Walk",
         lastName: "Newcomer",
         email: NEWCOMER,
-        password: PASSWORDS[0],
-        confirmPassword: PASSWORDS[0],
+        password: NEWCOMER_PASSWORDS[0],
+        confirmPassword: NEWCOMER_PASSWORDS[0],
       }),
   },
   {
@@ -39,14 +39,14 @@ export const accessSteps: WalkStep[] = [
       world.anonymous.post("/api/register/confirm/", {
         email: NEWCOMER,
         token: await mailedToken(world, "/register/confirm"),
-        password: PASSWORDS[0],
+        password: NEWCOMER_PASSWORDS[0],
       }),
   },
   {
     route: "POST /api/auth-jwt/",
     action: "user.sign_in",
     call: async (world) => {
-      const answer = await signIn(world, PASSWORDS[0]);
+      const answer = await signIn(world, NEWCOMER_PASSWORDS[0]);
       world.texts.newcomerToken = (answer.body as { token: string }).token;
       return answer;
     },
@@ -68,8 +68,8 @@ export const accessSteps: WalkStep[] = [
       world.anonymous.post("/api/reset-password/", {
         email: NEWCOMER,
         token: await mailedToken(world, "/passwordReset"),
-        password: PASSWORDS[1],
-        password_confirmation: PASSWORDS[1],
+        password: NEWCOMER_PASSWORDS[1],
+        password_confirmation: NEWCOMER_PASSWORDS[1],
       }),
   },
   {
