@@ -25,7 +25,7 @@ describe("the Security page: sessions and the password", () => {
       await other.getByRole("heading", { level: 1, name: "Help" }).waitFor();
 
       // The user menu leads to Security, which lists both sessions, this one marked.
-      await page.getByRole("button", { name: "User menu" }).click();
+      await page.getByTitle("Account menu").click();
       await page.getByRole("menuitem", { name: "Security" }).click();
       await page.getByRole("heading", { level: 1, name: "Security" }).waitFor();
       const table = page.getByRole("table", { name: "Your sessions" });

@@ -76,9 +76,10 @@ function AuthenticatedShell() {
             </Text>
           </Group>
           <Group gap="md" wrap="nowrap">
-            <Menu position="bottom-end" withinPortal>
+            <Menu position="bottom-end" withinPortal keepMounted>
               <Menu.Target>
-                <UnstyledButton aria-label="User menu">
+                {/* Named by the words it shows (WCAG 2.5.3); the title names it where they are hidden. */}
+                <UnstyledButton title="Account menu">
                   <Group gap={6} wrap="nowrap">
                     <Box ta="right" visibleFrom="xs">
                       <Text size="sm" fw={500} lh={1.2}>
