@@ -7,6 +7,8 @@ export default defineConfig({
     name: "e2e",
     root: fileURLToPath(new URL(".", import.meta.url)),
     include: ["**/*.spec.ts"],
+    // Migrates one PGlite database that each file's server starts on a copy of.
+    globalSetup: ["./support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 150_000,
     teardownTimeout: 30_000,

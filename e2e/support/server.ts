@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +10,13 @@ export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DEFAULT_SERVER_ENTRY = path.join(REPO_ROOT, "apps/server/dist/main.js");
 // WEB_DIST_DIR (also read by the server) lets parallel work test its own build.
 const WEB_INDEX = path.join(process.env.WEB_DIST_DIR ?? path.join(REPO_ROOT, "apps/web/dist"), "index.html");
+
+/**
+ * A migrated, empty PGlite data directory (e2e/support/global-setup.ts) that a server without
+ * DATABASE_URL starts on a copy of. Only the database is copied: each server writes its own
+ * installation id and secrets key, so no two send the gateway the same ORDER_ID.
+ */
+export const TEMPLATE_ENV = "CYCLEBILL_E2E_TEMPLATE_DATA_DIR";
 
 /** Fixed so tests can mint or inspect tokens; never used outside tests. */
 export const TEST_JWT_SECRET = "cyclebill-e2e-jwt-secret-0123456789abcdef0123456789abcdef";
@@ -38,8 +45,8 @@ export type RunningServer = {
   dataDir: string;
   /** Everything the server wrote to stdout/stderr so far (tail-trimmed). */
   logs: () => string;
-  /** Stops the process and deletes its data directory. Safe to call twice. */
-  stop: () => Promise<void>;
+  /** Stops the process and deletes its data directory (unless kept). Safe to call twice. */
+  stop: (options?: { keepDataDir?: boolean }) => Promise<void>;
 };
 
 /**
@@ -57,6 +64,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), "cyclebill-e2e-"));
+  const template = process.env[TEMPLATE_ENV];
+  if (template && !options.env?.DATABASE_URL && !process.env.DATABASE_URL)
+    await cp(path.join(template, "pglite"), path.join(dataDir, "pglite"), { recursive: true });
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
@@ -99,7 +109,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   process.once("exit", killOnExit);
 
   let stopped = false;
-  const stop = async () => {
+  const stop = async (stopOptions: { keepDataDir?: boolean } = {}) => {
     if (stopped) return;
     stopped = true;
     process.removeListener("exit", killOnExit);
@@ -109,7 +119,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await exited;
       clearTimeout(timer);
     }
-    await rm(dataDir, { recursive: true, force: true });
+    if (!stopOptions.keepDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
   try {
