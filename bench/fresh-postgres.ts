@@ -3,16 +3,30 @@
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
 
-/** A new, empty PostgreSQL database of that name on BENCH_DATABASE_URL (dropped first if left over). */
+const serverUrl = () => process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+
+/** Drops the database of that name on BENCH_DATABASE_URL, if it is there. */
+export async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl() });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+/**
+ * A new PostgreSQL database of that name on BENCH_DATABASE_URL (dropped first if left over): empty,
+ * or a copy of the `template` database (which must have no connections open).
+ */
 export async function freshPostgres(
   name: string,
   poolSize = 2,
+  template?: string,
 ): Promise<{ handle: DatabaseHandle; url: string; drop: () => Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const server = serverUrl();
+  await dropDatabase(name);
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
   await admin.end();
   const url = new URL(server);
   url.pathname = `/${name}`;
@@ -22,10 +36,7 @@ export async function freshPostgres(
     url: url.toString(),
     drop: async () => {
       await handle.close();
-      const dropper = new pg.Client({ connectionString: server });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await dropDatabase(name);
     },
   };
 }

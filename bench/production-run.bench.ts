@@ -4,7 +4,8 @@
 // print pools drawn into merged PDFs on the PDF threads and zipped, as the pool-build jobs do.
 // 30% of the customers take their statements by email: the run's statement emails are then drawn
 // and sent to a local SMTP server (its own process), as the statement-email job sends them.
-// Usage: npm run bench:production [-- --pglite-only | --postgres-only]
+// Usage: npm run bench:production [-- --pglite-only | --postgres-only | --trail-compare]
+// (--trail-compare: the PostgreSQL run alone, with the audit trail off and on, twice each)
 // Sizes: 100,000 customers on PostgreSQL (targets: the run ≤ 60 s, pools ≤ 150 s, emails ≤ 150 s,
 // end to end ≤ 5 minutes), 10,000 on PGlite (end to end ≤ 1 minute);
 // BENCH_PRODUCTION_CUSTOMERS overrides both. Chunks of JOB_CHUNK_SIZE (default 500) customers.
@@ -17,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { openDatabase, type DatabaseHandle } from "../apps/server/src/db/database.js";
-import { freshPostgres } from "./fresh-postgres.js";
+import { dropDatabase, freshPostgres } from "./fresh-postgres.js";
 import { CYCLE, RUN_DATE, generateProductionClient as generate } from "./production-data.js";
 import { queryRows } from "../apps/server/src/db/query-rows.js";
 import { dbInt, dbText } from "../apps/server/src/db/row-schemas.js";
@@ -76,12 +77,48 @@ async function peakMemory<T>(work: () => Promise<T>): Promise<{ result: T; befor
 /** The statements the run made. */
 const madeRowSchema = z.object({ statements: dbInt });
 
-async function measure(handle: DatabaseHandle, label: string, customers: number): Promise<void> {
+/** The audit trail's rows, to tell how many the run wrote. */
+const trailRowSchema = z.object({ rows: dbInt });
+const trailRows = async (handle: DatabaseHandle) =>
+  (await queryRows(handle.db, sql`select count(*)::int as rows from audit_events`, trailRowSchema))[0]
+    ?.rows ?? 0;
+
+/**
+ * The baseline of --trail-compare: the trail's tables take no rows. Row triggers that drop each
+ * insert and update (a rule cannot: the chain head's insert uses ON CONFLICT), so no head is locked
+ * and no row or index is written; what is left of the trail's cost is building and hashing its rows
+ * in the process and three statements per transaction that write nothing.
+ */
+async function turnTrailOff(handle: DatabaseHandle): Promise<void> {
+  await handle.db.execute(sql`create function bench_drop_row() returns trigger language plpgsql as
+    $$ begin return null; end $$`);
+  for (const table of ["audit_events", "audit_heads"])
+    await handle.db.execute(
+      sql.raw(`create trigger bench_trail_off before insert or update on ${table}
+               for each row execute function bench_drop_row()`),
+    );
+}
+
+type Generated = { clientId: number; overdue: number };
+/** The trail on or off; pools and emails or the run alone; the client already generated (a copy). */
+type MeasureOptions = { trail?: boolean; deliveries?: boolean; generated?: Generated };
+
+async function measure(
+  handle: DatabaseHandle,
+  label: string,
+  customers: number,
+  options: MeasureOptions = {},
+): Promise<number> {
   const generating = performance.now();
-  const { clientId, overdue } = await generate(handle, customers, EMAIL_SHARE);
+  const { clientId, overdue } = options.generated ?? (await generate(handle, customers, EMAIL_SHARE));
+  if (options.trail === false) await turnTrailOff(handle);
+  const trailBefore = await trailRows(handle);
   console.log(
-    `${label}: ${customers} customers (${overdue} overdue) generated in ` +
-      `${((performance.now() - generating) / 1000).toFixed(1)} s; chunks of ${CHUNK_SIZE}, ${LANES} at once`,
+    `${label}: ${customers} customers (${overdue} overdue) ` +
+      (options.generated
+        ? "in a copy of the generated database"
+        : `generated in ${((performance.now() - generating) / 1000).toFixed(1)} s`) +
+      `; chunks of ${CHUNK_SIZE}, ${LANES} at once`,
   );
   const admin = await createUser(handle.db, {
     email: "bench-admin@example.test",
@@ -181,8 +218,10 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
       .join(", ")} (other: locks, chunk records, commits)`,
   );
   console.log(
-    `  doctor: ${mismatches.length === 0 ? "every balance equals its ledger" : `${mismatches.length} mismatches`}`,
+    `  doctor: ${mismatches.length === 0 ? "every balance equals its ledger" : `${mismatches.length} mismatches`}; ` +
+      `audit trail ${options.trail === false ? "off" : `on, ${(await trailRows(handle)) - trailBefore} rows written`}`,
   );
+  if (options.deliveries === false) return seconds;
   const poolSeconds = await buildPools(handle, deliveries);
   const emailSeconds = await sendEmails(handle, deliveries);
   const total = seconds + poolSeconds + emailSeconds;
@@ -190,6 +229,7 @@ async function measure(handle: DatabaseHandle, label: string, customers: number)
     `  end to end (run, pools, emails): ${total.toFixed(1)} s, ${Math.round(customers / total)} customers/s ` +
       `(load average ${load()})`,
   );
+  return seconds;
 }
 
 /** The run's statement emails, as the statement-email job sends them, to a local SMTP server. */
@@ -279,6 +319,45 @@ async function buildPools(handle: DatabaseHandle, jobs: readonly DeliveryJob[]):
 }
 
 const args = new Set(process.argv.slice(2));
+if (args.has("--trail-compare")) {
+  // The run alone, with the trail on and off (each on a fresh database), in the order on, off,
+  // off, on: a steady change in the machine's load lands on both sides alike, and the first run's
+  // cold start (about twice as slow at 2,000 customers) on the trail's side.
+  // The client is generated once; each run takes a copy of that database (CREATE DATABASE ...
+  // TEMPLATE), which takes seconds where generating 100,000 customers took minutes.
+  const seedName = "cyclebill_bench_trail_seed";
+  const seed = await freshPostgres(seedName);
+  const generated = await generate(seed.handle, sizeOf(100_000), EMAIL_SHARE);
+  await seed.handle.close();
+  const seconds: Record<"off" | "on", number[]> = { off: [], on: [] };
+  try {
+    for (const trail of ["on", "off", "off", "on"] as const) {
+      const { handle, drop } = await freshPostgres(`cyclebill_bench_trail_${trail}`, 2, seedName);
+      try {
+        const label = `PostgreSQL, trail ${trail}`;
+        seconds[trail].push(
+          await measure(handle, label, sizeOf(100_000), {
+            trail: trail === "on",
+            deliveries: false,
+            generated,
+          }),
+        );
+      } finally {
+        await drop();
+      }
+    }
+  } finally {
+    await dropDatabase(seedName);
+  }
+  const mean = (list: number[]) => list.reduce((sum, value) => sum + value, 0) / list.length;
+  const [off, on] = [mean(seconds.off), mean(seconds.on)];
+  console.log(
+    `trail compare: off ${seconds.off.map((value) => value.toFixed(1)).join(", ")} s, ` +
+      `on ${seconds.on.map((value) => value.toFixed(1)).join(", ")} s; the trail costs ` +
+      `${(((on - off) / off) * 100).toFixed(1)}% of the run (load average ${load()})`,
+  );
+  process.exit(0);
+}
 if (!args.has("--postgres-only")) {
   const handle = await openDatabase({ kind: "pglite", dataDir: null });
   await measure(handle, "PGlite (in memory)", sizeOf(10_000));
