@@ -34,6 +34,7 @@ const SIGNED_IN: readonly Screen[] = [
   { name: "add-by-group", path: "/transactions/addByRoute", heading: "Add Transactions by Group" },
   { name: "invoices-and-statements", path: "/invoicesAndStatements", heading: "Invoices & Statements" },
   { name: "settings", path: "/settings", heading: "Settings" },
+  { name: "access-review", path: "/access-review", heading: "Access review" },
   { name: "help", path: "/help", heading: "Help" },
 ];
 
