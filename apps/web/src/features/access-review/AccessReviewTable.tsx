@@ -11,7 +11,7 @@ export type AccessReviewSortField = "email" | "role" | "client" | "last_sign_in"
 export const ACCESS_REVIEW_PAGE_SIZES = [25, 50, 100] as const;
 
 const ROLE_LABELS: Record<AccessReviewUser["role"], string> = {
-  admin: "Provider admin",
+  admin: "Admin",
   owner: "Owner",
   staff: "Staff",
 };

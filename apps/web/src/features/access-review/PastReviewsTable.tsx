@@ -17,13 +17,13 @@ export function PastReviewsTable({ scope }: { scope: ReviewScope }) {
       <Text fw={600} id="past-reviews-title" component="h2" size="lg">
         Past reviews
       </Text>
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={820}>
         <Table striped verticalSpacing="sm" aria-label="Past reviews">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={170}>When</Table.Th>
-              <Table.Th w={240}>Reviewer</Table.Th>
-              <Table.Th w={110} ta="right">
+              <Table.Th w={160}>When</Table.Th>
+              <Table.Th w={220}>Reviewer</Table.Th>
+              <Table.Th w={90} ta="right">
                 Users
               </Table.Th>
               <Table.Th>Note</Table.Th>

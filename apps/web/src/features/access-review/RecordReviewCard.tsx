@@ -51,7 +51,7 @@ export function RecordReviewCard({ scope, scopeName }: { scope: ReviewScope; sco
           {problem ? <Alert color="red">{problem}</Alert> : null}
           <Textarea
             label="Note"
-            description={`What you checked and what you changed (at most ${String(ACCESS_REVIEW_NOTE_MAX)} characters).`}
+            description={`What you checked and what you changed (at most ${ACCESS_REVIEW_NOTE_MAX.toLocaleString("en-US")} characters).`}
             autosize
             minRows={3}
             maxRows={8}
