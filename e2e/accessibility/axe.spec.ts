@@ -35,6 +35,7 @@ const SIGNED_IN: readonly Screen[] = [
   { name: "invoices-and-statements", path: "/invoicesAndStatements", heading: "Invoices & Statements" },
   { name: "settings", path: "/settings", heading: "Settings" },
   { name: "security", path: "/security", heading: "Security" },
+  { name: "access-review", path: "/access-review", heading: "Access review" },
   { name: "help", path: "/help", heading: "Help" },
 ];
 

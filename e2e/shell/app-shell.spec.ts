@@ -60,6 +60,7 @@ describe("app shell", () => {
       "Transactions",
       "Invoices & Statements",
       "Reports",
+      "Access review",
       "Help",
       "Settings",
       "Security",

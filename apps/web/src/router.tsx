@@ -66,6 +66,10 @@ const ReconciliationPage = lazyScreen(
   "ReconciliationPage",
 );
 const AuditPage = lazyScreen(() => import("./features/audit/AuditPage"), "AuditPage");
+const AccessReviewPage = lazyScreen(
+  () => import("./features/access-review/AccessReviewPage"),
+  "AccessReviewPage",
+);
 const SecurityPage = lazyScreen(() => import("./features/security/SecurityPage"), "SecurityPage");
 const AppLayout = lazyScreen(() => import("./features/shell/AppLayout"), "AppLayout");
 const InvoicesAndStatementsPage = lazyScreen(
@@ -146,6 +150,7 @@ export const routes: RouteObject[] = [
           { path: "/reports", element: <AccountReportsPage /> },
           { path: "/reconciliation", element: <ReconciliationPage /> },
           { path: "/audit", element: <AuditPage /> },
+          { path: "/access-review", element: <AccessReviewPage /> },
           { path: "/security", element: <SecurityPage /> },
           { path: "/settings", element: <SettingsPage /> },
           { path: "/security", element: <SecurityPage /> },

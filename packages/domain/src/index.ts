@@ -71,3 +71,4 @@ export * from "./payments/expiring-cards.js";
 export * from "./records/payment-records.js";
 export * from "./records/reconciliation-records.js";
 export * from "./audit/audit-records.js";
+export * from "./audit/access-review.js";

@@ -1,3 +1,4 @@
+import { registerAccessReviewRoutes } from "../modules/access-review/access-review.routes.js";
 import { registerAuditRoutes } from "../modules/audit/audit.routes.js";
 import { registerAuthRoutes } from "../modules/auth/auth.routes.js";
 import { registerSecondFactorRoutes } from "../modules/auth/second-factor.routes.js";
@@ -52,4 +53,5 @@ export function registerApiRoutes(router: Router): void {
   registerExpiringCardRoutes(router);
   registerGatewayEventRoutes(router);
   registerAuditRoutes(router);
+  registerAccessReviewRoutes(router);
 }

@@ -13,6 +13,7 @@ const schemaDirectory = path.join(serverSource, "db", "schema");
 
 /** Each table's owning module (a directory under src/modules). */
 const OWNERS: Record<string, string> = {
+  access_reviews: "access-review",
   audit_events: "audit",
   audit_heads: "audit",
   clients: "clients",

@@ -1,7 +1,9 @@
 import {
   bigint,
   char,
+  date,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -9,7 +11,8 @@ import {
   timestamp,
   varchar,
 } from "drizzle-orm/pg-core";
-import { refColumn } from "./columns.js";
+import { idColumn, refColumn } from "./columns.js";
+import { users } from "./platform.js";
 
 export const auditActorKinds = ["user", "job", "cli", "payer", "system"] as const;
 export type AuditActorKind = (typeof auditActorKinds)[number];
@@ -55,3 +58,26 @@ export const auditHeads = pgTable("audit_heads", {
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: char("hash", { length: 64 }).notNull(),
 });
+
+/**
+ * A reviewer looked at the access review (migration 0037): who, when, the note and how many users it
+ * listed. Client 0 is a provider-wide review (as the trail's provider chain). Owned by modules/access-review.
+ */
+export const accessReviews = pgTable(
+  "access_reviews",
+  {
+    clientId: refColumn("client_id").notNull(),
+    id: idColumn(),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }).notNull(),
+    reviewDate: date("review_date").notNull(),
+    reviewerUserId: refColumn("reviewer_user_id").references(() => users.id, { onDelete: "set null" }),
+    reviewerLabel: varchar("reviewer_label", { length: 254 }).notNull(),
+    note: text("note").notNull(),
+    usersCount: integer("users_count").notNull(),
+    activeUsersCount: integer("active_users_count").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "access_reviews_pkey", columns: [t.clientId, t.id] }),
+    index("access_reviews_client_idx").on(t.clientId, t.reviewedAt),
+  ],
+);

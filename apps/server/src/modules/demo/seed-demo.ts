@@ -2,6 +2,7 @@ import type { Database } from "../../db/database.js";
 import { clients, codes, routes } from "../../db/tables.js";
 import { authUserOf, type TenantContext } from "../../http/auth-context.js";
 import { refreshStatistics } from "../../db/refresh-statistics.js";
+import { keepAccessReview } from "../access-review/record-access-review.js";
 import { createUser } from "../users/create-user.js";
 import { currentClock } from "../../clock.js";
 import { seedDemoCustomers } from "./seed-demo-customers.js";
@@ -143,6 +144,15 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     });
     await playDemoMonths(db, { tenant, ownerTenant, plans, codeRows, codeId, now });
     await closeDemoHistory(db, client.id, plans, now);
+    // A quarterly access review taken a month ago, so the Access review screen has one to show.
+    const reviewedAt = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000);
+    await keepAccessReview(db, {
+      scope: { clientId: client.id, clientName: demo.clientName },
+      reviewer: { id: ownerTenant.user.id, label: ownerTenant.user.email },
+      note: "Quarterly review: the owner and staff accounts are both still needed; no one to remove.",
+      reviewedAt,
+      reviewDate: isoDate(reviewedAt),
+    });
   }
   if (options.secretsKey) await pointDemoClientsAtSandbox(db, options.secretsKey, demoClientIds);
   // Statistics for the data just written: PGlite has no autovacuum to gather them.

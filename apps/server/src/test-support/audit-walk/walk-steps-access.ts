@@ -78,6 +78,12 @@ export const accessSteps: WalkStep[] = [
     call: (world) => world.admin.put("/api/messages", { system_message: "Walk: statements go out Friday." }),
   },
   {
+    route: "POST /api/access-review/reviews/",
+    action: "access_review.record",
+    call: (world) =>
+      world.owner.post("/api/access-review/reviews/", { note: "Walk: every user checked, none to remove." }),
+  },
+  {
     route: "POST /api/clients/",
     action: "client.create",
     call: async (world) => {

@@ -49,7 +49,8 @@ function AuthenticatedShell() {
   const { isAdmin, clientId, clientName, withClient } = useClientContext();
   // Held at second-factor enrolment: nothing but Security and Signout, and nothing that reads data.
   const held = useCurrentUser().data?.second_factor_enrolment_required ?? false;
-  const items = visibleNavItems(NAV_ITEMS, { loggedIn: true, isAdmin, held });
+  const isOwner = user.role === "owner" && user.client_id !== null;
+  const items = visibleNavItems(NAV_ITEMS, { loggedIn: true, isAdmin, isOwner, held });
   usePreloadedScreens(isAdmin);
 
   return (

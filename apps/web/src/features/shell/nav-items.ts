@@ -8,6 +8,8 @@ export type NavItem = {
   /** Other screens that belong to the section (outside its path prefix). */
   alsoActive?: readonly string[];
   adminOnly: boolean;
+  /** Only for the client's owners and the provider's admins (staff do not see it). */
+  ownersAndAdminsOnly?: boolean;
   loggedInOnly: boolean;
 };
 
@@ -46,6 +48,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
     loggedInOnly: false,
   },
   { label: "Reports", to: "/reports", activePath: "/reports", adminOnly: false, loggedInOnly: false },
+  {
+    label: "Access review",
+    to: "/access-review",
+    activePath: "/access-review",
+    adminOnly: false,
+    ownersAndAdminsOnly: true,
+    loggedInOnly: true,
+  },
   { label: "Help", to: "/help", activePath: "/help", adminOnly: false, loggedInOnly: false },
   { label: "Settings", to: "/settings", activePath: "/settings", adminOnly: false, loggedInOnly: true },
   { label: "Security", to: "/security", activePath: "/security", adminOnly: false, loggedInOnly: true },
@@ -53,7 +63,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
 ];
 
 /** held: the user must set up a second factor first, and sees only Security and Signout. */
-export type NavViewer = { loggedIn: boolean; isAdmin: boolean; held?: boolean };
+/** isOwner: a client's owner (not staff, attached to a client). */
+export type NavViewer = { loggedIn: boolean; isAdmin: boolean; isOwner?: boolean; held?: boolean };
 
 /** What a user held at second-factor enrolment can open. */
 export const ENROLMENT_PATHS: readonly string[] = ["/security", "/logout"];
@@ -61,6 +72,9 @@ export const ENROLMENT_PATHS: readonly string[] = ["/security", "/logout"];
 export function visibleNavItems(items: readonly NavItem[], viewer: NavViewer): NavItem[] {
   if (viewer.held) return items.filter((item) => ENROLMENT_PATHS.includes(item.to));
   return items.filter(
-    (item) => (!item.adminOnly || viewer.isAdmin) && (!item.loggedInOnly || viewer.loggedIn),
+    (item) =>
+      (!item.adminOnly || viewer.isAdmin) &&
+      (!item.ownersAndAdminsOnly || viewer.isAdmin || viewer.isOwner === true) &&
+      (!item.loggedInOnly || viewer.loggedIn),
   );
 }
