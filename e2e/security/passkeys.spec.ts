@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { logInThroughForm } from "../support/auth.js";
+import { axeViolations, formatViolations } from "../support/axe.js";
 import { useBrowserWorld } from "../support/browser-world.js";
 
 const ADMIN = { email: "keyholder@cyclebill.example", password: "admin-Passkey-Factor-1" };
@@ -33,6 +34,14 @@ describe("passkeys: an admin under ADMIN_SECOND_FACTOR=required", () => {
     });
   });
 
+  /** WCAG 2 AA on the page as it stands, once its transitions are at rest. */
+  async function expectAccessible(where: string) {
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== "running"),
+    );
+    expect(formatViolations(await axeViolations(page)), `axe violations on ${where}`).toBe("");
+  }
+
   const navLabels = async () =>
     (await page.getByRole("navigation").getByRole("link").allTextContents()).map((label) => label.trim());
 
@@ -58,14 +67,16 @@ describe("passkeys: an admin under ADMIN_SECOND_FACTOR=required", () => {
     await expect.poll(navLabels).toContain("Clients");
     // The only factor of an admin who must keep one cannot be removed.
     expect(await panel.getByRole("button", { name: "Remove passkey Test laptop" }).isDisabled()).toBe(true);
+    await expectAccessible("the Security page with a passkey");
     await signOut();
 
     // The password, then the passkey.
     await logInThroughForm(page, ADMIN.email, ADMIN.password);
     await page.getByText("Use your passkey to finish signing in.").waitFor();
+    await expectAccessible("the passkey sign-in step");
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await page.waitForURL((url) => url.pathname === "/home");
-    expect(await navLabels()).toContain("Admin Processing");
+    await expect.poll(navLabels).toContain("Admin Processing");
     await page.goto(`${origin}/security`);
     const row = page.getByRole("table", { name: "Your passkeys" }).getByRole("row", { name: /Test laptop/ });
     await expect.poll(async () => (await row.textContent()) ?? "").not.toContain("Never");
