@@ -1,8 +1,8 @@
-import { like } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { INVALID_SECOND_FACTOR_CODE_MESSAGE, SECOND_FACTOR_ENROLMENT_MESSAGE } from "@cyclebill/domain";
 import { describe, expect, it } from "vitest";
-import { auditEvents } from "../../db/tables.js";
+import { auditEvents, passkeyChallenges } from "../../db/tables.js";
 import { softwarePasskey, type SoftwarePasskey } from "../../test-support/software-passkey.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { createUser } from "../users/create-user.js";
@@ -128,6 +128,39 @@ describe("a passkey", () => {
     expect((await signInWith(user.email, passkey)).status).toBe(200);
     const status = (await testApp.client(fresh).get("/api/me/")).status;
     expect(status).toBe(200);
+  });
+
+  it("refuses an expired challenge, a forged sign-in challenge, and two answers at once", async () => {
+    const user = await newUser({ clientId: fixture.a.clientId });
+    const { passkey } = await enrol(await tokenOf(user.email));
+    const { challenge, options } = await passkeyStep(user.email);
+    // Five minutes later the WebAuthn challenge is gone, though the answer is right.
+    await testApp.db
+      .update(passkeyChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passkeyChallenges.challenge, options.challenge));
+    const late = await testApp.client().post("/api/auth-jwt/second-factor/", {
+      challenge,
+      passkey: passkey.assert(options),
+    });
+    expect(late).toMatchObject({
+      status: 400,
+      body: { non_field_errors: [INVALID_SECOND_FACTOR_CODE_MESSAGE] },
+    });
+    expect(
+      (
+        await testApp
+          .client()
+          .post("/api/auth-jwt/second-factor/passkey-options/", { challenge: `${challenge}x` })
+      ).status,
+    ).toBe(400);
+    const next = await passkeyStep(user.email);
+    const both = await testApp.client().post("/api/auth-jwt/second-factor/", {
+      challenge: next.challenge,
+      code: "123456",
+      passkey: passkey.assert(next.options),
+    });
+    expect(both.status).toBe(400);
   });
 
   it("is removed with the password; a user with none signs in with the password alone", async () => {
