@@ -85,7 +85,8 @@ export async function passkeyOptionsForChallenge(
 
 /**
  * POST /api/auth-jwt/second-factor/: the challenge and a code from the app (a step not used before)
- * or a recovery code (once), or a passkey's answer to its options. Counted like a password (login-throttle.ts); the session starts only here.
+ * or a recovery code (once), or a passkey's answer to its options. Counted like a password
+ * (login-throttle.ts); the session starts only here.
  */
 export async function completeSecondFactor(
   db: Database,
