@@ -257,7 +257,11 @@ describe("a provider admin under ADMIN_SECOND_FACTOR=required", () => {
     });
 
     const rows = (
-      await testApp.db.select().from(auditEvents).where(like(auditEvents.action, "second_factor.%"))
+      await testApp.db
+        .select()
+        .from(auditEvents)
+        .where(like(auditEvents.action, "second_factor.%"))
+        .orderBy(auditEvents.clientId, auditEvents.seq)
     ).filter((row) => row.recordId === String(user.id));
     expect(rows.map((row) => row.action)).toEqual([
       "second_factor.passkey_options",
