@@ -36,7 +36,7 @@ export type CachedUser = {
   clientId: number | null;
   isActive: boolean;
   tokensValidAfter: Date | null;
-  /** A confirmed second factor (user_totp_factors; its triggers send this user's notice). */
+  /** A second factor: a confirmed app or a passkey (their tables' triggers send this user's notice). */
   hasSecondFactor: boolean;
   /** The user's client requires a second factor (clients.require_second_factor). */
   clientRequiresSecondFactor: boolean;

@@ -16,6 +16,8 @@ const GLOBAL_TABLES: readonly string[] = [
   // A user's second factors belong to the user (provider admins have no client), as tokens do.
   "user_totp_factors",
   "user_recovery_codes",
+  "user_passkeys",
+  "passkey_challenges",
   "rate_limits",
   "system_messages",
   "units_of_measure",

@@ -258,6 +258,50 @@ export const userRecoveryCodes = pgTable(
   (t) => [uniqueIndex("user_recovery_codes_user_hash_key").on(t.userId, t.codeHash)],
 );
 
+/** A user's passkeys (WebAuthn credentials, migration 0036): public keys only, with the last signature count. */
+export const userPasskeys = pgTable(
+  "user_passkeys",
+  {
+    id: idColumn().primaryKey(),
+    userId: refColumn("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url, as the browser names the credential. */
+    credentialId: varchar("credential_id", { length: 1400 }).notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
+    /** Comma-separated transports the browser reported ("internal,hybrid"). */
+    transports: varchar("transports", { length: 200 }).notNull().default(""),
+    name: varchar("name", { length: 100 }).notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    uniqueIndex("user_passkeys_credential_id_key").on(t.credentialId),
+    index("user_passkeys_user_id_idx").on(t.userId),
+  ],
+);
+
+/** A WebAuthn challenge handed out for enrolment or sign-in: five minutes, spent once. */
+export const passkeyChallenges = pgTable(
+  "passkey_challenges",
+  {
+    id: idColumn().primaryKey(),
+    userId: refColumn("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: varchar("purpose", { length: 20 }).$type<"register" | "sign_in">().notNull(),
+    challenge: varchar("challenge", { length: 200 }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAtColumn(),
+  },
+  (t) => [
+    uniqueIndex("passkey_challenges_challenge_key").on(t.challenge),
+    index("passkey_challenges_user_id_idx").on(t.userId),
+  ],
+);
+
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {

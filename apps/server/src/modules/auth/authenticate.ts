@@ -1,13 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AdminSecondFactor } from "../../config.js";
 import type { Database } from "../../db/database.js";
-import { clients, userSessions, userTotpFactors, users } from "../../db/tables.js";
+import { clients, userSessions, users } from "../../db/tables.js";
 import { authUserOf, type AuthContext } from "../../http/auth-context.js";
 import { unauthorized } from "../../http/errors.js";
 import { verifyAccessToken } from "./access-token.js";
 import { authCacheOf, type CachedUser } from "../../db/auth-cache.js";
 import { touchSession } from "../sessions/touch-session.js";
 import { mustHaveSecondFactor } from "./second-factor-policy.js";
+import { hasFactorSql } from "./second-factors.js";
 
 const INVALID_TOKEN = "Given token not valid for any token type";
 
@@ -53,7 +54,7 @@ export async function authenticate(
         clientId: users.clientId,
         isActive: users.isActive,
         tokensValidAfter: users.tokensValidAfter,
-        hasSecondFactor: sql<boolean>`exists (select 1 from ${userTotpFactors} where ${userTotpFactors.userId} = ${users.id} and ${userTotpFactors.confirmedAt} is not null)`,
+        hasSecondFactor: hasFactorSql(users.id),
         clientRequiresSecondFactor: sql<boolean>`coalesce((select ${clients.requireSecondFactor} from ${clients} where ${clients.id} = ${users.clientId}), false)`,
         sessionId: userSessions.id,
         sessionEndedAt: userSessions.endedAt,

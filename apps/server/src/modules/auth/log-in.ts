@@ -11,7 +11,7 @@ import { isProven } from "../users/create-user.js";
 import type { Mailer } from "../mail/mailer.js";
 import { resendConfirmation } from "./confirm-registration.js";
 import { startSession, type SignInFrom } from "./start-session.js";
-import { hasConfirmedFactor } from "./second-factors.js";
+import { factorMethods } from "./second-factors.js";
 import { secondFactorChallenge } from "./second-factor-sign-in.js";
 
 // Verifying against a real hash for unknown users keeps the answer time the same, so timing tells nothing.
@@ -55,6 +55,7 @@ export async function logIn(
     throw nonFieldError(INVALID_CREDENTIALS_MESSAGE);
   }
   const how = { account, from, rememberMe: input.remember_me };
-  if (await hasConfirmedFactor(db, user.id)) return secondFactorChallenge(jwtSecret, user.id, how);
+  const methods = await factorMethods(db, user.id);
+  if (methods.length > 0) return secondFactorChallenge(jwtSecret, user.id, how, methods);
   return startSession(db, jwtSecret, user.id, how);
 }

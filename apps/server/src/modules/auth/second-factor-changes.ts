@@ -8,8 +8,10 @@ import { endSessionsForFactorChange } from "./factor-sessions.js";
 import { admitLoginAttempt, loginFailed } from "./login-throttle.js";
 import { verifyPassword } from "./passwords.js";
 import { auditSecondFactor } from "./second-factor-audit.js";
+import { countPasskeys, deletePasskey, deletePasskeys, listPasskeys, passkeyLabel } from "./passkeys.js";
 import {
   deleteSecondFactors,
+  factorCount,
   readTotpFactor,
   replaceRecoveryCodes,
   spendTotpCode,
@@ -26,7 +28,7 @@ const WRONG_PASSWORD_MESSAGE = "That password is not right.";
  * The user proves it is them once more: a code from their app, or their password. Counted like a
  * sign-in (login-throttle.ts), so a stolen session cannot guess either.
  */
-async function proveItIsThem(
+export async function proveItIsThem(
   db: Database,
   config: FactorConfig,
   auth: AuthContext,
@@ -52,7 +54,7 @@ async function proveItIsThem(
 
 /**
  * DELETE /api/me/second-factor/totp/: with the password or a code. Refused when the user must keep
- * a factor and this is their last one. Other sessions end; the caller gets a fresh token.
+ * a factor and this is their last one (no passkey is left). Other sessions end; the caller gets a fresh token.
  */
 export async function removeTotp(
   db: Database,
@@ -63,7 +65,11 @@ export async function removeTotp(
 ): Promise<{ token: string }> {
   const factor = await readTotpFactor(db, auth.user.id);
   if (!factor) throw notFound();
-  if (factor.confirmedAt && (await userMustHaveFactor(db, auth, config.adminSecondFactor)))
+  if (
+    factor.confirmedAt &&
+    (await countPasskeys(db, auth.user.id)) === 0 &&
+    (await userMustHaveFactor(db, auth, config.adminSecondFactor))
+  )
     throw nonFieldError(LAST_FACTOR_MESSAGE);
   // A pending enrolment needs no proof beyond the session: it never guarded anything.
   if (factor.confirmedAt) await proveItIsThem(db, config, auth, from.address, input);
@@ -74,6 +80,38 @@ export async function removeTotp(
       ...(hadFactor ? [["recovery_codes", "set", null] as [string, string, null]] : []),
     ]);
     if (hadFactor) await endSessionsForFactorChange(tx, auth.user.id);
+  });
+  return { token: await issueSessionToken(db, config.jwtSecret, auth.user.id, from) };
+}
+
+/**
+ * DELETE /api/me/second-factor/passkeys/{id}/: with the password or a code from the app. Refused
+ * when the user must keep a factor and this is their last one. Other sessions end; the caller gets
+ * a fresh token.
+ */
+export async function removePasskey(
+  db: Database,
+  config: FactorConfig,
+  auth: AuthContext,
+  id: number,
+  input: { code?: string; password?: string },
+  from: SignInFrom,
+): Promise<{ token: string }> {
+  const target = (await listPasskeys(db, auth.user.id)).find((row) => row.id === id);
+  if (!target) throw notFound();
+  if (
+    (await factorCount(db, auth.user.id)) === 1 &&
+    (await userMustHaveFactor(db, auth, config.adminSecondFactor))
+  )
+    throw nonFieldError(LAST_FACTOR_MESSAGE);
+  await proveItIsThem(db, config, auth, from.address, input);
+  await db.transaction(async (tx) => {
+    const removed = await deletePasskey(tx, auth.user.id, id);
+    if (!removed) throw notFound();
+    await auditSecondFactor(tx, auth.user, "second_factor.passkey_remove", [
+      ["passkey", passkeyLabel(removed), null],
+    ]);
+    await endSessionsForFactorChange(tx, auth.user.id);
   });
   return { token: await issueSessionToken(db, config.jwtSecret, auth.user.id, from) };
 }
@@ -101,7 +139,7 @@ export async function regenerateRecoveryCodes(
 
 /**
  * POST /api/users/{id}/second-factor/reset/ (provider admins): a user who lost their factor has it
- * removed, with why, and their sessions end; they set up a new one at their next sign-in.
+ * removed (the app, its recovery codes and every passkey), with why, and their sessions end; they set up a new one at their next sign-in.
  */
 export async function resetSecondFactor(
   db: Database,
@@ -115,14 +153,17 @@ export async function resetSecondFactor(
       .where(eq(users.id, userId))
       .limit(1);
     if (!user) throw notFound();
-    const hadFactor = await deleteSecondFactors(tx, user.id);
+    const hadTotp = await deleteSecondFactors(tx, user.id);
+    const passkeys = await deletePasskeys(tx, user.id);
+    const hadFactor = hadTotp || passkeys > 0;
     await auditSecondFactor(
       tx,
       user,
       "second_factor.reset",
       [
-        ["totp", hadFactor ? "confirmed" : null, null],
-        ["recovery_codes", hadFactor ? "set" : null, null],
+        ["totp", hadTotp ? "confirmed" : null, null],
+        ["recovery_codes", hadTotp ? "set" : null, null],
+        ["passkeys", passkeys > 0 ? String(passkeys) : null, null],
       ],
       reason,
     );

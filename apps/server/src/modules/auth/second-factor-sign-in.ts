@@ -3,7 +3,9 @@ import { eq } from "drizzle-orm";
 import {
   EXPIRED_CHALLENGE_MESSAGE,
   INVALID_SECOND_FACTOR_CODE_MESSAGE,
+  type PasskeyOptions,
   type SecondFactorChallenge,
+  type SecondFactorMethod,
   type secondFactorLoginSchema,
 } from "@cyclebill/domain";
 import type { z } from "zod";
@@ -16,7 +18,8 @@ import { admitLoginAttempt, loginFailed, type ThrottleLog } from "./login-thrott
 import { auditSecondFactor } from "./second-factor-audit.js";
 import { spendRecoveryCode, spendTotpCode } from "./second-factors.js";
 import { startSession, type SignInFrom } from "./start-session.js";
-import type { FactorConfig } from "./totp-enrolment.js";
+import type { PasskeyConfig } from "./passkey-enrolment.js";
+import { passkeySignInOptions, spendPasskeyAssertion } from "./passkey-sign-in.js";
 
 // Its own issuer: a challenge is never an access token (verifyAccessToken wants issuer "cyclebill").
 const CHALLENGE_ISSUER = "cyclebill-second-factor";
@@ -33,6 +36,7 @@ export async function secondFactorChallenge(
   jwtSecret: string,
   userId: number,
   how: SignInHow,
+  methods: SecondFactorMethod[],
 ): Promise<SecondFactorChallenge> {
   const challenge = await new SignJWT({ account: how.account, remember_me: how.rememberMe })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -41,7 +45,7 @@ export async function secondFactorChallenge(
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + CHALLENGE_LIFETIME_SECONDS)
     .sign(key(jwtSecret));
-  return { second_factor_required: true, challenge, methods: ["totp", "recovery_code"] };
+  return { second_factor_required: true, challenge, methods };
 }
 
 async function openChallenge(
@@ -61,25 +65,45 @@ async function openChallenge(
   }
 }
 
+/** The user a challenge names, while they may still sign in. */
+async function signingInUser(db: Database, userId: number) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user || !user.isActive || !isProven(user)) throw nonFieldError(EXPIRED_CHALLENGE_MESSAGE);
+  return user;
+}
+
+/** POST /api/auth-jwt/second-factor/passkey-options/: what the browser needs to use a passkey. */
+export async function passkeyOptionsForChallenge(
+  db: Database,
+  config: PasskeyConfig,
+  challenge: string,
+  origin?: string,
+): Promise<PasskeyOptions> {
+  const { userId } = await openChallenge(config.jwtSecret, challenge);
+  return passkeySignInOptions(db, config, await signingInUser(db, userId), origin);
+}
+
 /**
  * POST /api/auth-jwt/second-factor/: the challenge and a code from the app (a step not used before)
- * or a recovery code (once). Counted like a password (login-throttle.ts); the session starts only here.
+ * or a recovery code (once), or a passkey's answer to its options. Counted like a password
+ * (login-throttle.ts); the session starts only here.
  */
 export async function completeSecondFactor(
   db: Database,
-  config: FactorConfig,
+  config: PasskeyConfig,
   input: z.output<typeof secondFactorLoginSchema>,
-  from: SignInFrom,
+  from: SignInFrom & { origin?: string },
   log?: ThrottleLog,
 ): Promise<{ token: string }> {
   const { userId, account, rememberMe } = await openChallenge(config.jwtSecret, input.challenge);
   await admitLoginAttempt(db, account, from.address, log);
-  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!user || !user.isActive || !isProven(user)) throw nonFieldError(EXPIRED_CHALLENGE_MESSAGE);
+  const user = await signingInUser(db, userId);
   // Who signs in is the actor of what their sign-in writes (nobody was signed in yet).
   const actor = { ...currentAuditActor(), kind: "user" as const, userId: user.id, label: user.email };
   let passed = false;
   if (input.code !== undefined) passed = await spendTotpCode(db, config.secretsKey, user.id, input.code);
+  else if (input.passkey !== undefined)
+    passed = await spendPasskeyAssertion(db, config, user, input.passkey, from.origin);
   else if (input.recovery_code !== undefined)
     passed = await db.transaction(async (tx) => {
       if (!(await spendRecoveryCode(tx, user.id, input.recovery_code ?? ""))) return false;

@@ -1,5 +1,10 @@
 import {
+  passkeyEnrolSchema,
+  passkeyEnrolledSchema,
+  passkeyOptionsSchema,
+  passkeySignInOptionsSchema,
   recordIdParamsSchema,
+  removePasskeySchema,
   recoveryCodesSchema,
   removeTotpSchema,
   secondFactorLoginSchema,
@@ -10,8 +15,15 @@ import {
 } from "@cyclebill/domain";
 import { z } from "zod";
 import { defineRoute, type Router } from "../../http/router.js";
-import { regenerateRecoveryCodes, removeTotp, resetSecondFactor } from "./second-factor-changes.js";
-import { completeSecondFactor } from "./second-factor-sign-in.js";
+import { finishPasskeyEnrolment, startPasskeyEnrolment } from "./passkey-enrolment.js";
+import { originOf } from "./relying-party.js";
+import {
+  regenerateRecoveryCodes,
+  removePasskey,
+  removeTotp,
+  resetSecondFactor,
+} from "./second-factor-changes.js";
+import { completeSecondFactor, passkeyOptionsForChallenge } from "./second-factor-sign-in.js";
 import { describeSecondFactor } from "./second-factors.js";
 import { confirmTotpEnrolment, startTotpEnrolment } from "./totp-enrolment.js";
 import { signInFrom } from "./start-session.js";
@@ -26,12 +38,33 @@ export function registerSecondFactorRoutes(router: Router): void {
     method: "POST",
     url: "/api/auth-jwt/second-factor/",
     summary:
-      "The second step of signing in: the challenge from POST /api/auth-jwt/ with a 6-digit code from the authenticator app (each code once) or a recovery code (each once). Throttled as log in is",
+      "The second step of signing in: the challenge from POST /api/auth-jwt/ with a 6-digit code from the authenticator app (each code once), a recovery code (each once) or a passkey's answer to the passkey options. Throttled as log in is",
     tags,
     access: "public",
     body: secondFactorLoginSchema,
     response: z.object({ token: z.string() }),
-    handle: ({ body, request }) => completeSecondFactor(db, config, body, signInFrom(request), request.log),
+    handle: ({ body, request }) =>
+      completeSecondFactor(
+        db,
+        config,
+        body,
+        { ...signInFrom(request), origin: originOf(request.headers) },
+        request.log,
+      ),
+  });
+
+  defineRoute(router, {
+    name: "passkeySignInOptions",
+    method: "POST",
+    url: "/api/auth-jwt/second-factor/passkey-options/",
+    summary:
+      "The second step with a passkey: the challenge from POST /api/auth-jwt/ gives the options for navigator.credentials.get() (a WebAuthn challenge good for five minutes, once)",
+    tags,
+    access: "public",
+    body: passkeySignInOptionsSchema,
+    response: passkeyOptionsSchema,
+    handle: ({ body, request }) =>
+      passkeyOptionsForChallenge(db, config, body.challenge, originOf(request.headers)),
   });
 
   defineRoute(router, {
@@ -88,6 +121,51 @@ export function registerSecondFactorRoutes(router: Router): void {
     body: removeTotpSchema,
     response: z.object({ token: z.string() }),
     handle: ({ auth, body, request }) => removeTotp(db, config, auth, body, signInFrom(request)),
+  });
+
+  defineRoute(router, {
+    name: "startPasskeyEnrolment",
+    method: "POST",
+    url: "/api/me/second-factor/passkeys/options/",
+    summary:
+      "Start adding a passkey: the options for navigator.credentials.create() (a WebAuthn challenge good for five minutes, once)",
+    tags,
+    access: "user",
+    openBeforeSecondFactor: true,
+    response: passkeyOptionsSchema,
+    handle: ({ auth, request }) => startPasskeyEnrolment(db, config, auth, originOf(request.headers)),
+  });
+
+  defineRoute(router, {
+    name: "finishPasskeyEnrolment",
+    method: "POST",
+    url: "/api/me/second-factor/passkeys/",
+    summary:
+      "Add a passkey: the browser's answer to the options, with a name for it. Answers the passkey and a fresh token; the user's other sessions end",
+    tags,
+    access: "user",
+    openBeforeSecondFactor: true,
+    body: passkeyEnrolSchema,
+    response: passkeyEnrolledSchema,
+    successStatus: 201,
+    handle: ({ auth, body, request }) =>
+      finishPasskeyEnrolment(db, config, auth, body, signInFrom(request), originOf(request.headers)),
+  });
+
+  defineRoute(router, {
+    name: "removePasskey",
+    method: "DELETE",
+    url: "/api/me/second-factor/passkeys/:id/",
+    summary:
+      "Remove a passkey with the current password or a code from the app; refused when it is the last factor of a user who must keep one. Answers a fresh token; other sessions end",
+    tags,
+    access: "user",
+    openBeforeSecondFactor: true,
+    params: recordIdParamsSchema,
+    body: removePasskeySchema,
+    response: z.object({ token: z.string() }),
+    handle: ({ auth, params, body, request }) =>
+      removePasskey(db, config, auth, params.id, body, signInFrom(request)),
   });
 
   defineRoute(router, {

@@ -240,7 +240,9 @@ describe("a provider admin under ADMIN_SECOND_FACTOR=required", () => {
     const rows = await testApp.db
       .select()
       .from(auditEvents)
-      .where(like(auditEvents.action, "second_factor.%"));
+      .where(like(auditEvents.action, "second_factor.%"))
+      // A user's rows are in their client's chain: its seq is their order (a heap scan has none).
+      .orderBy(auditEvents.clientId, auditEvents.seq);
     const mine = rows.filter((row) => row.recordId === String(staff.id));
     expect(mine.map((row) => row.action)).toEqual([
       "second_factor.enrol",

@@ -1,10 +1,11 @@
-import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
-import type { SecondFactorStatus } from "@cyclebill/domain";
+import { and, count, eq, isNotNull, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
+import type { SecondFactorMethod, SecondFactorStatus } from "@cyclebill/domain";
 import type { AdminSecondFactor } from "../../config.js";
 import type { Executor } from "../../db/database-types.js";
-import { clients, userRecoveryCodes, userTotpFactors } from "../../db/tables.js";
+import { clients, userPasskeys, userRecoveryCodes, userTotpFactors } from "../../db/tables.js";
 import type { AuthContext } from "../../http/auth-context.js";
 import { openSecret } from "../secrets/secret-box.js";
+import { countPasskeys, listPasskeys, passkeyOut } from "./passkeys.js";
 import { mustHaveSecondFactor } from "./second-factor-policy.js";
 import { matchingTotpStep, newRecoveryCodes, recoveryCodeHash } from "./totp.js";
 
@@ -18,10 +19,23 @@ export async function readTotpFactor(db: Executor, userId: number): Promise<Totp
   return row;
 }
 
-export async function hasConfirmedFactor(db: Executor, userId: number): Promise<boolean> {
+/** The ways the user can pass the second step: none when they have no factor. */
+export async function factorMethods(db: Executor, userId: number): Promise<SecondFactorMethod[]> {
   const row = await readTotpFactor(db, userId);
-  return Boolean(row?.confirmedAt);
+  const methods: SecondFactorMethod[] = row?.confirmedAt ? ["totp", "recovery_code"] : [];
+  if ((await countPasskeys(db, userId)) > 0) methods.push("passkey");
+  return methods;
 }
+
+/** How many factors the user has: a confirmed app counts once, each passkey once. */
+export async function factorCount(db: Executor, userId: number): Promise<number> {
+  const row = await readTotpFactor(db, userId);
+  return (row?.confirmedAt ? 1 : 0) + (await countPasskeys(db, userId));
+}
+
+/** SQL: whether the user (users.id of the query) has any factor; read with the user on every request. */
+export const hasFactorSql = (userId: SQLWrapper) =>
+  sql<boolean>`(exists (select 1 from ${userTotpFactors} where ${userTotpFactors.userId} = ${userId} and ${userTotpFactors.confirmedAt} is not null) or exists (select 1 from ${userPasskeys} where ${userPasskeys.userId} = ${userId}))`;
 
 /** Whether the user's client requires a second factor (false for admins and unattached users). */
 export async function clientRequiresSecondFactor(db: Executor, clientId: number | null): Promise<boolean> {
@@ -64,6 +78,7 @@ export async function describeSecondFactor(
       pending: Boolean(factor && !factor.confirmedAt),
       confirmed_at: factor?.confirmedAt?.toISOString() ?? null,
     },
+    passkeys: (await listPasskeys(db, auth.user.id)).map(passkeyOut),
     recovery_codes_left: factor?.confirmedAt ? (left?.value ?? 0) : 0,
     required: await userMustHaveFactor(db, auth, adminPolicy),
   };

@@ -15,7 +15,7 @@ import { keepPendingTotp, readTotpFactor, replaceRecoveryCodes, spendTotpCode } 
 import { newTotpSecret, totpFor } from "./totp.js";
 import { issueSessionToken, type SignInFrom } from "./start-session.js";
 
-export type FactorConfig = Pick<Config, "jwtSecret" | "secretsKey" | "adminSecondFactor">;
+export type FactorConfig = Pick<Config, "jwtSecret" | "secretsKey" | "adminSecondFactor" | "publicUrl">;
 
 export const ALREADY_ENROLLED_MESSAGE =
   "An authenticator app is already set up. Remove it first to set up another.";

@@ -1,6 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { z } from "zod";
 import type { ApiClient, ApiResponse } from "../test-app.js";
+import { softwarePasskey, type SoftwarePasskey } from "../software-passkey.js";
 import { ok, type WalkStep, type WalkWorld } from "./walk-world.js";
 import { NEWCOMER, NEWCOMER_PASSWORDS } from "./walk-steps-access.js";
 
@@ -25,6 +26,17 @@ async function signedIn(world: WalkWorld, password: string): Promise<ApiClient> 
 let newcomer: ApiClient;
 
 const tokenOf = (response: ApiResponse): string => z.object({ token: z.string() }).parse(response.body).token;
+
+/** The newcomer's passkey (a software authenticator) and the options the server last handed out. */
+let passkey: SoftwarePasskey;
+const optionsSchema = z.object({
+  options: z.object({
+    challenge: z.string(),
+    rp: z.object({ id: z.string() }).optional(),
+    rpId: z.string().optional(),
+  }),
+});
+let options: z.output<typeof optionsSchema>["options"];
 
 export const securitySteps: WalkStep[] = [
   {
@@ -123,6 +135,76 @@ export const securitySteps: WalkStep[] = [
       });
       // Removing a factor ends every session; the answer holds a fresh one.
       newcomer = world.testApp.client(tokenOf(ok(removed, "remove")));
+      return removed;
+    },
+  },
+  {
+    route: "POST /api/me/second-factor/passkeys/options/",
+    action: "second_factor.passkey_options",
+    call: async (world) => {
+      passkey = softwarePasskey(world.testApp.config.publicUrl);
+      const started = await newcomer.post("/api/me/second-factor/passkeys/options/");
+      options = optionsSchema.parse(ok(started, "passkey options").body).options;
+      return started;
+    },
+  },
+  {
+    route: "POST /api/me/second-factor/passkeys/",
+    action: "second_factor.passkey_enrol",
+    call: async (world) => {
+      const added = await newcomer.post("/api/me/second-factor/passkeys/", {
+        name: "Walk laptop",
+        response: passkey.register({ challenge: options.challenge, rp: { id: options.rp?.id } }),
+      });
+      world.made.passkey = z
+        .object({ passkey: z.object({ id: z.number() }) })
+        .parse(ok(added, "passkey").body).passkey.id;
+      newcomer = world.testApp.client(tokenOf(added));
+      return added;
+    },
+  },
+  {
+    route: "POST /api/auth-jwt/second-factor/passkey-options/",
+    action: "second_factor.passkey_options",
+    call: async (world) => {
+      const first = await world.anonymous.post("/api/auth-jwt/", {
+        username: NEWCOMER,
+        password: LAST_PASSWORD,
+      });
+      world.texts.challenge = z
+        .object({ challenge: z.string() })
+        .parse(ok(first, "password step").body).challenge;
+      const answer = await world.anonymous.post("/api/auth-jwt/second-factor/passkey-options/", {
+        challenge: world.texts.challenge,
+      });
+      options = optionsSchema.parse(ok(answer, "sign-in options").body).options;
+      return answer;
+    },
+  },
+  {
+    route: "POST /api/auth-jwt/second-factor/",
+    action: "second_factor.use_passkey",
+    call: async (world) => {
+      const second = await world.anonymous.post("/api/auth-jwt/second-factor/", {
+        challenge: world.texts.challenge,
+        passkey: passkey.assert({ challenge: options.challenge, rpId: options.rpId }),
+      });
+      newcomer = world.testApp.client(tokenOf(ok(second, "passkey step")));
+      return second;
+    },
+  },
+  {
+    route: "DELETE /api/me/second-factor/passkeys/{id}/",
+    action: "second_factor.passkey_remove",
+    call: async (world) => {
+      const removed = await newcomer.request(
+        "DELETE",
+        `/api/me/second-factor/passkeys/${world.made.passkey ?? 0}/`,
+        {
+          body: { password: LAST_PASSWORD },
+        },
+      );
+      newcomer = world.testApp.client(tokenOf(ok(removed, "remove passkey")));
       return removed;
     },
   },

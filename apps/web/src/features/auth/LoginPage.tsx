@@ -1,4 +1,4 @@
-import type { LoginAnswer, LoginInput } from "@cyclebill/domain";
+import type { LoginAnswer, LoginInput, SecondFactorMethod } from "@cyclebill/domain";
 import {
   Alert,
   Anchor,
@@ -43,7 +43,11 @@ export function LoginPage() {
   const [rememberMe, setRememberMe] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   // The password was right and the account has a second factor: the code step comes next.
-  const [challenge, setChallenge] = useState<{ challenge: string; remember: boolean } | null>(null);
+  const [challenge, setChallenge] = useState<{
+    challenge: string;
+    remember: boolean;
+    methods: SecondFactorMethod[];
+  } | null>(null);
   useEffect(() => {
     void loadValidation();
   }, []);
@@ -57,7 +61,11 @@ export function LoginPage() {
         handles: [400, 429],
       });
       if ("second_factor_required" in answer) {
-        setChallenge({ challenge: answer.challenge, remember: input.remember_me ?? false });
+        setChallenge({
+          challenge: answer.challenge,
+          remember: input.remember_me ?? false,
+          methods: answer.methods,
+        });
         return false;
       }
       await beginSession(queryClient, answer.token, input.remember_me ?? false);
@@ -73,6 +81,7 @@ export function LoginPage() {
       <SecondFactorStep
         challenge={challenge.challenge}
         remember={challenge.remember}
+        methods={challenge.methods}
         onSignedIn={() => void navigate(target, { replace: true })}
         onStartOver={() => {
           setChallenge(null);

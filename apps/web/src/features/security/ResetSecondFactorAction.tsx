@@ -44,8 +44,8 @@ export function ResetSecondFactorAction({ user }: { user: { id: number; email: s
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Text size="sm">
-              {user.email} loses their authenticator app and recovery codes, and is signed out everywhere. Do
-              this only once you are sure who asked.
+              {user.email} loses their authenticator app, recovery codes and passkeys, and is signed out
+              everywhere. Do this only once you are sure who asked.
             </Text>
             <Textarea
               label="Reason"

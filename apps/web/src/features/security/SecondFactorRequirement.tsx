@@ -21,8 +21,8 @@ export function SecondFactorRequirement({ clientId }: { clientId: number }) {
         <div>
           <Title order={4}>Two-step sign-in</Title>
           <Text size="sm" c="dimmed">
-            When required, each of this client&apos;s users must set up an authenticator app before reaching
-            anything else.
+            When required, each of this client&apos;s users must set up an authenticator app or a passkey
+            before reaching anything else.
           </Text>
         </div>
         <Switch

@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Code,
+  Divider,
   Group,
   Image,
   Modal,
@@ -18,6 +19,7 @@ import {
 import { useState, type FormEvent } from "react";
 import { describeApiError } from "../../api/api-client";
 import { formatIsoDate } from "../../lib/format";
+import { PasskeysPanel } from "./PasskeysPanel";
 import { RecoveryCodesPanel } from "./RecoveryCodesPanel";
 import {
   useConfirmTotp,
@@ -28,12 +30,16 @@ import {
 } from "./second-factor-api";
 import { showRecoveryCodes, useShownRecoveryCodes } from "./shown-recovery-codes";
 
-/** The Security page's second factor: set up an authenticator app, its recovery codes, removal. */
+/**
+ * The Security page's second factors: an authenticator app with its recovery codes, and passkeys;
+ * each set up or removed here.
+ */
 export function SecondFactorSection() {
   const status = useSecondFactorStatus();
   const shownCodes = useShownRecoveryCodes();
   const start = useStartTotp();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const factors = status.data ? (status.data.totp.enrolled ? 1 : 0) + status.data.passkeys.length : 0;
 
   const body = () => {
     if (shownCodes) return <RecoveryCodesPanel codes={shownCodes} />;
@@ -46,7 +52,7 @@ export function SecondFactorSection() {
         <EnrolledTotp
           confirmedAt={status.data.totp.confirmed_at}
           codesLeft={status.data.recovery_codes_left}
-          required={status.data.required}
+          required={status.data.required && status.data.passkeys.length === 0}
         />
       );
     return (
@@ -54,7 +60,7 @@ export function SecondFactorSection() {
         <Text size="sm">
           Use an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password…):
           after your password, signing in asks for the 6-digit code it shows.
-          {status.data.required ? " Your account must have one." : null}
+          {status.data.required && factors === 0 ? " Your account must have one (or a passkey)." : null}
         </Text>
         <Button
           onClick={() => start.mutate(undefined, { onSuccess: setEnrolment })}
@@ -75,12 +81,21 @@ export function SecondFactorSection() {
             Two-step sign-in
           </Title>
           {status.data ? (
-            <Badge color={status.data.totp.enrolled ? "teal" : "gray"} variant="light">
-              {status.data.totp.enrolled ? "On" : "Off"}
+            <Badge color={factors > 0 ? "teal" : "gray"} variant="light">
+              {factors > 0 ? "On" : "Off"}
             </Badge>
           ) : null}
         </Group>
         {body()}
+        {status.data && !shownCodes ? (
+          <>
+            <Divider />
+            <PasskeysPanel
+              passkeys={status.data.passkeys}
+              lastFactor={status.data.required && factors === 1}
+            />
+          </>
+        ) : null}
       </Stack>
     </Paper>
   );

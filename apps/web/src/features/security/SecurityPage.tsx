@@ -20,7 +20,7 @@ export function SecurityPage() {
           {me.data?.userInfo.isAdmin
             ? "Provider admins must sign in with a second factor."
             : "Your organisation requires a second factor for every user."}{" "}
-          Set up an authenticator app below; the rest of Cyclebill opens once it is confirmed.
+          Set up an authenticator app or add a passkey below; the rest of Cyclebill opens once one is set up.
         </Alert>
       ) : null}
       <SecondFactorSection />

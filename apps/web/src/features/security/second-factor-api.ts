@@ -1,4 +1,13 @@
-import type { RecoveryCodes, RemoveTotpInput, SecondFactorStatus, TotpEnrolment } from "@cyclebill/domain";
+import type {
+  PasskeyEnrolled,
+  PasskeyOptions,
+  RecoveryCodes,
+  RemovePasskeyInput,
+  RemoveTotpInput,
+  SecondFactorStatus,
+  TotpEnrolment,
+} from "@cyclebill/domain";
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { TOKEN_STORAGE_KEY, apiFetch } from "../../api/api-client";
 import { storeToken } from "../../api/session";
@@ -85,6 +94,51 @@ export function useRegenerateRecoveryCodes() {
         handles: [400, 429],
       }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: statusKey }),
+  });
+}
+
+/**
+ * Adds a passkey: the server's options, the browser's prompt, the answer checked and kept under the
+ * name given. Like confirming the app, it ends other sessions and hands over a fresh token.
+ */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const { options } = await apiFetch<PasskeyOptions>("/me/second-factor/passkeys/options/", {
+        method: "POST",
+        handles: [400],
+      });
+      const response = await startRegistration({
+        // The server builds these options with @simplewebauthn/server, for this very call.
+        optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+      });
+      return apiFetch<PasskeyEnrolled>("/me/second-factor/passkeys/", {
+        method: "POST",
+        body: { name, response },
+        handles: [400],
+      });
+    },
+    onSuccess: (answer) => {
+      adoptFreshToken(queryClient, answer.token, true);
+      void queryClient.invalidateQueries({ queryKey: statusKey });
+    },
+  });
+}
+
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: RemovePasskeyInput & { id: number }) =>
+      apiFetch<{ token: string }>(`/me/second-factor/passkeys/${id}/`, {
+        method: "DELETE",
+        body,
+        handles: [400, 404, 429],
+      }),
+    onSuccess: (answer) => {
+      adoptFreshToken(queryClient, answer.token, false);
+      void queryClient.invalidateQueries({ queryKey: statusKey });
+    },
   });
 }
 
