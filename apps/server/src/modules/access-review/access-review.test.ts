@@ -7,6 +7,7 @@ import { businessToday } from "../../clock.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbInt, dbJson, dbText } from "../../db/row-schemas.js";
 import { users } from "../../db/tables.js";
+import { softwarePasskey } from "../../test-support/software-passkey.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
 import { createUser } from "../users/create-user.js";
 
@@ -42,7 +43,20 @@ beforeAll(async () => {
   expect(started.status).toBe(201);
   const secret = (started.body as { secret: string }).secret;
   const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
-  expect((await me.post("/api/me/second-factor/totp/confirm/", { code })).status).toBe(200);
+  const confirmed = await me.post("/api/me/second-factor/totp/confirm/", { code });
+  expect(confirmed.status).toBe(200);
+  // A passkey beside the app (the test app's PUBLIC_URL is the relying party).
+  const withApp = testApp.client((confirmed.body as { token: string }).token);
+  const options = await withApp.post("/api/me/second-factor/passkeys/options/");
+  expect(options.status).toBe(200);
+  const passkey = softwarePasskey("http://billing.test");
+  const added = await withApp.post("/api/me/second-factor/passkeys/", {
+    name: "Laptop",
+    response: passkey.register(
+      (options.body as { options: { challenge: string; rp: { id: string } } }).options,
+    ),
+  });
+  expect(added.status, added.text).toBe(201);
   // An owner's invitation nobody has followed yet, and a disabled owner.
   await createUser(testApp.db, {
     email: invitedEmail,
@@ -83,10 +97,10 @@ describe("the access review list", () => {
       email_proven: true,
       totp: true,
       recovery_codes_left: 10,
-      passkeys: 0,
+      passkeys: 1,
       second_factor_required: false,
       last_sign_in: expect.any(String),
-      // Confirming the app ended the sign-in's session and opened a fresh one.
+      // Confirming the app, then adding the passkey, each ended the other sessions and opened a fresh one.
       open_sessions: 1,
     });
     expect(byEmail.get(invitedEmail)).toMatchObject({
@@ -174,7 +188,7 @@ describe("the access review CSV", () => {
     );
     expect(lines).toHaveLength(2 + 5);
     const enrolled = lines.find((line) => line.includes(enrolledEmail));
-    expect(enrolled).toMatch(/,staff,\d+,Client a [^,]*,yes,yes,yes,10,0,no,\d{4}-\d\d-\d\dT[^,]+,1$/);
+    expect(enrolled).toMatch(/,staff,\d+,Client a [^,]*,yes,yes,yes,10,1,no,\d{4}-\d\d-\d\dT[^,]+,1$/);
     expect(
       (await testApp.client(fixture.a.staffToken).get("/api/access-review/", { format: "csv" })).status,
     ).toBe(403);
