@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import type { Passkey } from "@cyclebill/domain";
+import { currentClock } from "../../clock.js";
 import type { Executor } from "../../db/database-types.js";
 import { passkeyChallenges, userPasskeys } from "../../db/tables.js";
 
@@ -38,12 +39,12 @@ export async function keepChallenge(
 ): Promise<void> {
   await db
     .delete(passkeyChallenges)
-    .where(and(eq(passkeyChallenges.userId, userId), lt(passkeyChallenges.expiresAt, new Date())));
+    .where(and(eq(passkeyChallenges.userId, userId), lt(passkeyChallenges.expiresAt, currentClock().now())));
   await db.insert(passkeyChallenges).values({
     userId,
     purpose,
     challenge,
-    expiresAt: new Date(Date.now() + CHALLENGE_LIFETIME_MS),
+    expiresAt: new Date(currentClock().now().getTime() + CHALLENGE_LIFETIME_MS),
   });
 }
 
@@ -61,7 +62,7 @@ export async function spendChallenge(
         eq(passkeyChallenges.userId, userId),
         eq(passkeyChallenges.purpose, purpose),
         eq(passkeyChallenges.challenge, challenge),
-        gt(passkeyChallenges.expiresAt, new Date()),
+        gt(passkeyChallenges.expiresAt, currentClock().now()),
       ),
     )
     .returning({ id: passkeyChallenges.id });
@@ -97,7 +98,7 @@ export async function findPasskey(
 export async function advanceSignCount(db: Executor, row: PasskeyRow, signCount: number): Promise<boolean> {
   const moved = await db
     .update(userPasskeys)
-    .set({ signCount, lastUsedAt: new Date() })
+    .set({ signCount, lastUsedAt: currentClock().now() })
     .where(and(eq(userPasskeys.id, row.id), eq(userPasskeys.signCount, row.signCount)))
     .returning({ id: userPasskeys.id });
   return moved.length === 1;
