@@ -7,6 +7,7 @@ export type SecondFactorAction =
   | "second_factor.confirm"
   | "second_factor.remove"
   | "second_factor.recovery_codes"
+  | "second_factor.use_totp"
   | "second_factor.use_recovery_code"
   | "second_factor.reset"
   | "second_factor.passkey_options"

@@ -101,7 +101,15 @@ export async function completeSecondFactor(
   // Who signs in is the actor of what their sign-in writes (nobody was signed in yet).
   const actor = { ...currentAuditActor(), kind: "user" as const, userId: user.id, label: user.email };
   let passed = false;
-  if (input.code !== undefined) passed = await spendTotpCode(db, config.secretsKey, user.id, input.code);
+  const { code } = input;
+  if (code !== undefined)
+    passed = await db.transaction(async (tx) => {
+      if (!(await spendTotpCode(tx, config.secretsKey, user.id, code))) return false;
+      await withAuditActor(actor, () =>
+        auditSecondFactor(tx, user, "second_factor.use_totp", [["totp", "confirmed", "code used"]]),
+      );
+      return true;
+    });
   else if (input.passkey !== undefined)
     passed = await spendPasskeyAssertion(db, config, user, input.passkey, from.origin);
   else if (input.recovery_code !== undefined)

@@ -126,6 +126,16 @@ describe("an authenticator app", () => {
     // A challenge is not an access token, and a forged one gets nothing.
     expect((await testApp.client(challenge).get("/api/me/")).status).toBe(401);
     expect((await secondStep({ challenge: `${challenge}x`, code: codeOf(secret) })).status).toBe(400);
+    // The code that signed in is in the user's trail (the refused ones wrote nothing), never the code.
+    const used = await testApp.db
+      .select()
+      .from(auditEvents)
+      .where(like(auditEvents.action, "second_factor.use_totp"))
+      .orderBy(auditEvents.clientId, auditEvents.seq);
+    const mine = used.filter((row) => row.recordId === String(user.id));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ actorUserId: user.id, changes: [["totp", "confirmed", "code used"]] });
+    expect(JSON.stringify(mine)).not.toContain(next);
   });
 
   it("signs in with a recovery code once", async () => {
