@@ -1,3 +1,4 @@
+import { Secret, TOTP } from "otpauth";
 import type { Page } from "playwright-core";
 import { beforeEach, describe, expect, test } from "vitest";
 import { logInThroughForm } from "../support/auth.js";
@@ -52,7 +53,7 @@ describe("passkeys: an admin under ADMIN_SECOND_FACTOR=required", () => {
     await page.getByRole("heading", { name: "Login" }).waitFor();
   }
 
-  test("is held at enrolment, adds a passkey instead of an app, then signs in with it", async () => {
+  test("is held at enrolment, adds a passkey instead of an app, signs in with it, and removes it with the password beside an app", async () => {
     await page.goto(`${origin}/`);
     await logInThroughForm(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/security");
@@ -80,5 +81,22 @@ describe("passkeys: an admin under ADMIN_SECOND_FACTOR=required", () => {
     await page.goto(`${origin}/security`);
     const row = page.getByRole("table", { name: "Your passkeys" }).getByRole("row", { name: /Test laptop/ });
     await expect.poll(async () => (await row.textContent()) ?? "").not.toContain("Never");
+
+    // With an authenticator app beside it, the passkey can go: the current password first.
+    await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+    const secret = (await page.getByTestId("totp-secret").textContent())?.trim() ?? "";
+    await page.getByLabel("6-digit code").fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByRole("button", { name: "I saved them" }).click();
+    await panel.getByRole("button", { name: "Remove passkey Test laptop" }).click();
+    const dialog = page.getByRole("dialog", { name: "Remove passkey" });
+    await dialog.getByText("“Test laptop” will no longer sign you in").waitFor();
+    await dialog.getByLabel("Current password").fill("not the password");
+    await dialog.getByRole("button", { name: "Remove" }).click();
+    await dialog.getByText(/That password is not right\./).waitFor();
+    await dialog.getByLabel("Current password").fill(ADMIN.password);
+    await dialog.getByRole("button", { name: "Remove" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await panel.getByRole("table", { name: "Your passkeys" }).waitFor({ state: "detached" });
   }, 180_000);
 });

@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   Modal,
-  PasswordInput,
   Stack,
   Table,
   Text,
@@ -17,6 +16,7 @@ import { useState, type FormEvent } from "react";
 import { describeApiError } from "../../api/api-client";
 import { formatIsoDate } from "../../lib/format";
 import { passkeyErrorMessage } from "./passkey-errors";
+import { RemoveWithPasswordForm } from "./RemoveWithPasswordForm";
 import { useAddPasskey, useRemovePasskey } from "./second-factor-api";
 
 /**
@@ -132,29 +132,12 @@ function AddPasskeyForm() {
 
 function RemovePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void }) {
   const remove = useRemovePasskey();
-  const [password, setPassword] = useState("");
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    remove.mutate({ id: passkey.id, password }, { onSuccess: onDone });
-  };
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <Text size="sm">
-          “{passkey.name}” will no longer sign you in, and your other sessions end. Enter your password to go
-          on.
-        </Text>
-        <PasswordInput
-          label="Current password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-        />
-        {remove.isError ? <Alert color="red">{describeApiError(remove.error)}</Alert> : null}
-        <Button type="submit" color="red" loading={remove.isPending}>
-          Remove
-        </Button>
-      </Stack>
-    </form>
+    <RemoveWithPasswordForm
+      message={`“${passkey.name}” will no longer sign you in, and your other sessions end. Enter your password to go on.`}
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={(password) => remove.mutate({ id: passkey.id, password }, { onSuccess: onDone })}
+    />
   );
 }

@@ -9,7 +9,6 @@ import {
   Image,
   Modal,
   Paper,
-  PasswordInput,
   Skeleton,
   Stack,
   Text,
@@ -21,6 +20,7 @@ import { describeApiError } from "../../api/api-client";
 import { formatIsoDate } from "../../lib/format";
 import { PasskeysPanel } from "./PasskeysPanel";
 import { RecoveryCodesPanel } from "./RecoveryCodesPanel";
+import { RemoveWithPasswordForm } from "./RemoveWithPasswordForm";
 import {
   useConfirmTotp,
   useRegenerateRecoveryCodes,
@@ -220,29 +220,12 @@ function RegenerateForm({ onDone }: { onDone: () => void }) {
 
 function RemoveForm({ onDone }: { onDone: () => void }) {
   const remove = useRemoveTotp();
-  const [password, setPassword] = useState("");
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    remove.mutate({ password }, { onSuccess: onDone });
-  };
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <Text size="sm">
-          Signing in will ask only for your password, and your other sessions end. Enter your password to go
-          on.
-        </Text>
-        <PasswordInput
-          label="Current password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-        />
-        {remove.isError ? <Alert color="red">{describeApiError(remove.error)}</Alert> : null}
-        <Button type="submit" color="red" loading={remove.isPending}>
-          Remove
-        </Button>
-      </Stack>
-    </form>
+    <RemoveWithPasswordForm
+      message="Signing in will ask only for your password, and your other sessions end. Enter your password to go on."
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={(password) => remove.mutate({ password }, { onSuccess: onDone })}
+    />
   );
 }
