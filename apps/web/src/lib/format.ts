@@ -21,3 +21,19 @@ export function formatRate(value: string | null | undefined): string {
   if (value === null || value === undefined || !isValidDecimalString(value)) return "—";
   return formatRateUsd(value);
 }
+
+/** A moment in the reader's time zone, to the minute (or the second); `absent` when there is none. */
+export function formatMoment(
+  value: string | null,
+  options: { seconds?: boolean; absent?: string } = {},
+): string {
+  if (value === null) return options.absent ?? "—";
+  return new Date(value).toLocaleString("en-US", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(options.seconds ? { second: "2-digit" } : {}),
+  });
+}

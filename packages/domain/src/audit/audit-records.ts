@@ -1,6 +1,16 @@
 import { z } from "zod";
 import { integerParam, listQuerySchema } from "../api/list-query.js";
 import { calendarDate } from "../calendar/calendar-date.js";
+import type { UserRole } from "../records/user-records.js";
+
+/**
+ * Who reads the audit trail and the access review: the provider's admins, and a client's owners
+ * (their own client's). Staff do not: PCI DSS 10.3.1 and 7.2.4 give read access only where the job
+ * needs it.
+ */
+export function readsOversight(user: { role: UserRole; clientId: number | null }): boolean {
+  return user.role === "admin" || (user.role === "owner" && user.clientId !== null);
+}
 
 /** Kinds of actor the trail names. */
 export const auditActorKinds = ["user", "job", "cli", "payer", "system"] as const;

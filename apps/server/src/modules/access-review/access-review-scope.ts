@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { readsOversight } from "@cyclebill/domain";
 import type { Executor } from "../../db/database-types.js";
 import { clients } from "../../db/tables.js";
 import { roleOf, type AuthContext } from "../../http/auth-context.js";
@@ -25,7 +26,8 @@ export async function readableScope(
 ): Promise<AccessReviewScope> {
   const { user } = auth;
   if (!user.isAdmin) {
-    if (user.clientId === null || roleOf(user) === "staff") throw forbidden(ACCESS_REVIEW_FORBIDDEN_DETAIL);
+    if (!readsOversight({ role: roleOf(user), clientId: user.clientId }))
+      throw forbidden(ACCESS_REVIEW_FORBIDDEN_DETAIL);
     if (requested !== undefined && requested !== user.clientId) throw notFound();
   }
   const clientId = user.isAdmin ? requested : (user.clientId ?? undefined);

@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
-import { parseOrdering, resolvePaging, type AuditEvent, type AuditListQuery } from "@cyclebill/domain";
+import {
+  parseOrdering,
+  readsOversight,
+  resolvePaging,
+  type AuditEvent,
+  type AuditListQuery,
+} from "@cyclebill/domain";
 import { businessToday, currentClock } from "../../clock.js";
 import type { Database } from "../../db/database.js";
 import { auditEvents } from "../../db/tables.js";
@@ -21,9 +27,11 @@ const ORDERING = { at: auditEvents.at, seq: auditEvents.seq } as const;
 function readableChain(auth: AuthContext, requested: number | undefined): number | undefined {
   const { user } = auth;
   if (user.isAdmin) return requested;
-  if (user.clientId === null || roleOf(user) === "staff") throw forbidden(AUDIT_FORBIDDEN_DETAIL);
+  if (!readsOversight({ role: roleOf(user), clientId: user.clientId }))
+    throw forbidden(AUDIT_FORBIDDEN_DETAIL);
   if (requested !== undefined && requested !== user.clientId) throw notFound();
-  return user.clientId;
+  // An owner who reads oversight has a client (readsOversight).
+  return user.clientId ?? undefined;
 }
 
 function filtersOf(query: AuditListQuery, clientId: number | undefined): SQL[] {

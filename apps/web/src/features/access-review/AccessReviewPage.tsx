@@ -1,16 +1,12 @@
 import { Alert, Button, Card, Group, SegmentedControl, Stack, Text } from "@mantine/core";
+import { readsOversight } from "@cyclebill/domain";
 import { useState } from "react";
 import { useDownload } from "../../api/download";
 import { nextSort, orderingParam, type SortState } from "../../lib/paging";
 import { useClientContext } from "../../shared/client-context";
 import { useUser } from "../auth/user-context";
 import { PageHeader } from "../shell/PageHeader";
-import {
-  accessReviewCsvQuery,
-  canReadAccessReview,
-  useAccessReview,
-  type ReviewScope,
-} from "./access-review-api";
+import { accessReviewCsvQuery, useAccessReview, type ReviewScope } from "./access-review-api";
 import { AccessReviewTable, type AccessReviewSortField } from "./AccessReviewTable";
 import { PastReviewsTable } from "./PastReviewsTable";
 import { RecordReviewCard } from "./RecordReviewCard";
@@ -28,7 +24,7 @@ export function AccessReviewPage() {
   const [pageSize, setPageSize] = useState(50);
   const [sort, setSort] = useState<SortState<AccessReviewSortField>>({ field: "email", descending: false });
   const download = useDownload();
-  const readable = canReadAccessReview(user);
+  const readable = readsOversight({ role: user.role, clientId: user.client_id });
   const providerWide = isAdmin && (wide || clientId === null);
   const scope: ReviewScope = { clientId: providerWide ? null : clientId };
   const scopeName = providerWide

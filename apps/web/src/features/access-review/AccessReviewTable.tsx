@@ -3,7 +3,7 @@ import { Alert, Badge, Group, Stack, Table, Text } from "@mantine/core";
 import type { SortState } from "../../lib/paging";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
-import { formatMoment } from "./access-review-api";
+import { formatMoment } from "../../lib/format";
 
 export type AccessReviewSortField = "email" | "role" | "client" | "last_sign_in" | "open_sessions";
 
@@ -119,7 +119,7 @@ export function AccessReviewTable(props: AccessReviewTableProps) {
                   <Factors user={user} />
                 </Table.Td>
                 <Table.Td valign="top">
-                  <Text size="sm">{formatMoment(user.last_sign_in)}</Text>
+                  <Text size="sm">{formatMoment(user.last_sign_in, { absent: "Never" })}</Text>
                 </Table.Td>
                 <Table.Td valign="top" ta="right">
                   {user.open_sessions}

@@ -1,7 +1,8 @@
 import { Alert, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { TablePager } from "../shell/TablePager";
-import { formatMoment, useAccessReviewRecords, type ReviewScope } from "./access-review-api";
+import { formatMoment } from "../../lib/format";
+import { useAccessReviewRecords, type ReviewScope } from "./access-review-api";
 
 const PAGE_SIZES = [10, 25, 50] as const;
 

@@ -1,4 +1,4 @@
-import type { AccessReviewRecord, AccessReviewUser, Page, UserInfo } from "@cyclebill/domain";
+import type { AccessReviewRecord, AccessReviewUser, Page } from "@cyclebill/domain";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 
@@ -55,22 +55,5 @@ export function useRecordAccessReview(scope: ReviewScope) {
         body: { ...scopeQuery(scope), note },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: recordsKey(scope) }),
-  });
-}
-
-/** The review is read by the provider's admins and the client's owners (the server refuses staff). */
-export function canReadAccessReview(user: Pick<UserInfo, "role" | "client_id">): boolean {
-  return user.role === "admin" || (user.role === "owner" && user.client_id !== null);
-}
-
-/** A moment in the reader's time zone, to the minute. */
-export function formatMoment(value: string | null): string {
-  if (value === null) return "Never";
-  return new Date(value).toLocaleString("en-US", {
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
   });
 }

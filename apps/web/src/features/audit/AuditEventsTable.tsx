@@ -1,18 +1,7 @@
 import type { AuditEvent } from "@cyclebill/domain";
 import { Alert, Badge, Stack, Table, Text } from "@mantine/core";
+import { formatMoment } from "../../lib/format";
 import { TablePager } from "../shell/TablePager";
-
-/** When an event happened, in the reader's time zone, to the second. */
-function formatAt(value: string): string {
-  return new Date(value).toLocaleString("en-US", {
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  });
-}
 
 /** Rows per page of a trail list (its first is a History tab's default). */
 export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
@@ -84,7 +73,7 @@ export function AuditEventsTable(props: AuditEventsTableProps) {
           <Table.Tbody>
             {events?.map((event) => (
               <Table.Tr key={`${String(event.client_id)}-${event.seq}`}>
-                <Table.Td valign="top">{formatAt(event.at)}</Table.Td>
+                <Table.Td valign="top">{formatMoment(event.at, { seconds: true })}</Table.Td>
                 <Table.Td valign="top">
                   <Text size="sm">{event.actor}</Text>
                   <Text size="xs" c="dimmed">

@@ -1,4 +1,4 @@
-import type { AuditEvent, UserInfo } from "@cyclebill/domain";
+import { readsOversight, type AuditEvent, type UserInfo } from "@cyclebill/domain";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
 
@@ -36,5 +36,5 @@ export function useAuditEvents(filters: AuditFilters, page: number, pageSize: nu
 
 /** The trail is read by the provider's admins and the client's owners (the server refuses staff). */
 export function canReadAudit(user: Pick<UserInfo, "role" | "client_id">): boolean {
-  return user.role === "admin" || (user.role === "owner" && user.client_id !== null);
+  return readsOversight({ role: user.role, clientId: user.client_id });
 }
