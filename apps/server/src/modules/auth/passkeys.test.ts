@@ -2,6 +2,7 @@ import { eq, like } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { INVALID_SECOND_FACTOR_CODE_MESSAGE, SECOND_FACTOR_ENROLMENT_MESSAGE } from "@cyclebill/domain";
 import { describe, expect, it } from "vitest";
+import { currentClock } from "../../clock.js";
 import { auditEvents, passkeyChallenges } from "../../db/tables.js";
 import { softwarePasskey, type SoftwarePasskey } from "../../test-support/software-passkey.js";
 import { fixture, testApp, useTenantApp } from "../../test-support/tenant-app.js";
@@ -137,7 +138,7 @@ describe("a passkey", () => {
     // Five minutes later the WebAuthn challenge is gone, though the answer is right.
     await testApp.db
       .update(passkeyChallenges)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .set({ expiresAt: new Date(currentClock().now().getTime() - 1000) })
       .where(eq(passkeyChallenges.challenge, options.challenge));
     const late = await testApp.client().post("/api/auth-jwt/second-factor/", {
       challenge,
