@@ -29,7 +29,7 @@ describe("second factor: a client's requirement and an admin's reset", () => {
   async function expectHeld(on: Page) {
     await on.waitForURL((url) => url.pathname === "/security");
     await on.getByTestId("enrolment-banner").waitFor();
-    expect(await navLabels(on)).toEqual(["Security", "Signout"]);
+    await expect.poll(() => navLabels(on)).toEqual(["Security", "Signout"]);
   }
 
   test("a required client holds its staff at enrolment; an admin resets a lost factor with a reason", async () => {

@@ -40,7 +40,7 @@ describe("second factor: an admin under ADMIN_SECOND_FACTOR=required", () => {
     await logInThroughForm(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/security");
     await page.getByTestId("enrolment-banner").waitFor();
-    expect(await navLabels()).toEqual(["Security", "Signout"]);
+    await expect.poll(navLabels).toEqual(["Security", "Signout"]);
     // Any other screen sends the admin back.
     await page.goto("/clients");
     await page.waitForURL((url) => url.pathname === "/security");
@@ -68,7 +68,7 @@ describe("second factor: an admin under ADMIN_SECOND_FACTOR=required", () => {
     await page.getByLabel("6-digit code").fill(codeOf(secret, 1));
     await page.getByRole("button", { name: "Verify" }).click();
     await page.waitForURL((url) => url.pathname === "/home");
-    expect(await navLabels()).toContain("Admin Processing");
+    await expect.poll(navLabels).toContain("Admin Processing");
     await signOut();
 
     // The password, then a recovery code instead.

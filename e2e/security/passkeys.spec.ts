@@ -58,7 +58,7 @@ describe("passkeys: an admin under ADMIN_SECOND_FACTOR=required", () => {
     await logInThroughForm(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === "/security");
     await page.getByTestId("enrolment-banner").waitFor();
-    expect(await navLabels()).toEqual(["Security", "Signout"]);
+    await expect.poll(navLabels).toEqual(["Security", "Signout"]);
 
     // Add a passkey with a name: the hold is over and the caller stayed signed in.
     const panel = page.getByTestId("passkeys-panel");
