@@ -51,6 +51,7 @@ const OWNERS: Record<string, string> = {
   user_recovery_codes: "auth",
   user_totp_factors: "auth",
   users: "users",
+  went_out: "delivery",
 };
 
 /**

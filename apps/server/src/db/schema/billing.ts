@@ -502,6 +502,35 @@ export const statementDeliveries = pgTable(
   ],
 );
 
+export const wentOutKinds = ["email", "pool", "link_payment", "link_view"] as const;
+export const wentOutStates = ["claimed", "done", "refused"] as const;
+
+/**
+ * What of a run part went out (migration 0038), claimed before it goes and never removed: an email
+ * handed to the mail server, a pool downloaded, a statement paid or viewed through its link. Undo
+ * refuses while a claim stands that is not refused. Owned by modules/delivery (went-out.ts).
+ */
+export const wentOut = pgTable(
+  "went_out",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    productionRunId: refColumn("production_run_id").notNull(),
+    kind: varchar("kind", { length: 12, enum: wentOutKinds }).notNull(),
+    /** The thing within its kind: a statement id (email, view), a pool name, a payment attempt id. */
+    ref: varchar("ref", { length: 120 }).notNull(),
+    state: varchar("state", { length: 8, enum: wentOutStates }).notNull().default("claimed"),
+    statementId: refColumn("statement_id"),
+    detail: text("detail"),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: "went_out_pkey", columns: [t.clientId, t.id] }),
+    uniqueIndex("went_out_thing_key").on(t.clientId, t.productionRunId, t.kind, t.ref),
+  ],
+);
+
 /**
  * Which customers' ledger or ageing inputs changed, one row per customer per database transaction,
  * written by the ledger module (and the customer writes that change the summary's inputs) in the

@@ -11,6 +11,7 @@ import { clientCycleSnapshotSchema, restoreClientCycle } from "../clients/client
 import { restorePullFlags } from "../customers/pull-flags-after-run.js";
 import { restoreRecurringBilled } from "../customers/recurring-billed.js";
 import { withdrawRunDelivery } from "../delivery/withdraw-run-delivery.js";
+import { wentOutOfPart } from "../delivery/went-out.js";
 import { restoreGroupSkip } from "../groups/route-plan-flags-after-run.js";
 import { releaseStatementInvoices } from "../invoices/statement-invoices.js";
 import { deleteStatements } from "../statements/statement-marks.js";
@@ -58,7 +59,8 @@ async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
         where p.client_id = ${clientId} and p.id = ${productionRunId}`,
     cardAttemptsRowSchema,
   );
-  const out: string[] = [];
+  // The record of what went out (never removed), then what the tables that deliver still show.
+  const out = await wentOutOfPart(tx, part);
   const sent = emails?.sent ?? 0;
   const sending = emails?.sending ?? 0;
   if (sent > 0) out.push(`${sent} email${sent === 1 ? "" : "s"} accepted by the mail server`);
