@@ -115,6 +115,10 @@ export async function buildApp(
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
+    // A download's stream that fails before its first byte comes here with the file's headers set:
+    // the JSON error must not go out under them (Fastify refuses an object as application/zip).
+    for (const header of ["content-type", "content-length", "content-disposition"])
+      reply.removeHeader(header);
     if (error instanceof HttpError) return reply.code(error.status).send(error.body);
     const fastifyError = error as FastifyError;
     switch (fastifyError.code) {

@@ -12,12 +12,15 @@ export type WorkerProcess = {
   exited: Promise<{ code: number | null; signal: string | null }>;
 };
 
-/** Starts `src/worker.ts` on the database with one worker and short expiry and poll times. */
+/**
+ * Starts `src/worker.ts` on the database with one worker and short poll times, and `expireSeconds`
+ * as every queue's expiry (left out: each job's own, as in production).
+ */
 export function startWorkerProcess(
   databaseUrl: string,
   options: {
     dataDir: string;
-    expireSeconds: number;
+    expireSeconds?: number;
     chunkSize?: number;
     smtpUrl?: string;
     /** More environment, e.g. BLUEPAY_URL of a gateway sandbox the test runs. */
@@ -32,7 +35,7 @@ export function startWorkerProcess(
     BILLING_SECRETS_KEY: "worker-kill-test",
     WORKERS: "1",
     JOB_MAINTENANCE_SECONDS: "1",
-    JOB_EXPIRE_SECONDS: String(options.expireSeconds),
+    ...(options.expireSeconds === undefined ? {} : { JOB_EXPIRE_SECONDS: String(options.expireSeconds) }),
     JOB_POLL_SECONDS: "0.5",
     ...(options.chunkSize === undefined ? {} : { JOB_CHUNK_SIZE: String(options.chunkSize) }),
     ...(options.smtpUrl === undefined ? {} : { SMTP_URL: options.smtpUrl }),

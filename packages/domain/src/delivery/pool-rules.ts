@@ -46,7 +46,12 @@ export const POOL_BUILDING_MESSAGE = "This pool is still building; download it w
 export const POOL_FAILED_MESSAGE =
   "This pool failed to build; its error is shown with it on Admin Processing.";
 export const NOTHING_TO_REBUILD_MESSAGE =
-  "Every pool of this run is ready or building: there is no failed or deleted pool to rebuild.";
+  "Every pool of this run is ready or building: there is no failed, deleted or missing pool to rebuild.";
+/** A ready pool whose zip is gone from the disk: its statements are all there to draw it again. */
+export const POOL_FILES_MISSING_MESSAGE =
+  "This pool's zip is missing: rebuild the run's pools (Rebuild pools in Run history) to draw it again from its statements.";
+/** A pool whose client's part of the run was undone (or is being undone) as the download asked. */
+export const POOL_WITHDRAWN_MESSAGE = "This pool was withdrawn: its client's part of the run was undone.";
 
 /** Pay links carry the client and the statement's unguessable pay code: `12-3f9a…`. */
 export function statementPayToken(clientId: number, payCode: string): string {

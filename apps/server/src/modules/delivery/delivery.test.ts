@@ -325,5 +325,12 @@ describe("deleting a pool", () => {
       .from(statements)
       .where(and(eq(statements.clientId, clientId), eq(statements.customerId, ids["Pat Pulled"] ?? 0)));
     expect(pat?.poolId).toBeNull();
+    // It was downloaded (above): its record of going out stays, and undo still names it.
+    const undo = await admin.post(`/api/productionruns/${run.id}/undo/?client_id=${clientId}`);
+    expect(undo.status).toBe(409);
+    const wentOut = (undo.body as { went_out: string[] }).went_out;
+    expect(
+      wentOut.filter((label) => label.includes(pulled.pool_name) && label.endsWith("downloaded")),
+    ).toHaveLength(1);
   });
 });

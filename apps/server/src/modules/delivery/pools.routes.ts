@@ -59,7 +59,7 @@ export function registerPoolRoutes(router: Router): void {
     method: "GET",
     url: "/api/dailyproduction/download/pool/:name/",
     summary:
-      "The pool's zip {pool_name}.zip: one merged print-ready PDF in delivery order and a manifest CSV (409 while building)",
+      "The pool's zip {pool_name}.zip: one merged print-ready PDF in delivery order and a manifest CSV; the first download records the pool as gone out, so its run can no longer be undone (409 while building or failed; 404 when its zip is missing, to rebuild, or its run was undone)",
     tags,
     access: "admin",
     params: poolNameParamsSchema,
@@ -67,8 +67,9 @@ export function registerPoolRoutes(router: Router): void {
     handle: async ({ params, reply }) => {
       const download = await openPoolDownload(db, config.dataDir, params.name);
       const ascii = download.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/"/g, "'");
-      if (download.bytes !== null) reply.header("content-length", download.bytes);
+      // The zip was opened before anything is sent, so a missing one was a clean 404 above.
       return reply
+        .header("content-length", download.bytes)
         .header("content-type", "application/zip")
         .header("content-disposition", `attachment; filename="${ascii}"`)
         .header("cache-control", "no-store")

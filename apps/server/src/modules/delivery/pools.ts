@@ -1,9 +1,11 @@
-import { createReadStream, existsSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { sql, type SQL } from "drizzle-orm";
 import {
   POOL_BUILDING_MESSAGE,
   POOL_FAILED_MESSAGE,
+  POOL_FILES_MISSING_MESSAGE,
   POOL_FULFILMENT_LABELS,
+  POOL_WITHDRAWN_MESSAGE,
   poolZipName,
   poolSchema,
   resolvePaging,
@@ -12,12 +14,13 @@ import {
   type PoolRecord,
 } from "@cyclebill/domain";
 import { z } from "zod";
-import type { Executor } from "../../db/database.js";
+import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbInt, dbText } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { poolFiles, removePoolFiles } from "./pool-files.js";
 import { recordChange } from "../audit/record-change.js";
+import { claimWentOut, settleWentOut } from "./went-out.js";
 
 /** A pool as SELECT reads it: the record's columns but for its label, with the table's count names. */
 const poolRowSchema = poolSchema.omit({ fulfilment_label: true, statements: true, pages: true }).extend({
@@ -110,28 +113,77 @@ export async function getPool(db: Executor, nameOrId: string): Promise<PoolRecor
   return toApi(row);
 }
 
-/** The pool's zip, streamed from disk; 409 while it builds or when it failed. */
-export async function openPoolDownload(db: Executor, dataDir: string, name: string) {
+const downloadRowSchema = z.object({ state: dbText, downloaded: z.boolean() });
+
+/**
+ * The pool's zip, streamed from disk; 409 while it builds or when it failed, 404 (saying to rebuild)
+ * when its zip is missing. The download is what sends a pool out, so in one transaction it claims
+ * the pool in went_out (a share lock of its run part: an undo waits for it, then refuses), checks
+ * the pool row is still there and ready, and opens the zip: a handle opened while the claim stood
+ * reads that zip whatever is removed after. A part undone first answers 404 and claims nothing.
+ */
+export async function openPoolDownload(db: Database, dataDir: string, name: string) {
   const pool = await getPool(db, name);
   if (pool.state === "building") throw new HttpError(409, { detail: POOL_BUILDING_MESSAGE });
   if (pool.state === "failed") throw new HttpError(409, { detail: POOL_FAILED_MESSAGE });
-  const file = poolFiles(dataDir, pool.pool_name).zip;
-  if (!existsSync(file)) throw notFound();
-  // The pool has gone to print: its run part can no longer be undone.
-  await db.transaction(async (tx) => {
-    const [first] = await queryRows(
-      tx,
-      sql`update pools set downloaded_at = now() where id = ${pool.id} and downloaded_at is null returning id`,
-      z.object({ id: dbInt }),
-    );
-    // Every download is in the trail (who took the statements out); the first one marks the pool.
-    await recordChange(tx, {
-      ...poolRecord(pool, "download"),
-      before: { downloaded: first ? "no" : "yes" },
-      after: { downloaded: "yes" },
+  const thing =
+    pool.client_id !== null && pool.production_run_id !== null
+      ? {
+          clientId: pool.client_id,
+          productionRunId: pool.production_run_id,
+          kind: "pool" as const,
+          ref: pool.pool_name,
+        }
+      : null;
+  let file: FileHandle | undefined;
+  let bytes = 0;
+  try {
+    await db.transaction(async (tx) => {
+      // A pool of no run (none is made today) has no part to undo, so nothing to claim.
+      if (thing && (await claimWentOut(tx, thing)) === "withdrawn")
+        throw new HttpError(404, { detail: POOL_WITHDRAWN_MESSAGE });
+      const [row] = await queryRows(
+        tx,
+        sql`select state, downloaded_at is not null as downloaded from pools where id = ${pool.id} for update`,
+        downloadRowSchema,
+      );
+      // Deleted (or withdrawn by an undo) since it was read; a rebuild sent it back to building.
+      if (!row) throw notFound();
+      if (row.state !== "ready")
+        throw new HttpError(409, {
+          detail: row.state === "failed" ? POOL_FAILED_MESSAGE : POOL_BUILDING_MESSAGE,
+        });
+      file = await openZip(poolFiles(dataDir, pool.pool_name).zip);
+      // The size of the file opened (a rebuild may have replaced the zip since the pool was read).
+      bytes = (await file.stat()).size;
+      await tx.execute(
+        sql`update pools set downloaded_at = now() where id = ${pool.id} and downloaded_at is null`,
+      );
+      if (thing) await settleWentOut(tx, thing, "done");
+      // Every download is in the trail (who took the statements out); the first one marks the pool.
+      await recordChange(tx, {
+        ...poolRecord(pool, "download"),
+        before: { downloaded: row.downloaded ? "yes" : "no" },
+        after: { downloaded: "yes" },
+      });
     });
-  });
-  return { fileName: poolZipName(pool.pool_name), stream: createReadStream(file), bytes: pool.file_bytes };
+  } catch (error) {
+    await file?.close();
+    throw error;
+  }
+  if (!file) throw new Error("the pool's zip was not opened");
+  return { fileName: poolZipName(pool.pool_name), stream: file.createReadStream(), bytes };
+}
+
+/** Opens a pool's zip for reading; a missing one is a 404 that says to rebuild the pool. */
+async function openZip(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, "r");
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT")
+      throw new HttpError(404, { detail: POOL_FILES_MISSING_MESSAGE });
+    throw error;
+  }
 }
 
 /**
