@@ -384,6 +384,8 @@ export const pools = pgTable(
     builder: varchar("builder", { length: 40 }),
     error: text("error"),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** Overflow bills this pool added to its client's count: a redraw adds only the difference. */
+    overflowsCounted: integer("overflows_counted").notNull().default(0),
     /** First download of the zip: the pool has gone to print, so its run can no longer be undone. */
     downloadedAt: timestamp("downloaded_at", { withTimezone: true }),
     createdAt: createdAtColumn(),

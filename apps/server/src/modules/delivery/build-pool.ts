@@ -62,6 +62,7 @@ const poolRowSchema = z.object({
 });
 type PoolRow = z.output<typeof poolRowSchema>;
 const idRowSchema = z.object({ id: dbInt });
+const countedRowSchema = z.object({ counted: dbInt });
 
 /** Whether a pool (any run's) holds this name now. */
 async function poolNamed(db: Executor, name: string): Promise<boolean> {
@@ -200,8 +201,9 @@ async function write(out: WriteStream, text: string): Promise<void> {
  * to one merged PDF that streams into the zip as `{pool_name}.pdf`, a manifest CSV beside it; then,
  * in one transaction, each statement's page count, the pool ready and the client's overflow bills.
  * No document is held whole: memory stays flat whatever the pool's size. A build the worker died
- * in starts over (the files are rebuilt; no money moves here). A pool deleted while it builds
- * stops and leaves nothing behind.
+ * in starts over (the files are rebuilt; no money moves here): its job's lease lapses within its
+ * short expiry (pool-build.job.ts beats while the build makes progress), and the retry takes the
+ * pool over. A pool deleted while it builds stops and leaves nothing behind.
  */
 export async function buildPool(
   db: Database,
@@ -297,15 +299,19 @@ export async function buildPool(
     await merged.finish();
     const bytes = await zip.finish();
     await db.transaction(async (tx) => {
-      const ready = await queryRows(
+      const [owned] = await queryRows(
         tx,
+        sql`select overflows_counted as counted from pools
+            where id = ${poolId} and state = 'building' and builder = ${builder} for update`,
+        countedRowSchema,
+      );
+      if (!owned) throw new PoolGone();
+      await tx.execute(
         sql`update pools set state = 'ready', done = ${ids.length}, statements_count = ${ids.length},
                              pages_count = ${coverPages + pagesOf.reduce((sum, count) => sum + count, 0)},
-                             file_bytes = ${bytes}, finished_at = now()
-            where id = ${poolId} and state = 'building' and builder = ${builder} returning id`,
-        idRowSchema,
+                             file_bytes = ${bytes}, finished_at = now(), overflows_counted = ${overflows}
+            where id = ${poolId}`,
       );
-      if (ready.length === 0) throw new PoolGone();
       // Only now, with the pool row held as this build's: a build whose pool was withdrawn (an
       // undo) never replaces the zip of a newer pool of the same name.
       publishPoolZip(files);
@@ -314,7 +320,8 @@ export async function buildPool(
         clientId,
         ids.map((statementId, index) => ({ statementId, pages: pagesOf[index] ?? 0 })),
       );
-      await addBillOverflows(tx, clientId, overflows);
+      // A pool drawn again (its zip went missing) counted its overflows the first time.
+      await addBillOverflows(tx, clientId, overflows - owned.counted);
     });
   } catch (error) {
     // Reads and drawings still under way finish first: nothing touches the pool after this.

@@ -1,13 +1,15 @@
+import { rmSync } from "node:fs";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import {
   NOTHING_TO_REBUILD_MESSAGE,
+  POOL_FILES_MISSING_MESSAGE,
   poolPageSchema,
   type PoolRecord,
   type ProductionRun,
 } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { customers, pools, statements } from "../../db/tables.js";
+import { clients, customers, pools, statements } from "../../db/tables.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbInt, dbText } from "../../db/row-schemas.js";
 import { postInOneTransaction, serviceCharge } from "../../test-support/ledger-rows.js";
@@ -23,6 +25,7 @@ import {
 import { createCodes } from "../../test-support/test-codes.js";
 import { renewJobLease } from "../../jobs/index.js";
 import { buildPool } from "./build-pool.js";
+import { poolFiles } from "./pool-files.js";
 
 // A failed or deleted pool is rebuilt from its run's statements (issue 30, point 5): a pool that
 // ran out of retries stayed failed, and a deleted one was gone, with its statements in no pool.
@@ -42,6 +45,11 @@ async function settledPools(count: number): Promise<PoolRecord[]> {
     (found) => found.length === count && found.every((pool) => pool.state !== "building"),
     90_000,
   );
+}
+
+async function clientOverflows(): Promise<number> {
+  const [client] = await testApp.db.select().from(clients).where(eq(clients.id, clientId));
+  return Number(client?.numberBillOverflows);
 }
 
 useProductionApp({ chunkSize: 5, client: { normalCycle: CYCLE, dateLastBilling: "2025-05-12" } });
@@ -117,6 +125,41 @@ describe("rebuilding a run's pools", () => {
     });
     expect((await admin.post(`/api/productionruns/987654/rebuild_pools/`)).status).toBe(404);
   });
+
+  it(
+    "rebuilds a ready pool whose zip vanished, and says so on its download (failed before: 409)",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const [mail] = (await settledPools(2)).filter((pool) => pool.fulfilment === "mail");
+      if (!mail) throw new Error("no mail pool");
+      const overflowsBefore = await clientOverflows();
+      rmSync(poolFiles(testApp.config.dataDir, mail.pool_name).zip);
+      expect(await admin.get(`/api/dailyproduction/download/pool/${mail.pool_name}/`)).toMatchObject({
+        status: 404,
+        body: { detail: POOL_FILES_MISSING_MESSAGE },
+      });
+      const rebuilt = await admin.post(`/api/productionruns/${run.id}/rebuild_pools/`);
+      expect(rebuilt.status, rebuilt.text).toBe(202);
+      expect(poolPageSchema.parse(rebuilt.body).results.map((pool) => pool.pool_name)).toEqual([
+        mail.pool_name,
+      ]);
+      const after = await settledPools(2);
+      expect(after.find((pool) => pool.id === mail.id)).toMatchObject({
+        state: "ready",
+        statements: mail.statements,
+        pages: mail.pages,
+      });
+      const zip = await fetch(`${testApp.baseUrl}/api/dailyproduction/download/pool/${mail.pool_name}/`, {
+        headers: { authorization: `Bearer ${fixture.adminToken}` },
+      });
+      expect(zip.status).toBe(200);
+      expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      // Its overflow bills were counted by its first build, not again.
+      expect(await clientOverflows()).toBe(overflowsBefore);
+    },
+  );
 
   it("renews the build's lease after each batch it draws", { timeout: 120_000 }, async () => {
     const [mail] = (await runPools()).filter((pool) => pool.fulfilment === "mail");

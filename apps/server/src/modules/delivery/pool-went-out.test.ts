@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { POOL_WITHDRAWN_MESSAGE } from "@cyclebill/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -17,9 +18,10 @@ import { httpClient, type ApiClient } from "../../test-support/test-app.js";
 import { openTestDatabase } from "../../test-support/test-database.js";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../../test-support/worker-process.js";
 
-// Issue 40, points 2 and 3, on PostgreSQL with two API processes and a worker (its queues keep
+// Issue 40, points 2, 3 and 5, on PostgreSQL with two API processes and a worker (its queues keep
 // their own expiries, as in production): a downloaded pool stays gone out when it is deleted; a
-// download racing an undo answers 404, never 500 nor the withdrawn zip.
+// download racing an undo answers 404, never 500 nor the withdrawn zip; a build whose worker was
+// killed is taken over within the job's short expiry, not after 30 minutes.
 
 const JWT_SECRET = "multi-process-test";
 const CYCLE = 14;
@@ -125,6 +127,17 @@ describe.runIf(process.env.TEST_DB === "postgres")("pools that went out, under r
     return pool;
   }
 
+  /** Whether a statement like `text` waits on a lock held elsewhere. */
+  async function waitingOn(text: string): Promise<boolean> {
+    const [row] = await queryRows(
+      database.db,
+      sql`select count(*)::int as waiting from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`%${text}%`}`,
+      z.object({ waiting: dbInt }),
+    );
+    return (row?.waiting ?? 0) > 0;
+  }
+
   const download = (index: number, name: string) =>
     api(index).get(`/api/dailyproduction/download/pool/${name}/`);
   const undo = (index: number, runId: number, clientId: number) =>
@@ -225,6 +238,52 @@ describe.runIf(process.env.TEST_DB === "postgres")("pools that went out, under r
         asked.status === 202 &&
         (await undoJobStatus(clientId, (asked.body as { id: number }).id)) === "succeeded";
       expect(got.status === 200 && undone).toBe(false);
+    },
+  );
+
+  it(
+    "takes over a build whose worker was killed, within the job's expiry (failed before: 30 minutes)",
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const clientId = await newClient();
+      // The pool's build is held by a lock on its row, taken as soon as the run's last step made the
+      // pool (the build then waits to take the pool, or at its first progress write); then its worker dies.
+      const locker = new pg.Client({ connectionString: databaseUrl });
+      await locker.connect();
+      try {
+        await startRun(clientId);
+        const poolRow = async () =>
+          (await locker.query<{ id: string }>("select id from pools where client_id = $1", [clientId]))
+            .rows[0];
+        await waitFor("the run to make its pool", async () => (await poolRow()) !== undefined, worker());
+        await locker.query("begin");
+        const locked = await locker.query<{ id: string; production_run_id: string }>(
+          "select id, production_run_id from pools where client_id = $1 and state = 'building' for update",
+          [clientId],
+        );
+        expect(locked.rows).toHaveLength(1);
+        const partId = Number(locked.rows[0]?.production_run_id);
+        await waitFor("the build to wait on its pool", () => waitingOn("update pools"), worker());
+        const pool = await poolOf(partId);
+        if (!pool) throw new Error("no pool");
+        const killed = worker();
+        killed?.child.kill("SIGKILL");
+        expect(await killed?.exited).toEqual({ code: null, signal: "SIGKILL" });
+        await locker.query("commit");
+        const started = Date.now();
+        startWorker();
+        const ready = await readyPool(partId);
+        // Another build took it over (the killed one's, if it had begun, is superseded).
+        expect(ready.builder).not.toBeNull();
+        expect(ready.builder).not.toBe(pool.builder);
+        // The build's expiry (30 s) and pg-boss's maintenance, not a lease of 30 minutes.
+        expect(Date.now() - started).toBeLessThan(80_000);
+        expect((await download(0, ready.pool_name)).status).toBe(200);
+      } finally {
+        await locker.end();
+      }
     },
   );
 });

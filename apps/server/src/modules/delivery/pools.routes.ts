@@ -82,14 +82,14 @@ export function registerPoolRoutes(router: Router): void {
     method: "POST",
     url: "/api/productionruns/:id/rebuild_pools/",
     summary:
-      "Rebuild the run's failed and deleted pools from its statements (202 with the pools queued to build); 409 when every pool is ready or building",
+      "Rebuild the run's failed, deleted and missing (ready without its zip) pools from its statements (202 with the pools queued to build); 409 when every pool is ready or building",
     tags,
     access: "admin",
     params: recordIdParamsSchema,
     response: poolPageSchema,
     successStatus: 202,
     handle: ({ params }) =>
-      rebuildRunPools(db, params.id, async (tx, queued) => {
+      rebuildRunPools(db, config.dataDir, params.id, async (tx, queued) => {
         for (const job of queued) await jobs.enqueue(job.name, job.payload, { executor: tx });
       }),
   });

@@ -1,26 +1,31 @@
+import { existsSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { NOTHING_TO_REBUILD_MESSAGE, type Page, type PoolRecord } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { dbInt } from "../../db/row-schemas.js";
+import { dbInt, dbText } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { createRunDeliveries } from "./create-pools.js";
 import { POOL_BUILD_JOB, type DeliveryJob, type EnqueueDeliveryJobs } from "./delivery-jobs.js";
+import { poolFiles } from "./pool-files.js";
 import { getPool, poolRecord, poolValues } from "./pools.js";
 import { recordChange } from "../audit/record-change.js";
 
 const idRowSchema = z.object({ id: dbInt });
 const partRowSchema = z.object({ client_id: dbInt, id: dbInt });
+const readyRowSchema = z.object({ id: dbInt, pool_name: dbText });
 
 /**
- * Rebuilds the print pools of a production run (admins) from its statements: a failed pool goes
- * back to building, and a deleted one is made again from the run's statements that are in no pool
- * (the same rule that made it, whose unique key leaves the other pools alone). Only the clients'
- * parts that are done; one transaction queues the builds. 409 when there is nothing to rebuild.
+ * Rebuilds the print pools of a production run (admins) from its statements: a failed pool, or a
+ * ready one whose zip is missing, goes back to building, and a deleted one is made again from the
+ * run's statements that are in no pool (the same rule that made it, whose unique key leaves the
+ * other pools alone). Only the clients' parts that are done; one transaction queues the builds.
+ * 409 when there is nothing to rebuild.
  */
 export async function rebuildRunPools(
   db: Database,
+  dataDir: string,
   cycleRunId: number,
   enqueue: EnqueueDeliveryJobs,
 ): Promise<Page<PoolRecord>> {
@@ -50,6 +55,23 @@ export async function rebuildRunPools(
         idRowSchema,
       );
       for (const pool of failed) jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: pool.id } });
+      // A ready pool whose zip is gone from the disk is drawn again from its statements (its
+      // download record, if it went out, stays: the part still cannot be undone).
+      const ready = await queryRows(
+        tx,
+        sql`select id, pool_name from pools
+            where client_id = ${clientId} and production_run_id = ${productionRunId} and state = 'ready'
+            order by id for update`,
+        readyRowSchema,
+      );
+      for (const pool of ready.filter((row) => !existsSync(poolFiles(dataDir, row.pool_name).zip))) {
+        await tx.execute(
+          sql`update pools set state = 'building', done = 0, pages_count = 0, error = null, finished_at = null,
+                               builder = null, file_bytes = null
+              where id = ${pool.id}`,
+        );
+        jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: pool.id } });
+      }
       const remade = await createRunDeliveries(tx, { clientId, productionRunId });
       jobs.push(...remade);
     }
