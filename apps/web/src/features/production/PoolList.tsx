@@ -110,7 +110,8 @@ export function PoolList() {
             {deleting?.statements.toLocaleString("en-US")} statements)?
           </Text>
           <Text size="sm" c="dimmed">
-            The statements themselves and every ledger entry stay as they are; only the print files go.
+            The statements themselves and every ledger entry stay as they are; only the print files go. A pool
+            that was downloaded stays recorded as gone out, so its run still cannot be undone.
           </Text>
           {remove.isError ? <Alert color="red">{describeApiError(remove.error)}</Alert> : null}
           <Group justify="flex-end">

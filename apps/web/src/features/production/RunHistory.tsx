@@ -11,7 +11,7 @@ export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
   const runs = useProductionRuns(20);
   const rebuild = useRebuildPools();
   const rows = runs.data?.results ?? [];
-  // A failed or deleted pool is drawn again from the run's statements.
+  // A failed, deleted or missing (ready without its zip) pool is drawn again from the run's statements.
   const rebuildPools = (runId: number) =>
     rebuild.mutate(runId, {
       onSuccess: (page) =>

@@ -162,7 +162,7 @@ export function useUndoRun() {
   });
 }
 
-/** Rebuilds a run's failed and deleted pools from its statements; a 409 (nothing to rebuild) is shown by the caller. */
+/** Rebuilds a run's failed, deleted and missing pools from its statements; a 409 (nothing to rebuild) is shown by the caller. */
 export function useRebuildPools() {
   const queryClient = useQueryClient();
   return useMutation({
