@@ -20,7 +20,7 @@ const RENDER_SLICE = 25;
  * the most a worker killed mid-batch can send twice (each lane has at most one email between the
  * server's acceptance and our record; docs/production.md).
  */
-const SENDS_AT_ONCE = 10;
+export const SENDS_AT_ONCE = 10;
 /** Sends tried per email before it stays failed (the job retries with growing delays). */
 export const MAX_EMAIL_ATTEMPTS = 5;
 
