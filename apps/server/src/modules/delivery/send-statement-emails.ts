@@ -58,6 +58,11 @@ function messageIdOf(clientId: number, statementId: number): string {
   return `<statement-${clientId}-${statementId}@cyclebill.local>`;
 }
 
+/** Whether the mail server answered the send with a refusal (nodemailer sets its SMTP reply code). */
+function serverRefused(error: unknown): boolean {
+  return error instanceof Error && "responseCode" in error && typeof error.responseCode === "number";
+}
+
 function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 }
@@ -154,7 +159,7 @@ export async function sendStatementEmails(
           failed += 1;
           // Only a refusal the server answered is known not to have gone out; a send that ended
           // without an answer (a dropped connection, a timeout) may have, so its claim stands.
-          const refused = typeof (error as { responseCode?: unknown }).responseCode === "number";
+          const refused = serverRefused(error);
           await db.transaction(async (tx) => {
             await tx.execute(
               sql`update statement_deliveries set status = 'failed', last_error = ${errorText(error)}, updated_at = now()
