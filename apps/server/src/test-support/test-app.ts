@@ -9,6 +9,7 @@ import { loadConfig, type Config, type JobSettings } from "../config.js";
 import type { Database, JobBackend } from "../db/database.js";
 import { startJobs, type JobQueue } from "../jobs/index.js";
 import { createMailer } from "../modules/mail/mailer.js";
+import type { DeliveryServices } from "../modules/delivery/delivery-jobs.js";
 import { paymentGatewayOf } from "../modules/payments/payment-gateway.js";
 import { clients, customers } from "../db/tables.js";
 import { issueSessionToken } from "../modules/auth/start-session.js";
@@ -67,6 +68,8 @@ export type TestAppOptions = {
   adminSecondFactor?: "required" | "optional";
   /** Log at info level into this stream (tests that read the server's log). */
   logStream?: NodeJS.WritableStream;
+  /** Holds the statement-email job's lanes where a test wants them (DeliveryServices.pause). */
+  deliveryPause?: DeliveryServices["pause"];
 };
 
 /** The real server on a free port over a fresh database, spoken to over HTTP. */
@@ -104,6 +107,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         publicUrl: config.publicUrl,
         mailer: createMailer({ smtpUrl: mail.url, dataDir: config.dataDir, log: pino({ level: "silent" }) }),
         gateway: paymentGatewayOf(config),
+        pause: options.deliveryPause,
       },
     });
   }

@@ -22,6 +22,11 @@ export type TestSmtp = {
   stall: (address: string) => void;
   /** How many messages to this address are stalled now. */
   stalled: (address: string) => number;
+  /**
+   * While on, the server takes every message (it is in `messages`) but never answers: the sender
+   * cannot know it was taken, as when a worker is killed between the server's acceptance and its record.
+   */
+  takeWithoutAnswer: (on: boolean) => void;
   /** The server refuses mail to this address the next `times` tries (550), then takes it. */
   refuse: (address: string, times: number) => void;
   close: () => Promise<void>;
@@ -33,6 +38,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   const refusals = new Map<string, number>();
   const stalls = new Set<string>();
   const stalledNow = new Map<string, number>();
+  let silent = false;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -56,6 +62,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         stream.resume();
         return; // never answered, never taken
       }
+      const answer = silent ? (_error?: Error) => undefined : callback;
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
@@ -77,9 +84,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
                 ),
               })),
             });
-            callback();
+            answer();
           })
-          .catch((error: unknown) => callback(error as Error));
+          .catch((error: unknown) => answer(error as Error));
       });
     },
   });
@@ -104,6 +111,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       throw new Error(
         `no mail arrived for ${recipient}; got: ${messages.map((message) => message.to).join(", ")}`,
       );
+    },
+    takeWithoutAnswer: (on) => {
+      silent = on;
     },
     refuse: (address, times) => refusals.set(address.toLowerCase(), times),
     stall: (address) => stalls.add(address.toLowerCase()),

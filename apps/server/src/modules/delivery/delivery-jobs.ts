@@ -15,4 +15,9 @@ export type EnqueueDeliveryJobs = (executor: Executor, jobs: readonly DeliveryJo
 export type DeliveryServices = {
   dataDir: string;
   publicUrl: string;
+  /**
+   * Tests only: holds an email's lane before it claims the email ("claim") or between the claim
+   * and the send ("send"), so a test can put an undo exactly there.
+   */
+  pause?: (point: "claim" | "send", statementId: number) => Promise<void>;
 };

@@ -19,6 +19,7 @@ import { dbText } from "../../db/row-schemas.js";
 import { clients, customerPaymentMethods, customers, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
+import { recordLinkView } from "../delivery/link-went-out.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 import { isNewerStatement, newestStatementFirst } from "../statements/newer-statement.sql.js";
@@ -220,6 +221,9 @@ function publicInfo(info: PaymentInfo): PublicPaymentInfo {
 /** POST /api/payments/get-payment-info/: the public page's lookup by pay token. */
 export async function publicPaymentInfo(db: Database, token: string): Promise<PublicPaymentInfo> {
   const { statement, customer, replaced } = await findPayableStatement(db, token);
+  // The statement was seen through its link (went_out): its run can no longer be undone.
+  const seen = await db.transaction((tx) => recordLinkView(tx, statement.clientId, statement.id));
+  if (!seen) throw statementNotFound();
   return publicInfo(await infoOf(db, customer, statement, replaced));
 }
 

@@ -14,6 +14,7 @@ import type { AttemptRow } from "./attempt-row.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 import { auditStoredMethod, storedMethodsBefore } from "./stored-method-audit.js";
 import { auditAttempt } from "./attempt-audit.js";
+import { settleLinkPayment } from "../delivery/link-went-out.js";
 
 // Its callers take the row type from here too; it lives apart so the files this one uses can name it.
 export type { AttemptRow } from "./attempt-row.js";
@@ -201,6 +202,13 @@ export async function recordAnswer(
       .where(and(eq(paymentAttempts.clientId, clientId), eq(paymentAttempts.id, attemptId)))
       .returning();
     await auditAttempt(tx, resolution ? "resolve" : "answer", attempt, settled, resolution?.reason);
+    // A pay-link payment's went_out claim: approved went out; anything else answered did not.
+    if (attempt.statementId !== null && attempt.kind === "sale")
+      await settleLinkPayment(
+        tx,
+        { clientId, attemptId, statementId: attempt.statementId },
+        answer.status === "approved" ? "done" : "refused",
+      );
     // The receipt (or a declined autopay notice) commits with the answer; a job sends it.
     await queueReceipt(tx, attempt, answer.status);
     if (attempt.kind === "sale" || attempt.kind === "auth")

@@ -19,11 +19,15 @@ import { orderIdOf } from "../secrets/installation-id.js";
 import type { AttemptRow } from "./attempt-row.js";
 import type { NoAnswer } from "./bluepay-client.js";
 import { auditAttempt } from "./attempt-audit.js";
+import { claimLinkPayment, holdStatementPart } from "../delivery/link-went-out.js";
 
 // Opening an attempt and keeping what the gateway said about an unknown one. A customer is never
 // charged again while one of its sales is pending (call not ended) or unknown (ended without a
 // usable answer): the check, the bound on a public payment and the insert happen in one transaction
 // holding the customer's lock, so parallel requests (on any number of processes) see each other.
+
+export const STATEMENT_WITHDRAWN_MESSAGE =
+  "This statement was withdrawn (its production run was undone); nothing was charged. Open the pay link of your newest statement.";
 
 export const IN_FLIGHT_MESSAGE =
   "A payment for this customer is still being confirmed with the payment gateway; no new charge can be made until it is settled.";
@@ -51,6 +55,11 @@ export async function openAttempt(
   rules: OpenRules,
 ): Promise<AttemptRow | null> {
   return moneyTransaction(db, async (tx) => {
+    // A payment through a statement's pay link (the only attempts that name a statement) is claimed
+    // in went_out before the gateway is called; its run part is locked before the customer, as undo does.
+    const statementId = values.statementId ?? null;
+    const part = statementId === null ? null : await holdStatementPart(tx, values.clientId, statementId);
+    if (part === "withdrawn") throw new HttpError(409, { detail: STATEMENT_WITHDRAWN_MESSAGE });
     const locked = await lockCustomers(tx, values.clientId, [values.customerId]);
     const [taken] = await tx
       .select({ id: paymentAttempts.id })
@@ -87,6 +96,8 @@ export async function openAttempt(
       .where(and(eq(paymentAttempts.clientId, inserted.clientId), eq(paymentAttempts.id, inserted.id)))
       .returning();
     await auditAttempt(tx, "create", null, numbered);
+    if (part !== null && statementId !== null)
+      await claimLinkPayment(tx, part, { attemptId: inserted.id, statementId });
     return numbered ?? null;
   });
 }

@@ -33,19 +33,15 @@ export type EnqueueProductionUndo = (tx: Executor, payload: ProductionUndoStep) 
 
 type PartKey = { clientId: number; productionRunId: number };
 
-const emailCountsRowSchema = z.object({ sent: dbInt, sending: dbInt });
 const poolNameRowSchema = z.object({ pool_name: dbText });
 const cardAttemptsRowSchema = z.object({ attempts: dbInt });
 
-/** What of a part has gone out: emails the SMTP server accepted (or is being handed), pools downloaded, cards charged. */
+/**
+ * What of a part has gone out: what went_out records (emails handed to the mail server, statements
+ * paid or viewed through their links, pools), pools downloaded, cards charged.
+ */
 async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
   const { clientId, productionRunId } = part;
-  const [emails] = await queryRows(
-    tx,
-    sql`select count(*) filter (where status = 'sent') as sent, count(*) filter (where status = 'sending') as sending
-        from statement_deliveries where client_id = ${clientId} and production_run_id = ${productionRunId}`,
-    emailCountsRowSchema,
-  );
   const pools = await queryRows(
     tx,
     sql`select pool_name from pools where client_id = ${clientId} and production_run_id = ${productionRunId}
@@ -61,10 +57,6 @@ async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
   );
   // The record of what went out (never removed), then what the tables that deliver still show.
   const out = await wentOutOfPart(tx, part);
-  const sent = emails?.sent ?? 0;
-  const sending = emails?.sending ?? 0;
-  if (sent > 0) out.push(`${sent} email${sent === 1 ? "" : "s"} accepted by the mail server`);
-  if (sending > 0) out.push(`${sending} email${sending === 1 ? "" : "s"} being sent`);
   for (const pool of pools) out.push(`pool ${pool.pool_name} downloaded`);
   const attempts = cards?.attempts ?? 0;
   if (attempts > 0) out.push(`${attempts} autopay card charge${attempts === 1 ? "" : "s"} made`);
@@ -179,9 +171,8 @@ async function undoPart(
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)))
     .for("update");
   if (!part) throw new Error(`production run ${clientId}/${productionRunId} not found`);
-  // The email job marks a delivery "sending" before it talks to the mail server: lock them first.
-  await tx.execute(sql`select id from statement_deliveries
-    where client_id = ${clientId} and production_run_id = ${productionRunId} for update`);
+  // The email job and the pay page claim what goes out (went_out) under a share lock of this row:
+  // with it held for update, no claim is being made, and one made before is read here.
   const out = await deliveryStarted(tx, { clientId, productionRunId });
   if (out.length > 0) throw new DeliveryStartedError(out);
 

@@ -183,7 +183,7 @@ export const readOnlyPosts = [
   { route: "POST /api/statements/combine/", why: "answers one PDF of the chosen statements; writes nothing" },
   {
     route: "POST /api/payments/get-payment-info/",
-    why: "looks a statement up for the pay page; writes nothing",
+    why: "looks a statement up for the pay page; writes only went_out's record that it was seen (as rate limits, no trail)",
   },
   {
     route: "POST /api/payments/get-link-info/",
