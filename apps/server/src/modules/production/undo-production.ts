@@ -4,7 +4,7 @@ import type { JobRun } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { dbInt, dbText } from "../../db/row-schemas.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { clients, jobRuns, productionRuns } from "../../db/tables.js";
 import { ONE_RUN_PULL_FLAGS } from "@cyclebill/domain";
 import { clientCycleSnapshotSchema, restoreClientCycle } from "../clients/client-cycle-figures.js";
@@ -33,21 +33,15 @@ export type EnqueueProductionUndo = (tx: Executor, payload: ProductionUndoStep) 
 
 type PartKey = { clientId: number; productionRunId: number };
 
-const poolNameRowSchema = z.object({ pool_name: dbText });
 const cardAttemptsRowSchema = z.object({ attempts: dbInt });
 
 /**
- * What of a part has gone out: what went_out records (emails handed to the mail server, statements
- * paid or viewed through their links, pools), pools downloaded, cards charged.
+ * What of a part has gone out: what went_out records (emails handed to the mail server, pools
+ * downloaded, statements paid or viewed through their links; a deleted pool's record stays), and
+ * autopay cards charged.
  */
 async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
   const { clientId, productionRunId } = part;
-  const pools = await queryRows(
-    tx,
-    sql`select pool_name from pools where client_id = ${clientId} and production_run_id = ${productionRunId}
-          and downloaded_at is not null order by pool_name`,
-    poolNameRowSchema,
-  );
   const [cards] = await queryRows(
     tx,
     sql`select count(*) as attempts from payment_attempts a
@@ -55,9 +49,8 @@ async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
         where p.client_id = ${clientId} and p.id = ${productionRunId}`,
     cardAttemptsRowSchema,
   );
-  // The record of what went out (never removed), then what the tables that deliver still show.
+  // The record of what went out (never removed), then the card run's charges.
   const out = await wentOutOfPart(tx, part);
-  for (const pool of pools) out.push(`pool ${pool.pool_name} downloaded`);
   const attempts = cards?.attempts ?? 0;
   if (attempts > 0) out.push(`${attempts} autopay card charge${attempts === 1 ? "" : "s"} made`);
   return out;
