@@ -40,7 +40,7 @@ export type DocumentedRoute = {
 };
 
 /** Refusals a route may answer beyond those every route of its kind answers (see openapi.ts). */
-export type ErrorStatus = 409 | 422 | 429;
+export type ErrorStatus = 404 | 409 | 422 | 429;
 
 export type Router = {
   app: FastifyInstance;

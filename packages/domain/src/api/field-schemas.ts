@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { US_STATE_CODES } from "../reference/us-states.js";
+import { onTheWire } from "./wire-schema.js";
 
 // Field rules shared by the client, customer and transaction forms.
 
@@ -16,6 +17,21 @@ export const trimmedText = (max: number) => z.string().trim().max(max);
 
 /** Empty, or exactly 14 characters in the mask (###)-###-####; customers may also carry 0000000000. */
 export const phoneField = (options: { allowNoPhone?: boolean } = {}) =>
+  onTheWire(
+    phoneRule(options),
+    wireText(
+      options.allowNoPhone === true
+        ? "^(|\\(\\d{3}\\)-\\d{3}-\\d{4}|0000000000)$"
+        : "^(|\\(\\d{3}\\)-\\d{3}-\\d{4})$",
+    ),
+  );
+
+/** The documented form of a refined text field: what it accepts, empty included. */
+function wireText(pattern: string) {
+  return { type: "string" as const, pattern };
+}
+
+const phoneRule = (options: { allowNoPhone?: boolean }) =>
   z
     .string()
     .trim()
@@ -27,13 +43,17 @@ export const phoneField = (options: { allowNoPhone?: boolean } = {}) =>
       },
     );
 
-export const optionalZipField = () =>
+export const optionalZipField = () => onTheWire(zipRule(), wireText("^(\\d{5})?$"));
+
+const zipRule = () =>
   z
     .string()
     .trim()
     .refine((value) => value === "" || /^\d{5}$/.test(value), ZIP_MESSAGE);
 
-export const optionalStateField = () =>
+export const optionalStateField = () => onTheWire(stateRule(), wireText(`^(|${US_STATE_CODES.join("|")})$`));
+
+const stateRule = () =>
   z
     .string()
     .trim()
@@ -42,6 +62,12 @@ export const optionalStateField = () =>
 
 /** Empty, or an email address (at most 254 characters). */
 export const optionalEmailField = () =>
+  // Documented stricter than z.email (no dots in the local part) so every documented value is taken.
+  onTheWire(emailRule(), {
+    ...wireText("^(|[A-Za-z0-9_+-]{1,40}@([A-Za-z0-9]{1,20}\\.){1,3}[A-Za-z]{2,6})$"),
+  });
+
+const emailRule = () =>
   z
     .string()
     .trim()

@@ -5,7 +5,8 @@ import { onTheWire } from "./wire-schema.js";
 /** A whole number sent as a query-string value (or JSON number) within the given bounds. */
 export function integerParam(bounds: { min?: number; max?: number } = {}) {
   const min = bounds.min ?? 0;
-  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
+  // 15 digits: what the digit check below reads (every such number is a safe integer).
+  const max = bounds.max ?? 999_999_999_999_999;
   const schema = z
     .union([z.string(), z.number()], {
       error: (issue) => (issue.input === undefined ? REQUIRED_MESSAGE : INTEGER_MESSAGE),

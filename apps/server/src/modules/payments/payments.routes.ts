@@ -42,7 +42,7 @@ export function registerPaymentRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "getStatementPaymentInfo",
-    alsoAnswers: [429],
+    alsoAnswers: [404, 429],
     method: "POST",
     url: "/api/payments/get-payment-info/",
     summary:
@@ -61,7 +61,7 @@ export function registerPaymentRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "getPaymentLinkInfo",
-    alsoAnswers: [429],
+    alsoAnswers: [404, 429],
     method: "POST",
     url: "/api/payments/get-link-info/",
     summary:
@@ -97,7 +97,7 @@ export function registerPaymentRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "makePayment",
-    alsoAnswers: [409, 422, 429],
+    alsoAnswers: [404, 409, 422, 429],
     method: "POST",
     url: "/api/payments/make-payment/customer/",
     summary:
