@@ -159,7 +159,23 @@ export const clientCreateSchema = z.object({
 });
 export type ClientCreateInput = z.input<typeof clientCreateSchema>;
 
-/** The client editor (PUT, full body): the address must be complete. */
+type KeptWhenOmitted<T extends z.ZodRawShape> = {
+  [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K]>;
+};
+
+/**
+ * The defaults are for creating a client. In an update a field left out keeps its stored value: a
+ * default there would count as a change, and an owner's save that left out status_code was refused
+ * 403 for changing a provider-only field (issue 40).
+ */
+function keptWhenOmitted<T extends z.ZodRawShape>(shape: T): KeptWhenOmitted<T> {
+  const kept: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape))
+    kept[key] = schema instanceof z.ZodDefault ? z.optional(schema.unwrap()) : z.optional(schema);
+  return kept as KeptWhenOmitted<T>;
+}
+
+/** The client editor (PUT): the name and address must be complete; other fields left out stay as they are. */
 export const clientUpdateSchema = z.object({
   client_name: clientName,
   client_no: integerParam({ min: 1, max: 999_999_999 }),
@@ -172,8 +188,8 @@ export const clientUpdateSchema = z.object({
     .min(1, STATE_REQUIRED_MESSAGE)
     .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list."),
   zip: zip5,
-  ...clientDetailFields,
-  ...clientRateFields,
+  ...keptWhenOmitted(clientDetailFields),
+  ...keptWhenOmitted(clientRateFields),
 });
 export type ClientUpdateInput = z.input<typeof clientUpdateSchema>;
 /** PUT /api/clients/{id}/: the editor's fields and, when a provider-only field changes, why. */
