@@ -13,7 +13,20 @@ export function invalidPhoneMessage(value: unknown): string {
   return `${String(value)} is not a valid phone number`;
 }
 
-export const trimmedText = (max: number) => z.string().trim().max(max);
+/** Runs of line breaks, tabs and other control characters (typed or pasted into one line). */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL_RUNS = /[\u0000-\u001f\u007f]+/g;
+
+/** One line of text: control characters become one space, so a CR or LF in a name never reaches a label. */
+export function asOneLine(value: string): string {
+  return value.replace(CONTROL_RUNS, " ");
+}
+
+/** A one-line field (names, addresses, contacts): trimmed, control characters made spaces. */
+export const trimmedText = (max: number) => z.string().overwrite(asOneLine).trim().max(max);
+
+/** A field that may hold several lines (messages printed on statements, notes). */
+export const multiLineText = (max: number) => z.string().trim().max(max);
 
 /** Empty, or exactly 14 characters in the mask (###)-###-####; customers may also carry 0000000000. */
 export const phoneField = (options: { allowNoPhone?: boolean } = {}) =>

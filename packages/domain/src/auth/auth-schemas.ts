@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { asOneLine } from "../api/field-schemas.js";
 
 // Forms and API bodies of the access screens, shared by the server and the web app.
 
@@ -60,8 +61,8 @@ export type LoginInput = z.input<typeof loginSchema>;
 
 /** POST /api/register/. */
 export const registrationSchema = z.object({
-  firstName: z.string().trim().min(1).max(80),
-  lastName: z.string().trim().min(1).max(80),
+  firstName: z.string().overwrite(asOneLine).trim().min(1).max(80),
+  lastName: z.string().overwrite(asOneLine).trim().min(1).max(80),
   email,
   password: newPassword,
   confirmPassword: z.string().min(1).max(128),

@@ -5,6 +5,8 @@ import {
   optionalStateField,
   optionalZipField,
   phoneField,
+  asOneLine,
+  multiLineText,
   trimmedText,
 } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
@@ -83,12 +85,12 @@ const clientDetailFields = {
   terms_message: z.string().trim().max(20, TERMS_MAX_MESSAGE).default(""),
   /** Days from a statement's date to its due date; 0 is due on receipt. */
   due_days: integerParam({ min: 0, max: 365 }).default(30),
-  info_message: text(2000).default(""),
+  info_message: multiLineText(2000).default(""),
   bill_message_line_1: text(80).default(""),
   bill_message_line_2: text(80).default(""),
   bill_message_line_3: text(80).default(""),
-  bi_message: text(2000).default(""),
-  client_message: text(1000).default(""),
+  bi_message: multiLineText(2000).default(""),
+  client_message: multiLineText(1000).default(""),
   normal_cycle: integerParam({ min: 1, max: 99 })
     .refine((day) => CYCLE_DAYS.includes(day), "Cycle day must be 1 to 27, or 99.")
     .default(1),
@@ -141,6 +143,7 @@ export const CLIENT_RATE_FIELDS = Object.keys(clientRateFields) as (keyof typeof
 
 const clientName = z
   .string()
+  .overwrite(asOneLine)
   .trim()
   .min(1)
   .min(CLIENT_NAME_MIN, `Ensure this field has at least ${CLIENT_NAME_MIN} characters.`)
@@ -179,8 +182,8 @@ function keptWhenOmitted<T extends z.ZodRawShape>(shape: T): KeptWhenOmitted<T> 
 export const clientUpdateSchema = z.object({
   client_name: clientName,
   client_no: integerParam({ min: 1, max: 999_999_999 }),
-  address1: z.string().trim().min(1, "Address line 1 required").max(120),
-  city: z.string().trim().min(1, CITY_REQUIRED_MESSAGE).max(80),
+  address1: z.string().overwrite(asOneLine).trim().min(1, "Address line 1 required").max(120),
+  city: z.string().overwrite(asOneLine).trim().min(1, CITY_REQUIRED_MESSAGE).max(80),
   state: z
     .string(STATE_REQUIRED_MESSAGE)
     .trim()

@@ -5,6 +5,7 @@ import {
   optionalStateField,
   optionalZipField,
   phoneField,
+  multiLineText,
   trimmedText,
 } from "../api/field-schemas.js";
 import { calendarDate } from "../calendar/calendar-date.js";
@@ -67,10 +68,10 @@ export const customerFieldsSchema = z.object({
   finance_flag: z.enum(CUSTOMER_FINANCE_FLAGS).default("C"),
   autopay_flag: z.boolean().default(false),
   tax_status: z.enum(TAX_STATUSES).default("T"),
-  message: text(2000).default(""),
+  message: multiLineText(2000).default(""),
   message_duration: integerParam({ min: 0, max: 120 }).default(0),
-  message_internal: text(2000).default(""),
-  message_field: text(2000).default(""),
+  message_internal: multiLineText(2000).default(""),
+  message_field: multiLineText(2000).default(""),
   open_date: isoDate.optional(),
 });
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { asOneLine } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
 
 /** A group (route) of customers. */
 export const groupInputSchema = z.object({
-  route_name: z.string().trim().min(1).max(80),
+  route_name: z.string().overwrite(asOneLine).trim().min(1).max(80),
 });
 export type GroupInput = z.infer<typeof groupInputSchema>;
 
