@@ -52,6 +52,9 @@ function withTypedNullable(node: unknown): JsonSchema {
       fixed[key] = kept;
     }
   }
+  // OpenAPI 3.0.3: nullable does not widen an enum, so null must be one of its values.
+  if (fixed.nullable === true && Array.isArray(fixed.enum) && !fixed.enum.includes(null))
+    fixed.enum = [...(fixed.enum as unknown[]), null];
   if (fixed.nullable !== true || "type" in fixed) return fixed;
   delete fixed.nullable;
   for (const key of ["anyOf", "oneOf"] as const) {

@@ -74,11 +74,17 @@ const stateRule = () =>
     .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list.");
 
 /** Empty, or an email address (at most 254 characters). */
-export const optionalEmailField = () =>
-  // Documented stricter than z.email (no dots in the local part) so every documented value is taken.
-  onTheWire(emailRule(), {
-    ...wireText("^(|[A-Za-z0-9_+-]{1,40}@([A-Za-z0-9]{1,20}\\.){1,3}[A-Za-z]{2,6})$"),
-  });
+export const optionalEmailField = () => onTheWire(emailRule(), wireText(`^(|${EMAIL_PATTERN})$`));
+
+// Documented stricter than z.email (no dots in the local part) so every documented value is taken.
+const EMAIL_PATTERN = "[A-Za-z0-9_+-]{1,40}@([A-Za-z0-9]{1,20}\\.){1,3}[A-Za-z]{2,6}";
+
+/** A required email address (sign-in, users): at most 254 characters. */
+export const emailField = () =>
+  onTheWire(
+    z.string().trim().min(1).max(254).pipe(z.email("Enter a valid email address.")),
+    wireText(`^${EMAIL_PATTERN}$`),
+  );
 
 const emailRule = () =>
   z

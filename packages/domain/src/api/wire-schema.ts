@@ -11,11 +11,18 @@ export type WireSchema = {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  enum?: readonly (string | number)[];
   format?: string;
   description?: string;
 };
 
 export const wireSchemas = z.registry<WireSchema>();
+
+/** A check in front of a schema (required, not empty) is documented as that schema's wire form. */
+export function documentedAs<S extends z.ZodType>(inner: z.ZodType, schema: S): S {
+  const wire = wireSchemas.get(inner);
+  return wire ? onTheWire(schema, wire) : schema;
+}
 
 /** Registers the wire form of a schema and returns the schema, unchanged. */
 export function onTheWire<S extends z.ZodType>(schema: S, wire: WireSchema): S {

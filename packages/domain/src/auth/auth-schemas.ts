@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { asOneLine } from "../api/field-schemas.js";
+import { asOneLine, emailField } from "../api/field-schemas.js";
 
 // Forms and API bodies of the access screens, shared by the server and the web app.
 
@@ -49,7 +49,7 @@ export const newPassword = z
     message: PASSWORD_REPEATED_MESSAGE,
   });
 
-const email = z.string().trim().min(1).max(254).pipe(z.email("Enter a valid email address."));
+const email = emailField();
 
 /** POST /api/auth-jwt/: a username or an email, and the password. */
 export const loginSchema = z.object({

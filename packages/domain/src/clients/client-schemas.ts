@@ -10,6 +10,7 @@ import {
   trimmedText,
 } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
+import { onTheWire } from "../api/wire-schema.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { amountSchema, nonNegativeAmountSchema } from "../money/money-schemas.js";
 import { GATEWAY_HASH_TYPES } from "../payments/gateway-hash-types.js";
@@ -48,11 +49,13 @@ const count = integerParam({ min: 0, max: 1_000_000_000 });
 const clientDetailFields = {
   address2: text(120).default(""),
   address3: text(120).default(""),
-  zip4: z
-    .string()
-    .trim()
-    .refine((value) => value === "" || /^\d{4}$/.test(value), "Must be 4 digits")
-    .default(""),
+  zip4: onTheWire(
+    z
+      .string()
+      .trim()
+      .refine((value) => value === "" || /^\d{4}$/.test(value), "Must be 4 digits"),
+    { type: "string", pattern: "^(\\d{4})?$" },
+  ).default(""),
   bus_phone: phone.default(""),
   fax_number: phone.default(""),
   cell_phone: phone.default(""),
@@ -91,9 +94,13 @@ const clientDetailFields = {
   bill_message_line_3: text(80).default(""),
   bi_message: multiLineText(2000).default(""),
   client_message: multiLineText(1000).default(""),
-  normal_cycle: integerParam({ min: 1, max: 99 })
-    .refine((day) => CYCLE_DAYS.includes(day), "Cycle day must be 1 to 27, or 99.")
-    .default(1),
+  normal_cycle: onTheWire(
+    integerParam({ min: 1, max: 99 }).refine(
+      (day) => CYCLE_DAYS.includes(day),
+      "Cycle day must be 1 to 27, or 99.",
+    ),
+    { type: "integer", enum: CYCLE_DAYS },
+  ).default(1),
   client_start_date: isoDate.default(null),
   permission_to_ref_date: isoDate.default(null),
   status_code: z.enum(CLIENT_STATUS_CODES).default("A"),
@@ -184,12 +191,15 @@ export const clientUpdateSchema = z.object({
   client_no: integerParam({ min: 1, max: 999_999_999 }),
   address1: z.string().overwrite(asOneLine).trim().min(1, "Address line 1 required").max(120),
   city: z.string().overwrite(asOneLine).trim().min(1, CITY_REQUIRED_MESSAGE).max(80),
-  state: z
-    .string(STATE_REQUIRED_MESSAGE)
-    .trim()
-    .toUpperCase()
-    .min(1, STATE_REQUIRED_MESSAGE)
-    .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list."),
+  state: onTheWire(
+    z
+      .string(STATE_REQUIRED_MESSAGE)
+      .trim()
+      .toUpperCase()
+      .min(1, STATE_REQUIRED_MESSAGE)
+      .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list."),
+    { type: "string", enum: US_STATE_CODES },
+  ),
   zip: zip5,
   ...keptWhenOmitted(clientDetailFields),
   ...keptWhenOmitted(clientRateFields),

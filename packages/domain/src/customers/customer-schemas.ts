@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
+import { documentedAs, onTheWire } from "../api/wire-schema.js";
 import {
   optionalEmailField,
   optionalStateField,
@@ -33,11 +34,14 @@ const text = trimmedText;
 const phone = phoneField({ allowNoPhone: true });
 const optionalZip = optionalZipField();
 const optionalState = optionalStateField();
-const propertyState = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation.");
+const propertyState = onTheWire(
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation."),
+  { type: "string", pattern: "^([A-Za-z]{2})?$" },
+);
 const isoDate = calendarDate();
 
 export const customerFieldsSchema = z.object({
@@ -113,10 +117,16 @@ export const storedAmountFieldsSchema = z.object({
     .union([codeId, z.undefined()])
     .refine((value) => value !== undefined, STORED_AMOUNT_REQUIRED_MESSAGE),
   description: z.string().trim().max(60, STORED_DESCRIPTION_TOO_LONG).default(""),
-  rate: z
-    .unknown()
-    .refine((value) => value !== undefined && value !== null && value !== "", STORED_AMOUNT_REQUIRED_MESSAGE)
-    .pipe(rateSchema),
+  rate: documentedAs(
+    rateSchema,
+    z
+      .unknown()
+      .refine(
+        (value) => value !== undefined && value !== null && value !== "",
+        STORED_AMOUNT_REQUIRED_MESSAGE,
+      )
+      .pipe(rateSchema),
+  ),
   quantity: quantitySchema.default("1"),
   unitofmeasure: integerParam({ min: 1 }).default(1),
 });
@@ -126,10 +136,13 @@ export const storedAmountInputSchema = storedAmountFieldsSchema.extend({
 
 const month = integerParam({ min: 1, max: 12 });
 const required = <T extends z.ZodType>(schema: T) =>
-  z
-    .unknown()
-    .refine((value) => value !== undefined && value !== null && value !== "", RECURRING_REQUIRED_MESSAGE)
-    .pipe(schema);
+  documentedAs(
+    schema,
+    z
+      .unknown()
+      .refine((value) => value !== undefined && value !== null && value !== "", RECURRING_REQUIRED_MESSAGE)
+      .pipe(schema),
+  );
 
 /** A recurring charge ("auto amount"). Quantity is a whole number; the amount is rate × quantity. */
 export const recurringChargeFieldsSchema = z.object({

@@ -13,6 +13,8 @@ export type Schema = {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  /** OpenAPI 3.0: true makes minimum exclusive. */
+  exclusiveMinimum?: boolean;
   items?: Schema;
   minItems?: number;
   maxItems?: number;
@@ -28,7 +30,7 @@ const day = fc
   .map((date) => date.toISOString().slice(0, 10));
 
 function integerArb(schema: Schema, name: string, hints: ValueHints): fc.Arbitrary<number> {
-  const min = schema.minimum ?? -1000;
+  const min = (schema.minimum ?? -1000) + (schema.exclusiveMinimum === true ? 1 : 0);
   const max = schema.maximum ?? 1_000_000;
   const near = fc.integer({ min, max: Math.min(max, min + 40) });
   if (name === "client_id" || name === "client") {
