@@ -11,6 +11,7 @@ import { describeDataError, pgErrorCode } from "./db/pg-errors.js";
 import { HttpError, NOT_FOUND_DETAIL, SERVER_ERROR_DETAIL } from "./http/errors.js";
 import { registerApiRoutes } from "./http/api-routes.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
+import { allowedMethodsOf, methodNotAllowedDetail } from "./http/method-not-allowed.js";
 import { REVALIDATE_CACHE_CONTROL, registerWebApp } from "./http/web-app.js";
 import type { AppDeps, Router } from "./http/router.js";
 import { createMailer, type Mailer } from "./modules/mail/mailer.js";
@@ -156,6 +157,7 @@ export async function buildApp(
 
   const openApiDocument = buildOpenApiDocument(router.documented);
   app.get("/api/docs", async () => openApiDocument);
+  const allowedMethods = allowedMethodsOf([...router.documented, { method: "GET", url: "/api/docs" }]);
 
   const indexHtml = await registerWebApp(app, {
     webDistDir: deps.config.webDistDir,
@@ -164,8 +166,16 @@ export async function buildApp(
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "";
-    if (pathname === "/api" || pathname.startsWith("/api/"))
+    if (pathname === "/api" || pathname.startsWith("/api/")) {
+      // A known path under a method it does not take: 405 naming the methods it does, as DRF does.
+      const allowed = allowedMethods(pathname);
+      if (allowed.length > 0)
+        return reply
+          .code(405)
+          .header("allow", allowed.join(", "))
+          .send({ detail: methodNotAllowedDetail(request.method) });
       return reply.code(404).send({ detail: NOT_FOUND_DETAIL });
+    }
     if (request.method !== "GET" && request.method !== "HEAD")
       return reply.code(404).send({ detail: NOT_FOUND_DETAIL });
     // A missing build asset (e.g. after a rebuild) is a 404, not the app's HTML under a script's name.

@@ -5,6 +5,7 @@ export * from "./money/money-schemas.js";
 export * from "./api/drf-messages.js";
 export * from "./api/nul-characters.js";
 export * from "./api/list-query.js";
+export * from "./api/wire-schema.js";
 export * from "./codes/code-types.js";
 export * from "./codes/code-schemas.js";
 export * from "./groups/group-schemas.js";

@@ -1,3 +1,4 @@
+import { wireSchemas } from "@cyclebill/domain";
 import { z } from "zod";
 import type { DocumentedRoute } from "./router.js";
 
@@ -5,7 +6,18 @@ type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = JsonSchema;
 
 function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    target: "openapi-3.0",
+    // A value read from a string or a number (ids, decimals) shows as the form it must take.
+    override: (ctx) => {
+      const wire = io === "input" ? wireSchemas.get(ctx.zodSchema) : undefined;
+      if (!wire) return;
+      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[key];
+      Object.assign(ctx.jsonSchema, wire);
+    },
+  }) as JsonSchema;
   delete json.$schema;
   return withTypedNullable(json);
 }
@@ -40,6 +52,9 @@ function withTypedNullable(node: unknown): JsonSchema {
       fixed[key] = kept;
     }
   }
+  // OpenAPI 3.0.3: nullable does not widen an enum, so null must be one of its values.
+  if (fixed.nullable === true && Array.isArray(fixed.enum) && !fixed.enum.includes(null))
+    fixed.enum = [...(fixed.enum as unknown[]), null];
   if (fixed.nullable !== true || "type" in fixed) return fixed;
   delete fixed.nullable;
   for (const key of ["anyOf", "oneOf"] as const) {
@@ -63,6 +78,41 @@ const errorSchema: JsonSchema = {
     "Django REST Framework style error: {detail} or {field: [messages], non_field_errors: [messages]}",
   additionalProperties: true,
 };
+
+/** One shared response per refusal; operations point at them. */
+const errorResponses: Record<string, { name: string; description: string }> = {
+  "400": { name: "BadRequest", description: "Invalid input" },
+  "401": { name: "Unauthorized", description: "Not signed in" },
+  "403": {
+    name: "Forbidden",
+    description: "Not allowed for this user (role, client, or second-factor enrolment pending)",
+  },
+  "404": { name: "NotFound", description: "Not found, or not this user's client" },
+  "409": { name: "Conflict", description: "Refused in the record's current state (or another request's)" },
+  "422": { name: "Unprocessable", description: "An idempotency key reused for a different request" },
+  "429": { name: "TooManyRequests", description: "Throttled: try again later" },
+};
+
+function errorResponse(status: string): JsonSchema {
+  const shared = errorResponses[status];
+  if (!shared) throw new Error(`No shared response for ${status}.`);
+  return { $ref: `#/components/responses/${shared.name}` };
+}
+
+/**
+ * Refusals of a route: 400 for every route (input is parsed), 401/403 where a user must sign in (the
+ * router refuses roles, other clients and a pending second factor), 404 where a record is named by
+ * id or a tenant is resolved, 409 on every signed-in write (state and concurrency refusals), and what
+ * the route declares beyond that (alsoAnswers).
+ */
+function errorStatuses(route: DocumentedRoute): string[] {
+  const statuses = new Set<number>([400]);
+  if (route.access !== "public") [401, 403, 404].forEach((status) => statuses.add(status));
+  if (route.params) statuses.add(404);
+  if (route.access !== "public" && route.method !== "GET") statuses.add(409);
+  for (const status of route.alsoAnswers ?? []) statuses.add(status);
+  return [...statuses].sort((a, b) => a - b).map(String);
+}
 
 function parametersOf(schema: z.ZodType | undefined, location: "query" | "path"): JsonSchema[] {
   if (!schema) return [];
@@ -100,18 +150,8 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): OpenAp
               },
             }),
       },
-      "400": { description: "Invalid input", content: { "application/json": { schema: errorSchema } } },
     };
-    if (route.access !== "public") {
-      responses["401"] = {
-        description: "Not signed in",
-        content: { "application/json": { schema: errorSchema } },
-      };
-      responses["404"] = {
-        description: "Not found, or not this user's client",
-        content: { "application/json": { schema: errorSchema } },
-      };
-    }
+    for (const status of errorStatuses(route)) responses[status] = errorResponse(status);
     (paths[path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.name,
       summary: route.summary,
@@ -139,7 +179,15 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): OpenAp
         "Lists take client_id, limit, offset or page, ordering (leading - for descending) and return {count, results}.",
     },
     servers: [{ url: "/" }],
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      responses: Object.fromEntries(
+        Object.values(errorResponses).map(({ name, description }) => [
+          name,
+          { description, content: { "application/json": { schema: errorSchema } } },
+        ]),
+      ),
+    },
     security: [{ bearer: [] }],
     paths,
   };

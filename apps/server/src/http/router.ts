@@ -36,7 +36,11 @@ export type DocumentedRoute = {
   response?: z.ZodType;
   successStatus: number;
   produces?: string;
+  alsoAnswers?: readonly ErrorStatus[];
 };
+
+/** Refusals a route may answer beyond those every route of its kind answers (see openapi.ts). */
+export type ErrorStatus = 404 | 409 | 422 | 429;
 
 export type Router = {
   app: FastifyInstance;
@@ -88,6 +92,8 @@ export type RouteDefinition<Q, B, P, A extends Access, R = undefined> = {
   successStatus?: number;
   /** Content type of a successful answer when it is not JSON (PDF, CSV, zip). */
   produces?: string;
+  /** Statuses the handler's code refuses with beyond the router's own (409 a read, 429 throttled, 422). */
+  alsoAnswers?: readonly ErrorStatus[];
   /**
    * Answers a user held at second-factor enrolment too (enrolment itself, /api/me/, logout). Every
    * other route refuses such a user with 403: the hold is enforced here, not by each route.
@@ -137,6 +143,7 @@ export function defineRoute<
     response: definition.response,
     successStatus,
     produces: definition.produces,
+    alsoAnswers: definition.alsoAnswers,
   });
   app.route({
     method: definition.method,

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { INTEGER_MESSAGE, REQUIRED_MESSAGE } from "./drf-messages.js";
+import { onTheWire } from "./wire-schema.js";
 
 /** A whole number sent as a query-string value (or JSON number) within the given bounds. */
 export function integerParam(bounds: { min?: number; max?: number } = {}) {
   const min = bounds.min ?? 0;
-  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
-  return z
+  // 15 digits: what the digit check below reads (every such number is a safe integer).
+  const max = bounds.max ?? 999_999_999_999_999;
+  const schema = z
     .union([z.string(), z.number()], {
       error: (issue) => (issue.input === undefined ? REQUIRED_MESSAGE : INTEGER_MESSAGE),
     })
@@ -23,6 +25,8 @@ export function integerParam(bounds: { min?: number; max?: number } = {}) {
         .min(min, `Ensure this value is greater than or equal to ${min}.`)
         .max(max, `Ensure this value is less than or equal to ${max}.`),
     );
+  // Documented as the integer it must be; a numeric string (the query string's only form) still reads.
+  return onTheWire(schema, { type: "integer", minimum: min, maximum: max });
 }
 
 /** Default and largest page sizes for every list. */

@@ -6,8 +6,10 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 }
 
 /** A money amount as the API sends it: a decimal string with 2 places, e.g. "12.50". */
-export const amountString = z.string().describe("decimal string, 2 places");
+export const amountString = z
+  .string()
+  .meta({ description: "decimal string, 2 places", format: "decimal", pattern: "^-?\\d+\\.\\d{2}$" });
 /** A calendar date: YYYY-MM-DD. */
-export const dateString = z.string().describe("YYYY-MM-DD");
+export const dateString = z.string().meta({ description: "YYYY-MM-DD", format: "date" });
 /** A moment in time: ISO 8601 in UTC. */
 export const timestampString = z.string().describe("ISO 8601 timestamp");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { asOneLine, emailField } from "../api/field-schemas.js";
 
 // Forms and API bodies of the access screens, shared by the server and the web app.
 
@@ -48,7 +49,7 @@ export const newPassword = z
     message: PASSWORD_REPEATED_MESSAGE,
   });
 
-const email = z.string().trim().min(1).max(254).pipe(z.email("Enter a valid email address."));
+const email = emailField();
 
 /** POST /api/auth-jwt/: a username or an email, and the password. */
 export const loginSchema = z.object({
@@ -60,8 +61,8 @@ export type LoginInput = z.input<typeof loginSchema>;
 
 /** POST /api/register/. */
 export const registrationSchema = z.object({
-  firstName: z.string().trim().min(1).max(80),
-  lastName: z.string().trim().min(1).max(80),
+  firstName: z.string().overwrite(asOneLine).trim().min(1).max(80),
+  lastName: z.string().overwrite(asOneLine).trim().min(1).max(80),
   email,
   password: newPassword,
   confirmPassword: z.string().min(1).max(128),

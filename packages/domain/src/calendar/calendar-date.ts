@@ -49,7 +49,7 @@ export function calendarDate() {
   return z
     .string()
     .refine(isCalendarDate, { error: (issue) => calendarDateMessage(issue.path, issue.input) })
-    .describe("YYYY-MM-DD");
+    .meta({ description: "YYYY-MM-DD", format: "date" });
 }
 
 /** A calendar date, or "0" for "not set" (the CSV download's path segments). */
@@ -59,5 +59,5 @@ export function calendarDateOrZero() {
     .refine((value) => value === "0" || isCalendarDate(value), {
       error: (issue) => calendarDateMessage(issue.path, issue.input, "or 0 for no limit"),
     })
-    .describe("YYYY-MM-DD, or 0 for not set");
+    .meta({ description: "YYYY-MM-DD, or 0 for not set", pattern: "^(0|\\d{4}-\\d{2}-\\d{2})$" });
 }

@@ -5,9 +5,12 @@ import {
   optionalStateField,
   optionalZipField,
   phoneField,
+  asOneLine,
+  multiLineText,
   trimmedText,
 } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
+import { onTheWire } from "../api/wire-schema.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { amountSchema, nonNegativeAmountSchema } from "../money/money-schemas.js";
 import { GATEWAY_HASH_TYPES } from "../payments/gateway-hash-types.js";
@@ -46,11 +49,13 @@ const count = integerParam({ min: 0, max: 1_000_000_000 });
 const clientDetailFields = {
   address2: text(120).default(""),
   address3: text(120).default(""),
-  zip4: z
-    .string()
-    .trim()
-    .refine((value) => value === "" || /^\d{4}$/.test(value), "Must be 4 digits")
-    .default(""),
+  zip4: onTheWire(
+    z
+      .string()
+      .trim()
+      .refine((value) => value === "" || /^\d{4}$/.test(value), "Must be 4 digits"),
+    { type: "string", pattern: "^(\\d{4})?$" },
+  ).default(""),
   bus_phone: phone.default(""),
   fax_number: phone.default(""),
   cell_phone: phone.default(""),
@@ -83,15 +88,19 @@ const clientDetailFields = {
   terms_message: z.string().trim().max(20, TERMS_MAX_MESSAGE).default(""),
   /** Days from a statement's date to its due date; 0 is due on receipt. */
   due_days: integerParam({ min: 0, max: 365 }).default(30),
-  info_message: text(2000).default(""),
+  info_message: multiLineText(2000).default(""),
   bill_message_line_1: text(80).default(""),
   bill_message_line_2: text(80).default(""),
   bill_message_line_3: text(80).default(""),
-  bi_message: text(2000).default(""),
-  client_message: text(1000).default(""),
-  normal_cycle: integerParam({ min: 1, max: 99 })
-    .refine((day) => CYCLE_DAYS.includes(day), "Cycle day must be 1 to 27, or 99.")
-    .default(1),
+  bi_message: multiLineText(2000).default(""),
+  client_message: multiLineText(1000).default(""),
+  normal_cycle: onTheWire(
+    integerParam({ min: 1, max: 99 }).refine(
+      (day) => CYCLE_DAYS.includes(day),
+      "Cycle day must be 1 to 27, or 99.",
+    ),
+    { type: "integer", enum: CYCLE_DAYS },
+  ).default(1),
   client_start_date: isoDate.default(null),
   permission_to_ref_date: isoDate.default(null),
   status_code: z.enum(CLIENT_STATUS_CODES).default("A"),
@@ -141,6 +150,7 @@ export const CLIENT_RATE_FIELDS = Object.keys(clientRateFields) as (keyof typeof
 
 const clientName = z
   .string()
+  .overwrite(asOneLine)
   .trim()
   .min(1)
   .min(CLIENT_NAME_MIN, `Ensure this field has at least ${CLIENT_NAME_MIN} characters.`)
@@ -159,21 +169,40 @@ export const clientCreateSchema = z.object({
 });
 export type ClientCreateInput = z.input<typeof clientCreateSchema>;
 
-/** The client editor (PUT, full body): the address must be complete. */
+type KeptWhenOmitted<T extends z.ZodRawShape> = {
+  [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K]>;
+};
+
+/**
+ * The defaults are for creating a client. In an update a field left out keeps its stored value: a
+ * default there would count as a change, and an owner's save that left out status_code was refused
+ * 403 for changing a provider-only field (issue 40).
+ */
+function keptWhenOmitted<T extends z.ZodRawShape>(shape: T): KeptWhenOmitted<T> {
+  const kept: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape))
+    kept[key] = schema instanceof z.ZodDefault ? z.optional(schema.unwrap()) : z.optional(schema);
+  return kept as KeptWhenOmitted<T>;
+}
+
+/** The client editor (PUT): the name and address must be complete; other fields left out stay as they are. */
 export const clientUpdateSchema = z.object({
   client_name: clientName,
   client_no: integerParam({ min: 1, max: 999_999_999 }),
-  address1: z.string().trim().min(1, "Address line 1 required").max(120),
-  city: z.string().trim().min(1, CITY_REQUIRED_MESSAGE).max(80),
-  state: z
-    .string(STATE_REQUIRED_MESSAGE)
-    .trim()
-    .toUpperCase()
-    .min(1, STATE_REQUIRED_MESSAGE)
-    .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list."),
+  address1: z.string().overwrite(asOneLine).trim().min(1, "Address line 1 required").max(120),
+  city: z.string().overwrite(asOneLine).trim().min(1, CITY_REQUIRED_MESSAGE).max(80),
+  state: onTheWire(
+    z
+      .string(STATE_REQUIRED_MESSAGE)
+      .trim()
+      .toUpperCase()
+      .min(1, STATE_REQUIRED_MESSAGE)
+      .refine((value) => value === "" || US_STATE_CODES.includes(value), "Select a state from the list."),
+    { type: "string", enum: US_STATE_CODES },
+  ),
   zip: zip5,
-  ...clientDetailFields,
-  ...clientRateFields,
+  ...keptWhenOmitted(clientDetailFields),
+  ...keptWhenOmitted(clientRateFields),
 });
 export type ClientUpdateInput = z.input<typeof clientUpdateSchema>;
 /** PUT /api/clients/{id}/: the editor's fields and, when a provider-only field changes, why. */

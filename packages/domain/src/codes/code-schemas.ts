@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { asOneLine } from "../api/field-schemas.js";
 import { integerParam } from "../api/list-query.js";
 import { CODE_TYPES } from "./code-types.js";
 
@@ -9,7 +10,7 @@ export const TRANSACTION_DESCRIPTION_TOO_LONG =
 /** A bill code as staff enter it; system codes (negative numbers) are created by the system only. */
 export const codeInputSchema = z.object({
   code: integerParam({ min: 0, max: 999_999 }),
-  code_name: z.string().trim().max(60).default(""),
+  code_name: z.string().overwrite(asOneLine).trim().max(60).default(""),
   description: z.string().trim().max(DESCRIPTION_MAX_LENGTH, TRANSACTION_DESCRIPTION_TOO_LONG).default(""),
   code_type: z.enum(CODE_TYPES),
   taxable: z.boolean().default(false),

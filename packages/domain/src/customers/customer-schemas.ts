@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { integerParam } from "../api/list-query.js";
+import { documentedAs, onTheWire } from "../api/wire-schema.js";
 import {
   optionalEmailField,
   optionalStateField,
   optionalZipField,
   phoneField,
+  multiLineText,
   trimmedText,
 } from "../api/field-schemas.js";
 import { calendarDate } from "../calendar/calendar-date.js";
@@ -32,11 +34,14 @@ const text = trimmedText;
 const phone = phoneField({ allowNoPhone: true });
 const optionalZip = optionalZipField();
 const optionalState = optionalStateField();
-const propertyState = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation.");
+const propertyState = onTheWire(
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((value) => value === "" || /^[A-Z]{2}$/.test(value), "Use the two-letter state abbreviation."),
+  { type: "string", pattern: "^([A-Za-z]{2})?$" },
+);
 const isoDate = calendarDate();
 
 export const customerFieldsSchema = z.object({
@@ -67,10 +72,10 @@ export const customerFieldsSchema = z.object({
   finance_flag: z.enum(CUSTOMER_FINANCE_FLAGS).default("C"),
   autopay_flag: z.boolean().default(false),
   tax_status: z.enum(TAX_STATUSES).default("T"),
-  message: text(2000).default(""),
+  message: multiLineText(2000).default(""),
   message_duration: integerParam({ min: 0, max: 120 }).default(0),
-  message_internal: text(2000).default(""),
-  message_field: text(2000).default(""),
+  message_internal: multiLineText(2000).default(""),
+  message_field: multiLineText(2000).default(""),
   open_date: isoDate.optional(),
 });
 
@@ -112,10 +117,16 @@ export const storedAmountFieldsSchema = z.object({
     .union([codeId, z.undefined()])
     .refine((value) => value !== undefined, STORED_AMOUNT_REQUIRED_MESSAGE),
   description: z.string().trim().max(60, STORED_DESCRIPTION_TOO_LONG).default(""),
-  rate: z
-    .unknown()
-    .refine((value) => value !== undefined && value !== null && value !== "", STORED_AMOUNT_REQUIRED_MESSAGE)
-    .pipe(rateSchema),
+  rate: documentedAs(
+    rateSchema,
+    z
+      .unknown()
+      .refine(
+        (value) => value !== undefined && value !== null && value !== "",
+        STORED_AMOUNT_REQUIRED_MESSAGE,
+      )
+      .pipe(rateSchema),
+  ),
   quantity: quantitySchema.default("1"),
   unitofmeasure: integerParam({ min: 1 }).default(1),
 });
@@ -125,10 +136,13 @@ export const storedAmountInputSchema = storedAmountFieldsSchema.extend({
 
 const month = integerParam({ min: 1, max: 12 });
 const required = <T extends z.ZodType>(schema: T) =>
-  z
-    .unknown()
-    .refine((value) => value !== undefined && value !== null && value !== "", RECURRING_REQUIRED_MESSAGE)
-    .pipe(schema);
+  documentedAs(
+    schema,
+    z
+      .unknown()
+      .refine((value) => value !== undefined && value !== null && value !== "", RECURRING_REQUIRED_MESSAGE)
+      .pipe(schema),
+  );
 
 /** A recurring charge ("auto amount"). Quantity is a whole number; the amount is rate × quantity. */
 export const recurringChargeFieldsSchema = z.object({

@@ -1,4 +1,5 @@
 import { REQUIRED_MESSAGE } from "../api/drf-messages.js";
+import { onTheWire } from "../api/wire-schema.js";
 // zod schemas for money in API input. Each accepts a decimal string or a finite JS number and outputs the
 // normalised decimal string the rest of the app stores and computes with. Messages are user-facing and are
 // exported so the server and web can match on them in tests.
@@ -62,11 +63,23 @@ function amountSchemaWith(allowNegative: boolean) {
 }
 
 // More than two decimals are rounded half away from zero, as toAmount does.
-export const amountSchema = amountSchemaWith(true);
+// Documented as decimal strings (a JSON number is read too): at most 12 digits before the point, and
+// the places the value keeps (more are rounded, but a client need not send them).
+export const amountSchema = onTheWire(amountSchemaWith(true), {
+  type: "string",
+  format: "decimal",
+  pattern: "^-?\\d{1,12}(\\.\\d{1,2})?$",
+  description: "decimal string, 2 places",
+});
 
-export const nonNegativeAmountSchema = amountSchemaWith(false);
+export const nonNegativeAmountSchema = onTheWire(amountSchemaWith(false), {
+  type: "string",
+  format: "decimal",
+  pattern: "^\\d{1,12}(\\.\\d{1,2})?$",
+  description: "decimal string, 2 places, not negative",
+});
 
-export const rateSchema = decimalInput(RATE_INVALID_MESSAGE).transform((value, ctx) => {
+const rateInput = decimalInput(RATE_INVALID_MESSAGE).transform((value, ctx) => {
   // No trimming here: a space is one of the "invalid characters" the message talks about. String(n) makes the
   // number check identical to the string one and rejects NaN, negatives and exponent forms.
   const text = typeof value === "number" ? String(value) : value;
@@ -77,12 +90,26 @@ export const rateSchema = decimalInput(RATE_INVALID_MESSAGE).transform((value, c
   }
   return formatDecimal(parsed, RATE_PLACES);
 });
+// NUMERIC(16, 5): 11 digits before the point.
+export const rateSchema = onTheWire(rateInput, {
+  type: "string",
+  format: "decimal",
+  pattern: "^\\d{1,11}(\\.\\d{1,5})?$",
+  description: "decimal string, up to 5 places, not negative",
+});
 
-export const quantitySchema = decimalInput(VALID_NUMBER_MESSAGE).transform((value, ctx) => {
+const quantityInput = decimalInput(VALID_NUMBER_MESSAGE).transform((value, ctx) => {
   const parsed = readInput(value);
   if (parsed === undefined || parsed.units < 0n) {
     ctx.addIssue({ code: "custom", message: VALID_NUMBER_MESSAGE });
     return z.NEVER;
   }
   return formatDecimalNormalized(rescaleDecimal(parsed, QUANTITY_PLACES));
+});
+// NUMERIC(14, 5): 9 digits before the point.
+export const quantitySchema = onTheWire(quantityInput, {
+  type: "string",
+  format: "decimal",
+  pattern: "^\\d{1,9}(\\.\\d{1,5})?$",
+  description: "decimal string, up to 5 places, not negative",
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { onTheWire } from "../api/wire-schema.js";
 import { integerParam } from "../api/list-query.js";
 import type { CodeType } from "../codes/code-types.js";
 import { calendarDate } from "../calendar/calendar-date.js";
@@ -57,14 +58,18 @@ export function previousMonthLabel(today: string): string {
 /** Path parameters of GET pdf/account-register/{client}/{year-month} and pdf/account-totals/…. */
 export const accountReportParamsSchema = z.object({
   client: integerParam({ min: 1 }),
-  year_month: z.string().transform((text, ctx) => {
-    const parsed = parseReportMonth(text);
-    if (!parsed) {
-      ctx.addIssue({ code: "custom", message: INVALID_MONTH_MESSAGE });
-      return z.NEVER;
-    }
-    return parsed;
-  }),
+  year_month: onTheWire(
+    z.string().transform((text, ctx) => {
+      const parsed = parseReportMonth(text);
+      if (!parsed) {
+        ctx.addIssue({ code: "custom", message: INVALID_MONTH_MESSAGE });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+    // YYYY-MM from 1900 (the month may have one digit).
+    { type: "string", pattern: "^(19|[2-9]\\d)\\d{2}-(0?[1-9]|1[0-2])$" },
+  ),
 });
 
 export const accountReportQuerySchema = z.looseObject({

@@ -30,6 +30,7 @@ export function registerAuthRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "logIn",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/auth-jwt/",
     summary:
@@ -81,6 +82,7 @@ export function registerAuthRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "changePassword",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/me/password/",
     summary:
@@ -94,6 +96,7 @@ export function registerAuthRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "registerUser",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/register/",
     summary:
@@ -108,6 +111,7 @@ export function registerAuthRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "confirmRegistration",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/register/confirm/",
     summary:
@@ -122,6 +126,7 @@ export function registerAuthRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "requestPasswordReset",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/forgot-password/",
     summary:
@@ -135,6 +140,7 @@ export function registerAuthRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "resetPassword",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/reset-password/",
     summary:

@@ -35,6 +35,7 @@ export function registerSecondFactorRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "logInSecondFactor",
+    alsoAnswers: [429],
     method: "POST",
     url: "/api/auth-jwt/second-factor/",
     summary:

@@ -201,6 +201,29 @@ describe("who may write each client field", () => {
     expect((await stored(clientId)).status_code).toBe("D");
   });
 
+  it("keeps what an owner's save leaves out (the create defaults are not changes)", async () => {
+    const clientId = fixture.b.clientId;
+    const decided = await admin.put(`/api/clients/${clientId}/`, {
+      ...(await editorBody(clientId)),
+      status_code: "I",
+      inactive_flag: "C",
+      pull_duration: 4,
+    });
+    expect(decided.status, decided.text).toBe(200);
+    const body = await editorBody(clientId);
+    const { status_code: _status, inactive_flag: _inactive, pull_duration: _pull, ...withoutThem } = body;
+    const saved = await testApp
+      .client(fixture.b.ownerToken)
+      .put(`/api/clients/${clientId}/`, { ...withoutThem, info_message: "Left them out" });
+    expect(saved.status, saved.text).toBe(200);
+    expect(await stored(clientId)).toMatchObject({
+      status_code: "I",
+      inactive_flag: "C",
+      pull_duration: 4,
+      info_message: "Left them out",
+    });
+  });
+
   it("refuses staff a change to any field", async () => {
     const staff = testApp.client(fixture.a.staffToken);
     const clientId = fixture.a.clientId;

@@ -116,7 +116,7 @@ export async function updateClient(
       if (
         cycleChangeCausesDoubleBilling({
           currentCycle: current.normalCycle,
-          newCycle: input.normal_cycle,
+          newCycle: input.normal_cycle ?? current.normalCycle,
           cycleRan: current.cycleRan,
           todayDayOfMonth: Number(today.slice(8, 10)),
         })

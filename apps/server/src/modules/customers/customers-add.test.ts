@@ -316,3 +316,27 @@ describe("the customer list", () => {
     expect(now).toMatchObject({ last_pay_date: "2025-02-10", unprocessedBalance: "35.00" });
   });
 });
+
+// Last: it adds a customer and a client, which the numbering and export tests above do not expect.
+describe("one-line fields", () => {
+  it("stores names and addresses typed with line breaks as one line, and keeps a message's lines", async () => {
+    const customer = await add({
+      first_name: "Ada\r\nMaria",
+      last_name: "By\tron",
+      address2: "Apt 4\n",
+      message: "Gate code 12\nRing twice",
+    });
+    expect(customer).toMatchObject({
+      first_name: "Ada Maria",
+      last_name: "By ron",
+      customer_name: "Ada Maria By ron",
+      address2: "Apt 4",
+      message: "Gate code 12\nRing twice",
+    });
+    const client = await testApp
+      .client(fixture.adminToken)
+      .post("/api/clients/", { client_name: "Line\r\nBreak Lawn", address1: "1 Main\rSt" });
+    expect(client.status, client.text).toBe(201);
+    expect(client.body).toMatchObject({ client_name: "Line Break Lawn", address1: "1 Main St" });
+  });
+});

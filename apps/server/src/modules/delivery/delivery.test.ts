@@ -59,11 +59,12 @@ function csvFields(line: string): string[] {
   );
 }
 
-async function runPools(productionRunId: number): Promise<PoolRecord[]> {
+/** The run's pools, by the run's id as GET /api/productionruns/{id}/ names it (not its part's). */
+async function runPools(): Promise<PoolRecord[]> {
   return pollUntil(
     async () =>
       poolPageSchema.parse(
-        (await admin.get("/api/pools/", { client_id: clientId, production_run_id: productionRunId })).body,
+        (await admin.get("/api/pools/", { client_id: clientId, production_run_id: run.id })).body,
       ).results,
     (pools) => pools.length > 0 && pools.every((pool) => pool.state !== "building"),
     60_000,
@@ -119,6 +120,8 @@ beforeAll(async () => {
     ...Array.from({ length: 45 }, (_, index) => charge(ids["Lou Long"] ?? 0, "1.00", 1 + (index % 9))),
   ]);
   testApp.mail.refuse("bo@example.com", 1);
+  // So the run's id differs from its client part's: the pools filter takes the run's.
+  await testApp.db.execute(sql`alter table cycle_runs alter column id restart with 500`);
   run = await runProductionCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [clientId] });
   expect(run.status).toBe("done");
   const [part] = await queryRows(
@@ -131,7 +134,7 @@ beforeAll(async () => {
 
 describe("print pools", () => {
   it("puts paper statements in a mail pool and pulled ones in their own, named for a person", async () => {
-    const pools = await runPools(productionRunId);
+    const pools = await runPools();
     const byFulfilment = new Map(pools.map((pool) => [pool.fulfilment, pool]));
     expect([...byFulfilment.keys()].sort()).toEqual(["mail", "pulled"]);
     const clientNo = (await testApp.db.select().from(clients).where(eq(clients.id, clientId)))[0]?.clientNo;
@@ -150,7 +153,7 @@ describe("print pools", () => {
   });
 
   it("opens the pulled pool with a cover sheet and gives each statement's pull explanation", async () => {
-    const [pulled] = (await runPools(productionRunId)).filter((pool) => pool.fulfilment === "pulled");
+    const [pulled] = (await runPools()).filter((pool) => pool.fulfilment === "pulled");
     if (!pulled) throw new Error("no pulled pool");
     const files = unzipSync((await download(pulled.pool_name)).bytes);
     const text = await pdfText(files[`${pulled.pool_name}.pdf`] ?? new Uint8Array());
@@ -162,7 +165,7 @@ describe("print pools", () => {
   });
 
   it("downloads a zip whose PDF prints the statements in route order and whose manifest matches", async () => {
-    const [mail] = (await runPools(productionRunId)).filter((pool) => pool.fulfilment === "mail");
+    const [mail] = (await runPools()).filter((pool) => pool.fulfilment === "mail");
     if (!mail) throw new Error("no mail pool");
     const zip = await download(mail.pool_name);
     expect(zip.status).toBe(200);
@@ -303,7 +306,7 @@ describe("statement email", () => {
 
 describe("deleting a pool", () => {
   it("removes the pool and its zip but never a statement or ledger entry", async () => {
-    const [pulled] = (await runPools(productionRunId)).filter((pool) => pool.fulfilment === "pulled");
+    const [pulled] = (await runPools()).filter((pool) => pool.fulfilment === "pulled");
     if (!pulled) throw new Error("no pulled pool");
     const ledger = sql`select count(*)::int as entries, coalesce(sum(ledger_amount), 0)::text as total,
                           (select count(*)::int from statements where client_id = ${clientId}) as statements,

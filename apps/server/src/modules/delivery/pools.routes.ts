@@ -56,6 +56,7 @@ export function registerPoolRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "downloadPool",
+    alsoAnswers: [409],
     method: "GET",
     url: "/api/dailyproduction/download/pool/:name/",
     summary:

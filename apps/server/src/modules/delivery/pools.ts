@@ -85,8 +85,11 @@ export async function listPools(db: Executor, query: PoolListQuery): Promise<Pag
   if (query.client_id !== undefined) filters.push(sql`p.client_id = ${query.client_id}`);
   if (query.pool_date !== undefined) filters.push(sql`p.pool_date = ${query.pool_date}::date`);
   if (query.cycle !== undefined) filters.push(sql`p.cycle = ${query.cycle}`);
+  // The run's id as the API names it (GET /api/productionruns/{id}/): pools belong to its parts.
   if (query.production_run_id !== undefined)
-    filters.push(sql`p.production_run_id = ${query.production_run_id}`);
+    filters.push(
+      sql`p.production_run_id in (select id from production_runs where cycle_run_id = ${query.production_run_id})`,
+    );
   const where = sql.join(filters, sql` and `);
   const order = ORDERINGS[query.ordering ?? "-pool_date"] ?? ORDERINGS["-pool_date"];
   const { limit, offset } = resolvePaging(query);

@@ -88,6 +88,7 @@ export function registerGatewayEventRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "gatewayTransNotify",
+    alsoAnswers: [429],
     method: "POST",
     url: `${TRANS_NOTIFY_PATH}:clientNo/`,
     summary:

@@ -163,6 +163,7 @@ export function registerInvoiceRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "getInvoicePdf",
+    alsoAnswers: [409],
     method: "GET",
     url: "/api/invoices/:id/pdf/",
     summary: "The invoice PDF, named with the invoice number (and the statement once processed)",

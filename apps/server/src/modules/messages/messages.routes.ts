@@ -27,7 +27,8 @@ export function registerMessageRoutes(router: Router): void {
     summary: "Set the system message shown to every user (admins)",
     tags: ["Messages"],
     access: "admin",
-    body: z.object({ system_message: z.string().trim().max(1000) }),
+    // The length as sent (the document's maxLength), then trimmed for storing.
+    body: z.object({ system_message: z.string().max(1000).trim() }),
     response: messagesSchema,
     handle: ({ auth, body }) => setSystemMessage(db, auth, body.system_message),
   });

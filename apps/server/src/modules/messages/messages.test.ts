@@ -29,6 +29,16 @@ describe("/api/messages", () => {
     });
   });
 
+  it("checks the length as sent, as the document's maxLength says, then stores it trimmed", async () => {
+    const admin = testApp.client(fixture.adminToken);
+    const padded = await admin.put("/api/messages", { system_message: `  ${"x".repeat(999)}  ` });
+    expect(padded.status).toBe(400);
+    expect(padded.body).toEqual({ system_message: ["Ensure this field has no more than 1000 characters."] });
+    const fits = await admin.put("/api/messages", { system_message: ` ${"y".repeat(998)} ` });
+    expect(fits.status).toBe(200);
+    expect((fits.body as { system_message: string }).system_message).toBe("y".repeat(998));
+  });
+
   it("lets only admins set the system message", async () => {
     expect(
       (await testApp.client(fixture.a.ownerToken).put("/api/messages", { system_message: "hi" })).status,

@@ -42,6 +42,7 @@ export function registerPaymentRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "getStatementPaymentInfo",
+    alsoAnswers: [404, 429],
     method: "POST",
     url: "/api/payments/get-payment-info/",
     summary:
@@ -60,6 +61,7 @@ export function registerPaymentRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "getPaymentLinkInfo",
+    alsoAnswers: [404, 429],
     method: "POST",
     url: "/api/payments/get-link-info/",
     summary:
@@ -95,6 +97,7 @@ export function registerPaymentRoutes(router: Router): void {
 
   defineRoute(router, {
     name: "makePayment",
+    alsoAnswers: [404, 409, 422, 429],
     method: "POST",
     url: "/api/payments/make-payment/customer/",
     summary:

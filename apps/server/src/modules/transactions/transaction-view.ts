@@ -45,7 +45,8 @@ export const transactionSelection = {
   statementId: transactions.statementId,
   voidsTransactionId: transactions.voidsTransactionId,
   reversesTransactionId: transactions.reversesTransactionId,
-  reversedById: sql<number | null>`${reversal.id}`,
+  // The column itself, not raw SQL, so its number mode decodes it: node-pg reads bigint as a string.
+  reversedById: reversal.id,
   voided: transactions.voided,
   storedAmountFlag: transactions.storedAmountFlag,
   gatewayTransId: transactions.gatewayTransId,

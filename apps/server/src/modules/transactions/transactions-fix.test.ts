@@ -102,6 +102,11 @@ describe("fixing mistakes", () => {
     });
     const reversal = (await staff.post(`/api/transactions/${entry.id}/reversal/`)).body as Entry;
     expect(reversal).toMatchObject({ reverses_transaction: entry.id, ledger_amount: "-12.34" });
+    // A number on both databases (node-pg reads bigint as a string), as the document says.
+    const reversed = (await staff.get(`/api/transactions/${entry.id}/`)).body as Entry & {
+      reversed_by: unknown;
+    };
+    expect(reversed.reversed_by).toBe(reversal.id);
     expect(await balanceOf(customer)).toBe(before);
     expect((await staff.post(`/api/transactions/${entry.id}/reversal/`)).status).toBe(400);
     expect((await staff.delete(`/api/transactions/${reversal.id}/delete_reversal/`)).status).toBe(204);

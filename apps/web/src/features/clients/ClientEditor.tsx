@@ -125,7 +125,7 @@ function ClientEditorForm({
     if (
       cycleChangeCausesDoubleBilling({
         currentCycle: record.normal_cycle,
-        newCycle: result.data.normal_cycle,
+        newCycle: result.data.normal_cycle ?? record.normal_cycle,
         cycleRan: record.cycle_ran,
         // The server judges by its (UTC) calendar.
         todayDayOfMonth: new Date().getUTCDate(),
