@@ -137,6 +137,8 @@ describe("print pools", () => {
     const pools = await runPools();
     const byFulfilment = new Map(pools.map((pool) => [pool.fulfilment, pool]));
     expect([...byFulfilment.keys()].sort()).toEqual(["mail", "pulled"]);
+    // Each names the run as the filter takes it, not the client's part.
+    expect(pools.map((pool) => pool.production_run_id)).toEqual(pools.map(() => run.id));
     const clientNo = (await testApp.db.select().from(clients).where(eq(clients.id, clientId)))[0]?.clientNo;
     const mail = byFulfilment.get("mail");
     expect(mail).toMatchObject({

@@ -29,7 +29,9 @@ const poolRowSchema = poolSchema.omit({ fulfilment_label: true, statements: true
   client_id: dbInt.nullable(),
   client_no: dbInt.nullable(),
   client_name: dbText.nullable(),
+  /** The run part's id (pools belong to a client's part); the API names the run's (`run_id`). */
   production_run_id: dbInt.nullable(),
+  run_id: dbInt.nullable(),
   statements_count: dbInt,
   pages_count: dbInt,
   done: dbInt,
@@ -42,10 +44,11 @@ const iso = (column: string) =>
   sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 const SELECT = sql`select p.id, p.pool_name, p.pool_date::text as pool_date, p.cycle, p.client_id, c.client_no,
-                          c.client_name, p.production_run_id, p.fulfilment, p.state, p.statements_count,
+                          c.client_name, p.production_run_id, r.cycle_run_id as run_id, p.fulfilment, p.state, p.statements_count,
                           p.pages_count, p.done, p.file_bytes, p.error, ${iso("p.created_at")} as created,
                           ${iso("p.finished_at")} as finished
-                   from pools p left join clients c on c.id = p.client_id`;
+                   from pools p left join clients c on c.id = p.client_id
+                   left join production_runs r on r.client_id = p.client_id and r.id = p.production_run_id`;
 
 function toApi(row: PoolRow): PoolRecord {
   return {
@@ -56,7 +59,8 @@ function toApi(row: PoolRow): PoolRecord {
     client_id: row.client_id,
     client_no: row.client_no,
     client_name: row.client_name ?? "",
-    production_run_id: row.production_run_id,
+    // The run as GET /api/productionruns/{id}/ names it, as the list's filter takes it.
+    production_run_id: row.run_id,
     fulfilment: row.fulfilment,
     fulfilment_label: POOL_FULFILMENT_LABELS[row.fulfilment],
     state: row.state,
@@ -88,7 +92,8 @@ export async function listPools(db: Executor, query: PoolListQuery): Promise<Pag
   // The run's id as the API names it (GET /api/productionruns/{id}/): pools belong to its parts.
   if (query.production_run_id !== undefined)
     filters.push(
-      sql`p.production_run_id in (select id from production_runs where cycle_run_id = ${query.production_run_id})`,
+      sql`(p.client_id, p.production_run_id) in
+            (select client_id, id from production_runs where cycle_run_id = ${query.production_run_id})`,
     );
   const where = sql.join(filters, sql` and `);
   const order = ORDERINGS[query.ordering ?? "-pool_date"] ?? ORDERINGS["-pool_date"];
@@ -104,8 +109,8 @@ export async function listPools(db: Executor, query: PoolListQuery): Promise<Pag
   return { count: total?.count ?? 0, results: rows.map(toApi) };
 }
 
-/** A pool by its name (or id, as the generic resource paths name records). */
-export async function getPool(db: Executor, nameOrId: string): Promise<PoolRecord> {
+/** A pool's row by its name (or id, as the generic resource paths name records). */
+async function readPool(db: Executor, nameOrId: string): Promise<PoolRow> {
   const byId = /^\d{1,15}$/.test(nameOrId);
   const [row] = await queryRows(
     db,
@@ -113,7 +118,12 @@ export async function getPool(db: Executor, nameOrId: string): Promise<PoolRecor
     poolRowSchema,
   );
   if (!row) throw notFound();
-  return toApi(row);
+  return row;
+}
+
+/** A pool by its name (or id). */
+export async function getPool(db: Executor, nameOrId: string): Promise<PoolRecord> {
+  return toApi(await readPool(db, nameOrId));
 }
 
 const downloadRowSchema = z.object({ state: dbText, downloaded: z.boolean() });
@@ -126,14 +136,15 @@ const downloadRowSchema = z.object({ state: dbText, downloaded: z.boolean() });
  * reads that zip whatever is removed after. A part undone first answers 404 and claims nothing.
  */
 export async function openPoolDownload(db: Database, dataDir: string, name: string) {
-  const pool = await getPool(db, name);
+  const stored = await readPool(db, name);
+  const pool = toApi(stored);
   if (pool.state === "building") throw new HttpError(409, { detail: POOL_BUILDING_MESSAGE });
   if (pool.state === "failed") throw new HttpError(409, { detail: POOL_FAILED_MESSAGE });
   const thing =
-    pool.client_id !== null && pool.production_run_id !== null
+    stored.client_id !== null && stored.production_run_id !== null
       ? {
-          clientId: pool.client_id,
-          productionRunId: pool.production_run_id,
+          clientId: stored.client_id,
+          productionRunId: stored.production_run_id,
           kind: "pool" as const,
           ref: pool.pool_name,
         }
