@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { onTheWire } from "../api/wire-schema.js";
 
 /** Answered by every route a user held at second-factor enrolment may not reach (403). */
 export const SECOND_FACTOR_ENROLMENT_MESSAGE = "Set up a second factor to continue.";
@@ -9,11 +10,15 @@ export const RECOVERY_CODE_COUNT = 10;
 export const secondFactorMethods = ["totp", "recovery_code", "passkey"] as const;
 export type SecondFactorMethod = (typeof secondFactorMethods)[number];
 
-const totpCode = z
-  .string()
-  .trim()
-  .transform((value) => value.replace(/\s+/g, ""))
-  .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app."));
+// Six digits, spaces anywhere (as apps show "123 456"): the document says so.
+const totpCode = onTheWire(
+  z
+    .string()
+    .trim()
+    .transform((value) => value.replace(/\s+/g, ""))
+    .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app.")),
+  { type: "string", pattern: "^\\s*(\\d\\s*){6}$", description: "Six digits; spaces are ignored." },
+);
 const recoveryCode = z.string().trim().min(1).max(40);
 const base64url = (max: number) =>
   z
