@@ -26,6 +26,15 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
   let bed: KillTestBed;
   let smtp: TestSmtp;
   const startWorker = () => bed.startWorker({ expireSeconds: EXPIRE_SECONDS, smtpUrl: smtp.url });
+  /** The client's emails recorded sent. */
+  const sentCount = async (clientId: number) => {
+    const [row] = await queryRows(
+      bed.database.db,
+      sql`select count(*)::int as sent from statement_deliveries where client_id = ${clientId} and status = 'sent'`,
+      z.object({ sent: dbInt }),
+    );
+    return row?.sent ?? 0;
+  };
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
@@ -74,14 +83,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
     // as it is accepted; the kill comes once they all are.
     await waitFor(
       "the other emails to be recorded sent",
-      async () => {
-        const [row] = await queryRows(
-          db,
-          sql`select count(*)::int as sent from statement_deliveries where client_id = ${client.id} and status = 'sent'`,
-          z.object({ sent: dbInt }),
-        );
-        return row?.sent === CUSTOMERS - 1;
-      },
+      async () => (await sentCount(client.id)) === CUSTOMERS - 1,
       first,
     );
     expect(smtp.messages).toHaveLength(CUSTOMERS - 1);
@@ -89,18 +91,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
     first.child.kill("SIGKILL");
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
     const second = startWorker();
-    await waitFor(
-      "every email to be sent",
-      async () => {
-        const [row] = await queryRows(
-          db,
-          sql`select count(*)::int as sent from statement_deliveries where client_id = ${client.id} and status = 'sent'`,
-          z.object({ sent: dbInt }),
-        );
-        return row?.sent === CUSTOMERS;
-      },
-      second,
-    );
+    await waitFor("every email to be sent", async () => (await sentCount(client.id)) === CUSTOMERS, second);
 
     // Exactly one email each: those sent before the kill were not sent again.
     expect(smtp.messages.map((message) => message.to).sort()).toEqual([...addresses].sort());
@@ -175,18 +166,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("statement emails killed with
       smtp.takeWithoutAnswer(false);
 
       const second = startWorker();
-      await waitFor(
-        "every email to be sent",
-        async () => {
-          const [row] = await queryRows(
-            db,
-            sql`select count(*)::int as sent from statement_deliveries where client_id = ${client.id} and status = 'sent'`,
-            z.object({ sent: dbInt }),
-          );
-          return row?.sent === many;
-        },
-        second,
-      );
+      await waitFor("every email to be sent", async () => (await sentCount(client.id)) === many, second);
       const byMessageId = new Map<string, number>();
       for (const message of ours())
         byMessageId.set(message.messageId, (byMessageId.get(message.messageId) ?? 0) + 1);
