@@ -272,14 +272,13 @@ describe.runIf(process.env.TEST_DB === "postgres")("pools that went out, under r
         killed?.child.kill("SIGKILL");
         expect(await killed?.exited).toEqual({ code: null, signal: "SIGKILL" });
         await locker.query("commit");
-        const started = Date.now();
         startWorker();
+        // waitFor gives up after 90 s: the build's expiry (30 s) and pg-boss's maintenance take it
+        // over well inside that, where the old 30-minute lease never did.
         const ready = await readyPool(partId);
         // Another build took it over (the killed one's, if it had begun, is superseded).
         expect(ready.builder).not.toBeNull();
         expect(ready.builder).not.toBe(pool.builder);
-        // The build's expiry (30 s) and pg-boss's maintenance, not a lease of 30 minutes.
-        expect(Date.now() - started).toBeLessThan(80_000);
         expect((await download(0, ready.pool_name)).status).toBe(200);
       } finally {
         await locker.end();
