@@ -52,7 +52,9 @@ function logText(): string {
     .join("\n");
 }
 
-const standalone = (value: string) => new RegExp(`(?<![0-9])${value}(?![0-9])`);
+// Not a timestamp's milliseconds either ("…:13.846+00"): times kept at the app clock's millisecond
+// (went_out, access reviews) hold any three digits there, a CVV's among them once in a while.
+const standalone = (value: string) => new RegExp(`(?<![0-9])(?<!:[0-9]{2}\\.)${value}(?![0-9])`);
 
 async function everyRowAsText(): Promise<string> {
   const tables = await queryRows(
@@ -137,7 +139,12 @@ describe("card data", () => {
     ] as const) {
       for (const number of [VISA, MASTERCARD, AMEX, "4111111111111112", BANK_ACCOUNT])
         expect(text.includes(number), `${number} in the ${where}`).toBe(false);
-      for (const cvv of CVVS) expect(standalone(cvv).test(text), `CVV ${cvv} in the ${where}`).toBe(false);
+      for (const cvv of CVVS) {
+        // The text around a find, so a failure says where it stood.
+        const found = standalone(cvv).exec(text);
+        const around = found ? text.slice(Math.max(0, found.index - 40), found.index + 40) : "";
+        expect(found === null, `CVV ${cvv} in the ${where}: …${around}…`).toBe(true);
+      }
       expect(luhnRuns(text), `Luhn-valid numbers in the ${where}`).toEqual([]);
     }
     // What is kept instead: the mask and the gateway's token.
