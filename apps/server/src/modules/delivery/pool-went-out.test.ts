@@ -247,22 +247,29 @@ describe.runIf(process.env.TEST_DB === "postgres")("pools that went out, under r
       timeout: 240_000,
     },
     async () => {
-      const clientId = await newClient();
       // The pool's build is held by a lock on its row, taken as soon as the run's last step made the
       // pool (the build then waits to take the pool, or at its first progress write); then its worker dies.
       const locker = new pg.Client({ connectionString: databaseUrl });
       await locker.connect();
       try {
-        await startRun(clientId);
-        const poolRow = async () =>
-          (await locker.query<{ id: string }>("select id from pools where client_id = $1", [clientId]))
-            .rows[0];
-        await waitFor("the run to make its pool", async () => (await poolRow()) !== undefined, worker());
-        await locker.query("begin");
-        const locked = await locker.query<{ id: string; production_run_id: string }>(
-          "select id, production_run_id from pools where client_id = $1 and state = 'building' for update",
-          [clientId],
-        );
+        // A small pool can be drawn before the lock is taken: then another client's run tries again.
+        let clientId = 0;
+        let locked: pg.QueryResult<{ id: string; production_run_id: string }> | undefined;
+        for (let attempt = 0; attempt < 3 && !locked?.rows.length; attempt++) {
+          if (locked) await locker.query("rollback");
+          clientId = await newClient();
+          await startRun(clientId);
+          const poolRow = async () =>
+            (await locker.query<{ id: string }>("select id from pools where client_id = $1", [clientId]))
+              .rows[0];
+          await waitFor("the run to make its pool", async () => (await poolRow()) !== undefined, worker());
+          await locker.query("begin");
+          locked = await locker.query<{ id: string; production_run_id: string }>(
+            "select id, production_run_id from pools where client_id = $1 and state = 'building' for update",
+            [clientId],
+          );
+        }
+        if (!locked) throw new Error("no attempt");
         expect(locked.rows).toHaveLength(1);
         const partId = Number(locked.rows[0]?.production_run_id);
         await waitFor("the build to wait on its pool", () => waitingOn("update pools"), worker());
