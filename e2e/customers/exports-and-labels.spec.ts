@@ -44,7 +44,7 @@ describe("customer exports, address labels and the admin's client choice", () =>
     expect(headers).toContain("Payments & credits since last statement");
     expect(headers.join(" | ")).not.toMatch(/current charges|\bMTD\b|month to date/i);
 
-    // Home's card sums the calendar month, from its 1st to today.
+    // Home's card sums the calendar month, from its 1st to its last day.
     await page.goto("/");
     const month = page.getByRole("region", { name: "This month", exact: true });
     await month.getByText("Charges", { exact: true }).waitFor();

@@ -12,6 +12,15 @@ export type AgeingBucket = "current" | "days30" | "days60" | "days90" | "over90"
 export type AgeingBuckets = Record<AgeingBucket, string>;
 export type Debit = { date: string; amount: string };
 
+/**
+ * Which entries an ageing counts. A statement, a report's month end or a past day ages the ledger
+ * as it stood that day: entries dated after it are "left-out". Today's figures (Home, the customer
+ * list and Status tab, the customers export) age everything posted: an entry dated after today
+ * (a payment credited on the first open day after a same-day run, a charge the clerk dated ahead)
+ * is "current", so the buckets always add up to the balance the customer is shown.
+ */
+export type LaterEntries = "left-out" | "current";
+
 export const AGEING_BUCKETS: readonly AgeingBucket[] = ["current", "days30", "days60", "days90", "over90"];
 
 /** Age in days to bucket: under 30 current, then 30-59, 60-89, 90-119, and 120 or more. */

@@ -6,7 +6,7 @@ import { clients, customers } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { toCsv } from "../reports/report-csv.js";
 import { renderTableReport } from "../reports/table-report.pdf.js";
-import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
+import { ageCustomersNow } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput } from "./customer-output.js";
 import { businessToday } from "../../clock.js";
 
@@ -85,12 +85,10 @@ export async function exportCustomersZip(
   tenant: TenantContext,
 ): Promise<{ fileName: string; content: Buffer }> {
   const today = businessToday();
-  // Aged as of today by the one rule the list, the Status tab and the Home card use (not the
-  // figures kept from the last statement, which previous_balance still is).
-  const [rows, ageing] = await Promise.all([
-    allCustomers(db, tenant),
-    ageCustomerBalances(db, tenant.clientId, today, undefined),
-  ]);
+  // Aged now by the one rule the list, the Status tab and the Home card use (not the figures kept
+  // from the last statement, which previous_balance still is): everything posted, so the columns
+  // add up to total_balance.
+  const [rows, ageing] = await Promise.all([allCustomers(db, tenant), ageCustomersNow(db, tenant.clientId)]);
   const aged = new Map(ageing.map((row) => [row.customerId, row]));
   const withAgeing = rows.map((row) => {
     const buckets = aged.get(row.id);

@@ -160,7 +160,8 @@ type PageOrder = {
  * its ageing as of the day, its latest charge, payment and credit, and its recurring charges' total.
  * Ageing is the domain's one rule (ageBalance: first in, first out) in its one SQL form
  * (ageingBucketsSql), as ageClientTotals sums it for a whole client: the balance as of the day from
- * the ledger (entries dated later left out) and the debits of the last 120 days summed by age band.
+ * the ledger and the debits of the last 120 days summed by age band. As of a past day entries dated
+ * later are left out; now (no as_of) everything posted counts, a later date as current (LaterEntries).
  */
 function pageQuery(
   db: Database,
@@ -195,8 +196,8 @@ function pageQuery(
       where r.client_id = p.client_id and r.customer_id = p.id
     ) r
     cross join lateral (
-      select p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}), 0) as balance,
-             ${debit(sql`t.service_date <= ${asOf} and t.service_date > ${asOf} - 30`)} as b0,
+      select ${asOfGiven ? sql`p.total_balance - coalesce(sum(t.ledger_amount) filter (where t.service_date > ${asOf}), 0)` : sql`p.total_balance`} as balance,
+             ${debit(asOfGiven ? sql`t.service_date <= ${asOf} and t.service_date > ${asOf} - 30` : sql`t.service_date > ${asOf} - 30`)} as b0,
              ${debit(sql`t.service_date <= ${asOf} - 30 and t.service_date > ${asOf} - 60`)} as b1,
              ${debit(sql`t.service_date <= ${asOf} - 60 and t.service_date > ${asOf} - 90`)} as b2,
              ${debit(sql`t.service_date <= ${asOf} - 90 and t.service_date >= ${asOf} - 119`)} as b3,

@@ -28,7 +28,7 @@ import { auditCustomer } from "./customer-audit.js";
 import { archiveAtZero } from "./archive-at-zero.js";
 import { clearCustomerLedger } from "../ledger/clear-customer-ledger.js";
 import { recordCustomerChanges } from "../ledger/customer-changes.js";
-import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
+import { ageCustomersNow } from "../summary/customer-ageing.queries.js";
 import { customerToApi, type CustomerOutput, type CustomerRow } from "./customer-output.js";
 import { businessToday, currentClock } from "../../clock.js";
 import { recurringChargeValues } from "./recurring-charges.resource.js";
@@ -99,10 +99,13 @@ export async function findCustomer(
   return row;
 }
 
-/** One customer; its ageing as of today by the one rule (not the last statement's, kept as previous_balance). */
+/**
+ * One customer; its ageing now by the one rule (not the last statement's, kept as previous_balance),
+ * everything posted counted, so it adds up to the balance shown beside it.
+ */
 export async function getCustomer(db: Database, tenant: TenantContext, id: number): Promise<CustomerOutput> {
   const customer = customerToApi(await findCustomer(db, tenant, id));
-  const [aged] = await ageCustomerBalances(db, tenant.clientId, businessToday(), [id]);
+  const [aged] = await ageCustomersNow(db, tenant.clientId, [id]);
   if (!aged) return customer;
   return {
     ...customer,

@@ -17,6 +17,11 @@ export type ReceiptContent = {
   method: string;
   /** YYYY-MM-DD, the business date the gateway's answer was recorded. */
   paidOn: string;
+  /**
+   * YYYY-MM-DD, the date the payment is credited to the account (its ledger entry's date): the
+   * first open day when the statements of the paid day were already made (a same-day run).
+   */
+  creditedOn: string | null;
   gatewayTransId: string;
   /** The statement paid (or the customer's latest), null when there is none yet. */
   statement: { number: number; date: string } | null;
@@ -48,6 +53,9 @@ export function paymentReceiptEmail(input: ReceiptContent): MailMessage {
     ["Amount", amount],
     ["Paid with", input.method || "Card or bank account"],
     ["Date", usDate(input.paidOn)],
+    ...(input.creditedOn && input.creditedOn !== input.paidOn && !declined
+      ? ([["Credited to your account", usDate(input.creditedOn)]] as [string, string][])
+      : []),
     ...(declined ? [] : ([["Transaction ID", input.gatewayTransId]] as [string, string][])),
     ["Account number", String(input.customerNo)],
     ...(input.statement
@@ -61,7 +69,11 @@ export function paymentReceiptEmail(input: ReceiptContent): MailMessage {
   const contact = `${input.clientName}${input.clientPhone ? ` at ${input.clientPhone}` : ""}${input.clientEmail ? ` or ${input.clientEmail}` : ""}`;
   const opening = declined
     ? `Your automatic payment to ${input.clientName} was declined${input.message ? ` (${input.message})` : ""}. Nothing was charged; please update your payment method or pay your statement another way.`
-    : `Thank you: ${input.clientName} received your payment.`;
+    : `Thank you: ${input.clientName} received your payment.${
+        input.creditedOn && input.creditedOn !== input.paidOn
+          ? ` This cycle's statements were already made, so it is credited to your account on ${usDate(input.creditedOn)} and shows on your next statement.`
+          : ""
+      }`;
   const text = [
     `Dear ${input.customerName},`,
     "",

@@ -88,6 +88,7 @@ const receiptRowSchema = z.object({
   client_email: dbText,
   statement_num: dbInt.nullable(),
   statement_date: dbDate.nullable(),
+  credited_on: dbDate.nullable(),
 });
 type ReceiptRow = z.output<typeof receiptRowSchema>;
 
@@ -122,7 +123,9 @@ async function claimBatch(db: Database, clientId: number | null, tried: number[]
                c.balance_after::text as balance_after, a.amount::text as amount, a.mask, a.card_type,
                a.method, a.gateway_trans_id, a.message, cu.customer_name, cu.customer_no,
                cl.client_name, cl.bus_phone as client_phone, cl.email as client_email,
-               s.statement_num, s.statement_date::text as statement_date
+               s.statement_num, s.statement_date::text as statement_date,
+               (select t.service_date::text from transactions t
+                where t.client_id = a.client_id and t.id = a.transaction_id) as credited_on
         from claimed c
         join payment_attempts a on a.client_id = c.client_id and a.id = c.attempt_id
         join customers cu on cu.client_id = c.client_id and cu.id = c.customer_id
@@ -173,6 +176,7 @@ export async function sendPaymentReceipts(
             amount: row.amount,
             method: methodText(row),
             paidOn: row.paid_on,
+            creditedOn: row.credited_on,
             gatewayTransId: row.gateway_trans_id,
             statement:
               row.statement_num !== null && row.statement_date !== null

@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { ageCentsByBands, amountToCents, monthStart } from "@cyclebill/domain";
+import { ageCentsByBands, amountToCents, monthEnd, monthStart } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
@@ -44,7 +44,7 @@ export type BookAmount = (typeof BOOK_AMOUNTS)[number];
 
 type CustomerFigures = {
   active: boolean;
-  /** Ledger entries dated up to the book's day. */
+  /** Every ledger entry posted (the book is now's: entries dated after its day count too). */
   entries: number;
   /** Cents, in BOOK_AMOUNTS order. */
   amounts: number[];
@@ -113,6 +113,8 @@ function codesStamp(clientId: number): SQL {
 }
 
 /**
+ * The book is now's figures (summarizeClient): everything posted, later dates included; the month's
+ * activity is the calendar month of `date`, through its last day.
  * ONE statement, so one snapshot: the snapshot itself, the client's codes stamp, and the figures of
  * every customer (a build) or of those changed since `since` (a refresh: the customers whose change
  * rows that snapshot could not see, at most MAX_PARTIAL of them). Without a customer, one row.
@@ -129,15 +131,10 @@ function bookStatement(clientId: number, date: string, since: string | null): SQ
              -- The client's last payment: one index probe per payment code.
              (select max(last)::text from codes k cross join lateral (
                 select max(t.service_date) as last from transactions t
-                where t.client_id = ${clientId} and t.code_id = k.id and t.service_date <= ${date}::date) p
+                where t.client_id = ${clientId} and t.code_id = k.id) p
               where k.client_id = ${clientId} and k.code_type = 'payment') as last_payment
     ),
     picked as (select id from changed where (select changes from head) <= ${MAX_PARTIAL}),
-    later as (
-      select customer_id, count(*) as entries from transactions
-      where client_id = ${clientId} and service_date > ${date}::date ${only("customer_id")}
-      group by customer_id
-    ),
     month as (
       select t.customer_id,
              sum(t.ledger_amount) filter (where k.code_type = 'charge') as charges,
@@ -146,20 +143,19 @@ function bookStatement(clientId: number, date: string, since: string | null): SQ
              sum(t.ledger_amount) filter (where k.code_type in ('adjust', 'percent_discount', 'flat_discount')) as credits
       from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
       where t.client_id = ${clientId} and t.service_date >= ${monthStart(date)}::date
-        and t.service_date <= ${date}::date ${only("t.customer_id")}
+        and t.service_date <= ${monthEnd(date)}::date ${only("t.customer_id")}
       group by t.customer_id
     ),
     figures as (
-      select c.id, not c.deleted as active, c.ledger_entries - coalesce(l.entries, 0) as entries,
+      select c.id, not c.deleted as active, c.ledger_entries as entries,
              coalesce(m.charges, 0)::text as charges, coalesce(m.payments, 0)::text as payments,
              coalesce(m.debits, 0)::text as debits, coalesce(m.credits, 0)::text as credits
       from customers c
-      left join later l on l.customer_id = c.id
       left join month m on m.customer_id = c.id
       where c.client_id = ${clientId} ${only("c.id")}
     ),
     -- The one ageing rule's inputs (balances as of the day from the ledger), aged below by ageBalance.
-    ageing as (${ageingBandsQuery(clientId, date, only)})
+    ageing as (${ageingBandsQuery(clientId, date, only, "current")})
     select h.snapshot, h.codes, h.changed, h.changes, h.last_payment, f.*,
            a.balance, a.band0, a.band30, a.band60, a.band90
     from head h

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   addAmounts,
+  monthEnd,
   monthStart,
   negateAmount,
   subtractAmounts,
@@ -18,8 +19,10 @@ import { amountOfCents, clientBook, type ClientBook } from "./client-book.js";
 import { businessToday } from "../../clock.js";
 
 /**
- * The home dashboard's figures as of a date (today unless `asOf` names a past day), from the
- * ledger: entries dated after it are left out of the counts, the month and the ageing. Today's
+ * The home dashboard's figures, from the ledger: now (everything posted; an entry dated after today,
+ * such as a payment credited on the first open day after a same-day run, counts in the balance, the
+ * ageing as current, and this month's activity when it falls in this month), or as of a past day
+ * (`asOf`: entries dated after it are left out of the counts, the month and the ageing). Today's
  * figures are summed from the process's client book, refreshed customer by customer from the change
  * log (client-book.ts); a past day's are computed once per state of the client's books and reused
  * while nothing has changed (summary-cache.ts).
@@ -64,13 +67,18 @@ const laterEntriesRowSchema = z.object({ entries: dbInt });
 const monthRowSchema = z.object({ code_type: dbText, total: dbDecimal });
 const lastPaymentRowSchema = z.object({ service_date: dbDate });
 
-/** The figures computed in full from the ledger (a past day's; the client book is tested equal to it). */
+/**
+ * The figures computed in full from the ledger (a past day's; the client book is tested equal to it
+ * now). Now (`past` false) counts what is dated after `asOf` as summarizeClient says.
+ */
 export async function computeClientSummary(
   db: Database,
   clientId: number,
   asOf: string,
   past: boolean,
 ): Promise<ClientSummary> {
+  // The last day counted: the past day, or now the end of this month (the month's figures).
+  const through = past ? asOf : monthEnd(asOf);
   // Today: the active customers. A past day: those opened by then and not yet archived.
   const active = past
     ? sql`open_date <= ${asOf}::date and (not deleted or deleted_at >= ${asOf}::date + 1)`
@@ -84,7 +92,9 @@ export async function computeClientSummary(
     ),
     queryRows(
       db,
-      sql`select count(*) as entries from transactions where client_id = ${clientId} and service_date > ${asOf}::date`,
+      past
+        ? sql`select count(*) as entries from transactions where client_id = ${clientId} and service_date > ${asOf}::date`
+        : sql`select 0 as entries`,
       laterEntriesRowSchema,
     ),
     queryRows(
@@ -93,19 +103,19 @@ export async function computeClientSummary(
       sql`select c.code_type, sum(t.ledger_amount)::text as total
           from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
           where t.client_id = ${clientId} and t.service_date >= ${monthStart(asOf)}::date
-            and t.service_date <= ${asOf}::date
+            and t.service_date <= ${through}::date
           group by c.code_type`,
       monthRowSchema,
     ),
     queryRows(
       db,
       sql`select t.service_date::text as service_date from transactions t
-          where t.client_id = ${clientId} and t.service_date <= ${asOf}::date
+          where t.client_id = ${clientId} ${past ? sql`and t.service_date <= ${asOf}::date` : sql``}
             and t.code_id in (select id from codes where client_id = ${clientId} and code_type = 'payment')
           order by t.service_date desc, t.id desc limit 1`,
       lastPaymentRowSchema,
     ),
-    ageClientTotals(db, clientId, asOf),
+    ageClientTotals(db, clientId, asOf, past ? "left-out" : "current"),
   ]);
   // Each figure as a positive amount: payments and credits lower the balance by what is shown.
   const monthTotal = (...types: string[]) =>

@@ -1,10 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import { addDays, ageBalance, type AgeingBuckets, type Debit } from "@cyclebill/domain";
+import { addDays, ageBalance, type AgeingBuckets, type Debit, type LaterEntries } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
+import { businessToday } from "../../clock.js";
 import { ageingBucketsSql } from "./ageing.sql.js";
 
 /** A row of ageingBandsQuery: a customer's balance as of the date and its debits by age band. */
@@ -40,25 +41,42 @@ async function ageingBands(
   clientId: number,
   asOf: string,
   customerIds: readonly number[] | undefined,
+  later: LaterEntries,
 ): Promise<BandRow[]> {
   return queryRows(
     db,
-    ageingBandsQuery(clientId, asOf, (column) => idFilter(column, customerIds)),
+    ageingBandsQuery(clientId, asOf, (column) => idFilter(column, customerIds), later),
     bandRowSchema,
   );
+}
+
+/**
+ * The date bounds of LaterEntries in SQL: which entries make up the balance ("later": those
+ * subtracted from the kept balance) and the upper bound of the newest band's debits.
+ */
+function laterBounds(asOf: string, later: LaterEntries): { later: SQL; through: SQL } {
+  return later === "left-out"
+    ? { later: sql`t.service_date > ${asOf}::date`, through: sql`and t.service_date <= ${asOf}::date` }
+    : { later: sql`false`, through: sql`` };
 }
 
 /**
  * The statement behind ageingBands, for the customers `only` picks (a condition on the named
  * customer id column, empty for all): callers may embed it in a larger statement.
  */
-export function ageingBandsQuery(clientId: number, asOf: string, only: (column: string) => SQL): SQL {
+export function ageingBandsQuery(
+  clientId: number,
+  asOf: string,
+  only: (column: string) => SQL,
+  later: LaterEntries = "left-out",
+): SQL {
   const from = daysBefore(asOf, 119);
+  const bounds = laterBounds(asOf, later);
   return sql`
     with later as (
       select t.customer_id, sum(t.ledger_amount) as amount
       from transactions t
-      where t.client_id = ${clientId} and t.service_date > ${asOf}::date ${only("t.customer_id")}
+      where t.client_id = ${clientId} and ${bounds.later} ${only("t.customer_id")}
       group by t.customer_id
     ),
     bands as (
@@ -69,7 +87,7 @@ export function ageingBandsQuery(clientId: number, asOf: string, only: (column: 
              sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 90) as band90
       from transactions t
       where t.client_id = ${clientId} and t.ledger_amount > 0
-        and t.service_date >= ${from}::date and t.service_date <= ${asOf}::date ${only("t.customer_id")}
+        and t.service_date >= ${from}::date ${bounds.through} ${only("t.customer_id")}
       group by t.customer_id
     )
     select c.id as customer_id,
@@ -111,10 +129,23 @@ export async function ageCustomerBalances(
   clientId: number,
   asOf: string,
   customerIds?: readonly number[],
+  later: LaterEntries = "left-out",
 ): Promise<CustomerAgeing[]> {
   if (customerIds !== undefined && customerIds.length === 0) return [];
-  const rows = await ageingBands(db, clientId, asOf, customerIds);
+  const rows = await ageingBands(db, clientId, asOf, customerIds, later);
   return rows.map((row) => ageBandRow(row, asOf));
+}
+
+/**
+ * Customers' ageing now: as of today, counting everything posted (entries dated after today are
+ * current), so the buckets add up to the kept balance every screen shows beside them.
+ */
+export function ageCustomersNow(
+  db: Executor,
+  clientId: number,
+  customerIds?: readonly number[],
+): Promise<CustomerAgeing[]> {
+  return ageCustomerBalances(db, clientId, businessToday(), customerIds, "current");
 }
 
 export type ClientAgeing = AgeingBuckets & { balance: string };
@@ -132,8 +163,14 @@ const clientAgeingRowSchema = z.object({
  * A whole client's ageing as of a date: the sum over its customers of ageBalance, computed in SQL by
  * its one SQL form, ageingBucketsSql (50,000 customers in one statement).
  */
-export async function ageClientTotals(db: Executor, clientId: number, asOf: string): Promise<ClientAgeing> {
+export async function ageClientTotals(
+  db: Executor,
+  clientId: number,
+  asOf: string,
+  later: LaterEntries = "left-out",
+): Promise<ClientAgeing> {
   const from = daysBefore(asOf, 119);
+  const bounds = laterBounds(asOf, later);
   const aged = ageingBucketsSql(sql`balance`, [sql`b0`, sql`b1`, sql`b2`, sql`b3`]);
   const [row] = await queryRows(
     db,
@@ -141,7 +178,7 @@ export async function ageClientTotals(db: Executor, clientId: number, asOf: stri
     with later as (
       select t.customer_id, sum(t.ledger_amount) as amount
       from transactions t
-      where t.client_id = ${clientId} and t.service_date > ${asOf}::date
+      where t.client_id = ${clientId} and ${bounds.later}
       group by t.customer_id
     ),
     bands as (
@@ -152,7 +189,7 @@ export async function ageClientTotals(db: Executor, clientId: number, asOf: stri
              sum(t.ledger_amount) filter (where t.service_date <= ${asOf}::date - 90) as b3
       from transactions t
       where t.client_id = ${clientId} and t.ledger_amount > 0
-        and t.service_date >= ${from}::date and t.service_date <= ${asOf}::date
+        and t.service_date >= ${from}::date ${bounds.through}
       group by t.customer_id
     ),
     balances as (

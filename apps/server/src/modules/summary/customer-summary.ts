@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import {
   CODE_TYPES,
   fiscalYearStart,
+  monthEnd,
   monthStart,
   taxableCharges,
   type CustomerSummary,
@@ -13,7 +14,7 @@ import { dbBool, dbDate, dbDecimal, dbText } from "../../db/row-schemas.js";
 import { clients } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { findCustomer } from "../customers/manage-customers.js";
-import { ageCustomerBalances } from "./customer-ageing.queries.js";
+import { ageCustomerBalances, ageCustomersNow } from "./customer-ageing.queries.js";
 import { businessToday } from "../../clock.js";
 
 export type { CustomerSummary };
@@ -38,7 +39,9 @@ const taxLineRowSchema = z.object({
 
 /**
  * The customer editor's Status tab: dates, balance, ageing and activity summaries, from the ledger,
- * as of today or of a past day (`pastDay`: entries dated after it are left out).
+ * now (everything posted: an entry dated after today counts in the balance, the ageing as current,
+ * and in this month's and year's activity when it falls in this month) or as of a past day
+ * (`pastDay`: entries dated after it are left out).
  */
 export async function summarizeCustomer(
   db: Database,
@@ -55,6 +58,8 @@ export async function summarizeCustomer(
   const yearStart = fiscalYearStart(asOf, client?.resetMonth ?? 1);
   const lastYearStart = `${Number(yearStart.slice(0, 4)) - 1}${yearStart.slice(4)}`;
   const fromMonth = monthStart(asOf);
+  // The last day counted: the past day, or now the end of this month.
+  const through = pastDay ?? monthEnd(asOf);
   // Kinds: charges, payments, credit adjustments (credits and discounts), debit adjustments. Sums are
   // of the signed ledger amounts in the kind's sense (as the statement boxes count them), so a void or
   // reversal takes its entry back out; the last amount and date are of an entry itself, not an offset.
@@ -70,10 +75,10 @@ export async function summarizeCustomer(
                  t.service_date, t.id
           from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
           where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
-            and c.code_type <> 'info' and t.service_date <= ${asOf}::date)
+            and c.code_type <> 'info' and t.service_date <= ${through}::date)
         select kind,
-          coalesce(sum(amount) filter (where service_date >= ${fromMonth}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as mtd,
-          coalesce(sum(amount) filter (where service_date >= ${yearStart}::date and service_date <= ${asOf}::date), 0)::numeric(14,2)::text as ytd,
+          coalesce(sum(amount) filter (where service_date >= ${fromMonth}::date), 0)::numeric(14,2)::text as mtd,
+          coalesce(sum(amount) filter (where service_date >= ${yearStart}::date), 0)::numeric(14,2)::text as ytd,
           coalesce(sum(amount) filter (where service_date >= ${lastYearStart}::date and service_date < ${yearStart}::date), 0)::numeric(14,2)::text as last_year,
           (array_agg(amount::text order by service_date desc, id desc) filter (where not offset_pair))[1] as last_amount,
           (array_agg(service_date::text order by service_date desc, id desc) filter (where not offset_pair))[1] as last_date
@@ -85,7 +90,7 @@ export async function summarizeCustomer(
     sql`select t.service_date::text as service_date from transactions t
         join codes c on c.client_id = t.client_id and c.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId} and c.code_type = 'payment' and not t.voided
-          and t.voids_transaction_id is null and t.reverses_transaction_id is null and t.service_date <= ${asOf}::date
+          and t.voids_transaction_id is null and t.reverses_transaction_id is null and t.service_date <= ${through}::date
         order by t.service_date desc, t.id desc limit 4`,
     paymentDateRowSchema,
   );
@@ -109,10 +114,12 @@ export async function summarizeCustomer(
     sql`select c.code_type as "codeType", c.taxable, t.amount::text as amount, t.voided
         from transactions t join codes c on c.client_id = t.client_id and c.id = t.code_id
         where t.client_id = ${tenant.clientId} and t.customer_id = ${customerId}
-          and t.service_date >= ${fromMonth}::date and t.service_date <= ${asOf}::date`,
+          and t.service_date >= ${fromMonth}::date and t.service_date <= ${through}::date`,
     taxLineRowSchema,
   );
-  const [ageing] = await ageCustomerBalances(db, tenant.clientId, asOf, [customerId]);
+  const [ageing] = pastDay
+    ? await ageCustomerBalances(db, tenant.clientId, pastDay, [customerId])
+    : await ageCustomersNow(db, tenant.clientId, [customerId]);
   const of = (kind: string) =>
     totals.find((row) => row.kind === kind) ?? {
       mtd: "0.00",

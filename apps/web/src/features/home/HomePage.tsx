@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, Divider, Group, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
-import { isValidDecimalString, monthStart, sumAmounts } from "@cyclebill/domain";
+import { isValidDecimalString, monthEnd, monthStart, sumAmounts } from "@cyclebill/domain";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatAmount, formatIsoDate } from "../../lib/format";
@@ -137,13 +137,14 @@ function BalanceCards({ data }: { data: ClientSummaryData }) {
         <Divider my={4} />
         <AmountRow label="Total" amount={receivableTotal(data)} strong />
       </SummaryCard>
-      {/* The calendar month (entries dated from its 1st to today), as on the Status tab; the
-          customer list's and Balance Sheet's figures are since each customer's last statement. */}
+      {/* The calendar month (everything posted dated in it, a payment credited tomorrow after a
+          same-day run included), as on the Status tab; the customer list's and Balance Sheet's
+          figures are since each customer's last statement. */}
       <SummaryCard
         title="This month"
         subtitle={
           data.arBalanceAsOfDate
-            ? `${formatIsoDate(monthStart(data.arBalanceAsOfDate))} – ${formatIsoDate(data.arBalanceAsOfDate)}`
+            ? `${formatIsoDate(monthStart(data.arBalanceAsOfDate))} – ${formatIsoDate(monthEnd(data.arBalanceAsOfDate))}`
             : undefined
         }
       >
