@@ -73,3 +73,4 @@ export * from "./records/payment-records.js";
 export * from "./records/reconciliation-records.js";
 export * from "./audit/audit-records.js";
 export * from "./audit/access-review.js";
+export * from "./work-queue/work-queue.js";

@@ -25,6 +25,7 @@ import { registerUserRoutes } from "../modules/users/users.routes.js";
 import { registerSessionRoutes } from "../modules/sessions/sessions.routes.js";
 import { registerGatewayReconcileRoutes } from "../modules/gateway-reconcile/gateway-reconcile.routes.js";
 import type { Router } from "./router.js";
+import { registerWorkQueueRoutes } from "../modules/work-queue/work-queue.routes.js";
 
 /** Every API route, in one place: the app serves them and the OpenAPI document describes them. */
 export function registerApiRoutes(router: Router): void {
@@ -54,4 +55,5 @@ export function registerApiRoutes(router: Router): void {
   registerGatewayEventRoutes(router);
   registerAuditRoutes(router);
   registerAccessReviewRoutes(router);
+  registerWorkQueueRoutes(router);
 }

@@ -52,6 +52,7 @@ const OWNERS: Record<string, string> = {
   user_totp_factors: "auth",
   users: "users",
   went_out: "delivery",
+  work_items_handled: "work-queue",
 };
 
 /**

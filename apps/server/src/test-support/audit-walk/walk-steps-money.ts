@@ -92,6 +92,24 @@ export const paymentSteps: WalkStep[] = [
     },
   },
   {
+    route: "POST /api/work-queue/handled/",
+    action: "work_item.handled",
+    call: async (world) => {
+      const { token, customerId } = await owing(world, "28.00");
+      // An even dollar amount: the sandbox declines it.
+      ok(await pay(world, cardPayment(token, "28.00")), "declined payment");
+      const attempts = await world.owner.get("/api/payment-attempts/", { customer_id: customerId });
+      const [attempt] = z
+        .object({ results: z.array(z.object({ id: z.number() })) })
+        .parse(attempts.body).results;
+      return world.owner.post("/api/work-queue/handled/", {
+        kind: "payment_declined",
+        key: String(attempt?.id ?? 0),
+        note: "Walk: called the customer.",
+      });
+    },
+  },
+  {
     route: "POST /api/customers/make-bulk-payments/",
     action: "job.start",
     call: async (world) => {

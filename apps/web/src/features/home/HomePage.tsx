@@ -11,6 +11,7 @@ import { useClientSummary, type ClientSummaryData } from "./summary";
 import { RetryAlert } from "../shell/RetryAlert";
 import { NeedsChecking } from "../payments/NeedsChecking";
 import { GatewayReturns } from "../gateway-events/GatewayReturns";
+import { WorkQueue } from "../work-queue/WorkQueue";
 
 export function HomePage() {
   const user = useUser();
@@ -27,6 +28,8 @@ export function HomePage() {
       </div>
       {/* Every attacked account, the provider's admins included: admins see it first thing. */}
       {isAdmin ? <LoginAlerts clientId={null} /> : null}
+      {/* The provider's admins: every client's work (or the chosen client's); an owner: its own. */}
+      {isAdmin || (clientId !== null && !user.is_client_staff) ? <WorkQueue clientId={clientId} /> : null}
       {clientId === null ? (
         isAdmin ? (
           <ChooseClientPrompt />

@@ -37,7 +37,14 @@ export function NeedsChecking({ clientId }: { clientId: number }) {
   if (rows.length === 0) return null;
   const waiting = rows.filter((row) => row.needs_checking).length;
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label="Payments to confirm">
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      component="section"
+      aria-label="Payments to confirm"
+      id="needs-checking"
+    >
       <Text fw={600} mb={4}>
         {`Payments to confirm with the gateway: ${String(list.data?.count ?? rows.length)}${
           waiting > 0 ? ` (${String(waiting)} need checking)` : ""
