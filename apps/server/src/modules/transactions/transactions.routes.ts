@@ -266,7 +266,7 @@ export function registerTransactionRoutes(router: Router): void {
     method: "POST",
     url: "/api/transactionsroutes/",
     summary:
-      "Post one entry to each standard member of a group (route) or each customer (bulk), as one batch",
+      "Post one entry to each standard member of a group (route) or each customer (bulk), as one batch; if any of them has an equal entry of the last 24 hours, 'Duplicate Transaction Detected' naming them (duplicates) and nothing posted, unless force",
     tags,
     access: "tenant",
     // The batch form names its client in the body as client; the query wins.
