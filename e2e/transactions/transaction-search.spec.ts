@@ -73,7 +73,7 @@ describe("transaction search and entry", () => {
     expect(await page.getByRole("textbox", { name: "New transaction quantity" }).inputValue()).toBe("2");
     expect(await addRow().getByLabel("New transaction amount").textContent()).toBe("$71.00");
 
-    // Lock code and date; Save & New keeps them and clears the rest.
+    // Lock code and date; Save & New keeps them and the customer, and clears the rest.
     await page.getByRole("button", { name: "Lock Code" }).click();
     await page.getByRole("textbox", { name: "New transaction service date" }).fill("2026-03-02");
     await page.getByRole("button", { name: "Lock Date" }).click();
@@ -82,7 +82,10 @@ describe("transaction search and entry", () => {
     // The running tally, not the row's own input, says the save went through.
     await page.getByText("Added this session: 1 · Charges $71.00").waitFor();
     await table().getByRole("cell", { name: "Weekly mowing, front and back" }).waitFor();
-    expect(await page.getByRole("textbox", { name: "New transaction customer" }).inputValue()).toBe("");
+    // The customer stays too (issue 41): the next line is often for the same customer.
+    expect(await page.getByRole("textbox", { name: "New transaction customer" }).inputValue()).toMatch(
+      /Alice Arbor/,
+    );
     expect(await page.getByRole("textbox", { name: "New transaction code" }).inputValue()).toBe(
       "101 · Lawn mowing",
     );
