@@ -200,7 +200,7 @@ describe("transaction search and entry", () => {
     await page.getByRole("textbox", { name: "New service date" }).fill("2026-05-15");
     await page.getByRole("textbox", { name: "New rate" }).fill("15");
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await page.getByText("2 transactions updated.").waitFor();
+    await page.getByText("2 transactions updated. The selection was cleared.").waitFor();
     await table()
       .getByRole("row")
       .filter({ hasText: "Mow one" })
@@ -208,6 +208,10 @@ describe("transaction search and entry", () => {
       .waitFor();
     await page.screenshot({ path: "/tmp/web6-mass-update.png", fullPage: true });
 
+    // Saving cleared the selection (issue 41): the invoice takes only what is ticked again.
+    await page.getByRole("heading", { name: "Change a field for 0 selected transactions" }).waitFor();
+    await select("Mow one");
+    await select("Mow two");
     await page.getByRole("button", { name: "Make Invoice from Selected" }).click();
     await page.getByRole("heading", { level: 1, name: /^Invoice \d+$/ }).waitFor();
     expect(page.url()).toMatch(/\/transactions\/invoice\/edit\/\d+/);
