@@ -8,6 +8,20 @@ import { nonNegativeAmountSchema, quantitySchema, rateSchema } from "../money/mo
 export const DUPLICATE_TRANSACTION_MESSAGE = "Duplicate Transaction Detected";
 export const DUPLICATE_WINDOW_HOURS = 24;
 
+/**
+ * The second line of a refused batch (after DUPLICATE_TRANSACTION_MESSAGE): who already has the
+ * entry. Names are "customer_no name"; a long list is cut after ten.
+ */
+export function batchDuplicateMessage(names: readonly string[]): string {
+  const shown = names.slice(0, 10).join(", ");
+  const more = names.length > 10 ? ` and ${names.length - 10} more` : "";
+  const who = names.length === 1 ? "1 customer already has" : `${names.length} customers already have`;
+  return (
+    `${who} this entry (same code, amount and date of service) from the last ${DUPLICATE_WINDOW_HOURS} ` +
+    `hours: ${shown}${more}. Nothing was added. Add it again only if it is meant twice.`
+  );
+}
+
 export type LedgerEntryState = {
   transactionStatus: "new" | "attached";
   transactionType:
@@ -143,4 +157,6 @@ export const transactionBatchSchema = z.object({
   unitofmeasure: integerParam({ min: 1 }).default(1),
   description: z.string().trim().max(60, TRANSACTION_DESCRIPTION_TOO_LONG).optional(),
   transaction_type: z.enum(["route", "bulk"]),
+  /** Post even to customers with an equal entry of the last 24 hours (the clerk confirmed it). */
+  force: z.boolean().default(false),
 });

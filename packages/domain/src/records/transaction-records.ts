@@ -71,12 +71,27 @@ export type TransactionRecord = z.output<typeof transactionRecordSchema>;
  */
 export const transactionTotalsSchema = z.object({
   totalAmount: amountString,
-  /** The sum of the entries that raise balances (charges, debits). */
+  /**
+   * The sum of the entries that raise balances (charges, debits), with their voids and reversals
+   * (a void or reversal counts with the entry it takes back): zero or more for ordinary ledgers.
+   */
   chargesAmount: amountString,
-  /** The sum of the entries that lower balances (payments, credits, discounts): zero or negative. */
+  /** The sum of the entries that lower balances (payments, credits, discounts), with their voids and reversals. */
   creditsAmount: amountString,
   /** The net change to balances: chargesAmount + creditsAmount. */
   netAmount: amountString,
   count: z.number().int(),
 });
 export type TransactionTotals = z.output<typeof transactionTotalsSchema>;
+
+/**
+ * GET /api/transactions/posting_date/: the date of service a new entry left to today gets, by the
+ * server's closed-period rule (the first open day when the books are closed through today). The
+ * add rows start with it.
+ */
+export const postingDateSchema = z.object({
+  service_date: dateString,
+  /** Today's business date by the app clock. */
+  today: dateString,
+});
+export type PostingDate = z.output<typeof postingDateSchema>;

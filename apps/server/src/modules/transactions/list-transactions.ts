@@ -250,10 +250,18 @@ async function wholeLedgerTotals(db: Database, clientId: number): Promise<Transa
   };
 }
 
-/** What raised balances (charges, debits) and what lowered them (payments, credits, discounts). */
+/**
+ * The one rule of the totals' split. Charges: what raises balances (charges, debits); credits:
+ * what lowers them (payments, credits, discounts). A void or reversal is counted with the entry it
+ * takes back, so it lowers that side: a payment's reversal (+) lowers the credits, not adds to the
+ * charges, and a charge's void (-) lowers the charges. An offset has the opposite sign of its
+ * entry, so the side is the sign, flipped for offsets.
+ */
+const isOffset = sql`(${transactions.voidsTransactionId} is not null or ${transactions.reversesTransactionId} is not null)`;
+const onChargeSide = sql`((${transactions.ledgerAmount} > 0) <> ${isOffset})`;
 const splitColumns = {
-  charges: sql<string>`coalesce(sum(${transactions.ledgerAmount}) filter (where ${transactions.ledgerAmount} > 0), 0)::numeric(14,2)::text`,
-  credits: sql<string>`coalesce(sum(${transactions.ledgerAmount}) filter (where ${transactions.ledgerAmount} < 0), 0)::numeric(14,2)::text`,
+  charges: sql<string>`coalesce(sum(${transactions.ledgerAmount}) filter (where ${transactions.ledgerAmount} <> 0 and ${onChargeSide}), 0)::numeric(14,2)::text`,
+  credits: sql<string>`coalesce(sum(${transactions.ledgerAmount}) filter (where ${transactions.ledgerAmount} <> 0 and not ${onChargeSide}), 0)::numeric(14,2)::text`,
 };
 
 /** The codes join is needed only to filter by code type; without it the count reads one index. */

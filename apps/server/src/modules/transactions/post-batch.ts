@@ -1,18 +1,27 @@
 import { and, eq, sql } from "drizzle-orm";
-import { toQuantity, toRate, type transactionBatchSchema } from "@cyclebill/domain";
+import {
+  DUPLICATE_TRANSACTION_MESSAGE,
+  batchDuplicateMessage,
+  multiplyRateByQuantity,
+  toQuantity,
+  toRate,
+  type transactionBatchSchema,
+} from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbInt, dbText } from "../../db/row-schemas.js";
 import { routes } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
-import { fieldError, notFound } from "../../http/errors.js";
+import { HttpError, fieldError, notFound } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
 import { moneyTransaction } from "../ledger/money-transaction.js";
 import { postEntries } from "../ledger/post-entries.js";
-import type { RefusalReason } from "../ledger/posting-rules.js";
+import { lockCustomers } from "../ledger/lock-customers.js";
+import { postingRefusal, type RefusalReason } from "../ledger/posting-rules.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { assertUnitOfMeasure, clientCode } from "../tenancy/tenant-refs.js";
+import { recentDuplicates } from "./recent-duplicates.js";
 
 export type BatchResult = {
   count: number;
@@ -99,13 +108,35 @@ export async function postBatch(
           order by c.id`,
       batchTargetRowSchema,
     );
+    const entries = targets.map((target) => {
+      const id = target.id;
+      const price = prices.get(id) ?? defaultPrice;
+      return { id, price, amount: multiplyRateByQuantity(price.rate, price.quantity) };
+    });
+    if (!input.force) {
+      // The single add's duplicate rule, for each customer the batch would post to: under their
+      // locks (id order, as the ledger writer takes them), so a second press sent at once waits
+      // for the first and then sees its entries.
+      const locked = await lockCustomers(
+        tx,
+        tenant.clientId,
+        entries.map((entry) => entry.id),
+      );
+      const twins = await recentDuplicates(
+        tx,
+        tenant.clientId,
+        { codeId: code.id, serviceDate },
+        entries
+          .filter((entry) => postingRefusal(locked.get(entry.id), code.codeType) === null)
+          .map((entry) => ({ customerId: entry.id, amount: entry.amount })),
+      );
+      if (twins.size > 0) throw duplicateBatchError(targets.filter((target) => twins.has(target.id)));
+    }
     // The ledger writer locks them (id order) and leaves out whoever may not take the entry now.
     const posted = await postEntries(
       tx,
       tenant,
-      targets.map((target) => {
-        const id = target.id;
-        const price = prices.get(id) ?? defaultPrice;
+      entries.map(({ id, price }) => {
         return {
           customerId: id,
           codeId: code.id,
@@ -139,6 +170,22 @@ export async function postBatch(
         };
       }),
     };
+  });
+}
+
+/**
+ * 400 in DRF's shape: the spec's duplicate text first (the screens ask before forcing), then who,
+ * and the customers as records.
+ */
+function duplicateBatchError(customers: readonly z.output<typeof batchTargetRowSchema>[]): HttpError {
+  const names = customers.map((customer) => `${customer.customer_no} ${customer.customer_name}`);
+  return new HttpError(400, {
+    non_field_errors: [DUPLICATE_TRANSACTION_MESSAGE, batchDuplicateMessage(names)],
+    duplicates: customers.map((customer) => ({
+      customer: customer.id,
+      customer_no: customer.customer_no,
+      customer_name: customer.customer_name,
+    })),
   });
 }
 

@@ -1,20 +1,15 @@
-import { and, eq, gt } from "drizzle-orm";
-import {
-  DUPLICATE_TRANSACTION_MESSAGE,
-  DUPLICATE_WINDOW_HOURS,
-  multiplyRateByQuantity,
-  toQuantity,
-  toRate,
-} from "@cyclebill/domain";
+import { and, eq } from "drizzle-orm";
+import { DUPLICATE_TRANSACTION_MESSAGE, multiplyRateByQuantity, toQuantity, toRate } from "@cyclebill/domain";
 import type { Executor } from "../../db/database.js";
 import type { transactionTypes } from "../../db/tables.js";
 import { storedAmounts, transactions } from "../../db/tables.js";
-import { businessToday, currentClock } from "../../clock.js";
+import { businessToday } from "../../clock.js";
 import { nonFieldError } from "../../http/errors.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { postEntries } from "../ledger/post-entries.js";
 import { assertPostable } from "../ledger/posting-rules.js";
 import { clientCode } from "../tenancy/tenant-refs.js";
+import { recentDuplicates } from "./recent-duplicates.js";
 
 export type PostingInput = {
   customerId: number;
@@ -61,25 +56,10 @@ export async function postTransaction(
     const serviceDate = input.serviceDate ?? businessToday();
 
     if (input.refuseDuplicates) {
-      const [duplicate] = await tx
-        .select({ id: transactions.id })
-        .from(transactions)
-        .where(
-          and(
-            eq(transactions.clientId, tenant.clientId),
-            eq(transactions.customerId, input.customerId),
-            eq(transactions.codeId, code.id),
-            eq(transactions.amount, amount),
-            eq(transactions.serviceDate, serviceDate),
-            eq(transactions.voided, false),
-            gt(
-              transactions.createdAt,
-              new Date(currentClock().now().getTime() - DUPLICATE_WINDOW_HOURS * 3_600_000),
-            ),
-          ),
-        )
-        .limit(1);
-      if (duplicate) throw nonFieldError(DUPLICATE_TRANSACTION_MESSAGE);
+      const twins = await recentDuplicates(tx, tenant.clientId, { codeId: code.id, serviceDate }, [
+        { customerId: input.customerId, amount },
+      ]);
+      if (twins.size > 0) throw nonFieldError(DUPLICATE_TRANSACTION_MESSAGE);
     }
     // An entry whose rate differs from the customer's stored amount for the code is flagged for review.
     const stored = await tx

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { addAmounts } from "@cyclebill/domain";
+import { DUPLICATE_WINDOW_HOURS, addAmounts } from "@cyclebill/domain";
+import { businessToday, currentClock, setClock } from "../../clock.js";
 import { customers, routePlans, routes } from "../../db/tables.js";
 import {
   balanceOf,
@@ -66,12 +67,14 @@ describe("group and bulk batches", () => {
       transaction_type: "bulk",
     });
     expect(bulk.body).toMatchObject({ count: 2, total: "2.00" });
-    // A list longer than PostgreSQL's 65,535 parameters goes as one array; a customer named twice posts once.
+    // A list longer than PostgreSQL's 65,535 parameters goes as one array; a customer named twice
+    // posts once (forced: the same entries were just posted above).
     const large = await staff.post("/api/transactionsroutes/", {
       customers: [customerIds[3], ...Array.from({ length: 70_000 }, () => customerIds[4])],
       code: code.credit,
       amount: "1",
       transaction_type: "bulk",
+      force: true,
     });
     expect(large.body).toMatchObject({ count: 2, total: "2.00" });
   });
@@ -147,6 +150,90 @@ describe("group and bulk batches", () => {
         reason: "marked_for_deletion",
       },
     ]);
+  });
+
+  it("refuses the same batch again within the duplicate window, naming who has it, unless forced", async () => {
+    const members = await testApp.db
+      .insert(customers)
+      .values(
+        ["Twice Ann", "Twice Ben", "Twice Cal"].map((customerName, index) => ({
+          clientId: fixture.a.clientId,
+          customerNo: 911 + index,
+          customerName,
+        })),
+      )
+      .returning({ id: customers.id });
+    const [group] = await testApp.db
+      .insert(routes)
+      .values({ clientId: fixture.a.clientId, routeName: "Twice route" })
+      .returning();
+    await testApp.db.insert(routePlans).values(
+      members.map((member, stop) => ({
+        clientId: fixture.a.clientId,
+        routeId: group!.id,
+        customerId: member.id,
+        stop,
+      })),
+    );
+    const ids = members.map((member) => member.id);
+    const balances = async () => Promise.all(ids.map((id) => balanceOf(id)));
+    // Today's date (the app clock's), named: the clock moves a day on below.
+    const day = businessToday();
+    const batch = (extra: Record<string, unknown> = {}) =>
+      staff.post("/api/transactionsroutes/", {
+        route: group!.id,
+        code: code.charge,
+        amount: "12.00",
+        service_date: day,
+        transaction_type: "route",
+        ...extra,
+      });
+    const first = await batch();
+    expect(first.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ count: 3, total: "36.00" });
+    const after = await balances();
+
+    // The second press: refused, every member named, nothing posted.
+    const again = await batch();
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({
+      non_field_errors: [
+        "Duplicate Transaction Detected",
+        "3 customers already have this entry (same code, amount and date of service) from the last 24 hours: " +
+          "911 Twice Ann, 912 Twice Ben, 913 Twice Cal. Nothing was added. Add it again only if it is meant twice.",
+      ],
+      duplicates: [
+        { customer: ids[0], customer_no: 911, customer_name: "Twice Ann" },
+        { customer: ids[1], customer_no: 912, customer_name: "Twice Ben" },
+        { customer: ids[2], customer_no: 913, customer_name: "Twice Cal" },
+      ],
+    });
+    expect(await balances()).toEqual(after);
+
+    // One member priced differently is no duplicate; the two others still are, and nothing posts.
+    const partly = await batch({ customer_amounts: [{ customer: ids[1], amount: "13.00" }] });
+    expect(partly.status).toBe(400);
+    expect((partly.body as { duplicates: { customer: number }[] }).duplicates.map((d) => d.customer)).toEqual(
+      [ids[0], ids[2]],
+    );
+    expect(await balances()).toEqual(after);
+
+    // Confirmed: it posts again.
+    const forced = await batch({ force: true });
+    expect(forced.status, forced.text).toBe(201);
+    expect(forced.body).toMatchObject({ count: 3, total: "36.00" });
+    expect(await balances()).toEqual(after.map((balance) => addAmounts(balance, "12.00")));
+
+    // Past the window (the app clock a day on) the same batch is no duplicate: it posts.
+    const realClock = currentClock();
+    const start = realClock.now().getTime();
+    setClock({ now: () => new Date(start + (DUPLICATE_WINDOW_HOURS * 3600 + 60) * 1000) });
+    try {
+      const later = await batch();
+      expect(later.status, later.text).toBe(201);
+    } finally {
+      setClock(realClock);
+    }
   });
 
   it("prices rows one by one when the screen sends per-customer amounts", async () => {

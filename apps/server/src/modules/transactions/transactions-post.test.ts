@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addAmounts } from "@cyclebill/domain";
 import { businessToday } from "../../clock.js";
+import { customers } from "../../db/tables.js";
 import {
   balanceOf,
   code,
@@ -151,5 +152,40 @@ describe("search, totals and downloads", () => {
     expect(
       (await staff.get(`/api/csv/customers/transactions/${fixture.b.clientId}/0/0/0/0/0/0/0`)).status,
     ).toBe(404);
+  });
+});
+
+describe("totals of voids and reversals", () => {
+  it("count a void or reversal with the entry it takes back: a payment's reversal is no charge", async () => {
+    const [fresh] = await testApp.db
+      .insert(customers)
+      .values({ clientId: fixture.a.clientId, customerNo: 950, customerName: "Totals Taken Back" })
+      .returning({ id: customers.id });
+    const customer = fresh!.id;
+    const charge = await enter({ customer, code: code.charge, rate: "100" });
+    const payment = await enter({ customer, code: code.payment, rate: "30" });
+    const invoice = await staff.post("/api/transactions/make_invoice/", { ids: [charge.id, payment.id] });
+    expect(invoice.status, invoice.text).toBe(201);
+    const invoiceId = (invoice.body as { id: number }).id;
+    // The charge voided on the open invoice; the payment reversed once the invoice is closed.
+    expect((await staff.post(`/api/transactions/${charge.id}/void_transaction/`)).status).toBe(201);
+    expect((await staff.post(`/api/invoices/${invoiceId}/close/`)).status).toBe(200);
+    const reversal = await staff.post(`/api/transactions/${payment.id}/reversal/`);
+    expect(reversal.status, reversal.text).toBe(201);
+
+    const totals = await staff.get("/api/transactions/get_total_amount/", { customer__id: customer });
+    expect(totals.body).toEqual({
+      totalAmount: "260.00",
+      chargesAmount: "0.00",
+      creditsAmount: "0.00",
+      netAmount: "0.00",
+      count: 4,
+    });
+    // The whole ledger (read from the customers' tallies) splits by the same rule.
+    const whole = (await staff.get("/api/transactions/get_total_amount/")).body as Record<string, string>;
+    const everything = await staff.get("/api/transactions/get_total_amount/", {
+      serviceDate__gte: "1900-01-01",
+    });
+    expect(whole).toEqual(everything.body);
   });
 });

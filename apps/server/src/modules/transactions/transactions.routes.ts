@@ -7,6 +7,7 @@ import {
   integerParam,
   listQuerySchema,
   pageSchema,
+  postingDateSchema,
   recordIdParamsSchema,
   recordQuerySchema,
   transactionBatchSchema,
@@ -33,6 +34,7 @@ import {
 } from "./change-transaction.js";
 import { listTransactions, totalTransactions, transactionFiltersSchema } from "./list-transactions.js";
 import { postBatch } from "./post-batch.js";
+import { postingDate } from "./posting-date.js";
 import { streamTransactionsCsv } from "./transactions-csv.js";
 import { findTransaction, transactionToApi, type TransactionOutput } from "./transaction-view.js";
 import { withAuditReason } from "../audit/audit-context.js";
@@ -96,6 +98,19 @@ export function registerTransactionRoutes(router: Router): void {
     query: recordQuerySchema.extend(transactionFiltersSchema.shape),
     response: transactionTotalsSchema,
     handle: async ({ query, tenant }) => totalTransactions(db, tenant, query),
+  });
+
+  defineRoute(router, {
+    name: "transactionPostingDate",
+    method: "GET",
+    url: "/api/transactions/posting_date/",
+    summary:
+      "The date of service a new entry left to today gets now: today, or the first open day when the books are closed through today",
+    tags,
+    access: "tenant",
+    query: recordQuerySchema,
+    response: postingDateSchema,
+    handle: async ({ tenant }) => postingDate(db, tenant),
   });
 
   defineRoute(router, {
@@ -266,7 +281,7 @@ export function registerTransactionRoutes(router: Router): void {
     method: "POST",
     url: "/api/transactionsroutes/",
     summary:
-      "Post one entry to each standard member of a group (route) or each customer (bulk), as one batch",
+      "Post one entry to each standard member of a group (route) or each customer (bulk), as one batch; if any of them has an equal entry of the last 24 hours, 'Duplicate Transaction Detected' naming them (duplicates) and nothing posted, unless force",
     tags,
     access: "tenant",
     // The batch form names its client in the body as client; the query wins.

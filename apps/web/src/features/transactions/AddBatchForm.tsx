@@ -13,12 +13,19 @@ import {
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useDeferredValue, useEffect, useState, type ReactNode } from "react";
-import { ApiError, describeApiError } from "../../api/api-client";
+import { DUPLICATE_TRANSACTION_MESSAGE } from "@cyclebill/domain";
+import { ApiError, allMessages, describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { CodePicker } from "../../shared/CodePicker";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { BatchMembersTable } from "./BatchMembersTable";
-import { BatchLeftOutNotice, BatchOutcome, type LeftOutMember, type Outcome } from "./BatchOutcome";
+import {
+  BatchDuplicateDialog,
+  BatchLeftOutNotice,
+  BatchOutcome,
+  type LeftOutMember,
+  type Outcome,
+} from "./BatchOutcome";
 import {
   BUSY_MESSAGE,
   MISSING_CODE_MESSAGE,
@@ -36,6 +43,7 @@ import {
   type RowOverride,
 } from "./group-batch-api";
 import type { PickedCode } from "./pickers";
+import { usePostingDate } from "./transactions-api";
 import { matchesMember, useBatchRows } from "./use-batch-rows";
 
 export type AddBatchFormProps = {
@@ -63,7 +71,11 @@ export function AddBatchForm(props: AddBatchFormProps) {
   const post = usePostBatch(clientId);
   const [code, setCode] = useState<PickedCode | null>(null);
   const [defaultAmount, setDefaultAmount] = useState("");
-  const [serviceDate, setServiceDate] = useState(todayIso);
+  // "" until the clerk picks a date: the server's posting date (the first open day once a run
+  // closed the books through today) is shown and sent.
+  const [pickedDate, setPickedDate] = useState("");
+  const postingDate = usePostingDate(clientId).data?.service_date;
+  const serviceDate = pickedDate || postingDate || todayIso();
   const [showQty, setShowQty] = useState(false);
   const [defaultQuantity, setDefaultQuantity] = useState("1");
   const [unit, setUnit] = useState("1");
@@ -71,6 +83,8 @@ export function AddBatchForm(props: AddBatchFormProps) {
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  // A batch the server refused as a duplicate, waiting for the clerk's Yes (sent again with force).
+  const [duplicate, setDuplicate] = useState<{ body: BatchBody; message: string } | null>(null);
   const rows = useBatchRows(listKey);
   const deferredFilter = useDeferredValue(filter.trim());
 
@@ -120,7 +134,6 @@ export function AddBatchForm(props: AddBatchFormProps) {
     const quantity = showQty ? parseQuantity(defaultQuantity) : "1";
     if (amount === null || quantity === null) return fail("Correct the default amount before adding.");
     if (invalidRows > 0) return fail("Correct the highlighted amounts before adding.");
-    if (serviceDate === "") return fail("Choose a date of service.");
     const customerAmounts: BatchBody["customer_amounts"] = [];
     for (const member of billed) {
       const override = rows.overrides.get(member.id);
@@ -144,15 +157,31 @@ export function AddBatchForm(props: AddBatchFormProps) {
       unitofmeasure: showQty ? Number(unit) : 1,
       customer_amounts: customerAmounts,
     };
+    await send(body);
+  };
+
+  const send = async (body: BatchBody) => {
     // Spec point 4: the previous outcome is cleared when saving starts.
     setOutcome(null);
     setBusy(true);
     try {
       const result = await post.mutateAsync(body);
       setOutcome({ kind: "created", result });
+      // Added: the form starts afresh, so a second press cannot add the same batch again.
+      setCode(null);
+      setDefaultAmount("");
+      setDefaultQuantity("1");
+      setSubmitted(false);
+      rows.reset();
     } catch (error) {
-      // A failed save only ends the busy state; the message is the server's (or the app-wide alert's).
-      if (!(error instanceof ApiError) || error.handledByCaller) {
+      const nonField =
+        error instanceof ApiError
+          ? allMessages((error.body as { non_field_errors?: unknown }).non_field_errors)
+          : [];
+      if (nonField[0] === DUPLICATE_TRANSACTION_MESSAGE) {
+        setDuplicate({ body, message: nonField.slice(1).join(" ") });
+      } else if (!(error instanceof ApiError) || error.handledByCaller) {
+        // A failed save only ends the busy state; the message is the server's (or the app-wide alert's).
         setOutcome({ kind: "failed", message: describeApiError(error) });
       }
     } finally {
@@ -209,8 +238,7 @@ export function AddBatchForm(props: AddBatchFormProps) {
                 label="Date of service"
                 w={170}
                 value={serviceDate}
-                error={submitted && serviceDate === "" ? "Choose a date." : undefined}
-                onChange={(event) => setServiceDate(event.currentTarget.value)}
+                onChange={(event) => setPickedDate(event.currentTarget.value)}
               />
               {showQty ? (
                 <>
@@ -252,6 +280,15 @@ export function AddBatchForm(props: AddBatchFormProps) {
         </Card>
 
         <BatchOutcome outcome={outcome} onDismiss={() => setOutcome(null)} />
+        <BatchDuplicateDialog
+          message={duplicate?.message ?? null}
+          onDismiss={() => setDuplicate(null)}
+          onForce={() => {
+            // Closed first: the busy overlay shows while the batch is added again.
+            setDuplicate(null);
+            if (duplicate) void send({ ...duplicate.body, force: true });
+          }}
+        />
 
         <BatchLeftOutNotice leftOut={leftOut} />
 

@@ -10,11 +10,21 @@ import {
   classifySaveError,
   createTransaction,
   fetchStoredAmount,
+  usePostingDate,
   type SaveFailure,
   type Transaction,
   type TransactionBody,
 } from "./transactions-api";
-import { draftAmount, emptyDraft, keepLocked, tidyDecimal, type Draft, type Lockable } from "./add-row-draft";
+import { today } from "../../lib/business-date";
+import {
+  draftAmount,
+  emptyDraft,
+  nextDraft,
+  shownServiceDate,
+  tidyDecimal,
+  type Draft,
+  type Lockable,
+} from "./add-row-draft";
 import { Lock, Locked } from "./RowLocks";
 
 export type AddTransactionRowProps = {
@@ -44,6 +54,9 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   const [pending, setPending] = useState<{ body: TransactionBody; andNew: boolean } | null>(null);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The server's date for an entry of today (its closed-period rule), never worked out here.
+  const postingDate = usePostingDate(clientId).data?.service_date;
+  const serviceDate = shownServiceDate(draft, postingDate, today());
 
   const isLocked = (column: Lockable) => locks.has(column);
   const toggle = (column: Lockable) =>
@@ -101,7 +114,6 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
   const buildBody = (): TransactionBody | null => {
     if (customer === null) return (setProblem("Choose a customer."), null);
     if (draft.code === null) return (setProblem("Choose a code."), null);
-    if (draft.serviceDate === "") return (setProblem("Enter a service date."), null);
     if (!/^\d+(\.\d+)?$/.test(draft.rate.trim()))
       return (setProblem("The rate contains invalid characters. Please use only digits and decimals."), null);
     if (draft.description.trim().length > 60)
@@ -118,7 +130,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
       description: draft.description.trim(),
       quantity: draft.quantity.trim() || "1",
       rate: draft.rate.trim(),
-      serviceDate: draft.serviceDate,
+      serviceDate,
       unitofmeasure: Number(draft.unitofmeasure) || 1,
       ...(props.invoiceId === undefined ? {} : { invoice: props.invoiceId }),
     };
@@ -132,8 +144,8 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
       setPending(null);
       props.onCreated(created);
       if (andNew) {
-        // Save & New: a fresh row that keeps the locked columns.
-        setDraft((current) => keepLocked(current, emptyDraft(startCustomer), isLocked));
+        // Save & New: a fresh row for the same customer that keeps the locked columns.
+        setDraft((current) => nextDraft(current, isLocked));
       } else {
         props.onSaved();
       }
@@ -214,7 +226,7 @@ export function AddTransactionRow(props: AddTransactionRowProps) {
                 <TextInput
                   type="date"
                   aria-label="New transaction service date"
-                  value={draft.serviceDate}
+                  value={serviceDate}
                   onChange={(event) => update({ serviceDate: event.currentTarget.value })}
                   w={132}
                 />

@@ -1,4 +1,5 @@
-import { Alert, Text } from "@mantine/core";
+import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { DUPLICATE_TRANSACTION_MESSAGE } from "@cyclebill/domain";
 import {
   ZERO_CREATED_MESSAGE,
   batchResultMessage,
@@ -90,5 +91,36 @@ export function BatchLeftOutNotice({ leftOut }: { leftOut: readonly LeftOutMembe
         They cannot take this entry, so they are not counted in the total.
       </Text>
     </Alert>
+  );
+}
+
+/**
+ * The server refused the batch as a duplicate of one added in the last 24 hours (the single add's
+ * question, for a batch): who already has it, as the server names them; Yes adds it again anyway.
+ */
+export function BatchDuplicateDialog(props: {
+  /** The server's words naming the customers, or null when closed. */
+  message: string | null;
+  onForce: () => void;
+  onDismiss: () => void;
+}) {
+  return (
+    <Modal
+      opened={props.message !== null}
+      onClose={props.onDismiss}
+      title={DUPLICATE_TRANSACTION_MESSAGE}
+      centered
+    >
+      <Stack gap="lg">
+        <Text size="sm">{props.message}</Text>
+        <Text size="sm">Do you want to add these transactions again anyway?</Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={props.onDismiss} data-autofocus>
+            No
+          </Button>
+          <Button onClick={props.onForce}>Yes, add them again</Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

@@ -53,13 +53,6 @@ export function useMassUpdateSelection() {
       setRows(new Map());
     },
     clear: () => setRows(new Map()),
-    /** Keeps the selected entries as the server now has them (after Save Changes). */
-    renew: (fresh: readonly Transaction[]) =>
-      setRows((current) => {
-        const next = new Map(current);
-        for (const row of fresh) if (next.has(row.id)) next.set(row.id, row);
-        return next;
-      }),
     selection: {
       ids,
       onToggle: (row: Transaction) =>
@@ -133,8 +126,12 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
         },
       }),
     onSuccess: async (result) => {
-      setMessage({ color: "teal", text: `${result.count} transactions updated.` });
-      mass.renew(result.results);
+      setMessage({
+        color: "teal",
+        text: `${result.count} ${result.count === 1 ? "transaction" : "transactions"} updated. The selection was cleared.`,
+      });
+      // Saved entries leave the selection: a Make Invoice from Selected next must not take them unseen.
+      mass.clear();
       setChanges(NO_CHANGES);
       await refresh();
     },

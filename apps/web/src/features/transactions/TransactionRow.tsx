@@ -65,20 +65,20 @@ export function TransactionRow(props: TransactionRowProps) {
   return (
     <Table.Tr bg={style.bg} data-row-style={style.kind} onKeyDown={onKeyDown}>
       {selection ? (
-        <Table.Td>
+        <Table.Td data-label="Select">
           <SelectBox row={row} checked={selection.ids.has(row.id)} onToggle={selection.onToggle} />
         </Table.Td>
       ) : null}
       {showCustomer ? (
-        <Table.Td>
+        <Table.Td data-label="Customer">
           <Text size="sm" truncate maw={180}>
             {row.customer_no} ·{" "}
             {row.customer_name.length > 30 ? `${row.customer_name.slice(0, 30)}…` : row.customer_name}
           </Text>
         </Table.Td>
       ) : null}
-      <Table.Td>{row.displayCode}</Table.Td>
-      <Table.Td>
+      <Table.Td data-label="Code">{row.displayCode}</Table.Td>
+      <Table.Td data-label="Description">
         {isEditing && editing ? (
           <TextInput
             aria-label="Description"
@@ -112,7 +112,7 @@ export function TransactionRow(props: TransactionRowProps) {
           </Group>
         )}
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-label="Date">
         {isEditing && editing ? (
           <TextInput
             type="date"
@@ -129,7 +129,7 @@ export function TransactionRow(props: TransactionRowProps) {
       </Table.Td>
       {showQty ? (
         <>
-          <Table.Td>
+          <Table.Td data-label="Qty">
             {isEditing && editing ? (
               <TextInput
                 aria-label="Quantity"
@@ -142,7 +142,7 @@ export function TransactionRow(props: TransactionRowProps) {
               tidyDecimal(row.quantity)
             )}
           </Table.Td>
-          <Table.Td>
+          <Table.Td data-label="Units">
             {isEditing && editing ? (
               <NativeSelect
                 aria-label="Units"
@@ -157,7 +157,7 @@ export function TransactionRow(props: TransactionRowProps) {
           </Table.Td>
         </>
       ) : null}
-      <Table.Td ta="right">
+      <Table.Td ta="right" data-label="Rate">
         {isEditing && editing ? (
           <TextInput
             aria-label="Rate"
@@ -170,7 +170,11 @@ export function TransactionRow(props: TransactionRowProps) {
           formatRate(row.rate)
         )}
       </Table.Td>
-      <Table.Td ta="right" title={info ? "Info lines do not change the balance" : undefined}>
+      <Table.Td
+        ta="right"
+        data-label="Amount"
+        title={info ? "Info lines do not change the balance" : undefined}
+      >
         {amount === null ? (
           "—"
         ) : uncounted ? (
@@ -182,8 +186,10 @@ export function TransactionRow(props: TransactionRowProps) {
           formatAmount(amount)
         )}
       </Table.Td>
-      <Table.Td style={{ whiteSpace: "nowrap" }}>{formatIsoDate(row.created)}</Table.Td>
-      <Table.Td miw={isEditing ? 120 : 110}>
+      <Table.Td data-label="Entered" style={{ whiteSpace: "nowrap" }}>
+        {formatIsoDate(row.created)}
+      </Table.Td>
+      <Table.Td data-label="Actions" miw={isEditing ? 120 : 110}>
         {/* The actions wrap onto a second line rather than widen the table past the screen. */}
         <Group gap={4} wrap="wrap">
           {isEditing ? (

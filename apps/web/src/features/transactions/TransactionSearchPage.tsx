@@ -292,7 +292,8 @@ export function TransactionSearchPage() {
               clientId={clientId}
               showCustomer
               showQty={showQty}
-              defaultCustomer={selectedPick}
+              // The customer the list is filtered by (the top bar's, the address's or one picked here).
+              defaultCustomer={customerValue}
               onCreated={(created) => {
                 setTally((current) => addToTally(current, created));
                 void refresh();

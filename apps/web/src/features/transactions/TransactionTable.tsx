@@ -1,4 +1,5 @@
 import { Checkbox, Table } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { useState, type ReactNode } from "react";
 import { useUnitsOfMeasure } from "../codes/units-of-measure";
 import { ConfirmDeleteDialog } from "../shell/ConfirmDeleteDialog";
@@ -8,6 +9,7 @@ import { TransactionRow } from "./TransactionRow";
 import { useRowAction, type RowAction, type Transaction } from "./transactions-api";
 import { useRowEdit } from "./use-row-edit";
 import { EmptyRow } from "../shell/LoadingRows";
+import classes from "./TransactionTable.module.css";
 
 export type TransactionTableProps = {
   label: string;
@@ -38,6 +40,8 @@ export function TransactionTable(props: TransactionTableProps) {
   const { editing, saving, failure, setFailure, saveEdit } = edit;
   const [confirm, setConfirm] = useState<RowAction | null>(null);
 
+  // A phone shows each entry as a card (TransactionTable.module.css): no table wider than the screen.
+  const phone = useMediaQuery("(max-width: 48em)") === true;
   const columns = 7 + (showCustomer ? 1 : 0) + (showQty ? 2 : 0) + (selection ? 1 : 0);
   const editingRow = rows.find((row) => row.id === editing?.id);
 
@@ -60,12 +64,18 @@ export function TransactionTable(props: TransactionTableProps) {
   const selectable = rows.filter((row) => massEditRefusal(row) === null);
   return (
     <>
-      <Table.ScrollContainer minWidth={900}>
-        <Table striped={false} highlightOnHover verticalSpacing={6} aria-label={props.label}>
+      <Table.ScrollContainer minWidth={phone ? 0 : 900}>
+        <Table
+          className={classes.table}
+          striped={false}
+          highlightOnHover
+          verticalSpacing={6}
+          aria-label={props.label}
+        >
           <Table.Thead>
             <Table.Tr>
               {selection ? (
-                <Table.Th>
+                <Table.Th data-keep>
                   <Checkbox
                     aria-label="Select all shown"
                     checked={selectable.length > 0 && selectable.every((row) => selection.ids.has(row.id))}

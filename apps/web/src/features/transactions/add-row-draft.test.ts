@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { draftAmount, keepLocked, tidyDecimal, type Draft, type Lockable } from "./add-row-draft";
+import {
+  draftAmount,
+  keepLocked,
+  nextDraft,
+  shownServiceDate,
+  tidyDecimal,
+  type Draft,
+  type Lockable,
+} from "./add-row-draft";
 
 // A fresh row as emptyDraft makes it (its date is the business day, read from the page).
 const FRESH: Draft = {
@@ -46,5 +54,34 @@ describe("the add row's draft", () => {
       description: "Front lawn",
     });
     expect(keepLocked(current, fresh, locked(["amount"]))).toEqual({ ...fresh, rate: "40", quantity: "2" });
+  });
+
+  it("Save & New keeps the customer even unlocked, and the date follows the server's again", () => {
+    const current: Draft = {
+      ...FRESH,
+      customer: { id: 1, label: "1001 · Alice Arbor" },
+      description: "Front lawn",
+      serviceDate: "2026-03-02",
+      rate: "40",
+    };
+    const nothingLocked = () => false;
+    expect(nextDraft(current, nothingLocked)).toEqual({
+      customer: { id: 1, label: "1001 · Alice Arbor" },
+      code: null,
+      description: "",
+      serviceDate: "",
+      unitofmeasure: "1",
+      quantity: "1",
+      rate: "",
+    });
+  });
+
+  it("shows the clerk's date, else the server's posting date, else today while that loads", () => {
+    const row = { ...FRESH, serviceDate: "" };
+    expect(shownServiceDate(row, "2026-11-27", "2026-11-26")).toBe("2026-11-27");
+    expect(shownServiceDate(row, undefined, "2026-11-26")).toBe("2026-11-26");
+    expect(shownServiceDate({ ...row, serviceDate: "2026-12-01" }, "2026-11-27", "2026-11-26")).toBe(
+      "2026-12-01",
+    );
   });
 });

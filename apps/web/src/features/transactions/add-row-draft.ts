@@ -1,5 +1,4 @@
 import { isValidDecimalString, multiplyRateByQuantity } from "@cyclebill/domain";
-import { today } from "../../lib/business-date";
 import type { PickedCode, PickedCustomer } from "./pickers";
 
 export const LOCKABLE = [
@@ -18,6 +17,7 @@ export type Draft = {
   customer: PickedCustomer | null;
   code: PickedCode | null;
   description: string;
+  /** "" until the clerk picks a date: the row then shows and posts the server's posting date. */
   serviceDate: string;
   unitofmeasure: string;
   quantity: string;
@@ -29,7 +29,7 @@ export function emptyDraft(customer: PickedCustomer | null = null): Draft {
     customer,
     code: null,
     description: "",
-    serviceDate: today(),
+    serviceDate: "",
     unitofmeasure: "1",
     quantity: "1",
     rate: "",
@@ -51,7 +51,23 @@ export function draftAmount(rate: string, quantity: string): string | null {
   return multiplyRateByQuantity(rate.trim(), quantity.trim());
 }
 
-/** Save & New: a fresh row that keeps the locked columns (a locked amount keeps rate and quantity). */
+/**
+ * The date the row shows and posts: the clerk's, else the server's posting date (the first open
+ * day once a run closed the books through today), else today while that is still loading.
+ */
+export function shownServiceDate(draft: Draft, postingDate: string | undefined, today: string): string {
+  return draft.serviceDate || postingDate || today;
+}
+
+/**
+ * Save & New: a fresh row that keeps the customer (the clerk enters the next line for the same
+ * customer, or picks another) and the locked columns (a locked amount keeps rate and quantity).
+ */
+export function nextDraft(current: Draft, isLocked: (column: Lockable) => boolean): Draft {
+  return keepLocked(current, emptyDraft(current.customer), isLocked);
+}
+
+/** The locked columns of `current` over `fresh` (a locked amount keeps rate and quantity). */
 export function keepLocked(current: Draft, fresh: Draft, isLocked: (column: Lockable) => boolean): Draft {
   const kept: Partial<Draft> = {};
   if (isLocked("customer")) kept.customer = current.customer;

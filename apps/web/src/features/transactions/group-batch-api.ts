@@ -39,6 +39,8 @@ export type BatchBody = {
   unitofmeasure: number;
   /** Rows priced differently from the default amount and quantity. */
   customer_amounts: { customer: number; amount: string; quantity: string }[];
+  /** Add even to customers who have the same entry from the last 24 hours (the clerk said Yes). */
+  force?: boolean;
 };
 
 export type BatchResult = {

@@ -1,5 +1,6 @@
 import {
   DUPLICATE_TRANSACTION_MESSAGE,
+  type PostingDate,
   type TransactionRecord,
   type TransactionTotals,
 } from "@cyclebill/domain";
@@ -112,6 +113,21 @@ export function useTransactionTotals(clientId: number | null, filters: Transacti
       }),
     enabled: enabled && clientId !== null,
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The date of service a new entry of today gets, by the server's closed-period rule (the first
+ * open day once a run closed the books through today): the add rows' default. Read afresh each
+ * time a row opens, as a run may have closed the books meanwhile.
+ */
+export function usePostingDate(clientId: number | null) {
+  return useQuery({
+    queryKey: [...transactionsKey, "posting-date", clientId],
+    queryFn: ({ signal }) =>
+      apiFetch<PostingDate>("/transactions/posting_date/", { query: { client_id: clientId }, signal }),
+    enabled: clientId !== null,
+    staleTime: 0,
   });
 }
 

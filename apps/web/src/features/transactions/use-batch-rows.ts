@@ -41,5 +41,8 @@ export function useBatchRows(listKey: string) {
       return { ...current, overrides };
     });
 
-  return { omitted: rows.omitted, overrides: rows.overrides, setOmitted, setOverride };
+  /** After a batch was added: every customer included again, at the default amount. */
+  const reset = () => setRowState(emptyRows(listKey));
+
+  return { omitted: rows.omitted, overrides: rows.overrides, setOmitted, setOverride, reset };
 }
