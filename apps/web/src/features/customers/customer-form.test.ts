@@ -70,6 +70,7 @@ const RECORD: CustomerRecord = {
   delete_flag: null,
   deleted: false,
   archive_state: "active",
+  actions: ["mark_for_archive"],
   open_date: "2025-03-01",
   last_pay_date: null,
   total_balance: "10.00",
