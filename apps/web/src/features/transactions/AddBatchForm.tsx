@@ -37,6 +37,7 @@ import {
 } from "./group-batch-api";
 import type { PickedCode } from "./pickers";
 import { matchesMember, useBatchRows } from "./use-batch-rows";
+import { countOf } from "../../lib/plural";
 
 export type AddBatchFormProps = {
   clientId: number;
@@ -241,7 +242,8 @@ export function AddBatchForm(props: AddBatchFormProps) {
               />
               <Group gap="md" wrap="wrap">
                 <Text size="sm" c="dimmed" aria-live="polite">
-                  {billed.length} of {members.length} customers included · total {formatAmount(total)}
+                  {billed.length} of {countOf(members.length, "customer")} included · total{" "}
+                  {formatAmount(total)}
                 </Text>
                 <Button onClick={() => void submit()} loading={busy}>
                   Add Transactions

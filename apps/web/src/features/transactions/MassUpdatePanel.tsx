@@ -21,6 +21,7 @@ import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
 import { useRefreshLedger, type Transaction } from "./transactions-api";
 import { textBinder } from "../../lib/bind-text";
+import { countOf } from "../../lib/plural";
 
 export const MAKE_INVOICE_DEBOUNCE_MS = 2500;
 
@@ -133,7 +134,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
         },
       }),
     onSuccess: async (result) => {
-      setMessage({ color: "teal", text: `${result.count} transactions updated.` });
+      setMessage({ color: "teal", text: `${countOf(result.count, "transaction")} updated.` });
       mass.renew(result.results);
       setChanges(NO_CHANGES);
       await refresh();
