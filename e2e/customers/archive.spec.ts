@@ -11,7 +11,7 @@ import {
 } from "./customer-fixtures.js";
 
 describe("archiving customers from Manage Customers", () => {
-  const world = useCustomerWorld();
+  const world = useCustomerWorld({ startupTimeoutMs: 300_000 });
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {

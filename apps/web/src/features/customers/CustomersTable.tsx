@@ -60,6 +60,7 @@ export function CustomersTable({
         striped
         highlightOnHover
         verticalSpacing="xs"
+        horizontalSpacing={phone ? 6 : "xs"}
         aria-label="Customers"
         aria-busy={fetching}
         style={{ opacity: placeholder ? 0.6 : 1, transition: "opacity 120ms" }}

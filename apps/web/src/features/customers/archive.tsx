@@ -32,7 +32,11 @@ export function ArchiveStateBadge({ state }: { state: ArchiveState }) {
       tt="none"
       size="sm"
       radius="sm"
-      styles={{ root: { maxWidth: "none" }, label: { overflow: "visible" } }}
+      // The whole label, wrapping in a narrow column (a phone's customer list) rather than widening it.
+      styles={{
+        root: { maxWidth: "none", height: "auto", minHeight: "var(--badge-height)" },
+        label: { overflow: "visible", whiteSpace: "normal", lineHeight: 1.3 },
+      }}
     >
       {ARCHIVE_STATE_LABELS[state]}
     </Badge>
