@@ -11,7 +11,7 @@ import {
 } from "./customer-fixtures.js";
 
 describe("archiving customers from Manage Customers", () => {
-  const world = useCustomerWorld();
+  const world = useCustomerWorld({ startupTimeoutMs: 300_000 });
   let page: Page;
   let pageErrors: string[];
   beforeEach(() => {
@@ -44,8 +44,8 @@ describe("archiving customers from Manage Customers", () => {
     const removeFlag = archiveDialog().getByRole("radio", { name: /Remove the archive flag/ });
     await stopBilling.waitFor();
     await keepBilling.waitFor();
-    // Nothing to remove yet.
-    expect(await removeFlag.isDisabled()).toBe(true);
+    // Nothing to remove yet: the choice is not offered (the record's actions leave it out; issue 41.6).
+    expect(await archiveDialog().getByText("Remove the archive flag").count()).toBe(0);
     await stopBilling.click();
     await archiveDialog().getByRole("button", { name: "Apply" }).click();
     await page.getByText(/will be archived when its balance reaches zero\. Billing has stopped\./).waitFor();

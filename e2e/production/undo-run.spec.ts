@@ -48,7 +48,7 @@ describe("undo a production run", () => {
       .getByTestId("undo-state")
       .getByText(/^Undone by /)
       .waitFor({ timeout: 30_000 });
-    expect(await card.getByTestId("undo-state").textContent()).toMatch(/1 statements, 0 charges withdrawn/);
+    expect(await card.getByTestId("undo-state").textContent()).toMatch(/1 statement, 0 charges withdrawn/);
 
     const undone = await admin.request<Run>("GET", `productionruns/${run.id}/`);
     expect(undone.clients[0]?.undo?.undone_at).toBeTruthy();

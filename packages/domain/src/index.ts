@@ -32,6 +32,7 @@ export * from "./groups/group-positions.js";
 export * from "./reporting/fiscal-periods.js";
 export * from "./reporting/account-reports.js";
 export * from "./customers/customer-rules.js";
+export * from "./customers/customer-actions.js";
 export * from "./recurring/recurring-schedule.js";
 export * from "./customers/customer-schemas.js";
 export * from "./ledger/transaction-rules.js";

@@ -1,8 +1,10 @@
 import type { JobRun } from "@cyclebill/domain";
 import { Group, Progress, Text } from "@mantine/core";
+import { nounFor, type Noun } from "../lib/plural";
 
 /** A job run's progress as a bar with its step and done of total, as GET /api/jobs/{id}/ reports it. */
-export function JobProgress({ run, unit }: { run: JobRun; unit: string }) {
+export function JobProgress({ run, unit }: { run: JobRun; unit: Noun }) {
+  const many = unit.other ?? `${unit.one}s`;
   const percent = run.total > 0 ? Math.round((run.done / run.total) * 100) : 0;
   const failed = run.status === "failed";
   return (
@@ -10,14 +12,15 @@ export function JobProgress({ run, unit }: { run: JobRun; unit: string }) {
       <Group justify="space-between" mb={4}>
         <Text size="sm">{failed ? `Failed: ${run.error ?? "unknown error"}` : capitalise(run.step)}</Text>
         <Text size="sm">
-          {run.done.toLocaleString()} of {run.total > 0 ? run.total.toLocaleString() : "…"} {unit}
+          {run.done.toLocaleString()} of {run.total > 0 ? run.total.toLocaleString() : "…"}{" "}
+          {run.total > 0 ? nounFor(run.total, unit) : many}
         </Text>
       </Group>
       <Progress
         value={run.status === "succeeded" ? 100 : percent}
         color={failed ? "red" : run.status === "succeeded" ? "teal" : "blue"}
         animated={!failed && run.status !== "succeeded"}
-        aria-label={`${unit} done`}
+        aria-label={`${many} done`}
       />
     </div>
   );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { amountString, dateString, timestampString } from "../api/page-schema.js";
+import { CUSTOMER_ACTIONS } from "../customers/customer-actions.js";
 import { DELETE_FLAGS, type ArchiveState, type DeleteFlag } from "../customers/customer-rules.js";
 
 const ARCHIVE_STATES = [
@@ -55,6 +56,8 @@ export const customerRecordSchema = z.object({
   delete_flag: z.enum(DELETE_FLAGS).nullable(),
   deleted: z.boolean(),
   archive_state: z.enum(ARCHIVE_STATES),
+  /** What the server accepts on its archive state now: the screens offer exactly these. */
+  actions: z.array(z.enum(CUSTOMER_ACTIONS)),
   open_date: dateString,
   last_pay_date: dateString.nullable(),
   total_balance: amountString,

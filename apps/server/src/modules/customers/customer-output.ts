@@ -1,4 +1,4 @@
-import { archiveState, toDeleteFlag, type CustomerRecord } from "@cyclebill/domain";
+import { archiveState, customerActions, toDeleteFlag, type CustomerRecord } from "@cyclebill/domain";
 import type { customers } from "../../db/tables.js";
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -48,6 +48,7 @@ export function customerToApi(row: CustomerRow): CustomerRecord {
     delete_flag: toDeleteFlag(row.deleteFlag),
     deleted: row.deleted,
     archive_state: archiveState(row),
+    actions: customerActions({ deleted: row.deleted, deleteFlag: row.deleteFlag, balance: row.totalBalance }),
     open_date: row.openDate,
     last_pay_date: row.lastPayDate,
     total_balance: row.totalBalance,

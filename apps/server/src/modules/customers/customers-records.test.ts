@@ -99,6 +99,34 @@ describe("archiving", () => {
     expect(summary).toMatchObject({ balance: "0.00", last_pay_date_1: null, ytdCharges: "0.00" });
   });
 
+  it("offers in each record's actions only what the server accepts: no flag, nothing to remove (issue 41.6)", async () => {
+    const customer = await add({ first_name: "Never", last_name: "Flagged" });
+    await post(customer.id, chargeCode, "12.00");
+    const actionsOf = async (filters: Record<string, string> = {}) => {
+      const record = (await owner.get(`/api/customers/${customer.id}/`)).body as Customer;
+      const listed = (
+        (await owner.get("/api/customers/", { query: "Never Flagged", ...filters })).body as Page
+      ).results;
+      expect(listed.find((row) => row.id === customer.id)?.actions).toEqual(record.actions);
+      return record.actions;
+    };
+    // A balance and no flag: it can be marked, not archived now, and there is no flag to remove.
+    expect(await actionsOf()).toEqual(["mark_for_archive"]);
+    const removed = await owner.post(`/api/customers/${customer.id}/delete-flag/`, { delete_flag: null });
+    expect(removed).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ["This customer has no archive flag to remove."] },
+    });
+    const marked = await owner.post(`/api/customers/${customer.id}/delete-flag/`, { delete_flag: "S" });
+    expect(marked.body).toMatchObject({ actions: ["mark_for_archive", "remove_archive_flag"] });
+    expect(await actionsOf()).toEqual(["mark_for_archive", "remove_archive_flag"]);
+    await post(customer.id, paymentCode, "12.00");
+    // Paid to zero: archived by the flag; it can only be unarchived.
+    expect(await actionsOf({ includeOnlyArchived: "true" })).toEqual(["unarchive"]);
+    const zero = await add({ first_name: "Zero", last_name: "Actions" });
+    expect(zero.actions).toEqual(["archive", "mark_for_archive"]);
+  });
+
   it("keeps billing flags distinct and refuses the two exclusive filters together", async () => {
     const customer = await add({ first_name: "Keep", last_name: "Billing" });
     await post(customer.id, chargeCode, "10.00");

@@ -2,6 +2,7 @@ import { cachedCount } from "../../db/list-counts.js";
 import { and, asc, count, desc, eq, gte, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
   archiveState,
+  customerActions,
   customerListRowSchema,
   parseOrdering,
   resolvePaging,
@@ -90,8 +91,11 @@ const pageRowSchema = customerListRowSchema.extend({
   client: dbInt,
   client_id: dbInt,
   delete_flag: z.string().nullable(),
-  // Worked out below from deleted and delete_flag.
+  // Worked out below from deleted, delete_flag and the balance.
   archive_state: z.null(),
+  actions: z.null(),
+  /** The kept balance (balance may be as of a past day): what the actions go by. */
+  kept_balance: z.string(),
 });
 
 /**
@@ -104,6 +108,7 @@ function computedColumns(balance: SQL): Partial<Record<keyof CustomerListRow, SQ
     client: sql`p.client_id`,
     // Set from deleted and delete_flag by the domain's rule (listCustomers).
     archive_state: sql`null::text`,
+    actions: sql`null::text`,
     total_balance: balance,
     balance,
     overdue_30_days: sql`u.days30::numeric(14,2)::text`,
@@ -134,9 +139,12 @@ function computedColumns(balance: SQL): Partial<Record<keyof CustomerListRow, SQ
 function apiColumns(balance: SQL): SQL {
   const computed = computedColumns(balance);
   return sql.join(
-    (Object.keys(customerListRowSchema.shape) as (keyof CustomerListRow)[]).map(
-      (name) => sql`${computed[name] ?? sql.raw(`p.${name}`)} as ${sql.identifier(name)}`,
-    ),
+    [
+      ...(Object.keys(customerListRowSchema.shape) as (keyof CustomerListRow)[]).map(
+        (name) => sql`${computed[name] ?? sql.raw(`p.${name}`)} as ${sql.identifier(name)}`,
+      ),
+      sql`p.total_balance::text as kept_balance`,
+    ],
     sql`, `,
   );
 }
@@ -300,9 +308,10 @@ export async function listCustomers(
     ),
     countCustomers(db, tenant.clientId, filters),
   ]);
-  const results: CustomerListRow[] = rows.map((row) => ({
+  const results: CustomerListRow[] = rows.map(({ kept_balance, ...row }) => ({
     ...row,
     archive_state: archiveState({ deleted: row.deleted, deleteFlag: row.delete_flag }),
+    actions: customerActions({ deleted: row.deleted, deleteFlag: row.delete_flag, balance: kept_balance }),
     delete_flag: toDeleteFlag(row.delete_flag),
   }));
   return { count: total, results };

@@ -1,8 +1,9 @@
 import { and, eq, inArray, max } from "drizzle-orm";
 import {
   NO_STORED_METHOD_MESSAGE,
+  customerActionRefusal,
   customerDisplayName,
-  formatUsd,
+  customerHasBalanceMessage,
   isZeroAmount,
   recurringStartDateProblem,
   type CustomerValues,
@@ -34,8 +35,7 @@ import { businessToday, currentClock } from "../../clock.js";
 import { recurringChargeValues } from "./recurring-charges.resource.js";
 import { storedAmountValues } from "./stored-amounts.resource.js";
 
-export const HAS_BALANCE_MESSAGE = (balance: string) =>
-  `This customer has a balance of ${formatUsd(balance)}. Choose to archive it when the balance reaches zero instead.`;
+export const HAS_BALANCE_MESSAGE = customerHasBalanceMessage;
 
 function customerValues(input: CustomerValues) {
   return {
@@ -235,7 +235,12 @@ export async function setDeleteFlag(
 ): Promise<CustomerOutput> {
   return db.transaction(async (tx) => {
     const customer = await findCustomer(tx, tenant, id, true);
-    if (customer.deleted) throw nonFieldError("This customer is already archived.");
+    // The same rule as the record's actions: no flag to remove is refused, not saved as a change.
+    const refusal = customerActionRefusal(
+      { deleted: customer.deleted, deleteFlag: customer.deleteFlag, balance: customer.totalBalance },
+      deleteFlag === null ? "remove_archive_flag" : "mark_for_archive",
+    );
+    if (refusal !== undefined) throw nonFieldError(refusal);
     await tx
       .update(customers)
       .set({ deleteFlag, updatedAt: new Date() })

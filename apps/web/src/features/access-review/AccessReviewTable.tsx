@@ -4,6 +4,7 @@ import type { SortState } from "../../lib/paging";
 import { SortableTh } from "../shell/SortableTh";
 import { TablePager } from "../shell/TablePager";
 import { formatMoment } from "../../lib/format";
+import { countOf } from "../../lib/plural";
 
 export type AccessReviewSortField = "email" | "role" | "client" | "last_sign_in" | "open_sessions";
 
@@ -23,7 +24,7 @@ function Factors({ user }: { user: AccessReviewUser }) {
     <Stack gap={2}>
       <Text size="sm">
         Authenticator app: {user.totp ? "yes" : "no"}
-        {user.totp ? ` · ${String(user.recovery_codes_left)} recovery codes left` : ""}
+        {user.totp ? ` · ${countOf(user.recovery_codes_left, "recovery code")} left` : ""}
       </Text>
       <Text size="sm">Passkeys: {user.passkeys}</Text>
       {user.second_factor_required ? (
@@ -142,7 +143,7 @@ export function AccessReviewTable(props: AccessReviewTableProps) {
         pageSize={props.pageSize}
         onPageChange={props.onPageChange}
         onPageSizeChange={props.onPageSizeChange}
-        noun="users"
+        noun={{ one: "user" }}
         pageSizeOptions={ACCESS_REVIEW_PAGE_SIZES}
       />
     </Stack>

@@ -67,7 +67,7 @@ export function PastReviewsTable({ scope }: { scope: ReviewScope }) {
           setPageSize(size);
           setPage(1);
         }}
-        noun="reviews"
+        noun={{ one: "review" }}
         pageSizeOptions={PAGE_SIZES}
       />
     </Stack>

@@ -123,7 +123,7 @@ export function AuditEventsTable(props: AuditEventsTableProps) {
         pageSize={props.pageSize}
         onPageChange={props.onPageChange}
         onPageSizeChange={props.onPageSizeChange}
-        noun="changes"
+        noun={{ one: "change" }}
         pageSizeOptions={AUDIT_PAGE_SIZES}
       />
     </Stack>

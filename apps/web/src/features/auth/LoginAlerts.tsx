@@ -2,6 +2,7 @@ import { Alert, List, Text } from "@mantine/core";
 import type { Page } from "@cyclebill/domain";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../api/api-client";
+import { countOf, plural } from "../../lib/plural";
 
 /** An account whose sign-in is under attack, as the login-alerts endpoints list them. */
 export type LoginAlert = {
@@ -50,8 +51,9 @@ export function LoginAlerts({ clientId }: { clientId: number | null }) {
       <List size="sm" spacing={2}>
         {alerts.data.results.map((alert) => (
           <List.Item key={alert.user_id}>
-            {whose(alert, showClient)}: {alert.failed_logins} failed sign-ins from {alert.addresses}{" "}
-            {alert.addresses === 1 ? "address" : "addresses"} since {formatTime(alert.since)}.
+            {whose(alert, showClient)}: {countOf(alert.failed_logins, "failed sign-in")} from{" "}
+            {alert.addresses} {plural(alert.addresses, "address", "addresses")} since{" "}
+            {formatTime(alert.since)}.
           </List.Item>
         ))}
       </List>

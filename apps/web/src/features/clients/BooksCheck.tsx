@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { JobProgress } from "../../shared/JobProgress";
 import { isFinished, startLedgerCheck, useJobRun, useLatestJobRun } from "../../shared/job-runs-api";
+import { countOf, plural } from "../../lib/plural";
 
 /**
  * Prove the books: a ledger-check job over every customer of the client (each balance equals
@@ -50,9 +51,10 @@ export function BooksCheck({ clientId }: { clientId: number }) {
 }
 
 function CheckOutcome({ run }: { run: JobRun }) {
-  if (!isFinished(run) || run.status === "failed") return <JobProgress run={run} unit="customers" />;
+  if (!isFinished(run) || run.status === "failed")
+    return <JobProgress run={run} unit={{ one: "customer" }} />;
   const result = ledgerCheckResultSchema.safeParse(run.result);
-  if (!result.success) return <JobProgress run={run} unit="customers" />;
+  if (!result.success) return <JobProgress run={run} unit={{ one: "customer" }} />;
   const when = run.finished_at ? new Date(run.finished_at).toLocaleString() : "";
   const wrongStatements = result.data.statement_mismatches;
   const statementsAlert =
@@ -60,7 +62,7 @@ function CheckOutcome({ run }: { run: JobRun }) {
       <Alert
         color="red"
         variant="light"
-        title={`${wrongStatements.length} statements do not prove themselves`}
+        title={`${countOf(wrongStatements.length, "statement")} ${plural(wrongStatements.length, "does not prove itself", "do not prove themselves")}`}
       >
         <Stack gap={2}>
           {wrongStatements.map((mismatch) => (
@@ -77,8 +79,8 @@ function CheckOutcome({ run }: { run: JobRun }) {
     return (
       <Stack gap="sm">
         <Alert color="teal" variant="light" title="The books balance">
-          {result.data.customers_checked.toLocaleString()} customers checked {when && `on ${when}`}: every
-          balance equals its ledger
+          {countOf(result.data.customers_checked, "customer")} checked {when && `on ${when}`}: every balance
+          equals its ledger
           {wrongStatements.length === 0 ? ", and every statement adds up to it." : "."}
         </Alert>
         {statementsAlert}
@@ -90,7 +92,7 @@ function CheckOutcome({ run }: { run: JobRun }) {
       <Alert
         color="red"
         variant="light"
-        title={`${result.data.mismatches.length} customers disagree with their ledger`}
+        title={`${countOf(result.data.mismatches.length, "customer")} ${plural(result.data.mismatches.length, "disagrees with its ledger", "disagree with their ledger")}`}
       >
         <Table withRowBorders={false}>
           <Table.Thead>

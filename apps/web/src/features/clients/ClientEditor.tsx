@@ -33,6 +33,7 @@ import {
 import { toUpdateBody, type ClientRecord } from "./client-record";
 import { RetryAlert } from "../shell/RetryAlert";
 import { StickyTabBar } from "../shell/StickyTabBar";
+import { countOf } from "../../lib/plural";
 
 export const CLIENT_SAVED_MESSAGE = "Client successfuly saved";
 export const CLIENT_SAVE_FAILED_MESSAGE = "Error saving client info please check form and/or try again.";
@@ -174,7 +175,7 @@ function ClientEditorForm({
       {providerChanges.length > 0 ? (
         <TextInput
           label="Reason for changing provider-only settings"
-          description={`Kept in the audit trail with this save (${providerChanges.length} provider-only ${providerChanges.length === 1 ? "field" : "fields"} changed).`}
+          description={`Kept in the audit trail with this save (${countOf(providerChanges.length, "provider-only field")} changed).`}
           maxLength={500}
           value={changeReason}
           onChange={(event) => setChangeReason(event.currentTarget.value)}

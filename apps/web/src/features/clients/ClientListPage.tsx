@@ -182,7 +182,7 @@ function ClientList() {
             setPageSize(size);
             setPage(1);
           }}
-          noun="clients"
+          noun={{ one: "client" }}
         />
       </Paper>
 

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
 import { useClientHoldings } from "./client-api";
 import type { ClientRecord } from "./client-record";
+import { countOf } from "../../lib/plural";
 
 type Props = {
   client: ClientRecord | null;
@@ -80,10 +81,10 @@ function DeleteClientBody({
           {refusal}
         </Alert>
         <List size="sm" spacing={2} aria-label="What the client holds">
-          <List.Item>{held.customers.toLocaleString("en-US")} customers</List.Item>
-          <List.Item>{held.ledger_entries.toLocaleString("en-US")} ledger entries</List.Item>
-          <List.Item>{held.statements.toLocaleString("en-US")} statements</List.Item>
-          <List.Item>{held.payments.toLocaleString("en-US")} payments</List.Item>
+          <List.Item>{countOf(held.customers, "customer")}</List.Item>
+          <List.Item>{countOf(held.ledger_entries, "ledger entry", "ledger entries")}</List.Item>
+          <List.Item>{countOf(held.statements, "statement")}</List.Item>
+          <List.Item>{countOf(held.payments, "payment")}</List.Item>
         </List>
         <Group justify="flex-end" gap="sm">
           {cancel}
@@ -97,8 +98,8 @@ function DeleteClientBody({
     <Stack gap="lg">
       <Text size="sm">
         Delete <strong>{client.client_name}</strong> (client {client.client_no})? It has no ledger entries,
-        statements or payments. Its {held.customers.toLocaleString("en-US")} customers, codes and groups are
-        deleted with it, and its users can no longer log in to it. This cannot be undone.
+        statements or payments. Its {countOf(held.customers, "customer")}, codes and groups are deleted with
+        it, and its users can no longer log in to it. This cannot be undone.
       </Text>
       <TextInput
         label="Type the client's name to confirm"

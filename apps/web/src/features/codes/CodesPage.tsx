@@ -205,7 +205,7 @@ function CodesScreen({
             setPageSize(size);
             setPage(1);
           }}
-          noun="codes"
+          noun={{ one: "code" }}
         />
       </Paper>
 

@@ -2,6 +2,7 @@ import { Button, Group, Paper, Select, Text } from "@mantine/core";
 import { CODE_TYPE_OPTIONS } from "../../shared/codes";
 import { isCodeType } from "./code-draft";
 import type { MassEdit } from "./use-mass-edit";
+import { countOf } from "../../lib/plural";
 
 const TAXABLE_OPTIONS = [
   { value: "keep", label: "Keep as is" },
@@ -38,7 +39,7 @@ export function MassEditBar({
         <Group align="flex-end" gap="sm">
           <div>
             <Text fw={600} size="sm">
-              Change a field for {count} selected {count === 1 ? "code" : "codes"}
+              Change a field for {countOf(count, "selected code")}
             </Text>
             <Text size="xs" c="dimmed">
               Tick the codes below, choose the new values, then save.

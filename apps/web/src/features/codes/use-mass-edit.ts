@@ -2,6 +2,7 @@ import type { CodeType } from "@cyclebill/domain";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { useMassUpdateCodes } from "./codes-api";
+import { countOf } from "../../lib/plural";
 
 export type TaxableChoice = "keep" | "yes" | "no";
 export type MassEdit = { selected: ReadonlySet<number>; codeType: CodeType | ""; taxable: TaxableChoice };
@@ -40,7 +41,7 @@ export function useMassEdit(clientId: number) {
         onSuccess: (result) => {
           notifications.show({
             color: "teal",
-            message: `Saved changes to ${String(result.count)} ${result.count === 1 ? "code" : "codes"}.`,
+            message: `Saved changes to ${countOf(result.count, "code")}.`,
           });
           setMass(emptyMassEdit());
         },

@@ -73,6 +73,14 @@ export function ArchiveNotice({
   onUnarchive: () => void;
 }) {
   if (record.archive_state === "active") return null;
+  // Only what the record's actions allow: an archived customer with a balance cannot be unarchived.
+  const action = record.deleted
+    ? record.actions.includes("unarchive")
+      ? { label: "Unarchive…", run: onUnarchive }
+      : null
+    : record.actions.includes("mark_for_archive")
+      ? { label: "Change archive flag…", run: onArchive }
+      : null;
   return (
     <Alert
       color={record.deleted ? "gray" : "yellow"}
@@ -90,9 +98,11 @@ export function ArchiveNotice({
             ? "It gets no bills and is hidden from the customer list. Unarchiving does not bring back its transaction history."
             : `${ARCHIVE_STATE_LABELS[record.archive_state]}: it takes payments and adjustments but no new charges, and is archived once its balance is zero.`}
         </Text>
-        <Button size="xs" variant="default" onClick={() => (record.deleted ? onUnarchive() : onArchive())}>
-          {record.deleted ? "Unarchive…" : "Change archive flag…"}
-        </Button>
+        {action ? (
+          <Button size="xs" variant="default" onClick={action.run}>
+            {action.label}
+          </Button>
+        ) : null}
       </Group>
     </Alert>
   );

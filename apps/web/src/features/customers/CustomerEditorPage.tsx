@@ -21,6 +21,7 @@ import { ArchiveNotice, CustomerEditorHeader } from "./CustomerEditorHeader";
 import { CustomerGroupsTab } from "./CustomerGroupsTab";
 import { CustomerSaveAlert } from "./CustomerSaveAlert";
 import { StickyTabBar } from "../shell/StickyTabBar";
+import { UnsavedChangesPrompt } from "../shell/UnsavedChangesPrompt";
 import { CustomerStatusTab } from "./CustomerStatusTab";
 import { CUSTOMER_TABS, CUSTOMER_TAB_LABELS, isTab, type CustomerTab } from "./customer-tabs";
 import { RecurringChargesTab } from "./RecurringChargesTab";
@@ -122,7 +123,7 @@ function CustomerEditorForm({
   const [searchParams, setSearchParams] = useSearchParams();
   const tabParam = searchParams.get("tab");
   const tab: CustomerTab = isTab(tabParam) ? tabParam : "details";
-  const { values, errors, set, status, setStatus, save, saving } = useCustomerSave(clientId, record);
+  const { values, errors, set, status, setStatus, save, saving, dirty } = useCustomerSave(clientId, record);
   const [archiving, setArchiving] = useState(false);
   const [unarchiving, setUnarchiving] = useState(false);
   // Payment buttons and Autopay only for a client with a payment gateway key (spec §6).
@@ -140,6 +141,7 @@ function CustomerEditorForm({
 
   return (
     <Stack gap="md">
+      <UnsavedChangesPrompt when={dirty} what="changes to this customer's details" />
       {back}
       <CustomerEditorHeader clientId={clientId} record={record} hasPaymentKey={hasPaymentKey} />
       <ArchiveNotice

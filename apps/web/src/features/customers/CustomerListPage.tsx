@@ -165,7 +165,7 @@ function CustomerList({ clientId }: { clientId: number }) {
         }
       />
 
-      <Paper withBorder p="md" radius="sm">
+      <Paper withBorder p={{ base: "xs", xs: "md" }} radius="sm">
         <Stack gap="sm" mb="sm">
           <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
             <Group align="flex-end" gap="sm" wrap="wrap">
@@ -264,7 +264,7 @@ function CustomerList({ clientId }: { clientId: number }) {
           page={page}
           pageSize={CUSTOMER_PAGE_SIZE}
           onPageChange={setPage}
-          noun="customers"
+          noun={{ one: "customer" }}
         />
       </Paper>
 

@@ -8,6 +8,7 @@ import { PageHeader } from "../shell/PageHeader";
 import { customerKey } from "./customer-api";
 import type { CustomerRecord } from "@cyclebill/domain";
 import { CUSTOMER_IDS_PARAM, parseCustomerIds } from "./customer-links";
+import { countOf, plural } from "../../lib/plural";
 
 // Printable address labels for the customers chosen in Manage Customers: name and address lines
 // (spec: firstAddressField, secondAddressField, address3), three across like a sheet of 1" × 2⅝" labels.
@@ -75,7 +76,7 @@ export function CustomerPrintView() {
             description={
               ids.length === 0
                 ? "Labels for the customers you select in Manage Customers."
-                : `${String(labels.length)} label${labels.length === 1 ? "" : "s"} · Letter paper, three across (1" × 2⅝" labels)`
+                : `${countOf(labels.length, "label")} · Letter paper, three across (1" × 2⅝" labels)`
             }
             actions={
               <Button onClick={() => window.print()} disabled={labels.length === 0 || pending}>
@@ -95,13 +96,13 @@ export function CustomerPrintView() {
           ) : null}
           {failed > 0 ? (
             <Alert color="red" variant="light" maw={640}>
-              {failed} of the selected customers could not be loaded and {failed === 1 ? "is" : "are"} left
+              {failed} of the selected customers could not be loaded and {plural(failed, "is", "are")} left
               out.
             </Alert>
           ) : null}
           {missing > 0 ? (
             <Alert color="yellow" variant="light" maw={640}>
-              {missing} of the selected customers {missing === 1 ? "has" : "have"} no mailing address; their
+              {missing} of the selected customers {plural(missing, "has", "have")} no mailing address; their
               label shows only the name.
             </Alert>
           ) : null}

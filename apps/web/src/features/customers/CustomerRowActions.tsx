@@ -39,16 +39,22 @@ export function CustomerRowActions({
         <Menu.Item component={Link} to={links.invoices}>
           Invoices &amp; statements
         </Menu.Item>
-        <Menu.Divider />
-        {row.deleted ? (
-          <Menu.Item color="orange" onClick={onUnarchive}>
-            Unarchive…
-          </Menu.Item>
-        ) : (
-          <Menu.Item color="red" onClick={onArchive}>
-            {row.delete_flag ? "Change archive flag…" : "Archive…"}
-          </Menu.Item>
-        )}
+        {/* Only what the row's actions allow (the server refuses the rest). */}
+        {row.actions.includes("unarchive") ? (
+          <>
+            <Menu.Divider />
+            <Menu.Item color="orange" onClick={onUnarchive}>
+              Unarchive…
+            </Menu.Item>
+          </>
+        ) : row.actions.includes("archive") || row.actions.includes("mark_for_archive") ? (
+          <>
+            <Menu.Divider />
+            <Menu.Item color="red" onClick={onArchive}>
+              {row.delete_flag ? "Change archive flag…" : "Archive…"}
+            </Menu.Item>
+          </>
+        ) : null}
       </Menu.Dropdown>
     </Menu>
   );

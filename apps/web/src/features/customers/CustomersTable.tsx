@@ -1,4 +1,5 @@
-import { Checkbox, Table, VisuallyHidden } from "@mantine/core";
+import { Checkbox, Stack, Table, Text, VisuallyHidden } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import type { CustomerListRow } from "@cyclebill/domain";
 import type { SortState } from "../../lib/paging";
 import { EmptyRow, LoadingRows } from "../shell/LoadingRows";
@@ -7,6 +8,9 @@ import type { CustomerSortField } from "./customer-api";
 import type { ColumnContext, CustomerColumn } from "./customer-columns";
 import { CustomerRowActions } from "./CustomerRowActions";
 import { PageCheckbox } from "../shell/PageCheckbox";
+
+/** On a phone the list shows these columns (the number goes under the name), so nothing scrolls sideways. */
+const PHONE_COLUMN_KEYS: readonly string[] = ["customer_name", "balance"];
 
 /** One page of Manage Customers: the chosen columns, a tick box and an actions menu per row. */
 export function CustomersTable({
@@ -47,19 +51,23 @@ export function CustomersTable({
   onArchive: (row: CustomerListRow) => void;
   onUnarchive: (row: CustomerListRow) => void;
 }) {
+  // Below the xs breakpoint (36em, a phone held upright) the chosen columns do not fit.
+  const phone = useMediaQuery("(max-width: 36em)") === true;
+  const shown = phone ? columns.filter((column) => PHONE_COLUMN_KEYS.includes(column.key)) : columns;
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <Table.ScrollContainer minWidth={phone ? 0 : 900}>
       <Table
         striped
         highlightOnHover
         verticalSpacing="xs"
+        horizontalSpacing={phone ? 6 : "xs"}
         aria-label="Customers"
         aria-busy={fetching}
         style={{ opacity: placeholder ? 0.6 : 1, transition: "opacity 120ms" }}
       >
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w={40}>
+            <Table.Th w={phone ? 32 : 40}>
               <PageCheckbox
                 label="Select every customer on this page"
                 selected={pageSelected}
@@ -67,7 +75,7 @@ export function CustomersTable({
                 onChange={onTogglePage}
               />
             </Table.Th>
-            {columns.map((column) =>
+            {shown.map((column) =>
               column.sort ? (
                 <SortableTh
                   key={column.key}
@@ -91,16 +99,16 @@ export function CustomersTable({
                 </Table.Th>
               ),
             )}
-            <Table.Th w={56}>
+            <Table.Th w={phone ? 40 : 56}>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {loading ? (
-            <LoadingRows columns={columns.length + 2} />
+            <LoadingRows columns={shown.length + 2} />
           ) : rows.length === 0 ? (
-            <EmptyRow columns={columns.length + 2} look="roomy">
+            <EmptyRow columns={shown.length + 2} look="roomy">
               {emptyText}
             </EmptyRow>
           ) : (
@@ -123,9 +131,18 @@ export function CustomersTable({
                     onChange={(event) => onToggleRow(row, event.currentTarget.checked)}
                   />
                 </Table.Td>
-                {columns.map((column) => (
+                {shown.map((column) => (
                   <Table.Td key={column.key} ta={column.numeric ? "right" : undefined}>
-                    {column.render(row, context)}
+                    {phone && column.key === "customer_name" ? (
+                      <Stack gap={2}>
+                        {column.render(row, context)}
+                        <Text size="xs" c="dimmed">
+                          No. {row.customer_no}
+                        </Text>
+                      </Stack>
+                    ) : (
+                      column.render(row, context)
+                    )}
                   </Table.Td>
                 ))}
                 <Table.Td>

@@ -206,8 +206,9 @@ export function RecurringDraftInputs({
           data={MONTH_OPTIONS}
           value={draft.start_month || null}
           error={shownError(errors, "start_month", RECURRING_FIELDS)}
-          clearable
-          onChange={(value) => set("start_month", value ?? "")}
+          // The spec requires both months: picking the chosen month again keeps it (no silent clear).
+          allowDeselect={false}
+          onChange={(value) => value && set("start_month", value)}
         />
         <Select
           label="End month"
@@ -215,8 +216,9 @@ export function RecurringDraftInputs({
           data={MONTH_OPTIONS}
           value={draft.end_month || null}
           error={shownError(errors, "end_month", RECURRING_FIELDS)}
-          clearable
-          onChange={(value) => set("end_month", value ?? "")}
+          // The spec requires both months: picking the chosen month again keeps it (no silent clear).
+          allowDeselect={false}
+          onChange={(value) => value && set("end_month", value)}
         />
         <Select
           label="Frequency"

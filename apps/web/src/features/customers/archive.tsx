@@ -1,4 +1,4 @@
-import { DELETE_FLAG_LABELS, isZeroAmount, type ArchiveState } from "@cyclebill/domain";
+import { DELETE_FLAG_LABELS, type ArchiveState } from "@cyclebill/domain";
 import { Alert, Badge, Button, Group, Modal, Radio, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
@@ -32,7 +32,11 @@ export function ArchiveStateBadge({ state }: { state: ArchiveState }) {
       tt="none"
       size="sm"
       radius="sm"
-      styles={{ root: { maxWidth: "none" }, label: { overflow: "visible" } }}
+      // The whole label, wrapping in a narrow column (a phone's customer list) rather than widening it.
+      styles={{
+        root: { maxWidth: "none", height: "auto", minHeight: "var(--badge-height)" },
+        label: { overflow: "visible", whiteSpace: "normal", lineHeight: 1.3 },
+      }}
     >
       {ARCHIVE_STATE_LABELS[state]}
     </Badge>
@@ -41,7 +45,7 @@ export function ArchiveStateBadge({ state }: { state: ArchiveState }) {
 
 type ArchiveTarget = Pick<
   CustomerRecord,
-  "id" | "customer_no" | "customer_name" | "balance" | "delete_flag" | "deleted" | "archive_state"
+  "id" | "customer_no" | "customer_name" | "balance" | "delete_flag" | "deleted" | "archive_state" | "actions"
 >;
 
 type Choice = "S" | "D" | "remove";
@@ -72,8 +76,8 @@ export function ArchiveDialogs({ clientId, target, onClose, onDone }: ArchiveDia
   };
 
   if (target === null) return null;
-  const zero = isZeroAmount(target.balance);
-  const wantsChoices = forceChoices || !zero || target.delete_flag !== null;
+  // The server's actions say whether it archives now; otherwise the choices (mark, or remove a mark).
+  const wantsChoices = forceChoices || !target.actions.includes("archive") || target.delete_flag !== null;
 
   if (wantsChoices) {
     return (
@@ -143,7 +147,9 @@ function ArchiveChoiceDialog({
 }) {
   const setFlag = useSetDeleteFlag(clientId);
   const [choice, setChoice] = useState<Choice | null>(target.delete_flag);
-  const hasMark = target.delete_flag !== null;
+  // Only what the record's actions allow is offered: no "Remove the archive flag" without a flag.
+  const canMark = target.actions.includes("mark_for_archive");
+  const canRemove = target.actions.includes("remove_archive_flag");
 
   const apply = () => {
     if (choice === null) return;
@@ -188,28 +194,33 @@ function ArchiveChoiceDialog({
           name="archive-choice"
         >
           <Stack gap="xs" mt="xs">
-            <Radio.Card value="S" p="sm" radius="sm">
-              <ChoiceText
-                title="Archive when the balance is zero, continue billing"
-                detail="Statements keep going out until the balance is paid."
-                current={target.delete_flag === "S"}
-              />
-            </Radio.Card>
-            <Radio.Card value="D" p="sm" radius="sm">
-              <ChoiceText
-                title="Archive when the balance is zero, stop billing"
-                detail="No more statements; payments and adjustments are still taken."
-                current={target.delete_flag === "D"}
-              />
-            </Radio.Card>
-            <Radio.Card value="remove" p="sm" radius="sm" disabled={!hasMark}>
-              <ChoiceText
-                title="Remove the archive flag"
-                detail={hasMark ? "The customer stays active." : "This customer has no archive flag."}
-                current={false}
-                disabled={!hasMark}
-              />
-            </Radio.Card>
+            {canMark ? (
+              <>
+                <Radio.Card value="S" p="sm" radius="sm">
+                  <ChoiceText
+                    title="Archive when the balance is zero, continue billing"
+                    detail="Statements keep going out until the balance is paid."
+                    current={target.delete_flag === "S"}
+                  />
+                </Radio.Card>
+                <Radio.Card value="D" p="sm" radius="sm">
+                  <ChoiceText
+                    title="Archive when the balance is zero, stop billing"
+                    detail="No more statements; payments and adjustments are still taken."
+                    current={target.delete_flag === "D"}
+                  />
+                </Radio.Card>
+              </>
+            ) : null}
+            {canRemove ? (
+              <Radio.Card value="remove" p="sm" radius="sm">
+                <ChoiceText
+                  title="Remove the archive flag"
+                  detail="The customer stays active."
+                  current={false}
+                />
+              </Radio.Card>
+            ) : null}
           </Stack>
         </Radio.Group>
         <Group justify="flex-end" gap="sm">
@@ -229,23 +240,13 @@ function ArchiveChoiceDialog({
   );
 }
 
-function ChoiceText({
-  title,
-  detail,
-  current,
-  disabled,
-}: {
-  title: string;
-  detail: string;
-  current: boolean;
-  disabled?: boolean;
-}) {
+function ChoiceText({ title, detail, current }: { title: string; detail: string; current: boolean }) {
   return (
     <Group wrap="nowrap" align="flex-start" gap="sm">
-      <Radio.Indicator disabled={disabled} mt={2} />
+      <Radio.Indicator mt={2} />
       <div>
         <Group gap={6}>
-          <Text size="sm" fw={600} c={disabled ? "dimmed" : undefined}>
+          <Text size="sm" fw={600}>
             {title}
           </Text>
           {current ? (

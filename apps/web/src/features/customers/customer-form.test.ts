@@ -10,6 +10,7 @@ import { describe, expect, test } from "vitest";
 import {
   displayPhone,
   emptyCustomerValues,
+  keepStoredNoPhone,
   serverErrors,
   validateCustomer,
   valuesFromRecord,
@@ -70,6 +71,7 @@ const RECORD: CustomerRecord = {
   delete_flag: null,
   deleted: false,
   archive_state: "active",
+  actions: ["mark_for_archive"],
   open_date: "2025-03-01",
   last_pay_date: null,
   total_balance: "10.00",
@@ -128,6 +130,25 @@ describe("customer form: what it starts with", () => {
       open_date: "2025-03-01",
     });
     expect(valuesFromRecord({ ...RECORD, pull_flag: "M", bi_pull_flag: "E" }).bi_pull_flag).toBe("E");
+  });
+});
+
+describe("customer form: saving a no-phone", () => {
+  test("a stored 0000000000 left empty is saved as 0000000000; a typed phone or a cleared real one as typed", () => {
+    const values = valuesFromRecord(RECORD);
+    const result = validateCustomer({ ...values, message: "New message" }, "edit");
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(keepStoredNoPhone(result.data, RECORD)).toMatchObject({
+      phone1: "(555)-123-4567",
+      phone2: "0000000000",
+      phone3: "",
+      message: "New message",
+    });
+    const typed = validateCustomer({ ...values, phone1: "", phone2: "(555)-000-1111" }, "edit");
+    expect(typed.ok).toBe(true);
+    if (!typed.ok) return;
+    expect(keepStoredNoPhone(typed.data, RECORD)).toMatchObject({ phone1: "", phone2: "(555)-000-1111" });
   });
 });
 

@@ -77,6 +77,20 @@ export function displayPhone(phone: string | null | undefined): string {
   return !phone || phone === NO_PHONE ? "" : phone;
 }
 
+const PHONE_FIELDS = ["phone1", "phone2", "phone3"] as const;
+
+/**
+ * The body to save: a phone stored as the spec's "no phone" 0000000000 shows empty, and left empty it
+ * stays 0000000000 (the save changes only what the user changed; it used to store "" instead).
+ */
+export function keepStoredNoPhone(data: CustomerValues, record: CustomerRecord): CustomerValues {
+  const kept = { ...data };
+  for (const field of PHONE_FIELDS) {
+    if (record[field] === NO_PHONE && kept[field] === "") kept[field] = NO_PHONE;
+  }
+  return kept;
+}
+
 export function valuesFromRecord(record: CustomerRecord): CustomerFormValues {
   return {
     customer_no: String(record.customer_no),

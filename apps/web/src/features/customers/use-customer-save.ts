@@ -4,6 +4,7 @@ import { ApiError, describeApiError } from "../../api/api-client";
 import { useUpdateCustomer } from "./customer-api";
 import type { SetCustomerField } from "./CustomerFields";
 import {
+  keepStoredNoPhone,
   serverErrors,
   validateCustomer,
   valuesFromRecord,
@@ -52,7 +53,7 @@ export function useCustomerSave(clientId: number, record: CustomerRecord) {
       return;
     }
     setStatus({ kind: "idle" });
-    update.mutate(result.data, {
+    update.mutate(keepStoredNoPhone(result.data, record), {
       onSuccess: (saved) => {
         setValues(valuesFromRecord(saved));
         setErrors({});
@@ -76,5 +77,11 @@ export function useCustomerSave(clientId: number, record: CustomerRecord) {
     });
   };
 
-  return { values, errors, set, status, setStatus, save, saving: update.isPending };
+  // Edited and not saved: what the editor warns about before the user leaves it.
+  const saved = valuesFromRecord(record);
+  const dirty = (Object.keys(saved) as (keyof CustomerFormValues)[]).some(
+    (key) => values[key] !== saved[key],
+  );
+
+  return { values, errors, set, status, setStatus, save, saving: update.isPending, dirty };
 }

@@ -22,6 +22,7 @@ import { DownloadIcon } from "../shell/icons";
 import { AddMemberForm } from "./AddMemberForm";
 import { MembersTable } from "./MembersTable";
 import { useDeleteGroup, useGroupDetail, useSaveGroup, type Group } from "./groups-api";
+import { countOf } from "../../lib/plural";
 
 /** The selected group: its name, report, the add-customer form and the members in stop order. */
 export function GroupDetailPanel({
@@ -187,7 +188,7 @@ function GroupHeader({
             {group.route_name}
           </Title>
           <Text size="sm" c="dimmed">
-            {size === null ? "Loading customers…" : `${size} ${size === 1 ? "customer" : "customers"}`}
+            {size === null ? "Loading customers…" : countOf(size, "customer")}
           </Text>
         </div>
         <MantineGroup gap="xs">

@@ -164,7 +164,7 @@ export function GroupListPanel({
         page={currentPage}
         pageSize={DEFAULT_PAGE_SIZE}
         onPageChange={setPage}
-        noun="groups"
+        noun={{ one: "group" }}
       />
     </Paper>
   );

@@ -221,7 +221,7 @@ export function MembersTable({
         page={currentPage}
         pageSize={DEFAULT_PAGE_SIZE}
         onPageChange={setPage}
-        noun="customers"
+        noun={{ one: "customer" }}
       />
       <ConfirmDeleteDialog
         opened={removing !== null}

@@ -31,6 +31,7 @@ import { useCombinePdfs } from "./use-combine-pdfs";
 import { HistoryTab } from "../audit/HistoryTab";
 import { canReadAudit } from "../audit/audit-api";
 import { useUser } from "../auth/user-context";
+import { plural } from "../../lib/plural";
 
 export { COMBINE_FAILED_MESSAGE } from "./use-combine-pdfs";
 
@@ -186,7 +187,7 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
         }
       >
         {selection.length > 0
-          ? `Combine ${String(selection.length)} selected PDFs`
+          ? `Combine ${String(selection.length)} selected ${plural(selection.length, "PDF")}`
           : "Combine Statement PDFs"}
       </Button>
       {selection.length > 0 ? (
@@ -250,7 +251,7 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
                 setPageSize(size);
                 setPage(1);
               }}
-              noun="documents"
+              noun={{ one: "document" }}
             />
           </>
         )}

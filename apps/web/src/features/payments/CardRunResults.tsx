@@ -48,7 +48,7 @@ function CardRunView({
   );
   return (
     <Stack gap="md" aria-label="Card run">
-      <JobProgress run={run.job} unit="customers" />
+      <JobProgress run={run.job} unit={{ one: "customer" }} />
       <Group gap="md" data-testid="card-run-totals">
         <Badge color="teal" variant="light" size="lg">
           {run.approved_count} approved · {formatAmount(run.approved_total)}
@@ -112,7 +112,7 @@ function CardRunView({
               page={page}
               pageSize={CARD_RUN_RESULTS_LIMIT}
               onPageChange={onPageChange}
-              noun="results"
+              noun={{ one: "result" }}
             />
           ) : null}
         </>

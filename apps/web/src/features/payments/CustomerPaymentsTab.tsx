@@ -292,7 +292,7 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
           page={page}
           pageSize={ATTEMPTS_PAGE_SIZE}
           onPageChange={setPage}
-          noun="attempts"
+          noun={{ one: "attempt" }}
         />
       ) : null}
     </Stack>

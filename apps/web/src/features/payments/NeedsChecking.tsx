@@ -20,6 +20,7 @@ import { useClientContext } from "../../shared/client-context";
 import { useUser } from "../auth/user-context";
 import { editorPath } from "../customers/customer-links";
 import { useNeedsChecking, useResolveAttempt } from "./needs-checking-api";
+import { plural } from "../../lib/plural";
 
 type Verdict = "charged" | "not_charged";
 
@@ -47,7 +48,7 @@ export function NeedsChecking({ clientId }: { clientId: number }) {
     >
       <Text fw={600} mb={4}>
         {`Payments to confirm with the gateway: ${String(list.data?.count ?? rows.length)}${
-          waiting > 0 ? ` (${String(waiting)} need checking)` : ""
+          waiting > 0 ? ` (${String(waiting)} ${plural(waiting, "needs", "need")} checking)` : ""
         }`}
       </Text>
       <Text size="sm" mb="xs">

@@ -285,7 +285,7 @@ function ProcessCC({ clientId }: { clientId: number }) {
         page={page}
         pageSize={CREDIT_CARD_CUSTOMERS_PAGE_SIZE}
         onPageChange={setPage}
-        noun="customers"
+        noun={{ one: "customer" }}
       />
 
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Make payments" centered>

@@ -27,6 +27,7 @@ import { useCyclePreview, useProductionCycles, useProductionRun, useStartRun } f
 import { PoolList } from "./PoolList";
 import { RunHistory } from "./RunHistory";
 import { RunProgress } from "./RunProgress";
+import { countOf } from "../../lib/plural";
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -255,9 +256,9 @@ function ConfirmedFigures(props: {
         {clients.length === 1 ? "" : "s"} ({clients.join(", ")}).
       </Text>
       <Text size="sm">
-        {totals.customers} customers; {statements} statements; {totals.recurring.count} recurring charges (
-        {formatAmount(totals.recurring.total)}); {totals.late_fees.count} late fees (
-        {formatAmount(totals.late_fees.total)}).
+        {countOf(totals.customers, "customer")}; {countOf(statements, "statement")};{" "}
+        {countOf(totals.recurring.count, "recurring charge")} ({formatAmount(totals.recurring.total)});{" "}
+        {countOf(totals.late_fees.count, "late fee")} ({formatAmount(totals.late_fees.total)}).
       </Text>
     </>
   );

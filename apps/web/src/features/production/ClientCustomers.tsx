@@ -94,7 +94,7 @@ export function ClientCustomers({ clientId, runDate }: { clientId: number; runDa
         page={page}
         pageSize={PAGE_SIZE}
         onPageChange={setPage}
-        noun="customers"
+        noun={{ one: "customer" }}
       />
       <CustomerPreviewDialog
         clientId={clientId}

@@ -5,6 +5,7 @@ import { useDownload } from "../../api/download";
 import { describeApiError } from "../../api/api-client";
 import { LoadingRows } from "../shell/LoadingRows";
 import { useDeletePool, usePools } from "./production-api";
+import { countOf } from "../../lib/plural";
 
 const STATE_COLORS: Record<PoolRecord["state"], string> = { building: "blue", ready: "green", failed: "red" };
 
@@ -107,7 +108,7 @@ export function PoolList() {
         <Stack gap="sm">
           <Text>
             Delete pool <b>{deleting?.pool_name}</b> and its files (
-            {deleting?.statements.toLocaleString("en-US")} statements)?
+            {countOf(deleting?.statements ?? 0, "statement")})?
           </Text>
           <Text size="sm" c="dimmed">
             The statements themselves and every ledger entry stay as they are; only the print files go. A pool

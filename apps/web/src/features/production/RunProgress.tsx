@@ -4,6 +4,7 @@ import { formatAmount } from "../../lib/format";
 import { AutopayRunButton } from "../payments/AutopayRunButton";
 import { FigureCells, FigureHeaders } from "./FiguresCells";
 import { UndoRunButton } from "./UndoRunButton";
+import { countOf } from "../../lib/plural";
 
 const STATUS_COLORS: Record<ProductionRun["status"], string> = {
   queued: "gray",
@@ -40,7 +41,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
           color={run.status === "failed" ? "red" : undefined}
         />
         <Text size="sm" data-testid="run-progress">
-          {run.done} of {run.total} customers done
+          {run.done} of {countOf(run.total, "customer")} done
         </Text>
         {run.status === "failed" ? (
           <Alert color="red" title="The run failed">
@@ -71,7 +72,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                       <FigureCells figures={client.figures} />
                     ) : (
                       <Table.Td colSpan={9}>
-                        {client.done} of {client.total} customers
+                        {client.done} of {countOf(client.total, "customer")}
                       </Table.Td>
                     )}
                     <Table.Td>

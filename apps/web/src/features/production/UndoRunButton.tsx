@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/cor
 import { useState } from "react";
 import { describeApiError } from "../../api/api-client";
 import { useUndoRun } from "./production-api";
+import { countOf } from "../../lib/plural";
 
 type RunPart = ProductionRun["clients"][number];
 
@@ -20,7 +21,9 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
     return (
       <Text size="sm" c="orange" data-testid="undo-state">
         Undone by {state.requested_by_name ?? "an admin"} on {new Date(state.undone_at).toLocaleString()}
-        {removed ? ` (${removed.statements} statements, ${removed.entries} charges withdrawn)` : ""}
+        {removed
+          ? ` (${countOf(removed.statements, "statement")}, ${countOf(removed.entries, "charge")} withdrawn)`
+          : ""}
       </Text>
     );
   }

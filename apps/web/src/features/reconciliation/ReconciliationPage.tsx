@@ -15,6 +15,7 @@ import {
   useReconciledDay,
   useReconciledDays,
 } from "./reconciliation-api";
+import { countOf } from "../../lib/plural";
 
 function yesterday(): string {
   const date = new Date(`${today()}T00:00:00Z`);
@@ -93,7 +94,7 @@ export function ReconciliationPage() {
         </Group>
         {run.data ? (
           <div style={{ marginTop: 16 }}>
-            <JobProgress run={run.data} unit="steps" />
+            <JobProgress run={run.data} unit={{ one: "step" }} />
           </div>
         ) : null}
         {start.error ? (
@@ -224,7 +225,7 @@ function Figure({ label, count, total }: { label: string; count: number; total: 
         {total}
       </Text>
       <Text size="xs" c="dimmed">
-        {count} {count === 1 ? "payment" : "payments"}
+        {countOf(count, "payment")}
       </Text>
     </div>
   );

@@ -6,6 +6,7 @@ import { ApiError, describeApiError } from "../../api/api-client";
 import { fieldErrorsFromBody } from "../../api/field-errors";
 import { validateForm, type FieldErrors } from "../auth/form-validation";
 import { useChangePassword } from "./security-api";
+import { countOf, plural } from "../../lib/plural";
 
 type Field = "current_password" | "new_password" | "confirmation";
 
@@ -46,7 +47,7 @@ export function ChangePasswordSection() {
           color: "teal",
           message:
             ended_sessions > 0
-              ? `Your password was changed, and ${String(ended_sessions)} other session${ended_sessions === 1 ? " was" : "s were"} signed out.`
+              ? `Your password was changed, and ${countOf(ended_sessions, "other session")} ${plural(ended_sessions, "was", "were")} signed out.`
               : "Your password was changed.",
         });
       },

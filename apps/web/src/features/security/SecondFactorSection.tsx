@@ -29,6 +29,7 @@ import {
   useStartTotp,
 } from "./second-factor-api";
 import { showRecoveryCodes, useShownRecoveryCodes } from "./shown-recovery-codes";
+import { countOf } from "../../lib/plural";
 
 /**
  * The Security page's second factors: an authenticator app with its recovery codes, and passkeys;
@@ -157,9 +158,7 @@ function EnrolledTotp({
     <Stack gap="sm">
       <Text size="sm">
         Authenticator app set up{confirmedAt ? ` on ${formatIsoDate(confirmedAt)}` : ""}.{" "}
-        <span data-testid="recovery-codes-left">
-          {codesLeft} recovery code{codesLeft === 1 ? "" : "s"} left.
-        </span>
+        <span data-testid="recovery-codes-left">{countOf(codesLeft, "recovery code")} left.</span>
       </Text>
       {codesLeft <= 3 ? <Alert color="yellow">Few recovery codes are left: make new ones.</Alert> : null}
       <Group>

@@ -4,6 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { describeApiError } from "../../api/api-client";
 import { SessionsTable } from "./SessionsTable";
 import { useEndOtherSessions, useEndSession, useSessions } from "./security-api";
+import { countOf } from "../../lib/plural";
 
 /** "Your sessions": where you are signed in; end one, or every one but this. */
 export function SessionsSection() {
@@ -22,7 +23,7 @@ export function SessionsSection() {
       onSuccess: ({ ended }) =>
         notifications.show({
           color: "teal",
-          message: `Signed out of ${String(ended)} other session${ended === 1 ? "" : "s"}.`,
+          message: `Signed out of ${countOf(ended, "other session")}.`,
         }),
     });
 

@@ -21,7 +21,7 @@ import { useClientContext } from "../../shared/client-context";
 import { preloadScreens } from "../../lib/lazy-screen";
 import { CustomerSelect } from "../customers/CustomerSelect";
 import { BrandLink } from "./BrandLink";
-import { HEADER_HEIGHT, SECOND_BAR_HEIGHT, TOP_BAR_HEIGHT } from "./layout-sizes";
+import { HEADER_HEIGHT, SECOND_BAR_HEIGHT, TOAST_CLEARANCE, TOP_BAR_HEIGHT } from "./layout-sizes";
 import { NAV_ITEMS, visibleNavItems } from "./nav-items";
 import { NotificationBell } from "./NotificationBell";
 import { RouteLoading } from "./RouteLoading";
@@ -148,7 +148,7 @@ function AuthenticatedShell() {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main bg="gray.0">
+      <AppShell.Main bg="gray.0" pb={TOAST_CLEARANCE}>
         <Suspense fallback={<RouteLoading />}>
           <Outlet />
         </Suspense>

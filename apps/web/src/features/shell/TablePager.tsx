@@ -1,6 +1,7 @@
 import { Button, Group, Pagination, Select, Text, TextInput } from "@mantine/core";
 import { useState, type FormEvent } from "react";
 import { INVALID_PAGE_MESSAGE, PAGE_SIZE_OPTIONS, pageCount, parsePageNumber } from "../../lib/paging";
+import { countOf, type Noun } from "../../lib/plural";
 
 export type TablePagerProps = {
   /** Rows across all pages. */
@@ -11,8 +12,8 @@ export type TablePagerProps = {
   onPageChange: (page: number) => void;
   /** Omit to hide the rows-per-page choice. */
   onPageSizeChange?: (pageSize: number) => void;
-  /** Plural noun for the count, e.g. "clients". */
-  noun: string;
+  /** What the rows are, e.g. { one: "client" } ("1 client", "2 clients"). */
+  noun: Noun;
   pageSizeOptions?: readonly number[];
 };
 
@@ -27,6 +28,7 @@ export function TablePager({
   pageSizeOptions = PAGE_SIZE_OPTIONS,
 }: TablePagerProps) {
   const pages = pageCount(total, pageSize);
+  const many = noun.other ?? `${noun.one}s`;
   const [target, setTarget] = useState("");
   const [error, setError] = useState<string | null>(null);
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -47,16 +49,16 @@ export function TablePager({
   return (
     <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap" pt="sm">
       <Text size="sm" c="dimmed" pt={6} aria-live="polite">
-        {total === 0 ? `No ${noun}` : `${first}–${last} of ${total} ${noun}`}
+        {total === 0 ? `No ${many}` : `${first}–${last} of ${countOf(total, noun.one, many)}`}
       </Text>
       <Group gap="md" align="flex-start" wrap="wrap">
         {onPageSizeChange ? (
           <Group gap={6} wrap="nowrap">
-            <Text size="sm" c="dimmed" component="label" htmlFor={`${noun}-page-size`}>
+            <Text size="sm" c="dimmed" component="label" htmlFor={`${many}-page-size`}>
               Rows per page
             </Text>
             <Select
-              id={`${noun}-page-size`}
+              id={`${many}-page-size`}
               aria-label="Rows per page"
               size="xs"
               w={72}
@@ -75,7 +77,7 @@ export function TablePager({
           value={Math.min(page, pages)}
           onChange={onPageChange}
           getControlProps={(control) => ({ "aria-label": `${control} page` })}
-          aria-label={`Pages of ${noun}`}
+          aria-label={`Pages of ${many}`}
         />
         <form onSubmit={goTo} noValidate>
           <Group gap={6} align="flex-start" wrap="nowrap">

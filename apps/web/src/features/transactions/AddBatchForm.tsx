@@ -45,6 +45,7 @@ import {
 import type { PickedCode } from "./pickers";
 import { usePostingDate } from "./transactions-api";
 import { matchesMember, useBatchRows } from "./use-batch-rows";
+import { countOf } from "../../lib/plural";
 
 export type AddBatchFormProps = {
   clientId: number;
@@ -269,7 +270,8 @@ export function AddBatchForm(props: AddBatchFormProps) {
               />
               <Group gap="md" wrap="wrap">
                 <Text size="sm" c="dimmed" aria-live="polite">
-                  {billed.length} of {members.length} customers included · total {formatAmount(total)}
+                  {billed.length} of {countOf(members.length, "customer")} included · total{" "}
+                  {formatAmount(total)}
                 </Text>
                 <Button onClick={() => void submit()} loading={busy}>
                   Add Transactions

@@ -282,7 +282,7 @@ export function EditInvoicePage() {
           setPageSize(size);
           setPage(1);
         }}
-        noun="transactions"
+        noun={{ one: "transaction" }}
       />
       <ConfirmDeleteDialog
         opened={confirmSeparate}

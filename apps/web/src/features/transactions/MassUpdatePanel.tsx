@@ -21,6 +21,7 @@ import { CodePicker } from "../../shared/CodePicker";
 import { CustomerPicker, type PickedCode, type PickedCustomer } from "./pickers";
 import { useRefreshLedger, type Transaction } from "./transactions-api";
 import { textBinder } from "../../lib/bind-text";
+import { countOf } from "../../lib/plural";
 
 export const MAKE_INVOICE_DEBOUNCE_MS = 2500;
 
@@ -128,7 +129,7 @@ export function MassUpdatePanel({ clientId, mass }: { clientId: number; mass: Ma
     onSuccess: async (result) => {
       setMessage({
         color: "teal",
-        text: `${result.count} ${result.count === 1 ? "transaction" : "transactions"} updated. The selection was cleared.`,
+        text: `${countOf(result.count, "transaction")} updated. The selection was cleared.`,
       });
       // Saved entries leave the selection: a Make Invoice from Selected next must not take them unseen.
       mass.clear();

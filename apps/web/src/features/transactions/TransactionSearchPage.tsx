@@ -30,6 +30,7 @@ import {
 } from "./transactions-api";
 import { RefreshButton } from "../shell/RefreshButton";
 import { textBinder } from "../../lib/bind-text";
+import { countOf } from "../../lib/plural";
 
 type FilterState = {
   customer: PickedCustomer | null;
@@ -246,7 +247,7 @@ export function TransactionSearchPage() {
         <Group justify="space-between" mt="sm">
           <Text size="sm" aria-label="Totals" aria-live="polite">
             {totals.data
-              ? `${totals.data.count} transactions · ${describeSplit(totals.data.chargesAmount, totals.data.creditsAmount, totals.data.netAmount)}`
+              ? `${countOf(totals.data.count, "transaction")} · ${describeSplit(totals.data.chargesAmount, totals.data.creditsAmount, totals.data.netAmount)}`
               : "Totals loading…"}
           </Text>
           <Group gap="xs">
@@ -315,7 +316,7 @@ export function TransactionSearchPage() {
         page={page}
         pageSize={SEARCH_PAGE_SIZE}
         onPageChange={setPage}
-        noun="transactions"
+        noun={{ one: "transaction" }}
       />
     </Stack>
   );
