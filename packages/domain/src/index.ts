@@ -15,6 +15,7 @@ export * from "./ledger/customer-figures.js";
 export * from "./ledger/statement-boxes.js";
 export * from "./statements/statement-content.js";
 export * from "./statements/amount-due.js";
+export * from "./statements/offset-line.js";
 export * from "./calendar/business-date.js";
 export * from "./calendar/calendar-date.js";
 export * from "./calendar/calendar-math.js";

@@ -1,16 +1,6 @@
 import { parentPort } from "node:worker_threads";
-import {
-  collectPdf,
-  currentPage,
-  newBillDocument,
-  numberPages,
-  type Pdf,
-} from "../modules/invoices/bill-layout.pdf.js";
-import {
-  drawStatement,
-  statementPageLabel,
-  type StatementDocument,
-} from "../modules/statements/statement-page.pdf.js";
+import { collectPdf, newBillDocument, numberPages, type Pdf } from "../modules/invoices/bill-layout.pdf.js";
+import { drawStatement, type StatementDocument } from "../modules/statements/statement-page.pdf.js";
 import { drawPoolCover } from "../modules/delivery/pool-cover.pdf.js";
 import type { PdfWorkerReply, PdfWorkerRequest } from "./pdf-worker-protocol.js";
 
@@ -20,14 +10,15 @@ import type { PdfWorkerReply, PdfWorkerRequest } from "./pdf-worker-protocol.js"
  * of a batch as its own file (emails). Fonts are parsed once per thread (standard-fonts.ts).
  */
 
-/** Draws one statement from a fresh page and numbers its pages; returns how many it took. */
+/**
+ * Draws one statement from a fresh page and numbers its pages; returns how many it took, as the
+ * drawing counted them (the pool bills a statement of more than one as an overflow).
+ */
 function appendStatement(doc: Pdf, data: StatementDocument, fresh: boolean): number {
   if (!fresh) doc.addPage();
-  const first = currentPage(doc);
-  drawStatement(doc, data);
-  const last = currentPage(doc);
-  numberPages(doc, [{ first, last, label: statementPageLabel(data) }]);
-  return last - first + 1;
+  const pages = drawStatement(doc, data);
+  numberPages(doc, [pages]);
+  return pages.last - pages.first + 1;
 }
 
 async function handle(request: PdfWorkerRequest): Promise<PdfWorkerReply> {

@@ -1,4 +1,4 @@
-import { formatUsd } from "../money/money.js";
+import { formatUsd, isNegativeAmount, isZeroAmount } from "../money/money.js";
 import { addDays, usDate } from "../calendar/calendar-math.js";
 
 // The one due-date rule and the autopay notice: printed the same on the statement PDF, its email,
@@ -36,6 +36,33 @@ export function autopayChargeDate(statementDate: string, dueDays: number): strin
   const due = statementDueDate(statementDate, dueDays);
   const earliest = addDays(statementDate, 1);
   return due < earliest ? earliest : due;
+}
+
+/**
+ * What a statement asks of its customer, as its PDF prints it and the documents list shows it (the
+ * list's SQL copy, statementDueDateSql, is held to this by a parity test): a credit asks nothing and
+ * has no due date; a balance an autopay customer's method is charged for has the charge date; any
+ * other statement is due on the due date.
+ */
+export type StatementDue =
+  { kind: "due"; date: string } | { kind: "autopay"; date: string } | { kind: "credit" };
+
+export function statementDue(input: {
+  statementDate: string;
+  newBalance: string;
+  dueDays: number;
+  /** The day autopay charges it (recorded, or autopayChargeDate's), or null: not an autopay statement. */
+  autopayChargeDate: string | null;
+}): StatementDue {
+  if (isNegativeAmount(input.newBalance)) return { kind: "credit" };
+  if (input.autopayChargeDate !== null && !isZeroAmount(input.newBalance))
+    return { kind: "autopay", date: input.autopayChargeDate };
+  return { kind: "due", date: statementDueDate(input.statementDate, input.dueDays) };
+}
+
+/** The date the documents list shows beside a statement: the one its PDF prints (none for a credit). */
+export function statementDueDay(due: StatementDue): string | null {
+  return due.kind === "credit" ? null : due.date;
 }
 
 /** A stored method as a statement names it: "VISA ending 1111", "bank account ending 6789". */

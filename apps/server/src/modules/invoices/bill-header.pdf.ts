@@ -26,6 +26,8 @@ export function drawBillHeader(
     customer: BillCustomer;
     /** A highlighted figure beside the address, e.g. the amount due. */
     highlight?: { label: string; value: string };
+    /** Space under the header (a statement keeps it tight to leave room for lines above its stub). */
+    gapAfter?: number;
   },
 ): number {
   const { client, customer } = options;
@@ -101,9 +103,9 @@ export function drawBillHeader(
       .fontSize(18)
       .fillColor("#ffffff")
       .text(options.highlight.value, boxX + 12, top + 23, { width: 176, align: "right", lineBreak: false });
-    return Math.max(addressBottom, top + 50) + 22;
+    return Math.max(addressBottom, top + 50) + (options.gapAfter ?? 22);
   }
-  return addressBottom + 22;
+  return addressBottom + (options.gapAfter ?? 22);
 }
 
 /** A new page under the compact header; returns where its content starts. */

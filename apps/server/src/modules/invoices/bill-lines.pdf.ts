@@ -49,9 +49,12 @@ export function drawBillLines(
   doc: Pdf,
   y: number,
   lines: BillLine[],
-  text: { continuation: string; empty: string },
+  text: { continuation: string; empty: string; strikeVoided?: boolean; rowHeight?: number },
   bottom: number = PAGE.contentBottom,
 ): number {
+  const row = text.rowHeight ?? ROW;
+  // The text sits in the middle of its row, whatever the row's height.
+  const inset = (row - 7) / 2;
   let limit = bottom;
   let top = drawLineHeader(doc, y);
   if (lines.length === 0) {
@@ -63,12 +66,12 @@ export function drawBillLines(
     return top + ROW + 8;
   }
   lines.forEach((line, index) => {
-    if (top + ROW > limit) {
+    if (top + row > limit) {
       doc.addPage();
       limit = PAGE.contentBottom;
       top = drawLineHeader(doc, drawContinuationHeader(doc, text.continuation));
     }
-    if (index % 2 === 1) doc.rect(PAGE.left, top, PAGE.width, ROW).fill(TINT);
+    if (index % 2 === 1) doc.rect(PAGE.left, top, PAGE.width, row).fill(TINT);
     // Info lines carry a message, not money.
     const info = line.codeType === "info";
     const cells = [
@@ -85,7 +88,7 @@ export function drawBillLines(
       .fontSize(8.5)
       .fillColor(line.voided ? MUTED : INK);
     lineColumns.forEach((column, cell) => {
-      doc.text(cells[cell] ?? "", x + 6, top + 4.5, {
+      doc.text(cells[cell] ?? "", x + 6, top + inset, {
         width: column.width - 12,
         align: column.align,
         lineBreak: false,
@@ -93,7 +96,16 @@ export function drawBillLines(
       });
       x += column.width;
     });
-    top += ROW;
+    if (line.voided && text.strikeVoided && !info) {
+      const width = Math.min(doc.widthOfString(cells[5] ?? ""), 68);
+      doc
+        .moveTo(PAGE.right - 6 - width, top + inset + 4)
+        .lineTo(PAGE.right - 6, top + inset + 4)
+        .lineWidth(0.6)
+        .strokeColor(MUTED)
+        .stroke();
+    }
+    top += row;
   });
   doc.moveTo(PAGE.left, top).lineTo(PAGE.right, top).lineWidth(0.75).strokeColor(RULE).stroke();
   return top;

@@ -8,13 +8,14 @@ export function drawFigureBoxes(
   doc: Pdf,
   y: number,
   boxes: { label: string; value: string; emphasis?: boolean }[],
+  height = 38,
 ): number {
   const gap = 6;
   const width = (PAGE.width - gap * (boxes.length - 1)) / boxes.length;
   boxes.forEach((box, index) => {
     const x = PAGE.left + index * (width + gap);
-    if (box.emphasis) doc.rect(x, y, width, 38).fill(ACCENT);
-    else doc.rect(x, y, width, 38).fill(TINT);
+    if (box.emphasis) doc.rect(x, y, width, height).fill(ACCENT);
+    else doc.rect(x, y, width, height).fill(TINT);
     // Long labels shrink to fit their box rather than wrap into the figure.
     const label = box.label.toUpperCase();
     doc.font("Helvetica-Bold").fontSize(7);
@@ -22,14 +23,54 @@ export function drawFigureBoxes(
     doc
       .fontSize(fitted)
       .fillColor(box.emphasis ? "#cfe0ee" : MUTED)
-      .text(label, x + 5, y + 7, { width: width - 10, align: "center", lineBreak: false });
+      .text(label, x + 5, y + (height - 24) / 2, { width: width - 10, align: "center", lineBreak: false });
     doc
       .font("Helvetica-Bold")
       .fontSize(11)
       .fillColor(box.emphasis ? "#ffffff" : INK)
-      .text(box.value, x + 6, y + 20, { width: width - 12, align: "center", lineBreak: false });
+      .text(box.value, x + 6, y + (height - 24) / 2 + 13, {
+        width: width - 12,
+        align: "center",
+        lineBreak: false,
+      });
   });
-  return y + 38;
+  return y + height;
+}
+
+/**
+ * One tinted row of labelled figures after a caption ("AGEING  Current $12.00  30 days $0.00 …"): the
+ * ageing in a line's height, where boxes would take three.
+ */
+export function drawFigureStrip(
+  doc: Pdf,
+  y: number,
+  caption: string,
+  figures: { label: string; value: string }[],
+): number {
+  const height = 18;
+  doc.rect(PAGE.left, y, PAGE.width, height).fill(TINT);
+  doc.rect(PAGE.left, y, 3, height).fill(ACCENT);
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(7.5)
+    .fillColor(ACCENT)
+    .text(caption.toUpperCase(), PAGE.left + 10, y + 5.5, { characterSpacing: 1, lineBreak: false });
+  const start = PAGE.left + 92;
+  const width = (PAGE.right - 6 - start) / figures.length;
+  figures.forEach((figure, index) => {
+    const x = start + index * width;
+    doc
+      .font("Helvetica")
+      .fontSize(7.5)
+      .fillColor(MUTED)
+      .text(figure.label, x, y + 5.5, { width, lineBreak: false });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(8.5)
+      .fillColor(INK)
+      .text(figure.value, x, y + 5, { width: width - 6, align: "right", lineBreak: false });
+  });
+  return y + height;
 }
 
 /** Label/value rows right-aligned under the table; the last one is the bold total. */
@@ -67,22 +108,24 @@ export function drawNotes(
   doc: Pdf,
   y: number,
   notes: BillNote[],
-  page: { limit: number; continuation: string },
+  page: { limit: number; continuation: string; columns?: number },
 ): number {
   const present = notes
     .map((note) => ({ title: note.title, text: note.lines.filter((line) => line.trim() !== "").join("\n") }))
     .filter((note) => note.text !== "");
   if (present.length === 0) return y;
   const gap = 24;
-  const width = (PAGE.width - gap) / 2;
-  const columns: (typeof present)[] = [[], []];
-  present.forEach((note, index) => columns[index % 2]?.push(note));
+  const count = Math.max(1, Math.min(page.columns ?? 2, present.length));
+  const width = (PAGE.width - gap * (count - 1)) / count;
+  const columns: (typeof present)[] = Array.from({ length: count }, () => []);
+  present.forEach((note, index) => columns[index % count]?.push(note));
   doc.font("Helvetica").fontSize(9);
   const heightOf = (column: typeof present) =>
     column.reduce((total, note) => total + 11 + doc.heightOfString(note.text, { width }) + 10, 0);
   const height = Math.max(...columns.map(heightOf));
   let top = y;
-  if (top + height > page.limit) top = continuePage(doc, page.continuation);
+  // The gap after the last note is not needed above the limit (a stub): it must not push them over.
+  if (top + height - 10 > page.limit) top = continuePage(doc, page.continuation);
   columns.forEach((column, index) => {
     const x = PAGE.left + index * (width + gap);
     let noteTop = top;

@@ -5,7 +5,6 @@ import {
   invoiceFileName,
   isNegativeAmount,
   isZeroAmount,
-  negateAmount,
   sumAmounts,
   offeredInvoiceRefusal,
   TAXABLE_CHARGES_LABEL,
@@ -31,7 +30,7 @@ import { billCustomer, loadBillClient } from "./bill-parties.js";
 import { continuePage, drawBillHeader } from "./bill-header.pdf.js";
 import { drawBillLines } from "./bill-lines.pdf.js";
 import { drawNotes, drawTotals } from "./bill-summary.pdf.js";
-import { billLineColumns } from "./bill-line-columns.js";
+import { billLineColumns, offsetJoins, toBillLine } from "./bill-line-columns.js";
 
 /** One invoice ready to draw: its lines with voids spelled out, and the client and customer. */
 export type InvoiceDocument = {
@@ -67,32 +66,17 @@ export async function loadInvoiceDocument(
   const refusal = offeredInvoiceRefusal({ status: invoice.invoiceStatus }, "pdf");
   if (refusal) throw new HttpError(409, { detail: refusal });
   const rows = await db
-    .select({
-      id: transactions.id,
-      voidsTransactionId: transactions.voidsTransactionId,
-      taxable: codes.taxable,
-      ...billLineColumns,
-    })
+    .select({ taxable: codes.taxable, ...billLineColumns })
     .from(transactions)
     .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+    .leftJoin(...offsetJoins.target)
+    .leftJoin(...offsetJoins.code)
     .where(and(eq(transactions.clientId, tenant.clientId), eq(transactions.invoiceId, id)))
     .orderBy(asc(transactions.serviceDate), asc(transactions.id));
-  // A voided line prints at its amount, marked, followed by its offset (the void), so the lines
-  // add up to the total; a void already on the invoice is its own line.
-  const offsetsHere = new Set(rows.map((row) => row.voidsTransactionId).filter((id) => id !== null));
-  const lines: BillLine[] = rows.flatMap(({ id, voidsTransactionId: _voids, taxable: _taxable, ...line }) =>
-    line.voided && !offsetsHere.has(id)
-      ? [
-          line,
-          {
-            ...line,
-            description: `Void of ${line.description}`.slice(0, 60),
-            ledgerAmount: negateAmount(line.ledgerAmount),
-            voided: false,
-          },
-        ]
-      : [line],
-  );
+  // The lines the invoice screen lists: a voided line is marked and counts for nothing (its void is
+  // a separate entry, billed on the statement with its own date), so the PDF adds up as the screen's
+  // total does and invents no offset line.
+  const lines: BillLine[] = rows.map(({ taxable: _taxable, ...line }) => toBillLine(line));
   return {
     invoice,
     client: client ?? (await loadBillClient(db, tenant.clientId)),
@@ -123,7 +107,7 @@ export function drawInvoice(
   { invoice, client, customer, taxable, lines }: InvoiceDocument,
 ): { first: number; last: number; label: string } {
   const first = currentPage(doc);
-  const amounts = lines.map((line) => line.ledgerAmount);
+  const amounts = lines.filter((line) => !line.voided).map((line) => line.ledgerAmount);
   const credits = sumAmounts(amounts.filter(isNegativeAmount));
   const charges = sumAmounts(amounts.filter((amount) => !isNegativeAmount(amount)));
   const total = sumAmounts(amounts);
@@ -144,7 +128,12 @@ export function drawInvoice(
     highlight: { label: "Invoice total", value: formatUsd(total) },
   });
   const continuation = `${client.name} · Invoice ${number} (continued)`;
-  y = drawBillLines(doc, y, lines, { continuation, empty: "No transactions are on this invoice." });
+  y = drawBillLines(doc, y, lines, {
+    continuation,
+    empty: "No transactions are on this invoice.",
+    // As the invoice screen strikes it: its void is not on the invoice, so it counts for nothing here.
+    strikeVoided: true,
+  });
   if (y + 80 > PAGE.contentBottom) y = continuePage(doc, continuation);
   y = drawTotals(doc, y, [
     ["Charges", formatUsd(charges)],

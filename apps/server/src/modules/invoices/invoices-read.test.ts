@@ -264,7 +264,7 @@ describe("GET /api/invoices/{id}/pdf/", () => {
     expect(response.body).toEqual({ detail: "An open invoice has no PDF yet: close it first." });
   });
 
-  it("prints a voided line with its offset, so the lines add up to the total", async () => {
+  it("prints a voided line as the invoice screen shows it: marked, not counted, no invented offset", async () => {
     const { invoice, entryIds } = await filledInvoice("52.09", "45.00");
     const voided = await owner.post(`/api/transactions/${entryIds[1]}/void_transaction/`, {});
     expect(voided.status).toBeLessThan(300);
@@ -274,13 +274,18 @@ describe("GET /api/invoices/{id}/pdf/", () => {
     });
     expect(response.status).toBe(200);
     const text = await pdfText(Buffer.from(await response.arrayBuffer()));
-    // 52.09 + 45.00 (voided) − 45.00 (its void) = 52.09: before, the lines added to 97.09.
+    // Issue 41: the void is a separate entry dated the day it was made, not on the invoice (the
+    // statement bills it); the invoice screen strikes the voided line and leaves it out of the total.
     const amounts = [...text.matchAll(/^\s*\d{2}\/\d{2}\/\d{4}\s.*?(-?\$[\d,]+\.\d{2})\s*$/gm)].map((m) =>
       Number(m[1]!.replace(/[$,]/g, "")),
     );
-    expect(amounts).toEqual([52.09, 45, -45]);
-    expect(text).toMatch(/Void of/);
+    expect(amounts).toEqual([52.09, 45]);
+    expect(text).toMatch(/\(voided\)/);
+    expect(text).not.toMatch(/Void of/);
+    expect(text).toMatch(/Charges\s+\$52\.09/);
+    expect(text).toMatch(/Payments and credits\s+\$0\.00/);
     expect(text).toMatch(/Invoice total\s+\$52\.09/);
+    expect((await owner.get(`/api/invoices/${invoice.id}/`)).body).toMatchObject({ total: "52.09" });
   });
 
   it("names the statement once the invoice was processed", async () => {

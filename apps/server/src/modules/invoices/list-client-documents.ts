@@ -16,7 +16,7 @@ import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
-import { amountDueNowSql } from "../statements/amount-due.sql.js";
+import { amountDueNowSql, statementDueDateSql } from "../statements/amount-due.sql.js";
 import { isNewerStatement } from "../statements/newer-statement.sql.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, notFound } from "../../http/errors.js";
@@ -35,7 +35,8 @@ import { businessToday } from "../../clock.js";
 //   has paid since. Payments settle the oldest charges first, so the part of the customer's balance
 //   the invoice still carries is that balance less the charges dated after the invoice, at most
 //   the invoice's total and never below zero.
-// Due date: the document date plus the client's terms (the statement's one rule); an open invoice
+// Due date: the document date plus the client's terms; a statement's is the one its PDF prints
+// (statementDue: an autopay balance's charge day, none for a credit); an open invoice
 // has none, as it has not gone out. Overdue: something due and the due date before business today.
 
 /** A document as the list's query returns it: the API's row, with its email's columns flat and no actions. */
@@ -147,7 +148,13 @@ function documentsOf(clientId: number, dueDays: number, today: string, customerI
                currentBalance: sql`cust.total_balance`,
                superseded: sql`newer.id is not null`,
              })},
-             s.statement_date + ${dueDays}::int,
+             ${statementDueDateSql({
+               statementDate: sql`s.statement_date`,
+               newBalance: sql`s.new_balance`,
+               dueDays: sql`${dueDays}::int`,
+               recordedChargeDate: sql`(case when nullif(s.autopay_method, '') is not null then s.autopay_charge_date end)`,
+               autopayNow: sql`cust.autopay`,
+             })},
              null, newer.id is not null, cust.autopay, s.delivery, s.pool_id
       from statements s join cust on cust.id = s.customer_id
       left join lateral (

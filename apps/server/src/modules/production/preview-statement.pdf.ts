@@ -17,6 +17,7 @@ import { customers } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { type BillLine } from "../invoices/bill-layout.pdf.js";
+import { toBillLine } from "../invoices/bill-line-columns.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import { renderStatementsPdf } from "../statements/statement-page.pdf.js";
 import { billedByStatement } from "../ledger/statement-runs.js";
@@ -32,6 +33,10 @@ const ledgerRowSchema = z.object({
   ledger_amount: dbDecimal,
   voided: dbBool,
   on_statement: dbBool,
+  offset_kind: z.enum(["void", "reversal"]).nullable(),
+  offset_date: dbDate.nullable(),
+  offset_code: dbInt.nullable(),
+  offset_code_type: z.enum(CODE_TYPES).nullable(),
 });
 
 const periodStartRowSchema = z.object({ period_start: dbDate.nullable() });
@@ -61,8 +66,15 @@ export async function renderPreviewStatementPdf(
     db,
     sql`select t.service_date::text as service_date, k.code, k.code_type, t.description, t.quantity::text as quantity,
                t.rate::text as rate, t.ledger_amount::text as ledger_amount, t.voided,
-               (${billedByStatement(sql`${runDate}::date`)}) as on_statement
+               (${billedByStatement(sql`${runDate}::date`)}) as on_statement,
+               case when t.voids_transaction_id is not null then 'void'
+                    when t.reverses_transaction_id is not null then 'reversal' end as offset_kind,
+               o.service_date::text as offset_date, ok.code as offset_code, ok.code_type as offset_code_type
         from transactions t join codes k on k.client_id = t.client_id and k.id = t.code_id
+        -- What a void or reversal takes back: its line names it, as the issued statement's does.
+        left join transactions o
+          on o.client_id = t.client_id and o.id = coalesce(t.voids_transaction_id, t.reverses_transaction_id)
+        left join codes ok on ok.client_id = o.client_id and ok.id = o.code_id
         where t.client_id = ${clientId} and t.customer_id = ${customerId}
         order by t.service_date, t.id`,
     ledgerRowSchema,
@@ -122,16 +134,22 @@ export async function renderPreviewStatementPdf(
   const lines: BillLine[] = [
     ...ledger
       .filter((row) => row.on_statement)
-      .map((row) => ({
-        serviceDate: row.service_date,
-        code: row.code,
-        codeType: row.code_type,
-        description: row.description,
-        quantity: row.quantity,
-        rate: row.rate,
-        ledgerAmount: row.ledger_amount,
-        voided: row.voided,
-      })),
+      .map((row) =>
+        toBillLine({
+          serviceDate: row.service_date,
+          code: row.code,
+          codeType: row.code_type,
+          description: row.description,
+          quantity: row.quantity,
+          rate: row.rate,
+          ledgerAmount: row.ledger_amount,
+          voided: row.voided,
+          offsetKind: row.offset_kind,
+          offsetDate: row.offset_date,
+          offsetCode: row.offset_code,
+          offsetCodeType: row.offset_code_type,
+        }),
+      ),
     ...planned.map(({ amount: _amount, ...line }) => line),
   ].sort((a, b) => (a.serviceDate < b.serviceDate ? -1 : a.serviceDate > b.serviceDate ? 1 : 0));
 

@@ -16,7 +16,7 @@ import { sqlArray } from "../ledger/sql-arrays.js";
 import { type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
-import { billLineColumns } from "../invoices/bill-line-columns.js";
+import { billLineColumns, offsetJoins, toBillLine } from "../invoices/bill-line-columns.js";
 
 /** A statement's id with the date of the customer's statement before it (null: its first). */
 const previousDateRowSchema = z.object({ id: dbInt, previous: dbDate.nullable() });
@@ -93,14 +93,16 @@ export async function loadStatementDocuments(
     .select({ statementId: transactions.statementId, ...billLineColumns })
     .from(transactions)
     .innerJoin(codes, and(eq(codes.clientId, transactions.clientId), eq(codes.id, transactions.codeId)))
+    .leftJoin(...offsetJoins.target)
+    .leftJoin(...offsetJoins.code)
     .where(and(eq(transactions.clientId, clientId), inArray(transactions.statementId, unique)))
     .orderBy(asc(transactions.statementId), asc(transactions.serviceDate), asc(transactions.id));
   const linesOf = new Map<number, BillLine[]>();
   for (const { statementId, ...line } of lineRows) {
     const key = Number(statementId);
     const list = linesOf.get(key);
-    if (list) list.push(line);
-    else linesOf.set(key, [line]);
+    if (list) list.push(toBillLine(line));
+    else linesOf.set(key, [toBillLine(line)]);
   }
   // Autopay customers with a stored method, of a client that can charge them: their statements
   // announce the charge instead of asking to be paid (the card run charges on that day).

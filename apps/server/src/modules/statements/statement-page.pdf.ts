@@ -2,10 +2,11 @@ import {
   autopayNotice,
   dueDateText,
   formatUsd,
-  isNegativeAmount,
   isZeroAmount,
   negateAmount,
   printedAmountDue,
+  statementDue,
+  type StatementDue,
 } from "@cyclebill/domain";
 import {
   ACCENT,
@@ -25,7 +26,7 @@ import {
 import { usDate } from "@cyclebill/domain";
 import { drawAddressBlock, drawBillHeader, drawSectionTitle } from "../invoices/bill-header.pdf.js";
 import { drawBillLines } from "../invoices/bill-lines.pdf.js";
-import { drawFigureBoxes, drawNotes } from "../invoices/bill-summary.pdf.js";
+import { drawFigureBoxes, drawFigureStrip, drawNotes } from "../invoices/bill-summary.pdf.js";
 import type { StatementRow } from "./create-statement.js";
 
 /** The statement's own figures the page prints. */
@@ -64,17 +65,32 @@ export type StatementDocument = {
 };
 
 const STUB_HEIGHT = 112;
+/** A statement's line height: a little tighter than an invoice's, as page 1 shares the stub. */
+const STATEMENT_ROW = 14;
 
 function statementNo(data: StatementDocument): string {
   return data.preview ? "Preview" : String(data.statement.statementNum);
 }
 
 /**
+ * The page-fit rule: page 1 holds this many activity lines above the tear-off stub together with
+ * messages and terms of up to two lines each, the customer's note and an address of up to three
+ * lines (the demo's one-line message and terms leave room for 14). A longer statement continues on
+ * page 2 and is an overflow bill. Pages are counted from the drawing itself (StatementPages).
+ */
+export const STATEMENT_FIRST_PAGE_LINES = 13;
+
+/** The pages a statement took in its document, and their footer: the one count of its pages. */
+export type StatementPages = { first: number; last: number; label: string };
+
+/**
  * Draws one statement from the current page on: header and amount due, the period's account
  * summary, ageing, the entries, messages and terms, and a remittance stub at the foot of the
- * last page. The single and the combined PDF both draw with this.
+ * first page. Every statement PDF (single, combined, pool, email) draws with this, and its answer
+ * is the statement's page count: the pages printed are the pages billed as overflow.
  */
-export function drawStatement(doc: Pdf, data: StatementDocument): void {
+export function drawStatement(doc: Pdf, data: StatementDocument): StatementPages {
+  const first = currentPage(doc);
   const { client, customer, statement } = data;
   const facts: [string, string][] = [
     ["Statement No.", statementNo(data)],
@@ -82,10 +98,17 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   ];
   if (data.periodStart) facts.push(["Period From", usDate(data.periodStart)]);
   facts.push(["Account No.", String(customer.customerNo)]);
-  const credit = isNegativeAmount(statement.newBalance);
-  const autopay = data.autopay && !credit && !isZeroAmount(statement.newBalance) ? data.autopay : undefined;
-  if (autopay) facts.push(["Autopay on", usDate(autopay.chargeDate)]);
-  else if (!credit) facts.push(["Due Date", dueDateText(statement.statementDate, client.dueDays)]);
+  // One answer for the facts, the notice, the notes and the stub (and the documents list's date).
+  const due = statementDue({
+    statementDate: statement.statementDate,
+    newBalance: statement.newBalance,
+    dueDays: client.dueDays,
+    autopayChargeDate: data.autopay?.chargeDate ?? null,
+  });
+  const credit = due.kind === "credit";
+  const autopay = due.kind === "autopay" ? data.autopay : undefined;
+  if (due.kind === "autopay") facts.push(["Autopay on", usDate(due.date)]);
+  else if (due.kind === "due") facts.push(["Due Date", dueDateText(statement.statementDate, client.dueDays)]);
   let y = drawBillHeader(doc, {
     client,
     title: "Statement",
@@ -95,6 +118,7 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
       label: credit ? "Credit balance" : autopay ? "Autopay amount" : "Amount due",
       value: formatUsd(credit ? negateAmount(statement.newBalance) : printedAmountDue(statement.newBalance)),
     },
+    gapAfter: 12,
   });
   if (autopay) {
     doc
@@ -128,20 +152,21 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
     { label: "Payments", value: formatUsd(negateAmount(statement.payments)) },
     { label: "Credits", value: formatUsd(negateAmount(statement.creditAdjustments)) },
   );
-  y = drawFigureBoxes(doc, y + 2, [
-    ...summary,
-    { label: "New balance", value: formatUsd(statement.newBalance), emphasis: true },
-  ]);
+  y = drawFigureBoxes(
+    doc,
+    y + 2,
+    [...summary, { label: "New balance", value: formatUsd(statement.newBalance), emphasis: true }],
+    30,
+  );
 
-  // Tighter gaps than the invoice's since the due date joined the facts: a statement of eight lines,
-  // its messages and terms still fit on one page above the stub.
-  y = drawSectionTitle(doc, "Account ageing", y + 10);
-  y = drawFigureBoxes(doc, y + 2, [
+  // Page 1 is shared with the stub, so the summary is compact and the ageing one strip: room for
+  // STATEMENT_FIRST_PAGE_LINES lines with the messages and terms above the stub (issue 41).
+  y = drawFigureStrip(doc, y + 6, "Ageing", [
     { label: "Current", value: formatUsd(statement.currentBalance) },
     { label: "30 days", value: formatUsd(statement.overdue30Days) },
     { label: "60 days", value: formatUsd(statement.overdue60Days) },
     { label: "90 days", value: formatUsd(statement.overdue90Days) },
-    { label: "Over 90 days", value: formatUsd(statement.overdueOver90Days) },
+    { label: "Over 90", value: formatUsd(statement.overdueOver90Days) },
   ]);
 
   // The stub goes at the foot of the first page, where customers expect to tear it off;
@@ -149,14 +174,18 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
   const firstPage = currentPage(doc);
   if (data.preview) drawPreviewMark(doc);
   const stubTop = PAGE.contentBottom - STUB_HEIGHT;
-  drawRemittanceStub(doc, data, stubTop);
-  y = drawSectionTitle(doc, "Account activity", y + 10);
+  drawRemittanceStub(doc, data, due, stubTop);
+  y = drawSectionTitle(doc, "Account activity", y + 8);
   const continuation = `${client.name} · Statement ${statementNo(data)} · ${customer.name} (continued)`;
   y = drawBillLines(
     doc,
     y + 2,
     data.lines,
-    { continuation, empty: "No new activity on this account since the last statement." },
+    {
+      continuation,
+      empty: "No new activity on this account since the last statement.",
+      rowHeight: STATEMENT_ROW,
+    },
     stubTop - 14,
   );
   drawNotes(
@@ -164,11 +193,18 @@ export function drawStatement(doc: Pdf, data: StatementDocument): void {
     y + 10,
     [
       { title: "Messages", lines: client.billMessages },
-      { title: "Terms", lines: [client.terms] },
+      // The terms say when to pay by hand ("Due on receipt"); autopay asks nothing, its notice says when.
+      { title: "Terms", lines: autopay ? [] : [client.terms] },
       { title: "Note for you", lines: [customer.message] },
     ],
-    { limit: currentPage(doc) === firstPage ? stubTop - 14 : PAGE.contentBottom, continuation },
+    {
+      limit: currentPage(doc) === firstPage ? stubTop - 14 : PAGE.contentBottom,
+      continuation,
+      // Side by side, one note a column: they take the height of the longest, not of two stacked.
+      columns: 3,
+    },
   );
+  return { first, last: currentPage(doc), label: statementPageLabel(data) };
 }
 
 /** A faint diagonal PREVIEW across the page: the statement was not issued. */
@@ -184,7 +220,7 @@ function drawPreviewMark(doc: Pdf): void {
   doc.restore();
 }
 
-function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): void {
+function drawRemittanceStub(doc: Pdf, data: StatementDocument, due: StatementDue, top: number): void {
   const { client, customer, statement } = data;
   doc
     .moveTo(PAGE.left - 20, top)
@@ -199,7 +235,7 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     .fontSize(7.5)
     .fillColor(MUTED)
     .text(
-      data.autopay
+      due.kind === "autopay"
         ? "Paid by autopay: nothing to send. Keep this portion for your records."
         : "Please detach and return this portion with your payment.",
       PAGE.left,
@@ -210,7 +246,7 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
         lineBreak: false,
       },
     );
-  if (data.payLink && !data.autopay)
+  if (data.payLink && due.kind !== "autopay")
     doc
       .font("Helvetica")
       .fontSize(7)
@@ -240,14 +276,19 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
     ["Account No.", String(customer.customerNo)],
     ["Statement No.", statementNo(data)],
     ["Statement Date", usDate(statement.statementDate)],
-    data.autopay
-      ? ["Autopay on", usDate(data.autopay.chargeDate)]
-      : ["Amount Due", formatUsd(printedAmountDue(statement.newBalance))],
-    ["Amount Enclosed", ""],
+    // Autopay: what is charged when, and no Amount Enclosed (nothing is sent back).
+    ...((due.kind === "autopay"
+      ? [
+          ["Autopay on", usDate(due.date)],
+          ["Autopay amount", formatUsd(statement.newBalance)],
+        ]
+      : [
+          ["Amount Due", formatUsd(printedAmountDue(statement.newBalance))],
+          ["Amount Enclosed", ""],
+        ]) satisfies [string, string][]),
   ];
   rows.forEach(([label, value], index) => {
     const rowY = y + index * 17;
-    const last = index === rows.length - 1;
     doc
       .rect(boxX, rowY - 4, 220, 17)
       .lineWidth(0.5)
@@ -258,7 +299,7 @@ function drawRemittanceStub(doc: Pdf, data: StatementDocument, top: number): voi
       .fontSize(8.5)
       .fillColor(label === "Amount Due" ? ACCENT : MUTED)
       .text(label, boxX + 8, rowY, { width: 100, lineBreak: false });
-    if (last)
+    if (label === "Amount Enclosed")
       doc
         .font("Helvetica")
         .fillColor(INK)
@@ -279,16 +320,10 @@ export function statementPageLabel(data: StatementDocument): string {
 /** One PDF holding each statement from a fresh page, each with its own page numbers. */
 export async function renderStatementsPdf(title: string, documents: StatementDocument[]): Promise<Buffer> {
   const doc = newBillDocument(title);
-  const ranges: { first: number; last: number; label: string }[] = [];
+  const ranges: StatementPages[] = [];
   documents.forEach((data, index) => {
     if (index > 0) doc.addPage();
-    const first = currentPage(doc);
-    drawStatement(doc, data);
-    ranges.push({
-      first,
-      last: currentPage(doc),
-      label: statementPageLabel(data),
-    });
+    ranges.push(drawStatement(doc, data));
   });
   numberPages(doc, ranges);
   return collectPdf(doc);

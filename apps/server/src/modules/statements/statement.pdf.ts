@@ -8,8 +8,8 @@ import type { TenantContext } from "../../http/auth-context.js";
 import { nonFieldError, notFound } from "../../http/errors.js";
 import type { PdfFile } from "../codes/code-report.pdf.js";
 import { loadStatementDocuments } from "./load-statement-documents.js";
-import { drawStatement, renderStatementsPdf, statementPageLabel } from "./statement-page.pdf.js";
-import { collectPdf, currentPage, newBillDocument, numberPages } from "../invoices/bill-layout.pdf.js";
+import { drawStatement, renderStatementsPdf, type StatementPages } from "./statement-page.pdf.js";
+import { collectPdf, newBillDocument, numberPages } from "../invoices/bill-layout.pdf.js";
 import { loadBillClient } from "../invoices/bill-parties.js";
 import { drawInvoice, loadInvoiceDocument, type InvoiceDocument } from "../invoices/invoice.pdf.js";
 import { businessToday } from "../../clock.js";
@@ -60,12 +60,10 @@ export async function renderCombinedStatements(
     };
   }
   const doc = newBillDocument(name.replace(/\.pdf$/, ""));
-  const ranges: { first: number; last: number; label: string }[] = [];
+  const ranges: StatementPages[] = [];
   for (const { document } of loaded) {
     if (ranges.length > 0) doc.addPage();
-    const first = currentPage(doc);
-    drawStatement(doc, document);
-    ranges.push({ first, last: currentPage(doc), label: statementPageLabel(document) });
+    ranges.push(drawStatement(doc, document));
   }
   for (const invoice of invoices) {
     if (ranges.length > 0) doc.addPage();

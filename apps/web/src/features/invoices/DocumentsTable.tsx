@@ -186,7 +186,15 @@ function DocumentTableRow({
       </Table.Td>
       <Table.Td>
         {row.due_date === null ? (
-          <Text size="sm" c="dimmed" title="An open invoice has not gone out yet">
+          <Text
+            size="sm"
+            c="dimmed"
+            title={
+              row.document === "statement"
+                ? "A credit balance: nothing is due"
+                : "An open invoice has not gone out yet"
+            }
+          >
             —
           </Text>
         ) : (
