@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { closedPeriodSchema } from "@cyclebill/domain";
+import { closedPeriodSchema, productionCyclePreviewSchema } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
 import { clients, invoices, recurringCharges, transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
@@ -264,5 +264,17 @@ describe("run dates (issue 28 point 9)", () => {
     ).toBe(400);
     const [client] = await testApp.db.select().from(clients).where(eq(clients.id, clientId));
     expect(client?.dateLastBilling).toBe("2025-12-05");
+  });
+
+  it("previews a date the run would refuse with the refusal (issue 41 point 7)", async () => {
+    const preview = async (runDate: string) =>
+      productionCyclePreviewSchema.parse(
+        (await admin.get(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: runDate })).body,
+      );
+    const far = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: "9999-12-15" });
+    expect((await preview("9999-12-15")).run_refusal).toBe((far.body as { run_date: string[] }).run_date[0]);
+    expect((await preview("2025-12-01")).run_refusal).toBe(
+      "The run date 12/01/2025 is before the client's last billing date 12/05/2025.",
+    );
   });
 });
