@@ -55,6 +55,7 @@ export * from "./production/statement-decision.js";
 export * from "./production/client-eligibility.js";
 export * from "./production/billing-period.js";
 export * from "./production/run-date.js";
+export * from "./production/run-actions.js";
 export * from "./ledger/closed-period.js";
 export * from "./records/production-records.js";
 export * from "./delivery/pool-rules.js";

@@ -38,6 +38,12 @@ export type ClosedPeriodEvent = z.output<typeof closedPeriodEventSchema>;
 export const closedPeriodSchema = z.object({
   client_id: z.number().int(),
   books_closed_through: z.string().nullable(),
+  /**
+   * What Reopen (without a date) would do now, or null when nothing is closed: the date the books
+   * would stay closed through, and how many sent statements are dated in the period it opens
+   * (they stop proving themselves once their period changes, until reissued).
+   */
+  reopen: z.object({ closed_through: z.string().nullable(), statements: z.number().int() }).nullable(),
   history: z.array(closedPeriodEventSchema),
 });
 export type ClosedPeriod = z.output<typeof closedPeriodSchema>;

@@ -176,6 +176,25 @@ export type BulkPaymentRequest = z.infer<typeof bulkPaymentRequestSchema>;
 export const CARD_RUN_IN_PROGRESS_MESSAGE =
   "A card run of this client is still in progress. Wait for it to finish before starting another.";
 
+/** The card run that blocks a start: which one, and when it started (or, for autopay, was due). */
+export type BlockingCardRun = {
+  id: number;
+  source: "bulk" | "autopay";
+  /** "YYYY-MM-DD HH:MM" in the provider's time zone. */
+  startedAt: string;
+  /** Autopay only: the charge date its statements announced. */
+  dueDate: string | null;
+};
+
+/** The 409's detail: the message above, naming the run and when, so the clerk knows what to wait for. */
+export function cardRunInProgressMessage(run: BlockingCardRun): string {
+  const which =
+    run.source === "autopay"
+      ? `autopay card run ${run.id}, due ${run.dueDate ?? run.startedAt.slice(0, 10)}`
+      : `card run ${run.id} (Process CC), started ${run.startedAt}`;
+  return `A card run of this client is still in progress: ${which}. Wait for it to finish before starting another.`;
+}
+
 /** GET /api/customers/credit-card-customers/: customers with a stored method (500 a page by default). */
 export const creditCardCustomersQuerySchema = listQuerySchema.extend({
   query: z.string().trim().max(100).optional(),

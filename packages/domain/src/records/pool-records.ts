@@ -3,6 +3,7 @@ import { integerParam, listQuerySchema } from "../api/list-query.js";
 import { dateString, timestampString } from "../api/page-schema.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 import { POOL_FULFILMENTS, POOL_STATES } from "../delivery/pool-rules.js";
+import { POOL_ACTIONS } from "../production/run-actions.js";
 
 /** GET /api/pools/: one print pool with its counts, state and progress. */
 export const poolSchema = z.object({
@@ -25,6 +26,8 @@ export const poolSchema = z.object({
   error: z.string().nullable(),
   created: timestampString,
   finished: timestampString.nullable(),
+  /** What the server accepts on the pool now: the row offers exactly these. */
+  actions: z.array(z.enum(POOL_ACTIONS)),
 });
 export type PoolRecord = z.output<typeof poolSchema>;
 

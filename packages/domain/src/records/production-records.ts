@@ -4,6 +4,7 @@ import { amountString, dateString, timestampString } from "../api/page-schema.js
 import { calendarDate } from "../calendar/calendar-date.js";
 import { CLIENT_SKIP_LABELS, type ClientSkipReason } from "../production/client-eligibility.js";
 import { NO_STATEMENT_REASONS } from "../production/statement-decision.js";
+import { RUN_ACTIONS, RUN_PART_ACTIONS } from "../production/run-actions.js";
 
 const clientSkipReasons = Object.keys(CLIENT_SKIP_LABELS) as [ClientSkipReason, ...ClientSkipReason[]];
 const countAndTotal = z.object({ count: z.number().int(), total: amountString });
@@ -42,6 +43,8 @@ export type ProductionClient = z.output<typeof productionClientSchema>;
 export const productionCyclePreviewSchema = z.object({
   cycle: z.number().int(),
   run_date: dateString,
+  /** Why POST would refuse this run date (too far ahead, before a last billing), or null. */
+  run_refusal: z.string().nullable(),
   clients: z.array(productionClientSchema),
   /** The clients that would bill, added up. */
   totals: productionFiguresSchema,
@@ -146,6 +149,8 @@ export const productionRunClientSchema = z.object({
         .nullable(),
     })
     .nullable(),
+  /** What the server accepts on the part now: Admin Processing offers exactly these. */
+  actions: z.array(z.enum(RUN_PART_ACTIONS)),
 });
 
 export const productionRunSchema = z.object({
@@ -166,6 +171,8 @@ export const productionRunSchema = z.object({
   started_by: z.number().int().nullable(),
   created: timestampString,
   finished_at: timestampString.nullable(),
+  /** What the server accepts on the run now (rebuild_pools only when a pool is failed, deleted or missing). */
+  actions: z.array(z.enum(RUN_ACTIONS)),
 });
 export type ProductionRun = z.output<typeof productionRunSchema>;
 export const productionRunPageSchema = z.object({

@@ -4,6 +4,7 @@ import {
   NOTHING_TO_REBUILD_MESSAGE,
   POOL_FILES_MISSING_MESSAGE,
   poolPageSchema,
+  productionRunSchema,
   type PoolRecord,
   type ProductionRun,
 } from "@cyclebill/domain";
@@ -93,6 +94,14 @@ describe("rebuilding a run's pools", () => {
       .where(and(eq(statements.clientId, clientId), isNull(statements.poolId)));
     expect(orphans.length).toBe(1);
 
+    // The run offers the rebuild it would accept (issue 41 point 6), and the pools what they take.
+    const offered = productionRunSchema.parse((await admin.get(`/api/productionruns/${run.id}/`)).body);
+    expect(offered.actions).toEqual(["rebuild_pools"]);
+    const failedPool = poolPageSchema
+      .parse((await admin.get("/api/pools/")).body)
+      .results.find((pool) => pool.id === mail.id);
+    expect(failedPool?.actions).toEqual(["delete"]);
+
     // Only admins rebuild.
     const owner = testApp.client(fixture.a.ownerToken);
     expect((await owner.post(`/api/productionruns/${run.id}/rebuild_pools/`)).status).toBe(403);
@@ -118,7 +127,10 @@ describe("rebuilding a run's pools", () => {
     });
     expect(zip.status).toBe(200);
 
-    // Nothing left to rebuild: 409 says so; an unknown run is 404.
+    // Nothing left to rebuild: the run no longer offers it, and 409 says so; an unknown run is 404.
+    const allReady = productionRunSchema.parse((await admin.get(`/api/productionruns/${run.id}/`)).body);
+    expect(allReady.actions).toEqual([]);
+    expect(after.every((pool) => pool.actions.join() === "download,delete")).toBe(true);
     expect(await admin.post(`/api/productionruns/${run.id}/rebuild_pools/`)).toMatchObject({
       status: 409,
       body: { detail: NOTHING_TO_REBUILD_MESSAGE },

@@ -1,11 +1,11 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { sql, type SQL } from "drizzle-orm";
 import {
-  POOL_BUILDING_MESSAGE,
-  POOL_FAILED_MESSAGE,
   POOL_FILES_MISSING_MESSAGE,
   POOL_FULFILMENT_LABELS,
   POOL_WITHDRAWN_MESSAGE,
+  poolActions,
+  poolDownloadRefusal,
   poolZipName,
   poolSchema,
   resolvePaging,
@@ -23,20 +23,22 @@ import { recordChange } from "../audit/record-change.js";
 import { claimWentOut, settleWentOut } from "./went-out.js";
 
 /** A pool as SELECT reads it: the record's columns but for its label, with the table's count names. */
-const poolRowSchema = poolSchema.omit({ fulfilment_label: true, statements: true, pages: true }).extend({
-  id: dbInt,
-  cycle: dbInt.nullable(),
-  client_id: dbInt.nullable(),
-  client_no: dbInt.nullable(),
-  client_name: dbText.nullable(),
-  /** The run part's id (pools belong to a client's part); the API names the run's (`run_id`). */
-  production_run_id: dbInt.nullable(),
-  run_id: dbInt.nullable(),
-  statements_count: dbInt,
-  pages_count: dbInt,
-  done: dbInt,
-  file_bytes: dbInt.nullable(),
-});
+const poolRowSchema = poolSchema
+  .omit({ fulfilment_label: true, statements: true, pages: true, actions: true })
+  .extend({
+    id: dbInt,
+    cycle: dbInt.nullable(),
+    client_id: dbInt.nullable(),
+    client_no: dbInt.nullable(),
+    client_name: dbText.nullable(),
+    /** The run part's id (pools belong to a client's part); the API names the run's (`run_id`). */
+    production_run_id: dbInt.nullable(),
+    run_id: dbInt.nullable(),
+    statements_count: dbInt,
+    pages_count: dbInt,
+    done: dbInt,
+    file_bytes: dbInt.nullable(),
+  });
 type PoolRow = z.output<typeof poolRowSchema>;
 const countRowSchema = z.object({ count: dbInt });
 
@@ -71,6 +73,7 @@ function toApi(row: PoolRow): PoolRecord {
     error: row.error,
     created: row.created,
     finished: row.finished,
+    actions: poolActions(row.state),
   };
 }
 
@@ -138,8 +141,8 @@ const downloadRowSchema = z.object({ state: dbText, downloaded: z.boolean() });
 export async function openPoolDownload(db: Database, dataDir: string, name: string) {
   const stored = await readPool(db, name);
   const pool = toApi(stored);
-  if (pool.state === "building") throw new HttpError(409, { detail: POOL_BUILDING_MESSAGE });
-  if (pool.state === "failed") throw new HttpError(409, { detail: POOL_FAILED_MESSAGE });
+  const refused = poolDownloadRefusal(pool.state);
+  if (refused) throw new HttpError(409, { detail: refused });
   const thing =
     stored.client_id !== null && stored.production_run_id !== null
       ? {
@@ -163,10 +166,10 @@ export async function openPoolDownload(db: Database, dataDir: string, name: stri
       );
       // Deleted (or withdrawn by an undo) since it was read; a rebuild sent it back to building.
       if (!row) throw notFound();
-      if (row.state !== "ready")
-        throw new HttpError(409, {
-          detail: row.state === "failed" ? POOL_FAILED_MESSAGE : POOL_BUILDING_MESSAGE,
-        });
+      const refusal = poolDownloadRefusal(
+        row.state === "failed" ? "failed" : row.state === "ready" ? "ready" : "building",
+      );
+      if (refusal) throw new HttpError(409, { detail: refusal });
       file = await openZip(poolFiles(dataDir, pool.pool_name).zip);
       // The size of the file opened (a rebuild may have replaced the zip since the pool was read).
       bytes = (await file.stat()).size;

@@ -1,20 +1,19 @@
-import { existsSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { NOTHING_TO_REBUILD_MESSAGE, type Page, type PoolRecord } from "@cyclebill/domain";
+import { rebuildRefusal, type Page, type PoolRecord } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
-import { dbInt, dbText } from "../../db/row-schemas.js";
+import { dbInt } from "../../db/row-schemas.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { createRunDeliveries } from "./create-pools.js";
 import { POOL_BUILD_JOB, type DeliveryJob, type EnqueueDeliveryJobs } from "./delivery-jobs.js";
-import { poolFiles } from "./pool-files.js";
+import { partRebuildWork, poolsToRebuild, type PartRebuildWork } from "./pools-to-rebuild.js";
+import { sqlArray } from "../ledger/sql-arrays.js";
 import { getPool, poolRecord, poolValues } from "./pools.js";
 import { recordChange } from "../audit/record-change.js";
 
 const idRowSchema = z.object({ id: dbInt });
 const partRowSchema = z.object({ client_id: dbInt, id: dbInt });
-const readyRowSchema = z.object({ id: dbInt, pool_name: dbText });
 
 /**
  * Rebuilds the print pools of a production run (admins) from its statements: a failed pool, or a
@@ -42,41 +41,34 @@ export async function rebuildRunPools(
           where cycle_run_id = ${cycleRunId} and status = 'done' order by client_id, id`,
       partRowSchema,
     );
+    // The same reading the run's actions offer rebuild_pools by: refused when there is nothing.
+    const work: PartRebuildWork[] = [];
+    for (const part of parts)
+      work.push(await partRebuildWork(tx, dataDir, { clientId: part.client_id, productionRunId: part.id }));
+    const refusal = rebuildRefusal({ poolsToRebuild: poolsToRebuild(work) });
+    if (refusal) throw new HttpError(409, { detail: refusal });
     const jobs: DeliveryJob[] = [];
-    for (const part of parts) {
+    for (const [index, part] of parts.entries()) {
       const clientId = part.client_id;
       const productionRunId = part.id;
-      const failed = await queryRows(
+      const { failed, missing } = work[index] ?? { failed: [], missing: [] };
+      // A failed pool, and a ready one whose zip is gone from the disk, are drawn again from their
+      // statements (a missing one's download record, if it went out, stays: the part still cannot
+      // be undone). Each only if still in the state it was read in.
+      const rebuilt = await queryRows(
         tx,
         sql`update pools set state = 'building', done = 0, pages_count = 0, error = null, finished_at = null,
-                             builder = null
-            where client_id = ${clientId} and production_run_id = ${productionRunId} and state = 'failed'
+                             builder = null, file_bytes = null
+            where (id = any(${sqlArray(failed, "bigint")}) and state = 'failed')
+               or (id = any(${sqlArray(missing, "bigint")}) and state = 'ready')
             returning id`,
         idRowSchema,
       );
-      for (const pool of failed) jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: pool.id } });
-      // A ready pool whose zip is gone from the disk is drawn again from its statements (its
-      // download record, if it went out, stays: the part still cannot be undone).
-      const ready = await queryRows(
-        tx,
-        sql`select id, pool_name from pools
-            where client_id = ${clientId} and production_run_id = ${productionRunId} and state = 'ready'
-            order by id for update`,
-        readyRowSchema,
-      );
-      for (const pool of ready.filter((row) => !existsSync(poolFiles(dataDir, row.pool_name).zip))) {
-        await tx.execute(
-          sql`update pools set state = 'building', done = 0, pages_count = 0, error = null, finished_at = null,
-                               builder = null, file_bytes = null
-              where id = ${pool.id}`,
-        );
-        jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: pool.id } });
-      }
+      for (const pool of rebuilt) jobs.push({ name: POOL_BUILD_JOB, payload: { poolId: pool.id } });
       const remade = await createRunDeliveries(tx, { clientId, productionRunId });
       jobs.push(...remade);
     }
     const builds = jobs.filter((job) => job.name === POOL_BUILD_JOB);
-    if (builds.length === 0) throw new HttpError(409, { detail: NOTHING_TO_REBUILD_MESSAGE });
     await enqueue(tx, jobs);
     return builds.map((job) => (job.payload as { poolId: number }).poolId);
   });

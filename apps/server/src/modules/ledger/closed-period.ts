@@ -204,6 +204,33 @@ const eventRowSchema = closedPeriodEventSchema.pick({ action: true, reason: true
   created_at: dbTimestamp,
 });
 
+/** Where a reopen without a date leaves the books: closed through the date before the change that closed them last. */
+async function defaultReopenTarget(db: Executor, clientId: number, current: string): Promise<string | null> {
+  const last = await latestEvent(
+    db,
+    clientId,
+    eq(closedPeriodEvents.closedThroughAfter, current),
+    ne(closedPeriodEvents.action, "reopen"),
+  );
+  return last?.closedThroughBefore ?? null;
+}
+
+const statementCountRowSchema = z.object({ count: dbInt });
+
+/** What a reopen without a date would open: its date, and the sent statements dated in the period. */
+async function reopenPreview(db: Executor, clientId: number, current: string | null) {
+  if (current === null) return null;
+  const target = await defaultReopenTarget(db, clientId, current);
+  const [row] = await queryRows(
+    db,
+    sql`select count(*) as count from statements
+        where client_id = ${clientId} and statement_date <= ${current}::date
+          and (${target}::date is null or statement_date > ${target}::date)`,
+    statementCountRowSchema,
+  );
+  return { closed_through: target, statements: row?.count ?? 0 };
+}
+
 /** A client's closed-through date and every change of it, newest first (404: no such client). */
 export async function getClosedPeriod(db: Executor, clientId: number): Promise<ClosedPeriod> {
   const [client] = await queryRows(
@@ -225,6 +252,7 @@ export async function getClosedPeriod(db: Executor, clientId: number): Promise<C
   return {
     client_id: clientId,
     books_closed_through: client.closed,
+    reopen: await reopenPreview(db, clientId, client.closed),
     history: rows.map((row) => ({
       id: row.id,
       action: row.action,
@@ -294,15 +322,7 @@ export async function reopenPeriod(
     if (current === null) throw nonFieldError("The books are not closed: there is nothing to reopen.");
     let target: string | null;
     if (input.closed_through !== undefined) target = input.closed_through;
-    else {
-      const last = await latestEvent(
-        tx,
-        clientId,
-        eq(closedPeriodEvents.closedThroughAfter, current),
-        ne(closedPeriodEvents.action, "reopen"),
-      );
-      target = last?.closedThroughBefore ?? null;
-    }
+    else target = await defaultReopenTarget(tx, clientId, current);
     if (target !== null && target >= current)
       throw fieldError(
         "closed_through",

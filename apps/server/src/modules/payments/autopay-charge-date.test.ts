@@ -1,5 +1,5 @@
 import { startSandbox, type Sandbox } from "@cyclebill/gateway-sandbox";
-import { addDays, cardRunSchema, type CardRun } from "@cyclebill/domain";
+import { addDays, cardRunSchema, cardRunStartedSchema, type CardRun } from "@cyclebill/domain";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -88,6 +88,32 @@ async function autopayCustomer(): Promise<number> {
   return row.id;
 }
 
+/** A customer with a card on file and nothing owed (Process CC finds nothing to charge). */
+async function cardCustomer(): Promise<number> {
+  const [row] = await testApp.db
+    .insert(customers)
+    .values({
+      clientId,
+      customerNo: 42,
+      customerName: "Casey Card",
+      firstName: "Casey",
+      lastName: "Card",
+      address1: "11 Elm St",
+      city: "Austin",
+      state: "TX",
+      zip: "73301",
+    })
+    .returning({ id: customers.id });
+  if (!row) throw new Error("customer not created");
+  await storeCardOnFile(
+    testApp.db,
+    { url: sandbox.bp20postUrl, account: ACCOUNT },
+    { clientId, customerId: row.id },
+    "5454545454545454",
+  );
+  return row.id;
+}
+
 async function balanceOf(customerId: number): Promise<string | undefined> {
   const [row] = await testApp.db
     .select({ balance: customers.totalBalance })
@@ -145,9 +171,28 @@ describe("autopay waits for the charge date", () => {
     expect(sandbox.transactions().filter((t) => t.transType === "SALE")).toEqual([]);
     expect(await balanceOf(customerId)).toBe("31.00");
 
+    // Issue 41 point 4: the autopay run waiting for its charge date does not block Process CC today.
+    const other = await cardCustomer();
+    const bulk = await staff.post("/api/customers/make-bulk-payments/", { ids: [other] });
+    expect(bulk.status).toBe(202);
+    const bulkId = cardRunStartedSchema.parse(bulk.body).job.id;
+    await pollUntil(
+      async () => cardRunSchema.parse((await staff.get(`/api/card-runs/${bulkId}/`)).body),
+      (value: CardRun) => value.job.status === "succeeded" || value.job.status === "failed",
+      60_000,
+    );
+
     // The charge date comes: the business clock moves to it, and pg-boss (which reads the database's
     // clock, not ours) sees its wait over.
     setClock({ now: () => new Date(`${chargeDate}T17:00:00Z`) });
+    // Due today, the autopay run blocks Process CC, and the refusal names it and its day.
+    const blocked = await staff.post("/api/customers/make-bulk-payments/", { ids: [other] });
+    expect(blocked).toMatchObject({
+      status: 409,
+      body: {
+        detail: `A card run of this client is still in progress: autopay card run ${autopayId}, due ${chargeDate}. Wait for it to finish before starting another.`,
+      },
+    });
     await testApp.db.execute(
       sql`update pgboss.job set start_after = now()
           where name = 'card-run' and state = 'created' and (data->>'runId')::int = ${autopayId}`,

@@ -1,5 +1,4 @@
 import {
-  CARD_RUN_IN_PROGRESS_MESSAGE,
   NO_GATEWAY_KEY_MESSAGE,
   NO_STORED_METHOD_MESSAGE,
   cardRunSchema,
@@ -198,9 +197,16 @@ describe("Process CC", () => {
     try {
       const slow = await staffA.post("/api/customers/make-bulk-payments/", { ids: [ids.Even] });
       expect(slow.status).toBe(202);
+      const slowId = cardRunStartedSchema.parse(slow.body).job.id;
       const twice = await staffA.post("/api/customers/make-bulk-payments/", { ids: [ids.Even] });
-      expect(twice).toMatchObject({ status: 409, body: { detail: CARD_RUN_IN_PROGRESS_MESSAGE } });
-      await waitForCardRun(staffA, cardRunStartedSchema.parse(slow.body).job.id);
+      // The refusal names the run and when it started (issue 41 point 4).
+      expect(twice.status).toBe(409);
+      expect((twice.body as { detail: string }).detail).toMatch(
+        new RegExp(
+          `^A card run of this client is still in progress: card run ${slowId} \\(Process CC\\), started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\. Wait for it to finish before starting another\\.$`,
+        ),
+      );
+      await waitForCardRun(staffA, slowId);
     } finally {
       sandbox.setFaults({ latencyMs: 0 });
     }

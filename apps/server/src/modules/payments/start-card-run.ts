@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import {
-  CARD_RUN_IN_PROGRESS_MESSAGE,
+  businessDate,
+  cardRunInProgressMessage,
   NO_GATEWAY_KEY_MESSAGE,
   DEFAULT_DUE_DAYS,
   autopayChargeDate,
@@ -86,14 +87,57 @@ async function hasGatewayKey(db: Executor, clientId: number): Promise<boolean> {
   return row !== undefined && row.accountId.trim() !== "" && row.sealed !== null && row.sealed !== "";
 }
 
-/** A card run of the client still queued or running. */
-const activeRunRowSchema = z.object({ id: dbInt });
+/** A card run of the client still queued or running; an autopay run's charge date. */
+const activeRunRowSchema = z.object({
+  id: dbInt,
+  started_epoch: z.number(),
+  autopay: z.boolean(),
+  charge_date: dbDate.nullable(),
+});
+
+function timeOfDay(at: Date, timeZone: string): string {
+  const format = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  return `${businessDate(at, timeZone)} ${format.format(at)}`;
+}
+
+/**
+ * The client's card run that is charging now or due today, if any. An autopay run waiting for a later
+ * charge date (Net 30 leaves it queued for a month) charges nobody yet, so it blocks nothing: when its
+ * day comes it charges each customer at most what is owed then, after whatever Process CC took.
+ */
+async function blockingCardRun(tx: Executor, clientId: number): Promise<string | null> {
+  const active = await queryRows(
+    tx,
+    sql`select j.id, extract(epoch from coalesce(j.started_at, j.created_at))::float8 as started_epoch, (p.id is not null) as autopay,
+               (select min(s.autopay_charge_date)::text from statements s
+                 where s.client_id = p.client_id and s.production_run_id = p.id) as charge_date
+        from job_runs j
+        left join production_runs p on p.client_id = j.client_id and p.autopay_job_run_id = j.id
+        where j.client_id = ${clientId} and j.kind = ${CARD_RUN_JOB} and j.status in ('queued', 'running')
+        order by j.id`,
+    activeRunRowSchema,
+  );
+  const today = businessToday();
+  const run = active.find((row) => !row.autopay || row.charge_date === null || row.charge_date <= today);
+  if (!run) return null;
+  return cardRunInProgressMessage({
+    id: run.id,
+    source: run.autopay ? "autopay" : "bulk",
+    startedAt: timeOfDay(new Date(run.started_epoch * 1000), currentClock().timeZone),
+    dueDate: run.charge_date,
+  });
+}
 
 /**
  * POST make-bulk-payments: charges the selected customers their balances as a job. Every id must be
  * a customer of the tenant's client (another client's id is a 404, like any missing record). One
- * card run of a client at a time: a second start while one is queued or running answers 409, so a
- * double click or two staff members cannot charge a selection twice over.
+ * card run of a client at a time: a second start while one is charging (or an autopay run is due
+ * today) answers 409 naming it, so a double click or two staff members cannot charge a selection twice.
  */
 export async function startBulkCardRun(
   db: Database,
@@ -112,13 +156,8 @@ export async function startBulkCardRun(
   const runId = await db.transaction(async (tx) => {
     // One start at a time per client: two racing starts see each other's run.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('card-run'), ${tenant.clientId}::int)`);
-    const [active] = await queryRows(
-      tx,
-      sql`select id from job_runs where client_id = ${tenant.clientId} and kind = ${CARD_RUN_JOB}
-            and status in ('queued', 'running') limit 1`,
-      activeRunRowSchema,
-    );
-    if (active) throw new HttpError(409, { detail: CARD_RUN_IN_PROGRESS_MESSAGE });
+    const blocking = await blockingCardRun(tx, tenant.clientId);
+    if (blocking) throw new HttpError(409, { detail: blocking });
     return planCardRun(
       tx,
       {

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
-import { closedPeriodSchema } from "@cyclebill/domain";
+import { closedPeriodSchema, productionCyclePreviewSchema } from "@cyclebill/domain";
 import { beforeAll, describe, expect, it } from "vitest";
-import { clients, invoices, recurringCharges, transactions } from "../../db/tables.js";
+import { clients, invoices, recurringCharges, statements, transactions } from "../../db/tables.js";
 import { ledgerMismatches } from "../ledger/ledger-mismatches.js";
 import { monthlyCharge } from "../../test-support/ledger-rows.js";
 import {
@@ -198,6 +198,16 @@ describe("closed periods (issue 28 point 2)", () => {
       expect((await user.post(`${path}reopen/`, { reason: "x" })).status).toBe(403);
     }
     expect((await admin.post(`${path}reopen/`, { reason: " " })).status).toBe(400);
+    // What Reopen would open, for its confirmation (issue 41 point 7): the December run's statements.
+    const december = await testApp.db
+      .select({ id: statements.id })
+      .from(statements)
+      .where(and(eq(statements.clientId, clientId), eq(statements.statementDate, "2025-12-05")));
+    expect(december.length).toBeGreaterThan(0);
+    expect(closedPeriodSchema.parse((await admin.get(path)).body).reopen).toEqual({
+      closed_through: "2025-11-05",
+      statements: december.length,
+    });
     const reopened = await admin.post(`${path}reopen/`, { reason: "Missed meter reading" });
     expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
     expect(closedPeriodSchema.parse(reopened.body)).toMatchObject({
@@ -264,5 +274,17 @@ describe("run dates (issue 28 point 9)", () => {
     ).toBe(400);
     const [client] = await testApp.db.select().from(clients).where(eq(clients.id, clientId));
     expect(client?.dateLastBilling).toBe("2025-12-05");
+  });
+
+  it("previews a date the run would refuse with the refusal (issue 41 point 7)", async () => {
+    const preview = async (runDate: string) =>
+      productionCyclePreviewSchema.parse(
+        (await admin.get(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: runDate })).body,
+      );
+    const far = await admin.post(`/api/dailyproduction/cycle/${CYCLE}/`, { run_date: "9999-12-15" });
+    expect((await preview("9999-12-15")).run_refusal).toBe((far.body as { run_date: string[] }).run_date[0]);
+    expect((await preview("2025-12-01")).run_refusal).toBe(
+      "The run date 12/01/2025 is before the client's last billing date 12/05/2025.",
+    );
   });
 });

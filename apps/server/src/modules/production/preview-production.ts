@@ -18,6 +18,7 @@ import {
   LATE_FEE_CODE,
 } from "@cyclebill/domain";
 import { z } from "zod";
+import { businessToday } from "../../clock.js";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbInt } from "../../db/row-schemas.js";
@@ -28,6 +29,7 @@ import {
   clientsAlreadyRun,
   clientsOfCycle,
   type ProductionClientRow,
+  cycleRunDateRefusal,
 } from "./production-inputs.js";
 import { latestRunsByCycle } from "./production-runs.js";
 
@@ -89,6 +91,8 @@ export async function previewCycle(
   return {
     cycle,
     run_date: runDate,
+    // The start's own refusal of this date: the screen shows it instead of a run it would refuse.
+    run_refusal: cycleRunDateRefusal(clients, runDate, businessToday()),
     clients: previews,
     totals: addFigures(previews.filter((client) => !client.skip_reason).map((client) => client.figures)),
   };

@@ -1,5 +1,11 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { clientCyclesOf, type ClientLateFeeSettings, type MailingAddress } from "@cyclebill/domain";
+import {
+  clientCyclesOf,
+  clientSkipReason,
+  runDateRefusal,
+  type ClientLateFeeSettings,
+  type MailingAddress,
+} from "@cyclebill/domain";
 import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
@@ -20,6 +26,33 @@ export async function clientsOfCycle(db: Executor, cycle: number): Promise<Produ
     .from(clients)
     .where(inArray(clients.normalCycle, clientCyclesOf(cycle)))
     .orderBy(asc(clients.id));
+}
+
+/**
+ * Why a run of these cycle clients (those asked for, or all) on runDate is refused, or null: a real
+ * date, at most the look-ahead past today, not before a billed client's last billing. The run's
+ * start refuses by it and the preview shows it, so a date the run would refuse is not previewed.
+ */
+export function cycleRunDateRefusal(
+  cycleClients: readonly ProductionClientRow[],
+  runDate: string,
+  today: string,
+  asked: ReadonlySet<number> | null = null,
+): string | null {
+  const billable = cycleClients.filter(
+    (client) =>
+      (!asked || asked.has(client.id)) &&
+      clientSkipReason({
+        statusCode: client.statusCode,
+        inactiveFlag: client.inactiveFlag,
+        alreadyRun: false,
+      }) === null,
+  );
+  return runDateRefusal(
+    runDate,
+    today,
+    billable.map((client) => client.dateLastBilling),
+  );
 }
 
 export async function clientById(db: Executor, clientId: number): Promise<ProductionClientRow | undefined> {

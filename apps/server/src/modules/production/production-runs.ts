@@ -8,6 +8,9 @@ import {
   type Page,
   type ProductionRun,
   type ProductionRunStatus,
+  type RunPartAction,
+  partActions,
+  runActions,
 } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Executor } from "../../db/database.js";
@@ -17,6 +20,8 @@ import { clients, cycleRuns } from "../../db/tables.js";
 import { notFound } from "../../http/errors.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { addFigures, withAllReasons } from "./plan-production.js";
+import { partRebuildWork, poolsToRebuild, type PartRebuildWork } from "../delivery/pools-to-rebuild.js";
+import { deliveryStarted } from "./undo-production.js";
 
 type CycleRunRow = typeof cycleRuns.$inferSelect;
 /** A part's undo as the API shows it: its job's status, and what it removed (undone_figures). */
@@ -32,6 +37,7 @@ const partRowSchema = z.object({
   period_end: dbDate,
   job_run_id: dbInt.nullable(),
   autopay_job_run_id: dbInt.nullable(),
+  part_status: dbText,
   job_status: dbText.nullable(),
   total: dbInt.nullable(),
   done: dbInt.nullable(),
@@ -112,14 +118,46 @@ async function emailCounts(db: Executor, parts: readonly PartRow[]) {
   return counts;
 }
 
-async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<ProductionRun[]> {
+/** What may be done to each part (undo) and to the run (rebuild its pools): the refusals' own rules. */
+async function actionsOf(db: Executor, parts: readonly PartRow[], dataDir: string | undefined) {
+  const partActionsByKey = new Map<string, RunPartAction[]>();
+  const rebuildWork = new Map<number, PartRebuildWork[]>();
+  for (const part of parts) {
+    const key = { clientId: part.client_id, productionRunId: part.production_run_id };
+    const finished = part.part_status === "done";
+    const undone = part.undone_at !== null;
+    const undoPending = part.undo_status === "queued" || part.undo_status === "running";
+    const live = finished && !undone && !undoPending;
+    const wentOut = live ? await deliveryStarted(db, key) : [];
+    partActionsByKey.set(
+      `${part.client_id}/${part.production_run_id}`,
+      partActions({ finished, undone, undoPending, wentOut }),
+    );
+    if (finished && !undone) {
+      const work = rebuildWork.get(part.cycle_run_id) ?? [];
+      work.push(await partRebuildWork(db, dataDir, key));
+      rebuildWork.set(part.cycle_run_id, work);
+    }
+  }
+  return {
+    part: (part: PartRow) => partActionsByKey.get(`${part.client_id}/${part.production_run_id}`) ?? [],
+    run: (cycleRunId: number) =>
+      runActions({ poolsToRebuild: poolsToRebuild(rebuildWork.get(cycleRunId) ?? []) }),
+  };
+}
+
+async function toApi(
+  db: Executor,
+  rows: readonly CycleRunRow[],
+  dataDir: string | undefined,
+): Promise<ProductionRun[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const parts = await queryRows(
     db,
     sql`select p.cycle_run_id, p.id as production_run_id, p.client_id, c.client_name, p.period_start::text, p.period_end::text, p.job_run_id,
                p.autopay_job_run_id,
-               j.status as job_status, j.total, j.done, j.error, p.figures,
+               p.status as part_status, j.status as job_status, j.total, j.done, j.error, p.figures,
                to_char(j.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as finished_at,
                p.undo_job_run_id, u.status as undo_status, u.error as undo_error,
                p.undo_requested_by_user_id as undo_requested_by, uu.username as undo_requested_by_name,
@@ -139,6 +177,7 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
     partRowSchema,
   );
   const emails = await emailCounts(db, parts);
+  const actions = await actionsOf(db, parts, dataDir);
   const skippedIds = [...new Set(rows.flatMap((row) => row.skipped.map((item) => item.clientId)))];
   const names = new Map(
     skippedIds.length === 0
@@ -182,6 +221,7 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
                 undone_at: part.undone_at,
                 removed: part.undone_figures,
               },
+        actions: actions.part(part),
       };
     });
     const status = runStatus(clientParts.map((part) => part.status));
@@ -213,13 +253,18 @@ async function toApi(db: Executor, rows: readonly CycleRunRow[]): Promise<Produc
               .sort()
               .at(-1) ?? row.createdAt.toISOString())
           : null,
+      actions: actions.run(row.id),
     };
   });
 }
 
-export async function getProductionRun(db: Executor, id: number): Promise<ProductionRun> {
+/**
+ * One run. `dataDir` is where the pools' zips are: without it (a worker, a test) a ready pool's zip
+ * is taken to be there when the run's actions are worked out.
+ */
+export async function getProductionRun(db: Executor, id: number, dataDir?: string): Promise<ProductionRun> {
   const rows = await db.select().from(cycleRuns).where(eq(cycleRuns.id, id)).limit(1);
-  const [run] = await toApi(db, rows);
+  const [run] = await toApi(db, rows, dataDir);
   if (!run) throw notFound();
   return run;
 }
@@ -228,6 +273,7 @@ export async function getProductionRun(db: Executor, id: number): Promise<Produc
 export async function listProductionRuns(
   db: Executor,
   query: { cycle?: number; limit?: number; offset?: number; page?: number },
+  dataDir?: string,
 ): Promise<Page<ProductionRun>> {
   const where = query.cycle === undefined ? undefined : eq(cycleRuns.cycle, query.cycle);
   const { limit, offset } = resolvePaging(query);
@@ -244,11 +290,11 @@ export async function listProductionRuns(
       .from(cycleRuns)
       .where(where),
   ]);
-  return { count: Number(totals[0]?.total ?? 0), results: await toApi(db, rows) };
+  return { count: Number(totals[0]?.total ?? 0), results: await toApi(db, rows, dataDir) };
 }
 
 /** The latest run of each cycle that has one. */
-export async function latestRunsByCycle(db: Executor): Promise<Map<number, ProductionRun>> {
+export async function latestRunsByCycle(db: Executor, dataDir?: string): Promise<Map<number, ProductionRun>> {
   const rows = await queryRows(
     db,
     sql`select distinct on (cycle) id from cycle_runs order by cycle, created_at desc, id desc`,
@@ -264,5 +310,5 @@ export async function latestRunsByCycle(db: Executor): Promise<Map<number, Produ
         rows.map((row) => row.id),
       ),
     );
-  return new Map((await toApi(db, runs)).map((run) => [run.cycle, run]));
+  return new Map((await toApi(db, runs, dataDir)).map((run) => [run.cycle, run]));
 }

@@ -201,6 +201,10 @@ describe("undo a production run", () => {
     ).toBe(404);
     expect((await admin.post(`/api/productionruns/${run.id}/undo/`)).status).toBe(400);
 
+    // The part offers the undo it would accept (issue 41 point 6).
+    const offered = productionRunSchema.parse((await admin.get(`/api/productionruns/${run.id}/`)).body);
+    expect(offered.clients.find((item) => item.client_id === clientId)?.actions).toEqual(["undo"]);
+
     const asked = await admin.post(`/api/productionruns/${run.id}/undo/?client_id=${clientId}`);
     expect(asked.status).toBe(202);
     const job = await waitForJob(jobRunSchema.parse(asked.body).id);
@@ -217,6 +221,8 @@ describe("undo a production run", () => {
     });
     expect(part?.undo?.undone_at).not.toBeNull();
     expect(part?.undo?.requested_by_name).toBeTruthy();
+    expect(part?.actions).toEqual([]);
+    expect(shown.actions).toEqual([]);
     expect(shown.figures.customers).toBe(0);
 
     const again = await admin.post(`/api/productionruns/${run.id}/undo/?client_id=${clientId}`);
@@ -257,6 +263,9 @@ describe("undo a production run", () => {
       detail: `Delivery has started (pool ${pool?.pool_name} downloaded): this run can no longer be undone.`,
       went_out: [`pool ${pool?.pool_name} downloaded`],
     });
+    // Nor is the undo offered any more (issue 41 point 6: the dialog offered it and was refused).
+    const shown = productionRunSchema.parse((await admin.get(`/api/productionruns/${run.id}/`)).body);
+    expect(shown.clients.find((item) => item.client_id === clientId)?.actions).toEqual([]);
     expect(await books()).toEqual({ ...afterRun });
   });
 

@@ -157,7 +157,7 @@ export function registerProductionRoutes(router: Router): void {
     access: "admin",
     query: productionRunListQuerySchema,
     response: productionRunPageSchema,
-    handle: ({ query }) => listProductionRuns(db, query),
+    handle: ({ query }) => listProductionRuns(db, query, config.dataDir),
   });
 
   defineRoute(router, {
@@ -191,6 +191,6 @@ export function registerProductionRoutes(router: Router): void {
     access: "admin",
     params: recordIdParamsSchema,
     response: productionRunSchema,
-    handle: ({ params }) => getProductionRun(db, params.id),
+    handle: ({ params }) => getProductionRun(db, params.id, config.dataDir),
   });
 }

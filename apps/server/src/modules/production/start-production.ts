@@ -3,7 +3,6 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import {
   billingPeriod,
   clientSkipReason,
-  runDateRefusal,
   type ClientSkipReason,
   type ProductionRun,
 } from "@cyclebill/domain";
@@ -13,7 +12,13 @@ import { cycleRuns, productionRuns } from "../../db/tables.js";
 import type { AuthUser } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
 import { createJobRun } from "../jobs/job-runs.js";
-import { clientsAlreadyRun, clientsOfCycle, failedParts, type FailedPart } from "./production-inputs.js";
+import {
+  clientsAlreadyRun,
+  clientsOfCycle,
+  cycleRunDateRefusal,
+  failedParts,
+  type FailedPart,
+} from "./production-inputs.js";
 import { getProductionRun } from "./production-runs.js";
 import { PRODUCTION_RUN_JOB, type EnqueueProductionSteps } from "./run-production.js";
 
@@ -65,20 +70,7 @@ export async function startProductionRun(
     }
     const asked = input.clientIds ? new Set(input.clientIds) : null;
     // A real date, at most the look-ahead past today, not before a billed client's last billing.
-    const billable = cycleClients.filter(
-      (client) =>
-        (!asked || asked.has(client.id)) &&
-        clientSkipReason({
-          statusCode: client.statusCode,
-          inactiveFlag: client.inactiveFlag,
-          alreadyRun: false,
-        }) === null,
-    );
-    const refusal = runDateRefusal(
-      input.runDate,
-      businessToday(),
-      billable.map((client) => client.dateLastBilling),
-    );
+    const refusal = cycleRunDateRefusal(cycleClients, input.runDate, businessToday(), asked);
     if (refusal) throw fieldError("run_date", refusal);
     const alreadyRun = await clientsAlreadyRun(tx, input.cycle, input.runDate);
     const failed = await failedParts(tx, input.cycle, input.runDate);

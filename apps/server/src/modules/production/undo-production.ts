@@ -1,6 +1,6 @@
 import { auditProductionRun } from "./production-audit.js";
 import { and, eq, sql } from "drizzle-orm";
-import type { JobRun } from "@cyclebill/domain";
+import { deliveryStartedMessage, partUndoRefusal, type JobRun } from "@cyclebill/domain";
 import { z } from "zod";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
@@ -40,7 +40,7 @@ const cardAttemptsRowSchema = z.object({ attempts: dbInt });
  * downloaded, statements paid or viewed through their links; a deleted pool's record stays), and
  * autopay cards charged.
  */
-async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
+export async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
   const { clientId, productionRunId } = part;
   const [cards] = await queryRows(
     tx,
@@ -59,7 +59,7 @@ async function deliveryStarted(tx: Executor, part: PartKey): Promise<string[]> {
 export class DeliveryStartedError extends HttpError {
   constructor(what: readonly string[]) {
     super(409, {
-      detail: `Delivery has started (${what.join("; ")}): this run can no longer be undone.`,
+      detail: deliveryStartedMessage(what),
       went_out: [...what],
     });
   }
@@ -85,21 +85,23 @@ export async function requestProductionUndo(
       )
       .for("update");
     if (!part) throw notFound();
-    if (part.undoneAt)
-      throw new HttpError(409, { detail: "This client's part of the run is already undone." });
-    if (part.undoJobRunId !== null) {
+    if (part.undoJobRunId !== null && part.undoneAt === null) {
       const [job] = await tx
         .select({ status: jobRuns.status })
         .from(jobRuns)
         .where(and(eq(jobRuns.clientId, part.clientId), eq(jobRuns.id, part.undoJobRunId)));
       if (job && (job.status === "queued" || job.status === "running")) return part.undoJobRunId;
     }
-    if (part.status !== "done")
-      throw new HttpError(409, {
-        detail: "This client's part of the run has not finished; undo it once it is done.",
-      });
-    const out = await deliveryStarted(tx, { clientId: part.clientId, productionRunId: part.id });
-    if (out.length > 0) throw new DeliveryStartedError(out);
+    // The one rule the part's `actions` are offered by (partActions).
+    const finished = part.status === "done";
+    const undone = part.undoneAt !== null;
+    const wentOut =
+      finished && !undone
+        ? await deliveryStarted(tx, { clientId: part.clientId, productionRunId: part.id })
+        : [];
+    const refusal = partUndoRefusal({ finished, undone, undoPending: false, wentOut });
+    if (refusal)
+      throw wentOut.length > 0 ? new DeliveryStartedError(wentOut) : new HttpError(409, { detail: refusal });
     const job = await createJobRun(tx, { clientId: part.clientId, user }, PRODUCTION_UNDO_JOB);
     await tx
       .update(productionRuns)

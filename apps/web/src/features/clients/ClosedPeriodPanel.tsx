@@ -1,5 +1,17 @@
 import { usDate, type ClosedPeriod, type ClosedPeriodEvent } from "@cyclebill/domain";
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch, describeApiError } from "../../api/api-client";
@@ -25,6 +37,7 @@ export function ClosedPeriodPanel({ clientId }: { clientId: number }) {
       apiFetch<ClosedPeriod>(`/clients/${String(clientId)}/closed-period/`, { signal }),
   });
   const [reason, setReason] = useState("");
+  const [confirming, setConfirming] = useState(false);
   const change = useMutation({
     mutationFn: (action: "reopen" | "close") =>
       apiFetch<ClosedPeriod>(`/clients/${String(clientId)}/closed-period/${action}/`, {
@@ -34,6 +47,7 @@ export function ClosedPeriodPanel({ clientId }: { clientId: number }) {
     onSuccess: (next) => {
       queryClient.setQueryData(key, next);
       setReason("");
+      setConfirming(false);
     },
   });
   const data = period.data;
@@ -69,8 +83,7 @@ export function ClosedPeriodPanel({ clientId }: { clientId: number }) {
           />
           <Button
             variant="default"
-            onClick={() => change.mutate("reopen")}
-            loading={change.isPending && change.variables === "reopen"}
+            onClick={() => setConfirming(true)}
             disabled={!data?.books_closed_through || reason.trim() === ""}
           >
             Reopen
@@ -88,6 +101,39 @@ export function ClosedPeriodPanel({ clientId }: { clientId: number }) {
             {describeApiError(change.error)}
           </Alert>
         ) : null}
+        <Modal opened={confirming} onClose={() => setConfirming(false)} title="Reopen the period?">
+          {data?.reopen ? (
+            <Stack gap="sm">
+              <Text>
+                The books will be closed only through {shown(data.reopen.closed_through)} instead of{" "}
+                {shown(data.books_closed_through)}.
+              </Text>
+              {/* Why a reopen is not free: what went out stops adding up against a changed period. */}
+              <Alert color="orange" variant="light" data-testid="reopen-statements">
+                {data.reopen.statements === 0
+                  ? "No sent statement is dated in the reopened period."
+                  : `${data.reopen.statements.toLocaleString("en-US")} sent statement${data.reopen.statements === 1 ? " is" : "s are"} dated in the reopened period. Once anything in it changes, ${data.reopen.statements === 1 ? "it" : "they"} will no longer prove ${data.reopen.statements === 1 ? "itself" : "themselves"} (the ledger will no longer add up to what was sent) until reissued.`}
+              </Alert>
+              {change.isError ? (
+                <Alert color="red" variant="light">
+                  {describeApiError(change.error)}
+                </Alert>
+              ) : null}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setConfirming(false)}>
+                  Cancel
+                </Button>
+                <Button
+                  color="orange"
+                  onClick={() => change.mutate("reopen")}
+                  loading={change.isPending && change.variables === "reopen"}
+                >
+                  Reopen the period
+                </Button>
+              </Group>
+            </Stack>
+          ) : null}
+        </Modal>
         {data && data.history.length > 0 ? (
           <Table striped withTableBorder>
             <Table.Thead>

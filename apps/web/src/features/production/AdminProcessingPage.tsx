@@ -78,6 +78,9 @@ function AdminProcessing() {
     return { value: String(n), label: `Cycle ${n} (${clients} client${clients === 1 ? "" : "s"})` };
   });
   const billing = preview.data?.clients.filter((client) => !client.skip_reason) ?? [];
+  // The run's own refusal of this date (too far ahead, before a last billing): shown instead of a
+  // preview of a run that would not start.
+  const refusal = preview.data?.run_refusal ?? null;
   // What the admin confirms is kept as shown: the preview refetches while the run starts.
   const [confirmed, setConfirmed] = useState<{
     clients: string[];
@@ -130,7 +133,10 @@ function AdminProcessing() {
           }}
           w={180}
         />
-        <Button onClick={openConfirmation} disabled={!preview.data || billing.length === 0}>
+        <Button
+          onClick={openConfirmation}
+          disabled={!preview.data || billing.length === 0 || refusal !== null}
+        >
           Run cycle {cycle}
         </Button>
       </Group>
@@ -141,11 +147,19 @@ function AdminProcessing() {
         <Title order={2} size="h4">
           Clients of cycle {cycle} on {runDate}
         </Title>
-        <CyclePreviewTable preview={preview.data} loading={preview.isPending} onOpen={setClientId} />
+        {refusal !== null ? (
+          <Alert color="yellow" title="This run date cannot be run" data-testid="run-date-refusal">
+            {refusal}
+          </Alert>
+        ) : (
+          <CyclePreviewTable preview={preview.data} loading={preview.isPending} onOpen={setClientId} />
+        )}
         {preview.isError ? <Alert color="red">{describeApiError(preview.error)}</Alert> : null}
       </Stack>
 
-      {clientId !== null ? <ClientCustomers clientId={clientId} runDate={runDate} /> : null}
+      {clientId !== null && refusal === null ? (
+        <ClientCustomers clientId={clientId} runDate={runDate} />
+      ) : null}
 
       <RunHistory onSelect={(id) => update({ run: String(id) })} />
 

@@ -70,25 +70,28 @@ export function PoolList() {
                 <Table.Td ta="right">{fileSize(pool.file_bytes)}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap" justify="flex-end">
-                    <Button
-                      size="xs"
-                      variant="light"
-                      disabled={pool.state !== "ready"}
-                      loading={
-                        download.isPending && download.variables?.fallbackName === `${pool.pool_name}.zip`
-                      }
-                      onClick={() =>
-                        download.mutate({
-                          path: `/dailyproduction/download/pool/${encodeURIComponent(pool.pool_name)}/`,
-                          fallbackName: `${pool.pool_name}.zip`,
-                        })
-                      }
-                    >
-                      Download
-                    </Button>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(pool)}>
-                      Delete
-                    </Button>
+                    {pool.actions.includes("download") ? (
+                      <Button
+                        size="xs"
+                        variant="light"
+                        loading={
+                          download.isPending && download.variables?.fallbackName === `${pool.pool_name}.zip`
+                        }
+                        onClick={() =>
+                          download.mutate({
+                            path: `/dailyproduction/download/pool/${encodeURIComponent(pool.pool_name)}/`,
+                            fallbackName: `${pool.pool_name}.zip`,
+                          })
+                        }
+                      >
+                        Download
+                      </Button>
+                    ) : null}
+                    {pool.actions.includes("delete") ? (
+                      <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(pool)}>
+                        Delete
+                      </Button>
+                    ) : null}
                   </Group>
                 </Table.Td>
               </Table.Tr>

@@ -4,7 +4,7 @@ import { describeApiError } from "../../api/api-client";
 import { formatAmount } from "../../lib/format";
 import { LoadingRows } from "../shell/LoadingRows";
 import { useProductionRuns, useRebuildPools } from "./production-api";
-import { RunStatusBadge } from "./RunProgress";
+import { RunStatusBadge, runUndone } from "./RunProgress";
 
 /** The last runs, newest first; choosing one shows its figures above. */
 export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
@@ -55,7 +55,7 @@ export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
                   <Table.Td>{run.cycle}</Table.Td>
                   <Table.Td>{run.run_date}</Table.Td>
                   <Table.Td>
-                    <RunStatusBadge status={run.status} />
+                    <RunStatusBadge status={run.status} undone={runUndone(run)} />
                   </Table.Td>
                   <Table.Td ta="right">
                     {run.done} / {run.total}
@@ -64,16 +64,18 @@ export function RunHistory({ onSelect }: { onSelect: (id: number) => void }) {
                   <Table.Td ta="right">{formatAmount(run.figures.recurring.total)}</Table.Td>
                   <Table.Td ta="right">{formatAmount(run.figures.late_fees.total)}</Table.Td>
                   <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      disabled={run.status !== "done"}
-                      loading={rebuild.isPending && rebuild.variables === run.id}
-                      aria-label={`Rebuild pools of run ${String(run.id)}`}
-                      onClick={() => rebuildPools(run.id)}
-                    >
-                      Rebuild pools
-                    </Button>
+                    {/* Offered only when the server would take it: a failed, deleted or missing pool. */}
+                    {run.actions.includes("rebuild_pools") ? (
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        loading={rebuild.isPending && rebuild.variables === run.id}
+                        aria-label={`Rebuild pools of run ${String(run.id)}`}
+                        onClick={() => rebuildPools(run.id)}
+                      >
+                        Rebuild pools
+                      </Button>
+                    ) : null}
                   </Table.Td>
                 </Table.Tr>
               );

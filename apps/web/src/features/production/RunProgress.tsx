@@ -6,19 +6,36 @@ import { FigureCells, FigureHeaders } from "./FiguresCells";
 import { UndoRunButton } from "./UndoRunButton";
 import { countOf } from "../../lib/plural";
 
-const STATUS_COLORS: Record<ProductionRun["status"], string> = {
+type ShownStatus = ProductionRun["status"] | "undone";
+
+const STATUS_COLORS: Record<ShownStatus, string> = {
   queued: "gray",
   running: "blue",
   done: "green",
   failed: "red",
+  undone: "orange",
 };
 
-export function RunStatusBadge({ status }: { status: ProductionRun["status"] }) {
+/** A run's (or a part's) status; an undone one says so rather than "done". */
+export function RunStatusBadge({
+  status,
+  undone = false,
+}: {
+  status: ProductionRun["status"];
+  undone?: boolean;
+}) {
+  const shown: ShownStatus = undone ? "undone" : status;
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light">
-      {status}
+    // Never narrower than its word: in a crowded table the badge was cut to "D…".
+    <Badge color={STATUS_COLORS[shown]} variant="light" miw="max-content">
+      {shown}
     </Badge>
   );
+}
+
+/** Every client part of the run was undone: its statements and pools are gone. */
+export function runUndone(run: ProductionRun): boolean {
+  return run.clients.length > 0 && run.clients.every((client) => Boolean(client.undo?.undone_at));
 }
 
 /** A run's progress (customers done of total) while it runs, then its figures per client. */
@@ -32,7 +49,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
           <Text fw={600}>
             Run {run.id}: cycle {run.cycle}, {run.run_date}
           </Text>
-          <RunStatusBadge status={run.status} />
+          <RunStatusBadge status={run.status} undone={runUndone(run)} />
         </Group>
         <Progress
           value={percent}
@@ -66,7 +83,7 @@ export function RunProgress({ run }: { run: ProductionRun }) {
                   <Table.Tr key={client.client_id}>
                     <Table.Td>{client.client_name}</Table.Td>
                     <Table.Td>
-                      <RunStatusBadge status={client.status} />
+                      <RunStatusBadge status={client.status} undone={Boolean(client.undo?.undone_at)} />
                     </Table.Td>
                     {client.figures ? (
                       <FigureCells figures={client.figures} />

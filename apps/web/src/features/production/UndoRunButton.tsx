@@ -33,12 +33,17 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
         Undoing…
       </Text>
     );
-  if (part.status !== "done") return null;
+  // Offered only while the server would take it (nothing of the part went out yet); a dialog open
+  // when that changes stays, with the server's refusal in it.
+  const offered = part.actions.includes("undo");
+  if (!offered && !open) return null;
   const confirm = () =>
     undo.mutate(
       { runId, clientId: part.client_id, reason: reason.trim() },
       { onSuccess: () => setOpen(false) },
     );
+  // A refusal (something went out meanwhile) stands: pressing again would be refused again.
+  const refused = undo.isError;
   return (
     <Stack gap={4}>
       {state?.status === "failed" ? (
@@ -46,9 +51,11 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
           Undo failed: {state.error}
         </Text>
       ) : null}
-      <Button size="compact-xs" variant="light" color="orange" onClick={() => setOpen(true)}>
-        Undo run
-      </Button>
+      {offered ? (
+        <Button size="compact-xs" variant="light" color="orange" onClick={() => setOpen(true)}>
+          Undo run
+        </Button>
+      ) : null}
       <Modal opened={open} onClose={() => setOpen(false)} title={`Undo ${part.client_name}'s run?`} centered>
         <Stack gap="sm">
           <Text size="sm">
@@ -75,7 +82,12 @@ export function UndoRunButton({ runId, part }: { runId: number; part: RunPart })
             <Button variant="default" onClick={() => setOpen(false)}>
               Keep the run
             </Button>
-            <Button color="orange" loading={undo.isPending} disabled={!reason.trim()} onClick={confirm}>
+            <Button
+              color="orange"
+              loading={undo.isPending}
+              disabled={!reason.trim() || refused}
+              onClick={confirm}
+            >
               Undo the run
             </Button>
           </Group>

@@ -85,8 +85,12 @@ export function useProductionRun(id: number | null) {
     queryFn: async ({ signal }) => {
       const previous = queryClient.getQueryData<ProductionRun>(["production", "run", id]);
       const run = await apiFetch<ProductionRun>(`/productionruns/${id}/`, { signal });
-      // Also when the first read already finds it finished: a short run can end before it.
-      if (isFinished(run) && (!previous || !isFinished(previous))) {
+      // Also when the first read already finds it finished: a short run can end before it. An undo
+      // that just finished took its pools and statements away: the lists are read again too.
+      if (
+        (isFinished(run) && (!previous || !isFinished(previous))) ||
+        (undoPending(previous) && !undoPending(run))
+      ) {
         void queryClient.invalidateQueries({
           queryKey: ["production"],
           predicate: (query) => query.queryKey[1] !== "run",
