@@ -6,3 +6,4 @@ export * from "./schema/payments.js";
 export * from "./schema/gateway.js";
 export * from "./schema/card-notices.js";
 export * from "./schema/audit.js";
+export * from "./schema/production-schedule.js";
