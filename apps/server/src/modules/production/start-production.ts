@@ -37,7 +37,7 @@ export type StartProductionInput = {
 export async function startProductionRun(
   db: Database,
   /** Who started it: the admin, or (a scheduled run) the admin who set the schedule, if still there. */
-  user: Pick<AuthUser, "id"> | null,
+  user: AuthUser | Pick<AuthUser, "id"> | null,
   input: StartProductionInput,
   enqueue: EnqueueProductionSteps,
 ): Promise<ProductionRun> {
