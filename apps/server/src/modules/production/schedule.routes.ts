@@ -32,7 +32,8 @@ export function registerScheduleRoutes(router: Router): void {
     for (const step of steps)
       await jobs.enqueue("production-run", step.payload, { executor: tx, priority: step.priority });
   };
-  const starter = { chunkSize: config.jobs.chunkSize, enqueue };
+  // Read when a request comes: describing the API (no config) registers the routes too.
+  const starter = () => ({ chunkSize: config.jobs.chunkSize, enqueue });
 
   defineRoute(router, {
     name: "listProductionSchedules",
@@ -132,7 +133,7 @@ export function registerScheduleRoutes(router: Router): void {
     access: "admin",
     response: scheduledCycleListSchema,
     handle: async () => {
-      await checkSchedules(db, starter);
+      await checkSchedules(db, starter());
       return listScheduledCycles(db);
     },
   });
@@ -146,6 +147,6 @@ export function registerScheduleRoutes(router: Router): void {
     access: "admin",
     params: recordIdParamsSchema,
     response: scheduledCycleSchema,
-    handle: ({ params, auth }) => approveScheduledRun(db, auth.user, params.id, starter),
+    handle: ({ params, auth }) => approveScheduledRun(db, auth.user, params.id, starter()),
   });
 }

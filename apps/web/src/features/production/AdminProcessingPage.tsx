@@ -27,6 +27,7 @@ import { useCyclePreview, useProductionCycles, useProductionRun, useStartRun } f
 import { PoolList } from "./PoolList";
 import { RunHistory } from "./RunHistory";
 import { RunProgress } from "./RunProgress";
+import { ScheduledCycles } from "./ScheduledCycles";
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -145,6 +146,8 @@ function AdminProcessing() {
       </Stack>
 
       {clientId !== null ? <ClientCustomers clientId={clientId} runDate={runDate} /> : null}
+
+      <ScheduledCycles onShowRun={(id) => update({ run: String(id) })} />
 
       <RunHistory onSelect={(id) => update({ run: String(id) })} />
 
