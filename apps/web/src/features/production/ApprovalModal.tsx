@@ -68,7 +68,7 @@ export function ApprovalModal(props: {
       <Stack gap="sm">
         <Text>
           Cycle {item.cycle} for {item.run_date}, scheduled at {item.run_time ?? "—"}: {billing.length} client
-          {billing.length === 1 ? "" : "s"} bill.
+          {billing.length === 1 ? " bills" : "s bill"}.
         </Text>
         {totals ? (
           <Text size="sm">
