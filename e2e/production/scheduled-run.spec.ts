@@ -24,6 +24,18 @@ function daysToCycleDay(now = new Date()): number {
   return 0;
 }
 
+/** FAKETIME for the server: `ahead` days past this process's clock, itself moved when run under faketime. */
+function movedFaketime(current: string | undefined, ahead: number): string {
+  const offset = /^([+-]?\d+)d$/.exec(current ?? "");
+  if (offset) return `${Number(offset[1]) + ahead >= 0 ? "+" : ""}${Number(offset[1]) + ahead}d`;
+  const fixed = /^@(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(current ?? "");
+  if (fixed) {
+    const moved = new Date(new Date(`${fixed[1]}T${fixed[2]}Z`).getTime() + ahead * DAY_MS).toISOString();
+    return `@${moved.slice(0, 10)} ${moved.slice(11, 19)}`;
+  }
+  return `+${ahead}d`;
+}
+
 type Scheduled = {
   results: { id: number | null; cycle: number; state: string; cycle_run_id: number | null }[];
 };
@@ -42,7 +54,7 @@ describe("a scheduled cycle held for approval", () => {
       if (ahead === 0 || !existsSync(FAKETIME_LIB)) return {};
       return {
         LD_PRELOAD: FAKETIME_LIB,
-        FAKETIME: `+${ahead}d`,
+        FAKETIME: movedFaketime(process.env.FAKETIME, ahead),
         FAKETIME_DONT_FAKE_MONOTONIC: "1",
       };
     },
