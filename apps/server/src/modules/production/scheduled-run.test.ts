@@ -191,6 +191,42 @@ describe("scheduled cycles", () => {
     expect((await admin.delete(`/api/production/holds/${only.clientId}/`)).status).toBe(404);
   });
 
+  it("start once after a worker died between the claim and the start, or between the start and its record", async () => {
+    for (const [cycle, startedBeforeDeath] of [
+      [15, false],
+      [16, true],
+    ] as const) {
+      await createProductionClient(testApp.db, {
+        clientNo: 9000 + cycle,
+        cycle,
+        dateLastBilling: `2025-05-${cycle}`,
+        customers: 1,
+      });
+      expect((await admin.put(`/api/production/schedules/${cycle}/`, { run_time: "08:00" })).status).toBe(
+        200,
+      );
+      at(`2025-06-${cycle}T08:00:00Z`);
+      // What a worker killed with kill -9 leaves: the claim committed, the run not started (or started,
+      // the scheduled run not yet pointing at it).
+      const [claimed] = await testApp.db
+        .insert(scheduledRuns)
+        .values({ cycle, runDate: `2025-06-${cycle}`, state: "starting", requiresApproval: false })
+        .returning();
+      if (startedBeforeDeath) {
+        const started = await admin.request("POST", `/api/dailyproduction/cycle/${cycle}/`, {
+          body: { run_date: `2025-06-${cycle}` },
+          headers: { "idempotency-key": `scheduled-run:${claimed?.id}` },
+        });
+        expect(started.status, started.text).toBe(202);
+      }
+      await Promise.all([check(), check()]);
+      const runs = await runsOfCycle(cycle);
+      expect(runs).toHaveLength(1);
+      expect((await waitForProductionRun(admin, runs[0]?.id ?? 0)).status).toBe("done");
+      expect(await scheduled()).toMatchObject([{ cycle, state: "done", cycle_run_id: runs[0]?.id }]);
+    }
+  });
+
   it("are not due on the 29th to the 31st, which are no cycle's day", async () => {
     at("2025-06-29T12:00:00Z");
     await check();
