@@ -58,6 +58,7 @@ export * from "./production/run-date.js";
 export * from "./production/run-actions.js";
 export * from "./ledger/closed-period.js";
 export * from "./records/production-records.js";
+export * from "./records/production-schedule-records.js";
 export * from "./delivery/pool-rules.js";
 export * from "./delivery/statement-due.js";
 export * from "./records/pool-records.js";

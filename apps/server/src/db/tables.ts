@@ -7,3 +7,4 @@ export * from "./schema/gateway.js";
 export * from "./schema/card-notices.js";
 export * from "./schema/audit.js";
 export * from "./schema/work-queue.js";
+export * from "./schema/production-schedule.js";

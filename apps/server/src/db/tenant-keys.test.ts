@@ -24,6 +24,9 @@ const GLOBAL_TABLES: readonly string[] = [
   "pools",
   // A production run of a cycle spans the cycle's clients (admin), as pools do; its parts are tenant-owned.
   "cycle_runs",
+  // A cycle's schedule and its scheduled runs span the cycle's clients too (production_holds is per client).
+  "production_schedules",
+  "scheduled_runs",
 ];
 
 const TENANT_KEY = "client_id";

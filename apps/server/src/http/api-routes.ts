@@ -11,6 +11,7 @@ import { registerJobRunRoutes } from "../modules/jobs/job-runs.routes.js";
 import { registerInvoiceRoutes } from "../modules/invoices/invoices.routes.js";
 import { registerMessageRoutes } from "../modules/messages/messages.routes.js";
 import { registerProductionRoutes } from "../modules/production/production.routes.js";
+import { registerScheduleRoutes } from "../modules/production/schedule.routes.js";
 import { registerPoolRoutes } from "../modules/delivery/pools.routes.js";
 import { registerPaymentRoutes } from "../modules/payments/payments.routes.js";
 import { registerAccountReportRoutes } from "../modules/reports/account-reports.routes.js";
@@ -47,6 +48,7 @@ export function registerApiRoutes(router: Router): void {
   registerJobRunRoutes(router);
   registerGatewayReconcileRoutes(router);
   registerProductionRoutes(router);
+  registerScheduleRoutes(router);
   registerPoolRoutes(router);
   registerAccountReportRoutes(router);
   registerPaymentRoutes(router);

@@ -27,6 +27,7 @@ import { EXPIRING_CARDS_CRON, expiringCardsJob } from "./expiring-cards.job.js";
 import { gatewayReconcileDailyJob, gatewayReconcileJob } from "./gateway-reconcile.job.js";
 import { GATEWAY_RECONCILE_CRON } from "../modules/gateway-reconcile/gateway-reconcile-run.js";
 import { GATEWAY_FOLLOWUPS_CRON, gatewayFollowupsJob } from "./gateway-followups.job.js";
+import { PRODUCTION_SCHEDULE_CRON, productionScheduleJob } from "./production-schedule.job.js";
 
 /** Every job, the only registry: a job not listed here is never queued nor worked. */
 export const jobDefinitions = [
@@ -44,6 +45,7 @@ export const jobDefinitions = [
   gatewayReconcileJob,
   gatewayReconcileDailyJob,
   gatewayFollowupsJob,
+  productionScheduleJob,
 ] as const;
 
 type Definition = (typeof jobDefinitions)[number];
@@ -107,6 +109,9 @@ export async function startJobs(options: StartJobsOptions): Promise<JobQueue> {
     await boss.schedule(expiringCardsJob.id, EXPIRING_CARDS_CRON, {});
     await boss.schedule(gatewayReconcileDailyJob.id, GATEWAY_RECONCILE_CRON, {});
     await boss.schedule(gatewayFollowupsJob.id, GATEWAY_FOLLOWUPS_CRON, {});
+    await boss.schedule(productionScheduleJob.id, PRODUCTION_SCHEDULE_CRON, {
+      chunkSize: settings.chunkSize,
+    });
   }
 
   if (options.work && settings.workers > 0) {

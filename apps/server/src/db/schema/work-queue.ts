@@ -4,7 +4,7 @@ import { idColumn, refColumn } from "./columns.js";
 import { clients } from "./platform.js";
 
 /**
- * Work-queue items a person marked handled (migration 0048): a return, a declined payment or a
+ * Work-queue items a person marked handled (migration 0042): a return, a declined payment or a
  * failed email followed up outside Cyclebill. Once per item; owned by modules/work-queue.
  */
 export const workItemsHandled = pgTable(

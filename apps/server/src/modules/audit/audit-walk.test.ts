@@ -11,6 +11,7 @@ import { pollUntil } from "../../test-support/poll-until.js";
 import { accessSteps, resourceSteps } from "../../test-support/audit-walk/walk-steps-access.js";
 import { ledgerSteps, readOnlyPosts } from "../../test-support/audit-walk/walk-steps-ledger.js";
 import { paymentSteps, productionSteps } from "../../test-support/audit-walk/walk-steps-money.js";
+import { scheduleSteps } from "../../test-support/audit-walk/walk-steps-schedule.js";
 import { securitySteps } from "../../test-support/audit-walk/walk-steps-security.js";
 import {
   idOf,
@@ -33,6 +34,7 @@ const steps: WalkStep[] = [
   ...paymentSteps,
   ...ledgerSteps,
   ...productionSteps,
+  ...scheduleSteps,
   ...securitySteps,
 ];
 

@@ -11,7 +11,7 @@ import type { Database } from "../../db/database.js";
 import { cycleRuns, productionRuns } from "../../db/tables.js";
 import type { AuthUser } from "../../http/auth-context.js";
 import { fieldError } from "../../http/errors.js";
-import { createJobRun } from "../jobs/job-runs.js";
+import { createJobRunFor } from "../jobs/job-runs.js";
 import {
   clientsAlreadyRun,
   clientsOfCycle,
@@ -41,7 +41,8 @@ export type StartProductionInput = {
  */
 export async function startProductionRun(
   db: Database,
-  user: AuthUser,
+  /** Who started it: the admin, or (a scheduled run) the admin who set the schedule, if still there. */
+  user: AuthUser | Pick<AuthUser, "id"> | null,
   input: StartProductionInput,
   enqueue: EnqueueProductionSteps,
 ): Promise<ProductionRun> {
@@ -100,7 +101,7 @@ export async function startProductionRun(
     // A failed part resumes in its own run: a new job run plans only the customers its recorded
     // chunks did not cover; the unique keys keep anything from being posted or stated twice.
     for (const { clientId, part } of retried) {
-      const job = await createJobRun(tx, { clientId, user }, PRODUCTION_RUN_JOB);
+      const job = await createJobRunFor(tx, clientId, PRODUCTION_RUN_JOB, user?.id ?? null);
       await tx
         .update(productionRuns)
         .set({ jobRunId: job.id, status: "queued", error: null, finishedAt: null })
@@ -130,7 +131,7 @@ export async function startProductionRun(
         clientIds: input.clientIds ?? null,
         skipped,
         idempotencyKey: input.idempotencyKey ?? null,
-        startedByUserId: user.id,
+        startedByUserId: user?.id ?? null,
       })
       .returning({ id: cycleRuns.id });
     if (!run) throw new Error("production run not created");
@@ -141,7 +142,7 @@ export async function startProductionRun(
         .set({ cycleRunId: run.id })
         .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, part.productionRunId)));
     for (const part of billing) {
-      const job = await createJobRun(tx, { clientId: part.clientId, user }, PRODUCTION_RUN_JOB);
+      const job = await createJobRunFor(tx, part.clientId, PRODUCTION_RUN_JOB, user?.id ?? null);
       const [row] = await tx
         .insert(productionRuns)
         .values({
@@ -153,7 +154,7 @@ export async function startProductionRun(
           runMonth: input.runDate.slice(0, 7),
           periodStart: part.start,
           periodEnd: part.end,
-          startedByUserId: user.id,
+          startedByUserId: user?.id ?? null,
         })
         .returning({ id: productionRuns.id });
       if (!row) throw new Error("production run part not created");

@@ -28,6 +28,7 @@ import { PoolList } from "./PoolList";
 import { RunHistory } from "./RunHistory";
 import { RunProgress } from "./RunProgress";
 import { countOf } from "../../lib/plural";
+import { ScheduledCycles } from "./ScheduledCycles";
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -160,6 +161,8 @@ function AdminProcessing() {
       {clientId !== null && refusal === null ? (
         <ClientCustomers clientId={clientId} runDate={runDate} />
       ) : null}
+
+      <ScheduledCycles onShowRun={(id) => update({ run: String(id) })} />
 
       <RunHistory onSelect={(id) => update({ run: String(id) })} />
 
