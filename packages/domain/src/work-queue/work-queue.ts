@@ -45,7 +45,8 @@ export const workItemSchema = z.object({
   kind: z.enum(WORK_ITEM_KINDS),
   /** The record the item is about, unique within its kind and client (what "handled" names). */
   key: z.string(),
-  client_id: z.number().int(),
+  /** Null for the provider's own items (a cycle's scheduled run, which bills many clients). */
+  client_id: z.number().int().nullable(),
   client_name: z.string(),
   title: z.string(),
   detail: z.string(),

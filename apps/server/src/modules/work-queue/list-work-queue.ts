@@ -4,6 +4,7 @@ import {
   handledByHand,
   resolvePaging,
   type Page,
+  type ScheduledCycle,
   type WorkItem,
   type WorkItemKind,
   type WorkQueueQuery,
@@ -15,6 +16,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { roleOf, type AuthUser } from "../../http/auth-context.js";
 import { forbidden } from "../../http/errors.js";
+import { listScheduledCycles } from "../production/scheduled-runs.js";
 import { WORK_ITEM_QUERIES, type WorkItemRow, type WorkQueueScope } from "./work-queue.queries.js";
 
 /** The kinds a client's owner works on; the provider's admins also run cycles and print pools. */
@@ -25,6 +27,8 @@ const OWNER_KINDS: readonly WorkItemKind[] = [
   "payment_returned",
   "statement_unproven",
 ];
+
+const countSchema = z.object({ total: dbInt });
 
 const rowSchema = z.object({
   kind: z.enum(WORK_ITEM_KINDS),
@@ -74,6 +78,47 @@ function toItem(row: WorkItemRow): WorkItem {
   };
 }
 
+const STATE_WORDS: Record<ScheduledCycle["state"], string> = {
+  due: "due",
+  waiting_approval: "waiting for approval",
+  running: "running",
+  done: "done",
+  failed: "failed",
+  held: "held: every client of the cycle is held out",
+};
+
+/**
+ * Today's scheduled cycles that still need a person or are under way (a done one needs nothing),
+ * and every scheduled run waiting for approval: the provider's items, for admins.
+ */
+async function scheduledItems(db: Database): Promise<WorkItem[]> {
+  const { results } = await listScheduledCycles(db);
+  return results
+    .filter((cycle) => cycle.state !== "done")
+    .map((cycle): WorkItem => {
+      const waiting = cycle.state === "waiting_approval";
+      const held = cycle.held.map((client) => `${client.client_name} held (${client.reason})`);
+      return {
+        kind: waiting ? "run_waiting_approval" : "cycle_due",
+        key: `${String(cycle.cycle)}-${cycle.run_date}`,
+        client_id: null,
+        client_name: "",
+        title: `Cycle ${String(cycle.cycle)}${cycle.run_time ? ` at ${cycle.run_time}` : ""}`,
+        detail: [
+          `Scheduled run ${STATE_WORDS[cycle.state]}`,
+          ...(cycle.error ? [cycle.error] : []),
+          ...held,
+        ].join("; "),
+        amount: null,
+        since: cycle.run_date,
+        action: waiting
+          ? { label: "Review and approve", to: "/AdminProcessingView" }
+          : { label: "Open Admin Processing", to: "/AdminProcessingView" },
+        handled_by_hand: false,
+      };
+    });
+}
+
 /**
  * GET /api/work-queue/: what needs a person, oldest first within each kind, kinds in the queue's
  * order. Admins see every client's (or the chosen client's); an owner their own client's part;
@@ -94,20 +139,31 @@ export async function listWorkQueue(
   const kinds = WORK_ITEM_KINDS.filter(
     (kind) => (role === "admin" || OWNER_KINDS.includes(kind)) && (!query.kind || query.kind === kind),
   );
+  // The provider's scheduled cycles lead (their kinds come first), then the records' items.
+  const lead = role === "admin" ? (await scheduledItems(db)).filter((item) => kinds.includes(item.kind)) : [];
+  const { limit, offset } = resolvePaging(query);
+  const leadPage = lead.slice(offset, offset + limit);
   const selects = kinds.flatMap((kind) => {
     const select = WORK_ITEM_QUERIES[kind];
     return select ? [sql`(${select(scope)})`] : [];
   });
-  if (selects.length === 0) return { count: 0, results: [] };
-  const { limit, offset } = resolvePaging(query);
+  if (selects.length === 0) return { count: lead.length, results: leadPage };
+  const items = sql`(${sql.join(selects, sql` union all `)}) items`;
   const order = sql.raw(
     `case kind ${kinds.map((kind, index) => `when '${kind}' then ${index}`).join(" ")} end`,
   );
-  const rows = await queryRows(
-    db,
-    sql`select *, count(*) over () as total from (${sql.join(selects, sql` union all `)}) items
-        order by ${order}, since, client_id, key limit ${limit} offset ${offset}`,
-    rowSchema.extend({ total: dbInt }),
-  );
-  return { count: rows[0]?.total ?? 0, results: rows.map((row) => toItem(row)) };
+  const [total] = await queryRows(db, sql`select count(*) as total from ${items}`, countSchema);
+  const rows =
+    limit - leadPage.length > 0
+      ? await queryRows(
+          db,
+          sql`select * from ${items} order by ${order}, since, client_id, key
+              limit ${limit - leadPage.length} offset ${Math.max(0, offset - lead.length)}`,
+          rowSchema,
+        )
+      : [];
+  return {
+    count: lead.length + (total?.total ?? 0),
+    results: [...leadPage, ...rows.map((row) => toItem(row))],
+  };
 }

@@ -52,7 +52,7 @@ export function WorkQueue({ clientId }: { clientId: number | null }) {
               <Stack gap={6} component="ul" p={0} m={0}>
                 {group.map((item) => (
                   <Group
-                    key={`${String(item.client_id)}-${item.key}`}
+                    key={`${String(item.client_id ?? "provider")}-${item.key}`}
                     component="li"
                     justify="space-between"
                     wrap="wrap"
@@ -62,7 +62,7 @@ export function WorkQueue({ clientId }: { clientId: number | null }) {
                   >
                     <Stack gap={0} style={{ minWidth: 0, flex: "1 1 320px" }}>
                       <Text size="sm" fw={500}>
-                        {allClients ? `${item.client_name} · ` : ""}
+                        {allClients && item.client_name ? `${item.client_name} · ` : ""}
                         {item.title}
                         {item.amount ? ` · ${formatAmount(item.amount)}` : ""}
                       </Text>
@@ -120,7 +120,7 @@ function HandledDialog({ item, onClose }: { item: WorkItem; onClose: () => void 
           <Button
             loading={mark.isPending}
             onClick={() => {
-              if (handledByHand(item.kind))
+              if (handledByHand(item.kind) && item.client_id !== null)
                 mark.mutate(
                   { clientId: item.client_id, payload: { kind: item.kind, key: item.key, note } },
                   { onSuccess: onClose },
