@@ -281,7 +281,8 @@ function PaymentSummary({ info }: { info: PublicPaymentInfo }) {
     <Stack gap={4} p="sm" bg="gray.0" style={{ borderRadius: "var(--mantine-radius-sm)" }}>
       {rows.map(([label, value]) => (
         <Group key={label} justify="space-between" gap="md" wrap="nowrap">
-          <Text size="sm" c="dimmed">
+          {/* The label keeps to one line ("Amount due" broke in two on a phone); the value wraps. */}
+          <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
             {label}
           </Text>
           <Text size="sm" fw={500} ta="right">
