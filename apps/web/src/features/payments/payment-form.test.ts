@@ -109,11 +109,6 @@ describe("payment form: what it starts with", () => {
     });
   });
 
-  test("the public lookups carry no email, city or state: those start empty", () => {
-    const values = initialPaymentValues(INFO, false);
-    expect([values.email, values.city, values.state]).toEqual(["", "", ""]);
-  });
-
   test("a credit balance or zero proposes no amount", () => {
     expect(initialPaymentValues({ ...INFO, amount: "-20.00" }, false).amount).toBe("");
     expect(initialPaymentValues({ ...INFO, amount: "0.00" }, false).amount).toBe("");
