@@ -3,6 +3,12 @@ import { SMTPServer } from "smtp-server";
 
 export type CapturedMail = {
   to: string;
+  /** The From header's display name and address. */
+  from: { name: string; address: string };
+  /** The Reply-To header's addresses, comma-separated ("" when none). */
+  replyTo: string;
+  /** The SMTP envelope's MAIL FROM. */
+  envelopeFrom: string;
   subject: string;
   text: string;
   html: string;
@@ -70,6 +76,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
           .then((parsed) => {
             messages.push({
               to: (parsed.to ?? []).map((address) => address.address ?? "").join(", "),
+              from: { name: parsed.from?.name ?? "", address: parsed.from?.address ?? "" },
+              replyTo: (parsed.replyTo ?? []).map((address) => address.address ?? "").join(", "),
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
               subject: parsed.subject ?? "",
               text: parsed.text ?? "",
               html: parsed.html ?? "",

@@ -62,6 +62,11 @@ export const paymentInfoSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   client_name: z.string(),
+  /**
+   * Whether the client takes card and ACH payments (a gateway key stored): without it the pay page
+   * says so and shows no form, and statements carry no pay link.
+   */
+  takes_card_payments: z.boolean(),
   statement: payableStatementSchema.nullable(),
   stored_method: storedMethodSchema.nullable(),
   autopay_flag: z.boolean(),
@@ -70,9 +75,10 @@ export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
 
 /**
  * What the public page is told (get-payment-info, get-link-info): the spec's payment info and the
- * statement, never the customer's email or more of the address than the spec's response carries.
+ * statement, with the city and state beside the address and ZIP the spec's response carries (the
+ * billing form starts filled), never the customer's email.
  */
-export const publicPaymentInfoSchema = paymentInfoSchema.omit({ email: true, city: true, state: true });
+export const publicPaymentInfoSchema = paymentInfoSchema.omit({ email: true });
 export type PublicPaymentInfo = z.infer<typeof publicPaymentInfoSchema>;
 
 /** POST /api/customers/{id}/payment-link/ (201): a single-use link to store a method, 7 days. */
@@ -176,10 +182,13 @@ export const paymentAttemptSchema = z.object({
   settled_at: timestampString.nullable(),
   /** Unknown past the lookup window (NEEDS_CHECKING_AFTER_MS): staff should look the attempt up at the gateway. */
   needs_checking: z.boolean(),
-  /** The email this attempt sent: a receipt (approved sale) or a declined-autopay notice; null if none. */
+  /**
+   * The email this attempt sent: a receipt (approved sale), a declined-autopay notice or a refund
+   * notice (approved refund or void); null if none.
+   */
   receipt: z
     .object({
-      kind: z.enum(["receipt", "declined"]),
+      kind: z.enum(["receipt", "declined", "refund"]),
       status: z.enum(["queued", "sending", "sent", "failed"]),
       recipient: z.string(),
       sent_at: timestampString.nullable(),

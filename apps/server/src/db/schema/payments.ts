@@ -189,7 +189,8 @@ export const customerPaymentMethods = pgTable(
   ],
 );
 
-export const paymentReceiptKinds = ["receipt", "declined"] as const;
+/** receipt: an approved payment; declined: an autopay charge refused; refund: a payment given back. */
+export const paymentReceiptKinds = ["receipt", "declined", "refund"] as const;
 export const paymentReceiptStatuses = ["queued", "sending", "sent", "failed"] as const;
 
 /**

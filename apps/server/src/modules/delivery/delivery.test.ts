@@ -24,6 +24,7 @@ import {
   testApp,
   useProductionApp,
 } from "../../test-support/production-app.js";
+import { gatewayAccountFields } from "../../test-support/stored-cards.js";
 import { createCodes } from "../../test-support/test-codes.js";
 import { insertCustomer } from "../../test-support/test-customers.js";
 import { createRunDeliveries } from "./create-pools.js";
@@ -96,6 +97,17 @@ useProductionApp({
 });
 
 beforeAll(async () => {
+  // A client that takes card payments: its statements carry a pay link (no-card-payments.test.ts
+  // has one that does not).
+  await testApp.db
+    .update(clients)
+    .set(
+      gatewayAccountFields(testApp.config.secretsKey, {
+        accountId: "100000000111",
+        secretKey: "D".repeat(32),
+      }),
+    )
+    .where(eq(clients.id, clientId));
   // The fixture's two customers are mailed; these join them.
   await addCustomer(30, "Zed Route Last");
   await addCustomer(31, "Amy Route First");

@@ -151,7 +151,7 @@ export async function sendStatementEmails(
               to: email.row.recipient,
               document: email.statement.document,
               pdf: email.pdf,
-              payLink: email.statement.document.payLink ?? services.publicUrl,
+              payLink: email.statement.document.payLink ?? null,
               messageId,
             }),
           );

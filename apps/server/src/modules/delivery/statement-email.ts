@@ -10,6 +10,7 @@ import {
   statementFileName,
 } from "@cyclebill/domain";
 import { usDate } from "@cyclebill/domain";
+import { clientSender } from "../mail/mail-sender.js";
 import type { MailMessage } from "../mail/mailer.js";
 import type { StatementDocument } from "../statements/statement-page.pdf.js";
 
@@ -26,7 +27,8 @@ export function statementEmail(input: {
   to: string;
   document: StatementDocument;
   pdf: Buffer;
-  payLink: string;
+  /** null: the client takes no card payments (takesCardPayments), so the email offers no link. */
+  payLink: string | null;
   messageId: string;
 }): MailMessage {
   const { client, statement } = input.document;
@@ -41,17 +43,18 @@ export function statementEmail(input: {
       ? input.document.autopay
       : undefined;
   if (autopay) return autopayEmail(input, autopay);
+  const payLink = credit ? null : input.payLink;
   return statementMessage(input, {
     subject: `Your ${client.name} statement: ${due} due ${dueDate}`,
     summary: credit
       ? `Your account has a credit balance of ${creditBalance}; nothing is due.`
       : `Amount due: ${due}, ${dueLabel}.`,
-    payLines: credit ? [] : [`Pay online: ${input.payLink}`, ""],
+    payLines: payLink ? [`Pay online: ${payLink}`, ""] : [],
     htmlBeforeTable: "",
     htmlAmountRows: `<tr><td style="padding:6px 0;color:#616e7c">${credit ? "Credit balance" : "Amount due"}</td><td style="padding:6px 0;text-align:right;font-weight:bold;font-size:18px">${escapeHtml(credit ? creditBalance : due)}</td></tr>
 ${credit ? "" : `<tr><td style="padding:6px 0;color:#616e7c">Due</td><td style="padding:6px 0;text-align:right">${escapeHtml(dueLabel)}</td></tr>`}
 `,
-    htmlAfterTable: `${credit ? "" : `<p style="text-align:center;margin:24px 0"><a href="${escapeHtml(input.payLink)}" style="background:#1c7ed6;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">Pay your statement</a></p>`}
+    htmlAfterTable: `${payLink === null ? "" : `<p style="text-align:center;margin:24px 0"><a href="${escapeHtml(payLink)}" style="background:#1c7ed6;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:6px;font-weight:bold">Pay your statement</a></p>`}
 `,
   });
 }
@@ -124,6 +127,7 @@ ${parts.htmlAfterTable}<p style="font-size:13px;color:#616e7c">Questions? Contac
     text: lines.join("\n") + "\n",
     html,
     messageId: input.messageId,
+    sender: clientSender({ name: client.name, email: client.email }),
     attachments: [
       {
         filename: statementFileName(statement.statementNum),

@@ -6,6 +6,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { paymentMethodKinds } from "../../db/tables.js";
 import { usDate } from "@cyclebill/domain";
+import { clientSender } from "../mail/mail-sender.js";
 import type { Mailer, MailMessage } from "../mail/mailer.js";
 
 // The customer's email about a returned ACH payment or a card chargeback: queued on the event in
@@ -66,6 +67,7 @@ export function returnNoticeEmail(row: NoticeRow, messageId: string): MailMessag
     subject: `${row.client_name}: your payment of ${amount} ${what}`,
     text,
     messageId,
+    sender: clientSender({ name: row.client_name, email: row.client_email }),
   };
 }
 

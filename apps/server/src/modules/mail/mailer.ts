@@ -5,6 +5,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
 import type { Logger } from "pino";
+import { PROVIDER_SENDER, type MailSender } from "./mail-sender.js";
 
 export type MailMessage = {
   to: string;
@@ -14,10 +15,21 @@ export type MailMessage = {
   /** A stable id, so a message sent twice (a crash after the server accepted it) reads as one. */
   messageId?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /** Who it is from (mail-sender.ts); the provider when absent. */
+  sender?: MailSender;
 };
 export type Mailer = { send: (message: MailMessage) => Promise<void> };
 
-export const MAIL_FROM = "Cyclebill <no-reply@cyclebill.local>";
+/** nodemailer's fields for a message: From, Reply-To and the envelope from its sender. */
+function mailOptions(message: MailMessage) {
+  const { sender = PROVIDER_SENDER, ...rest } = message;
+  return {
+    ...rest,
+    from: sender.from,
+    ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
+    envelope: { from: sender.envelopeFrom, to: message.to },
+  };
+}
 
 type SocketOptions = { host?: string; port?: number; secure?: boolean; connectionTimeout?: number };
 
@@ -67,7 +79,7 @@ export function createMailer(options: {
     });
     return {
       send: async (message) => {
-        await transport.sendMail({ from: MAIL_FROM, ...message });
+        await transport.sendMail(mailOptions(message));
         options.log.info({ to: message.to, subject: message.subject }, "mail sent");
       },
     };
@@ -76,7 +88,7 @@ export function createMailer(options: {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     send: async (message) => {
-      const info = await transport.sendMail({ from: MAIL_FROM, ...message });
+      const info = await transport.sendMail(mailOptions(message));
       mkdirSync(outbox, { recursive: true });
       const file = path.join(
         outbox,

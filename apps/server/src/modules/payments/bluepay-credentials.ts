@@ -4,6 +4,7 @@ import type { Database } from "../../db/database.js";
 import { clients } from "../../db/tables.js";
 import { openSecret } from "../secrets/secret-box.js";
 import type { BluepayCredentials } from "./bluepay-client.js";
+import { gatewayKeyColumns, takesCardPayments } from "./card-payments-taken.js";
 
 /**
  * A client's BluePay account id, secret key (opened from its encrypted column) and seal hash type, or null when the
@@ -17,13 +18,12 @@ export async function loadBluepayCredentials(
 ): Promise<BluepayCredentials | null> {
   const [row] = await db
     .select({
-      accountId: clients.bluepayAccountId,
-      sealed: clients.bluepaySecretKeyEncrypted,
+      ...gatewayKeyColumns,
       hashType: clients.gatewayHashType,
     })
     .from(clients)
     .where(eq(clients.id, clientId));
-  if (!row || row.accountId.trim() === "" || !row.sealed) return null;
+  if (!row || !row.sealed || !takesCardPayments(row)) return null;
   const secretKey = openSecret(secretsKey, row.sealed);
   if (secretKey === null)
     throw new Error(`client ${clientId}'s BluePay secret key does not open with this BILLING_SECRETS_KEY`);

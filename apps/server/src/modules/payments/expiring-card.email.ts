@@ -1,4 +1,5 @@
 import { usDate } from "@cyclebill/domain";
+import { clientSender } from "../mail/mail-sender.js";
 import type { MailMessage } from "../mail/mailer.js";
 
 /** What the one notice about an expiring card on file says. */
@@ -39,5 +40,12 @@ export function expiringCardEmail(input: ExpiringCardContent): MailMessage {
 <p>${escapeHtml(body)}</p>
 <p style="font-size:13px;color:#616e7c">Contact ${escapeHtml(contact)}.</p>
 </td></tr></table></body></html>`;
-  return { to: input.to, subject, text, html, messageId: input.messageId };
+  return {
+    to: input.to,
+    subject,
+    text,
+    html,
+    messageId: input.messageId,
+    sender: clientSender({ name: input.clientName, email: input.clientEmail }),
+  };
 }

@@ -24,6 +24,7 @@ import { moneyTransaction } from "../ledger/money-transaction.js";
 import { setCustomerGatewayState } from "../customers/customer-gateway-state.js";
 import { isNewerStatement, newestStatementFirst } from "../statements/newer-statement.sql.js";
 import { auditStoredMethod, storedMethodsBefore } from "./stored-method-audit.js";
+import { gatewayKeyColumns, takesCardPayments } from "./card-payments-taken.js";
 
 type CustomerRow = typeof customers.$inferSelect;
 type StatementRow = typeof statements.$inferSelect;
@@ -116,6 +117,7 @@ async function infoOf(
     .select({
       name: clients.clientName,
       dueDays: clients.dueDays,
+      ...gatewayKeyColumns,
     })
     .from(clients)
     .where(eq(clients.id, customer.clientId));
@@ -138,6 +140,7 @@ async function infoOf(
     first_name: customer.firstName,
     last_name: customer.lastName,
     client_name: client?.name ?? "",
+    takes_card_payments: takesCardPayments(client),
     statement: statement
       ? {
           statement_num: statement.statementNum,
@@ -212,9 +215,9 @@ export async function findPayableStatement(db: Executor, token: string): Promise
     : { statement: named, customer: row.customer, replaced: null };
 }
 
-/** Only what the spec's payment info carries of the customer: no email, city or state. */
+/** What the public page is told of the customer: no email. */
 function publicInfo(info: PaymentInfo): PublicPaymentInfo {
-  const { email: _email, city: _city, state: _state, ...shown } = info;
+  const { email: _email, ...shown } = info;
   return shown;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queryRows } from "../../db/query-rows.js";
 import { dbInt } from "../../db/row-schemas.js";
-import { customers, paymentReceipts, users } from "../../db/tables.js";
+import { clients, customers, paymentReceipts, users } from "../../db/tables.js";
 import {
   MASTERCARD,
   cardPayment,
@@ -16,6 +16,7 @@ import {
 } from "../../test-support/payment-fixture.js";
 import { pollUntil } from "../../test-support/poll-until.js";
 import type { CapturedMail } from "../../test-support/test-smtp.js";
+import { PROVIDER_MAIL_ADDRESS } from "../mail/mail-sender.js";
 import { startBulkCardRun, type CardRunChunk } from "./start-card-run.js";
 
 // Issue 29 point 6: every approved payment (public page, staff entry, ACH, Process CC, autopay)
@@ -77,6 +78,23 @@ const staffPay = (customerId: number, body: Record<string, unknown>) =>
 async function storeCard(customerId: number, autoPay = false, ccNum = MASTERCARD): Promise<void> {
   const stored = await staffPay(customerId, storedCard({ ccNum, autoPay }));
   expect(stored.body).toMatchObject({ approved: true });
+}
+
+/** Every payment-receipts job is over (none waiting, running or to retry): only then is "once" proved. */
+async function receiptJobsDone(): Promise<void> {
+  await pollUntil(
+    async () =>
+      (
+        await queryRows(
+          fixture.testApp.db,
+          sql`select count(*)::int as left from pgboss.job
+              where name = 'payment-receipts' and state in ('created', 'retry', 'active')`,
+          z.object({ left: dbInt }),
+        )
+      )[0]?.left,
+    (left) => left === 0,
+    30_000,
+  );
 }
 
 describe("payment receipts", () => {
@@ -245,5 +263,63 @@ describe("payment receipts", () => {
     expect(paid.body).toMatchObject({ approved: true });
     const after = await staffA().get("/api/payment-attempts/", { needs_attention: "true" });
     expect(after.body).toMatchObject({ count: 0 });
+  });
+
+  it("comes from the client: its name as the sender, its email as Reply-To, the provider's envelope", async () => {
+    const [client] = await fixture.testApp.db
+      .update(clients)
+      .set({ email: "billing@client-a.example" })
+      .where(eq(clients.id, fixture.tenants.a.clientId))
+      .returning({ name: clients.clientName });
+    const { customerId, email } = await customerWithEmail("19.00");
+    const paid = await staffPay(customerId, visaCharge("5.00"));
+    expect(paid.body).toMatchObject({ approved: true });
+    const [receipt] = await mailTo(email);
+    expect(receipt?.from).toEqual({ name: client?.name, address: PROVIDER_MAIL_ADDRESS });
+    expect(receipt?.replyTo).toBe("billing@client-a.example");
+    expect(receipt?.envelopeFrom).toBe(PROVIDER_MAIL_ADDRESS);
+  });
+
+  it("a refunded card payment emails the payer a refund notice, once", async () => {
+    const { customerId, token, email } = await customerWithEmail("50.00");
+    const payer = `refund-payer-${Date.now()}@example.com`;
+    const paid = await pay(cardPayment(token, "27.00", { email: payer }));
+    expect(paid.body).toMatchObject({ approved: true, account_balance: "23.00" });
+    await mailTo(payer);
+    const [payment] = await attemptsOf(customerId);
+    const reversed = await staffA().post(`/api/transactions/${payment?.transaction_id}/reversal/`);
+    expect(reversed.status, reversed.text).toBe(201);
+    // Queued with the refund's answer; the every-minute sweep sends it (here asked for at once).
+    await fixture.testApp.jobs?.enqueue("payment-receipts", { clientId: fixture.tenants.a.clientId });
+    const mails = await mailTo(payer, 2);
+    const notice = mails.find((mail) => mail.subject.includes("refunded"));
+    expect(notice?.subject).toContain("your payment of $27.00 was refunded");
+    const refund = (await attemptsOf(customerId)).find((attempt) => attempt.kind === "refund");
+    for (const part of [notice?.text ?? "", notice?.html ?? ""]) {
+      expect(part).toContain("$27.00");
+      expect(part).toContain("ending in 1111");
+      expect(part).toContain(refund?.gateway_trans_id || "missing");
+      expect(part).toContain("$50.00");
+    }
+    expect(notice?.text).toContain("Balance after this refund: $50.00");
+    expect(notice?.messageId).toMatch(/payment-receipt-/);
+    // Once, however often the job runs; the customer's own address gets nothing.
+    for (let again = 0; again < 3; again += 1)
+      await fixture.testApp.jobs?.enqueue("payment-receipts", { clientId: fixture.tenants.a.clientId });
+    await receiptJobsDone();
+    expect(
+      fixture.testApp.mail.messages.filter((mail) => mail.to === payer && mail.subject.includes("refunded")),
+    ).toHaveLength(1);
+    expect(fixture.testApp.mail.messages.filter((mail) => mail.to === email)).toEqual([]);
+    const shown = await pollUntil(
+      () => attemptsOf(customerId),
+      (list) => list.find((attempt) => attempt.kind === "refund")?.receipt?.status === "sent",
+      10_000,
+    );
+    expect(shown.find((attempt) => attempt.kind === "refund")?.receipt).toMatchObject({
+      kind: "refund",
+      status: "sent",
+      recipient: payer,
+    });
   });
 });

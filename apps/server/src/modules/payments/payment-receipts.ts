@@ -11,6 +11,8 @@ import type { Mailer } from "../mail/mailer.js";
 import { paymentReceiptEmail } from "./payment-receipt.email.js";
 import type { AttemptRow } from "./attempt-row.js";
 
+type PaymentReceiptKind = (typeof paymentReceiptKinds)[number];
+
 // Receipts are queued in the transaction that records the gateway's answer (one per attempt,
 // unique) and sent by the payment-receipts job, never inside the request. Each send is claimed
 // first (queued -> sending), so two jobs never send one receipt; a worker killed mid-send leaves
@@ -24,25 +26,44 @@ const BATCH = 50;
 
 /** The customer's email and balance, for a receipt. */
 const receiptCustomerRowSchema = z.object({ email: dbText, balance: dbDecimal });
+/** Who typed an email when paying what a refund gives back. */
+const refundedPayerRowSchema = z.object({ payer_email: dbText });
+
+/** The kind of email an attempt's answer calls for, or null for none. */
+function receiptKindOf(attempt: AttemptRow, status: AttemptRow["status"]): PaymentReceiptKind | null {
+  if (attempt.kind === "refund" || attempt.kind === "void") return status === "approved" ? "refund" : null;
+  if (attempt.kind !== "sale") return null;
+  if (status === "approved") return "receipt";
+  return status === "declined" && attempt.source === "autopay" ? "declined" : null;
+}
+
+/** The email the payer of the refunded payment typed on the page ("" when none or unknown). */
+async function refundedPayerEmail(tx: Executor, attempt: AttemptRow): Promise<string> {
+  if (attempt.refundsTransactionId === null) return "";
+  const [payment] = await queryRows(
+    tx,
+    sql`select payer_email from payment_attempts
+        where client_id = ${attempt.clientId} and transaction_id = ${attempt.refundsTransactionId}
+          and kind = 'sale' and status = 'approved'
+        limit 1`,
+    refundedPayerRowSchema,
+  );
+  return payment?.payer_email ?? "";
+}
 
 /**
  * Queues the email an attempt's answer calls for, inside the caller's transaction: a receipt for an
- * approved sale, a notice for a declined autopay charge. The customer's email, or the payer's typed
- * on the public page; none when neither is known. Returns whether one was queued.
+ * approved sale, a notice for a declined autopay charge, a refund notice for an approved refund (or
+ * void) of a card or ACH payment. The payer's email typed on the public page (for a refund, the one
+ * typed with the payment refunded), else the customer's; none when neither is known. One per
+ * attempt (unique), sent by the payment-receipts job as receipts are. Returns whether one was queued.
  */
 export async function queueReceipt(
   tx: Executor,
   attempt: AttemptRow,
   status: AttemptRow["status"],
 ): Promise<boolean> {
-  const kind =
-    attempt.kind !== "sale"
-      ? null
-      : status === "approved"
-        ? "receipt"
-        : status === "declined" && attempt.source === "autopay"
-          ? "declined"
-          : null;
+  const kind = receiptKindOf(attempt, status);
   if (kind === null) return false;
   const [customer] = await queryRows(
     tx,
@@ -50,7 +71,8 @@ export async function queueReceipt(
         where client_id = ${attempt.clientId} and id = ${attempt.customerId}`,
     receiptCustomerRowSchema,
   );
-  const recipient = (attempt.payerEmail || customer?.email || "").trim();
+  const payerEmail = kind === "refund" ? await refundedPayerEmail(tx, attempt) : attempt.payerEmail;
+  const recipient = (payerEmail || customer?.email || "").trim();
   if (!recipient || !customer) return false;
   const inserted = await tx
     .insert(paymentReceipts)

@@ -74,7 +74,7 @@ describe("the public page pays only what is owed", () => {
     expect(due.body).toMatchObject({ approved: true, account_balance: "0.00" });
   });
 
-  it("never stores a method or changes autopay, and shows no email", async () => {
+  it("never stores a method or changes autopay, and shows no email (but the city and state the form starts with)", async () => {
     const { customerId, token } = await customerWithStatement(
       fixture.testApp,
       fixture.tenants.a.clientId,
@@ -86,7 +86,8 @@ describe("the public page pays only what is owed", () => {
       .post("/api/payments/get-payment-info/", { statementId: token });
     expect(info.status).toBe(200);
     expect(Object.keys(info.body as object)).not.toContain("email");
-    expect(Object.keys(info.body as object)).not.toContain("city");
+    // Issue 41 point 7: the billing form starts with the whole address, city and state too.
+    expect(info.body).toMatchObject({ address1: "9 Elm St", city: "Austin", state: "TX", zip: "73301" });
 
     for (const changes of [
       { savePaymentInfo: true },

@@ -13,11 +13,12 @@ import { businessToday, currentClock } from "../../clock.js";
 import type { Database, Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
-import { clients, customers, productionRuns } from "../../db/tables.js";
+import { customers, productionRuns } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { HttpError, notFound } from "../../http/errors.js";
 import { createJobRunFor, jobRunToApi, planJobRun, readJobRun } from "../jobs/job-runs.js";
 import { recordAutopayAnnounced } from "../statements/statement-marks.js";
+import { clientTakesCardPayments } from "./card-payments-taken.js";
 
 // A card run charges a list of customers with their stored methods, as a chunked job: Process CC
 // ("bulk", the customers staff selected, each for its balance) or autopay (after a production run,
@@ -76,15 +77,6 @@ async function planCardRun(
     })),
   );
   return row.id;
-}
-
-/** Whether the client can take card payments: an account id and a secret key stored. */
-async function hasGatewayKey(db: Executor, clientId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ accountId: clients.bluepayAccountId, sealed: clients.bluepaySecretKeyEncrypted })
-    .from(clients)
-    .where(eq(clients.id, clientId));
-  return row !== undefined && row.accountId.trim() !== "" && row.sealed !== null && row.sealed !== "";
 }
 
 /** A card run of the client still queued or running; an autopay run's charge date. */
@@ -151,7 +143,7 @@ export async function startBulkCardRun(
     .from(customers)
     .where(and(eq(customers.clientId, tenant.clientId), inArray(customers.id, unique)));
   if (found.length !== unique.length) throw notFound();
-  if (!(await hasGatewayKey(db, tenant.clientId)))
+  if (!(await clientTakesCardPayments(db, tenant.clientId)))
     throw new HttpError(400, { detail: NO_GATEWAY_KEY_MESSAGE });
   const runId = await db.transaction(async (tx) => {
     // One start at a time per client: two racing starts see each other's run.
@@ -207,7 +199,7 @@ export async function startAutopayRun(
     .where(and(eq(productionRuns.clientId, clientId), eq(productionRuns.id, productionRunId)));
   if (!part) throw new Error(`production run ${clientId}/${productionRunId} not found`);
   if (part.autopay !== null) return part.autopay;
-  if (!(await hasGatewayKey(tx, clientId))) return null;
+  if (!(await clientTakesCardPayments(tx, clientId))) return null;
   const due = await queryRows(
     tx,
     sql`select s.id as statement_id, s.customer_id, s.new_balance::text as amount_due,

@@ -4,19 +4,13 @@ import { z } from "zod";
 import type { Executor } from "../../db/database.js";
 import { queryRows } from "../../db/query-rows.js";
 import { dbDate, dbInt } from "../../db/row-schemas.js";
-import {
-  clients,
-  codes,
-  customerPaymentMethods,
-  customers,
-  statements,
-  transactions,
-} from "../../db/tables.js";
+import { codes, customerPaymentMethods, customers, statements, transactions } from "../../db/tables.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { type BillClient, type BillLine } from "../invoices/bill-layout.pdf.js";
 import { billCustomer, loadBillClient } from "../invoices/bill-parties.js";
 import type { StatementDocument, StatementFigures } from "./statement-page.pdf.js";
 import { billLineColumns, offsetJoins, toBillLine } from "../invoices/bill-line-columns.js";
+import { clientTakesCardPayments } from "../payments/card-payments-taken.js";
 
 /** A statement's id with the date of the customer's statement before it (null: its first). */
 const previousDateRowSchema = z.object({ id: dbInt, previous: dbDate.nullable() });
@@ -104,31 +98,27 @@ export async function loadStatementDocuments(
     if (list) list.push(toBillLine(line));
     else linesOf.set(key, [toBillLine(line)]);
   }
+  // A client that takes no card payments prints no pay link, and charges no autopay.
+  const takesCards = await clientTakesCardPayments(db, clientId);
   // Autopay customers with a stored method, of a client that can charge them: their statements
   // announce the charge instead of asking to be paid (the card run charges on that day).
   const autopayIds = rows.filter((row) => row.customer.autopayFlag).map((row) => row.customer.id);
   const methodOf = new Map<number, string>();
-  if (autopayIds.length > 0) {
-    const [gateway] = await db
-      .select({ accountId: clients.bluepayAccountId, sealed: clients.bluepaySecretKeyEncrypted })
-      .from(clients)
-      .where(eq(clients.id, clientId));
-    if (gateway && gateway.accountId.trim() !== "" && gateway.sealed) {
-      const methods = await db
-        .select()
-        .from(customerPaymentMethods)
-        .where(
-          and(
-            eq(customerPaymentMethods.clientId, clientId),
-            inArray(customerPaymentMethods.customerId, autopayIds),
-          ),
-        );
-      for (const method of methods)
-        methodOf.set(
-          method.customerId,
-          paymentMethodLabel({ kind: method.kind, card_type: method.cardType, mask: method.mask }),
-        );
-    }
+  if (autopayIds.length > 0 && takesCards) {
+    const methods = await db
+      .select()
+      .from(customerPaymentMethods)
+      .where(
+        and(
+          eq(customerPaymentMethods.clientId, clientId),
+          inArray(customerPaymentMethods.customerId, autopayIds),
+        ),
+      );
+    for (const method of methods)
+      methodOf.set(
+        method.customerId,
+        paymentMethodLabel({ kind: method.kind, card_type: method.cardType, mask: method.mask }),
+      );
   }
   const byId = new Map(rows.map((row) => [row.statement.id, row]));
   const loaded: LoadedStatement[] = [];
@@ -149,9 +139,10 @@ export async function loadStatementDocuments(
         statement: statementFiguresOf(statement),
         periodStart: before ? dayAfter(before) : null,
         lines: linesOf.get(id) ?? [],
-        payLink: options.publicUrl
-          ? statementPayLink(options.publicUrl, clientId, statement.payCode)
-          : undefined,
+        payLink:
+          options.publicUrl && takesCards
+            ? statementPayLink(options.publicUrl, clientId, statement.payCode)
+            : undefined,
         // What the statement announced when its autopay charge was planned, once recorded.
         autopay:
           statement.autopayMethod && statement.autopayChargeDate

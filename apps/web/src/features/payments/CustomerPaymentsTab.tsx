@@ -299,6 +299,12 @@ function AttemptsTable({ clientId, customerId }: { clientId: number; customerId:
   );
 }
 
+const RECEIPT_KIND_LABELS: Record<NonNullable<PaymentAttempt["receipt"]>["kind"], string> = {
+  receipt: "Receipt",
+  declined: "Notice",
+  refund: "Refund notice",
+};
+
 const RECEIPT_LABELS: Record<NonNullable<PaymentAttempt["receipt"]>["status"], string> = {
   queued: "Queued",
   sending: "Sending",
@@ -311,7 +317,7 @@ function ReceiptCell({ receipt }: { receipt: PaymentAttempt["receipt"] }) {
   if (!receipt) return <>—</>;
   return (
     <Text size="sm" title={receipt.recipient}>
-      {receipt.kind === "declined" ? "Notice" : "Receipt"} {RECEIPT_LABELS[receipt.status].toLowerCase()}
+      {RECEIPT_KIND_LABELS[receipt.kind]} {RECEIPT_LABELS[receipt.status].toLowerCase()}
       <Text span size="xs" c="dimmed" display="block">
         {receipt.recipient}
       </Text>

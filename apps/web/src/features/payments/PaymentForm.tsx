@@ -172,7 +172,8 @@ export function PaymentForm({ info, target, onApproved }: PaymentFormProps) {
               placeholder: "1234 5678 9012 3456",
               required: true,
             })}
-            <SimpleGrid cols={3} spacing="sm">
+            {/* Three across would leave each ~77 px on a 390 px phone and wrap "Exp. month *". */}
+            <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm">
               {text("expMonth", "Exp. month", {
                 inputMode: "numeric",
                 autoComplete: "cc-exp-month",

@@ -1,4 +1,5 @@
 import {
+  NO_GATEWAY_KEY_MESSAGE,
   PAYMENT_LINK_INVALID_MESSAGE,
   STATEMENT_NOT_FOUND_MESSAGE,
   type PaymentResult,
@@ -16,7 +17,13 @@ import { loginPathFor } from "../auth/redirect";
 import { formatAmount, formatIsoDate } from "../../lib/format";
 import { parseClientId } from "../../shared/client-context";
 import { PaymentForm } from "./PaymentForm";
-import { PAYMENT_PROVIDER, REDIRECT_CHECK_MS, type PaymentTarget } from "./payment-form";
+import {
+  PAYMENT_PROVIDER,
+  PAY_PAGE_TOAST_POSITION,
+  REDIRECT_CHECK_MS,
+  noCardPaymentsText,
+  type PaymentTarget,
+} from "./payment-form";
 import {
   invalidateCustomerPayments,
   useCustomerPaymentInfo,
@@ -160,6 +167,7 @@ function useApprovalHandler(fallback: string, recordPayment: boolean, afterAppro
   const navigate = useNavigate();
   return (result: PaymentResult) => {
     notifications.show({
+      position: PAY_PAGE_TOAST_POSITION,
       color: "teal",
       title: recordPayment ? "Payment method stored" : "Payment approved",
       message: recordPayment
@@ -183,7 +191,12 @@ function StatementPayment({ statementId }: { statementId: string }) {
 
   useEffect(() => {
     if (!notFound) return;
-    notifications.show({ id: "statement-not-found", color: "red", message: STATEMENT_NOT_FOUND_MESSAGE });
+    notifications.show({
+      id: "statement-not-found",
+      position: PAY_PAGE_TOAST_POSITION,
+      color: "red",
+      message: STATEMENT_NOT_FOUND_MESSAGE,
+    });
     void navigate("/payments", { replace: true });
   }, [notFound, navigate]);
 
@@ -212,10 +225,22 @@ function StatementPayment({ statementId }: { statementId: string }) {
       ) : null}
       <PaymentSummary info={info.data} />
       {/* Autopay charges the statement on its date: the page asks for nothing and offers no Pay. */}
-      {info.data.statement?.autopay_notice ? null : (
+      {!info.data.takes_card_payments ? (
+        <NoCardPayments clientName={info.data.client_name} />
+      ) : info.data.statement?.autopay_notice ? null : (
         <PaymentForm info={info.data} target={{ kind: "statement", statementId }} onApproved={onApproved} />
       )}
     </Stack>
+  );
+}
+
+/** Where the form would be, for a client without a gateway key: said plainly, before anything is typed. */
+function NoCardPayments({ clientName }: { clientName: string }) {
+  const { title, message } = noCardPaymentsText(clientName);
+  return (
+    <Alert color="gray" variant="light" title={title} role="status">
+      {message}
+    </Alert>
   );
 }
 
@@ -256,7 +281,8 @@ function PaymentSummary({ info }: { info: PublicPaymentInfo }) {
     <Stack gap={4} p="sm" bg="gray.0" style={{ borderRadius: "var(--mantine-radius-sm)" }}>
       {rows.map(([label, value]) => (
         <Group key={label} justify="space-between" gap="md" wrap="nowrap">
-          <Text size="sm" c="dimmed">
+          {/* The label keeps to one line ("Amount due" broke in two on a phone); the value wraps. */}
+          <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
             {label}
           </Text>
           <Text size="sm" fw={500} ta="right">
@@ -355,7 +381,13 @@ function StaffPayment(props: { customerId: number; clientParam: number | null; r
           This customer already has a stored method on file. Storing a new one replaces it.
         </Alert>
       ) : null}
-      <PaymentForm info={info.data} target={target} onApproved={onApproved} />
+      {info.data.takes_card_payments ? (
+        <PaymentForm info={info.data} target={target} onApproved={onApproved} />
+      ) : (
+        <Alert color="yellow" variant="light" title="No card payments for this client" role="status">
+          {NO_GATEWAY_KEY_MESSAGE} Record a check or cash payment as a transaction instead.
+        </Alert>
+      )}
     </Stack>
   );
 }
@@ -386,11 +418,17 @@ function LinkPayment({ paymentLink }: { paymentLink: string }) {
         />
       ) : null}
       <PaymentSummary info={info.data} />
-      <Text size="sm" c="dimmed">
-        Nothing is charged now. The card or bank account is kept by the payment provider for your future
-        payments; turn on autopay to have each statement&apos;s amount due charged to it.
-      </Text>
-      <PaymentForm info={info.data} target={{ kind: "link", paymentLink }} onApproved={onApproved} />
+      {info.data.takes_card_payments ? (
+        <>
+          <Text size="sm" c="dimmed">
+            Nothing is charged now. The card or bank account is kept by the payment provider for your future
+            payments; turn on autopay to have each statement&apos;s amount due charged to it.
+          </Text>
+          <PaymentForm info={info.data} target={{ kind: "link", paymentLink }} onApproved={onApproved} />
+        </>
+      ) : (
+        <NoCardPayments clientName={info.data.client_name} />
+      )}
     </Stack>
   );
 }

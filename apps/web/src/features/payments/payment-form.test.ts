@@ -14,6 +14,7 @@ import { describe, expect, test } from "vitest";
 import {
   initialPaymentValues,
   newIdempotencyKey,
+  noCardPaymentsText,
   paymentApproved,
   paymentPayloadInput,
   serverPaymentErrors,
@@ -31,6 +32,8 @@ const INFO: FormInfo = {
   accountbalance: "125.50",
   address1: "12 Elm St",
   address2: "Apt 4",
+  city: "Springfield",
+  state: "IL",
   zip: "12345",
   company: "",
   customer_no: 1042,
@@ -38,11 +41,12 @@ const INFO: FormInfo = {
   first_name: "Ann",
   last_name: "Lee",
   client_name: "Greenway",
+  takes_card_payments: true,
   statement: null,
   stored_method: null,
   autopay_flag: true,
 };
-const STAFF_INFO: FormInfo = { ...INFO, email: "ann@example.test", city: "Springfield", state: "IL" };
+const STAFF_INFO: FormInfo = { ...INFO, email: "ann@example.test" };
 
 const STATEMENT: PaymentTarget = { kind: "statement", statementId: "7-ABC123" };
 const LINK: PaymentTarget = { kind: "link", paymentLink: "link-token" };
@@ -66,6 +70,26 @@ function card(values: Partial<PaymentFormValues> = {}): PaymentFormValues {
 }
 
 describe("payment form: what it starts with", () => {
+  test("the public page's form starts with the whole address: city and state too (issue 41.7)", () => {
+    const values = initialPaymentValues(INFO, false);
+    expect(values).toMatchObject({
+      billingAddress1: "12 Elm St",
+      billingAddress2: "Apt 4",
+      city: "Springfield",
+      state: "IL",
+      postalCode: "12345",
+      email: "",
+    });
+  });
+
+  test("a client without a gateway key is told plainly, by name", () => {
+    expect(noCardPaymentsText("Greenway")).toEqual({
+      title: "Greenway does not take card payments online",
+      message:
+        "There is nothing to pay on this page: please pay Greenway another way, as your statement says.",
+    });
+  });
+
   test("a payment starts on a card, at the proposed amount, with the customer's name and address", () => {
     const values = initialPaymentValues(STAFF_INFO, false);
     expect(values).toMatchObject({
@@ -83,11 +107,6 @@ describe("payment form: what it starts with", () => {
       autoPay: false,
       checkAccountType: "C",
     });
-  });
-
-  test("the public lookups carry no email, city or state: those start empty", () => {
-    const values = initialPaymentValues(INFO, false);
-    expect([values.email, values.city, values.state]).toEqual(["", "", ""]);
   });
 
   test("a credit balance or zero proposes no amount", () => {

@@ -18,6 +18,21 @@ export const REDIRECT_CHECK_MS = 500;
 /** The provider whose gateway takes the payments; the public page is titled after it. */
 export const PAYMENT_PROVIDER = "BluePay";
 
+/**
+ * The pay page's toasts rise from the bottom: the app's top-right place sits over the page's title
+ * on a phone (the public page has one header bar, not the app's two).
+ */
+export const PAY_PAGE_TOAST_POSITION = "bottom-center";
+
+/** What a payer reads where the form would be when the client takes no card payments. */
+export function noCardPaymentsText(clientName: string): { title: string; message: string } {
+  const who = clientName.trim() || "This business";
+  return {
+    title: `${who} does not take card payments online`,
+    message: `There is nothing to pay on this page: please pay ${who} another way, as your statement says.`,
+  };
+}
+
 export type PaymentFormValues = {
   paymentMethod: PaymentMethod;
   amount: string;
@@ -52,8 +67,8 @@ export type PaymentTarget =
   | { kind: "link"; paymentLink: string }
   | { kind: "customer"; clientId: number; customerId: number; recordPayment: boolean };
 
-/** What the form starts from: the public lookups carry no email, city or state; the staff one does. */
-export type FormInfo = PublicPaymentInfo & Partial<Pick<PaymentInfo, "email" | "city" | "state">>;
+/** What the form starts from: the public lookups carry no email; the staff one does. */
+export type FormInfo = PublicPaymentInfo & Partial<Pick<PaymentInfo, "email">>;
 
 /** Storing a method: staff's recordPayment, or the customer's staff-issued link. */
 export function storesMethod(target: PaymentTarget): boolean {
@@ -81,8 +96,8 @@ export function initialPaymentValues(info: FormInfo, recordPayment: boolean): Pa
     lastName: info.last_name,
     billingAddress1: info.address1,
     billingAddress2: info.address2,
-    city: info.city ?? "",
-    state: info.state ?? "",
+    city: info.city,
+    state: info.state,
     postalCode: info.zip,
     phone1: "",
     email: info.email ?? "",
