@@ -8,7 +8,8 @@ import { sendPaymentAttempt, type SendPaymentInput } from "../payments/send-atte
 
 // Demo payments: the demo clients use the gateway sandbox's documented demo account (npm start
 // runs the sandbox and points BLUEPAY_URL at it), some customers have a card on file with autopay,
-// and a few paid by card or ACH (one was declined), all through sendPaymentAttempt and the gateway.
+// and a few paid by card or ACH (one was declined, and one autopay charge), all through
+// sendPaymentAttempt and the gateway.
 
 /** The sandbox's DEMO_ACCOUNT (apps/gateway-sandbox): documented, neither secret nor real; HMAC_SHA512. */
 export const DEMO_GATEWAY_ACCOUNT = {
@@ -141,6 +142,19 @@ export async function seedDemoPayments(db: Database, gateway: PaymentGateway): P
         account: { kind: "stored" },
       });
     summary.payments += [first, second, stored].filter(Boolean).length;
+    // An autopay charge of a stored card that its bank declined (even dollars): the declined
+    // payment Home's work queue shows until someone follows it up.
+    const autopayDeclined = rows.filter((row) => row.customerNo % 8 === 3)[1];
+    if (autopayDeclined) {
+      await send({
+        customerId: autopayDeclined.id,
+        source: "autopay",
+        kind: "sale",
+        amount: "12.00",
+        account: { kind: "stored" },
+      });
+      summary.declined += 1;
+    }
     if (third)
       await send({ customerId: third.id, source: "page", kind: "sale", amount: "30.00", account: card() });
     if (third) summary.declined += 1;
