@@ -75,7 +75,9 @@ function emailsFailed(scope: Scope): SQL {
 function paymentsUnknown(scope: Scope): SQL {
   return sql`select 'payment_unknown' as kind, a.id::text as key, a.client_id, cl.client_name,
                     a.customer_id, ${customerName} || ' (' || cu.customer_no || ')' as label,
-                    upper(a.method) || ' ' || a.kind || ' by ' || a.source || ', ' || a.mask as detail,
+                    case a.method when 'ach' then 'Bank account' else 'Card' end || ' ending ' || right(a.mask, 4)
+                      || ', ' || case a.source when 'page' then 'paid on the pay page' when 'staff' then 'entered by staff'
+                                               when 'bulk' then 'Process CC' else 'autopay' end as detail,
                     a.amount::text as amount, to_json(a.created_at) #>> '{}' as since
              from payment_attempts a
              join customers cu on cu.client_id = a.client_id and cu.id = a.customer_id
@@ -90,8 +92,10 @@ function paymentsUnknown(scope: Scope): SQL {
 function paymentsDeclined(scope: Scope): SQL {
   return sql`select 'payment_declined' as kind, a.id::text as key, a.client_id, cl.client_name,
                     a.customer_id, ${customerName} || ' (' || cu.customer_no || ')' as label,
-                    upper(a.method) || ' ' || a.mask || ' declined'
-                      || case when a.message <> '' then ': ' || left(a.message, 200) else '' end as detail,
+                    case a.source when 'autopay' then 'Autopay' else 'Process CC' end || ' charge of '
+                      || case a.method when 'ach' then 'the bank account' else 'the card' end
+                      || ' ending ' || right(a.mask, 4) || ' declined'
+                      || case when a.message <> '' and a.message <> 'Declined' then ': ' || left(a.message, 200) else '' end as detail,
                     a.amount::text as amount, to_json(a.created_at) #>> '{}' as since
              from payment_attempts a
              join customers cu on cu.client_id = a.client_id and cu.id = a.customer_id

@@ -1,0 +1,14 @@
+import { chromium } from "playwright-core";
+const [email, password, out, width, height] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
+const page = await browser.newPage({ viewport: { width: Number(width ?? 1280), height: Number(height ?? 900) } });
+await page.goto("http://localhost:8099/");
+await page.getByLabel(/email/i).first().fill(email);
+await page.getByLabel(/password/i).first().fill(password);
+await page.getByRole("button", { name: /log in|sign in/i }).first().click();
+await page.waitForTimeout(4000);
+console.log(page.url());
+await page.goto("http://localhost:8099/home");
+await page.waitForTimeout(4000);
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();
