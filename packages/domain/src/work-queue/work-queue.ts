@@ -12,6 +12,7 @@ export const WORK_ITEM_KINDS = [
   "run_waiting_approval",
   "run_failed",
   "pool_not_downloaded",
+  "statement_undeliverable",
   "email_failed",
   "payment_unknown",
   "payment_declined",
@@ -21,7 +22,12 @@ export const WORK_ITEM_KINDS = [
 export type WorkItemKind = (typeof WORK_ITEM_KINDS)[number];
 
 /** Kinds a person closes by marking them handled (the others close when their record changes). */
-export const HANDLED_BY_HAND_KINDS = ["email_failed", "payment_declined", "payment_returned"] as const;
+export const HANDLED_BY_HAND_KINDS = [
+  "statement_undeliverable",
+  "email_failed",
+  "payment_declined",
+  "payment_returned",
+] as const;
 export type HandledByHandKind = (typeof HANDLED_BY_HAND_KINDS)[number];
 
 export function handledByHand(kind: WorkItemKind): kind is HandledByHandKind {
@@ -34,6 +40,7 @@ export const WORK_ITEM_HEADINGS: Record<WorkItemKind, string> = {
   run_waiting_approval: "Runs waiting for approval",
   run_failed: "Runs that failed",
   pool_not_downloaded: "Pools not yet downloaded for print",
+  statement_undeliverable: "Statements that could not be delivered",
   email_failed: "Statement emails that failed",
   payment_unknown: "Payments whose answer was lost",
   payment_declined: "Declined card and ACH payments",
@@ -66,7 +73,8 @@ export type WorkQueueQuery = z.output<typeof workQueueQuerySchema>;
 
 export const markHandledSchema = z.object({
   kind: z.enum(HANDLED_BY_HAND_KINDS, {
-    error: "Only a failed email, a declined payment or a return is marked handled by hand.",
+    error:
+      "Only undeliverable statements, a failed email, a declined payment or a return are marked handled by hand.",
   }),
   key: z.string().trim().min(1, "Say which item.").max(100),
   note: z.string().trim().max(500).optional(),

@@ -14,7 +14,7 @@ export const workItemsHandled = pgTable(
       .notNull()
       .references(() => clients.id, { onDelete: "cascade" }),
     id: idColumn(),
-    kind: varchar("kind", { length: 20, enum: HANDLED_BY_HAND_KINDS }).notNull(),
+    kind: varchar("kind", { length: 24, enum: HANDLED_BY_HAND_KINDS }).notNull(),
     key: varchar("key", { length: 100 }).notNull(),
     note: text("note").notNull().default(""),
     userId: refColumn("user_id"),

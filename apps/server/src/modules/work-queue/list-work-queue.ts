@@ -21,6 +21,7 @@ import { WORK_ITEM_QUERIES, type WorkItemRow, type WorkQueueScope } from "./work
 
 /** The kinds a client's owner works on; the provider's admins also run cycles and print pools. */
 const OWNER_KINDS: readonly WorkItemKind[] = [
+  "statement_undeliverable",
   "email_failed",
   "payment_unknown",
   "payment_declined",
@@ -54,6 +55,8 @@ function actionOf(row: WorkItemRow): WorkItem["action"] {
       return { label: "Download for print", to: "/AdminProcessingView" };
     case "payment_unknown":
       return { label: "Check at the gateway", to: "/customers/processCC" };
+    case "statement_undeliverable":
+      return { label: "Fix the customers' addresses", to: "/customers" };
     case "statement_unproven":
       return { label: "Reissue", to: "/invoicesAndStatements" };
     case "email_failed":

@@ -17,11 +17,13 @@ async function itemExists(db: Database, clientId: number, input: MarkHandled): P
   if (!/^\d{1,15}$/.test(input.key)) return false;
   const id = Number(input.key);
   const table =
-    input.kind === "email_failed"
-      ? sql`statement_deliveries where status = 'failed'`
-      : input.kind === "payment_declined"
-        ? sql`payment_attempts where status = 'declined'`
-        : sql`gateway_events where kind in ('returned', 'charged_back')`;
+    input.kind === "statement_undeliverable"
+      ? sql`production_runs where status = 'done'`
+      : input.kind === "email_failed"
+        ? sql`statement_deliveries where status = 'failed'`
+        : input.kind === "payment_declined"
+          ? sql`payment_attempts where status = 'declined'`
+          : sql`gateway_events where kind in ('returned', 'charged_back')`;
   const rows = await queryRows(
     db,
     sql`select 1 as found from ${table} and client_id = ${clientId} and id = ${id}`,

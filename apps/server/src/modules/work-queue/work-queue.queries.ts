@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { WorkItemKind } from "@cyclebill/domain";
+import { CANNOT_DELIVER_REASONS, type WorkItemKind } from "@cyclebill/domain";
 
 // One SQL select per kind of work item, each answering the same columns: kind, key, client_id,
 // client_name, customer_id, label (a customer or pool name), detail, amount, since. `scope` limits
@@ -54,6 +54,29 @@ function poolsNotDownloaded(scope: Scope): SQL {
              from pools p join clients cl on cl.id = p.client_id
              where p.state = 'ready' and p.downloaded_at is null and p.fulfilment <> 'pulled'
                ${clientFilter("p.client_id", scope)}`;
+}
+
+/** How many of a run part's customers got no statement for a reason: its recorded figure. */
+const heldBack = (reason: string) =>
+  sql.raw(`coalesce((pr.figures -> 'no_statement' ->> '${reason}')::int, 0)`);
+
+/**
+ * Runs of the last weeks that held statements back because the customer's record cannot be
+ * delivered as its flags say (no mailing address, no email address), until a person marks them
+ * handled (the records fixed, the statements sent another way).
+ */
+function statementsUndeliverable(scope: Scope): SQL {
+  const [address, email] = CANNOT_DELIVER_REASONS.map(heldBack) as [SQL, SQL];
+  return sql`select 'statement_undeliverable' as kind, pr.id::text as key, pr.client_id, cl.client_name,
+                    null::bigint as customer_id, 'Cycle ' || pr.cycle || ' of ' || to_char(pr.run_date, 'MM/DD/YYYY') as label,
+                    ${address} || ' without a valid mailing address, ' || ${email}
+                      || ' without an email address: no statement was made for them' as detail,
+                    null::text as amount, pr.run_date::text as since
+             from production_runs pr join clients cl on cl.id = pr.client_id
+             where pr.status = 'done' and pr.undone_at is null
+               and pr.run_date >= ${scope.today}::date - ${RECENT_DAYS}::int
+               and ${address} + ${email} > 0 ${clientFilter("pr.client_id", scope)}
+               ${notHandled("statement_undeliverable", "pr.client_id", sql`pr.id::text`)}`;
 }
 
 /** Statement emails the mail server refused or that never went, not marked handled. */
@@ -131,6 +154,7 @@ function paymentsReturned(scope: Scope): SQL {
 export const WORK_ITEM_QUERIES: Partial<Record<WorkItemKind, (scope: Scope) => SQL>> = {
   run_failed: runsFailed,
   pool_not_downloaded: poolsNotDownloaded,
+  statement_undeliverable: statementsUndeliverable,
   email_failed: emailsFailed,
   payment_unknown: paymentsUnknown,
   payment_declined: paymentsDeclined,

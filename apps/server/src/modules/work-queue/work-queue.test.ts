@@ -111,6 +111,20 @@ beforeAll(async () => {
     })
     .returning({ id: productionRuns.id });
   ids.run = run!.id;
+  const [heldBack] = await db
+    .insert(productionRuns)
+    .values({
+      clientId: a,
+      cycle: 10,
+      runDate: businessToday(),
+      runMonth: businessToday().slice(0, 7),
+      periodStart: businessToday(),
+      periodEnd: businessToday(),
+      status: "done",
+      figures: { no_statement: { no_mailing_address: 2, no_email_address: 1, zero_balance: 7 } },
+    })
+    .returning({ id: productionRuns.id });
+  ids.heldBack = heldBack!.id;
 });
 
 describe("the work queue (issue 41)", () => {
@@ -118,6 +132,10 @@ describe("the work queue (issue 41)", () => {
     const items = await queue();
     expect(keysOf(items, "run_failed")).toEqual([String(ids.run)]);
     expect(keysOf(items, "pool_not_downloaded")).toEqual(["wq-pool-mail"]);
+    expect(keysOf(items, "statement_undeliverable")).toEqual([String(ids.heldBack)]);
+    expect(items.find((item) => item.kind === "statement_undeliverable")?.detail).toBe(
+      "2 without a valid mailing address, 1 without an email address: no statement was made for them",
+    );
     expect(keysOf(items, "email_failed")).toEqual([String(ids.email)]);
     expect(keysOf(items, "payment_unknown")).toEqual([String(ids.unknown)]);
     expect(keysOf(items, "payment_declined").sort()).toEqual(
@@ -142,15 +160,22 @@ describe("the work queue (issue 41)", () => {
   it("shows an owner their own client's part, and staff none", async () => {
     const items = await queue(ownerA());
     expect(new Set(items.map((item) => item.kind))).toEqual(
-      new Set(["email_failed", "payment_unknown", "payment_declined", "payment_returned"]),
+      new Set([
+        "statement_undeliverable",
+        "email_failed",
+        "payment_unknown",
+        "payment_declined",
+        "payment_returned",
+      ]),
     );
     expect(items.map((item) => item.key)).not.toContain(String(ids.declinedB));
     const staff = await fixture.testApp.client(fixture.tenants.a.staffToken).get("/api/work-queue/");
     expect(staff.status).toBe(403);
   });
 
-  it("drops a return, a decline and a failed email once a person marks them handled, with who and why", async () => {
+  it("drops a return, a decline, a failed email and held-back statements once a person marks them handled", async () => {
     for (const [kind, key] of [
+      ["statement_undeliverable", ids.heldBack],
       ["payment_returned", ids.returned],
       ["payment_declined", ids.declined],
       ["email_failed", ids.email],
