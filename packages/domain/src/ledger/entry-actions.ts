@@ -127,6 +127,7 @@ export const STATEMENT_REPLACED_MESSAGE =
   "This statement was replaced by its corrected version; work on the corrected one.";
 export const STATEMENT_PROVES_ITSELF_MESSAGE =
   "This statement still proves itself: there is nothing to correct.";
+export const CUSTOMER_NO_EMAIL_MESSAGE = "The customer has no email address.";
 export const STATEMENT_QUEUED_FOR_POOL_MESSAGE = "This statement is already waiting for the next print pool.";
 
 /** Reissuing waits for the books to be closed again through the statement's date. */
@@ -145,6 +146,8 @@ export type StatementActionState = {
   statementDate?: string;
   /** A reprint of it waits for the client's next print pool. */
   queuedForPool?: boolean;
+  /** The customer has an email address to resend it to (unknown counts as yes). */
+  hasEmail?: boolean;
 };
 
 /** Why the server refuses this action on the statement, or undefined (its PDF is always there). */
@@ -163,7 +166,7 @@ export function statementActionRefusal(
     case "add_to_pool":
       return state.queuedForPool ? STATEMENT_QUEUED_FOR_POOL_MESSAGE : undefined;
     case "resend_email":
-      return undefined;
+      return state.hasEmail === false ? CUSTOMER_NO_EMAIL_MESSAGE : undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { statementActionRefusal, type StatementResend } from "@cyclebill/domain";
+import { CUSTOMER_NO_EMAIL_MESSAGE, statementActionRefusal, type StatementResend } from "@cyclebill/domain";
 import type { Database, Executor } from "../../db/database.js";
 import { statementResends, statements } from "../../db/tables.js";
 import type { TenantContext } from "../../http/auth-context.js";
@@ -8,7 +8,6 @@ import { pdfPool } from "../../pdf/pdf-pool.js";
 import { recordChange } from "../audit/record-change.js";
 import type { Mailer } from "../mail/mailer.js";
 import { loadStatementDocuments } from "../statements/load-statement-documents.js";
-import { NO_EMAIL_ADDRESS_MESSAGE } from "./create-pools.js";
 import { statementEmail } from "./statement-email.js";
 import { claimWentOut, settleWentOut, type WentOutThing } from "./went-out.js";
 
@@ -72,7 +71,8 @@ export async function resendStatementEmail(
   const clientId = tenant.clientId;
   const [loaded] = await loadStatementDocuments(db, clientId, [id], { publicUrl: services.publicUrl });
   if (!loaded) throw notFound();
-  if (loaded.email.trim() === "") throw nonFieldError(NO_EMAIL_ADDRESS_MESSAGE);
+  // Refused before the PDF is drawn; the transaction below checks every rule again under the lock.
+  if (loaded.email.trim() === "") throw nonFieldError(CUSTOMER_NO_EMAIL_MESSAGE);
   const { files } = await pdfPool().render([loaded.document]);
   const pdf = files[0];
   if (!pdf) throw new Error("statement PDF not drawn");
@@ -80,7 +80,12 @@ export async function resendStatementEmail(
   const resend = await db.transaction(async (tx) => {
     const { statement, queuedForPool } = await statementFor(tx, clientId, id, true);
     const refusal = statementActionRefusal(
-      { status: statement.invoiceStatus, replaced: statement.replacedById !== null, queuedForPool },
+      {
+        status: statement.invoiceStatus,
+        replaced: statement.replacedById !== null,
+        queuedForPool,
+        hasEmail: loaded.email.trim() !== "",
+      },
       "resend_email",
     );
     if (refusal) throw nonFieldError(refusal);

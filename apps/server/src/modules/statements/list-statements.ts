@@ -41,6 +41,7 @@ const selection = {
   statement: statements,
   customerName: customers.customerName,
   customerNo: customers.customerNo,
+  customerEmail: customers.email,
   email: {
     status: statementDeliveries.status,
     recipient: statementDeliveries.recipient,
@@ -67,6 +68,7 @@ type SelectionRow = {
   statement: StatementRow;
   customerName: string;
   customerNo: number;
+  customerEmail: string;
   email: {
     status: StatementEmail["status"];
     recipient: string;
@@ -99,7 +101,7 @@ export async function statementContext(
 }
 
 function statementToApi(
-  { statement, customerName, customerNo, email, queuedForPool }: SelectionRow,
+  { statement, customerName, customerNo, customerEmail, email, queuedForPool }: SelectionRow,
   context: StatementContext,
 ): StatementOutput {
   const replaced = statement.replacedById !== null;
@@ -148,6 +150,7 @@ function statementToApi(
       periodClosed: context.closedThrough !== null && context.closedThrough >= statement.statementDate,
       statementDate: statement.statementDate,
       queuedForPool,
+      hasEmail: customerEmail.trim() !== "",
     }),
   };
 }

@@ -240,6 +240,7 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
               onDownload={downloadPdf}
               onDelete={setDeleting}
               onHistory={readsHistory ? setHistoryOf : undefined}
+              clientId={clientId}
             />
             <TablePager
               total={total}
