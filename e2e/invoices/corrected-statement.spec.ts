@@ -50,7 +50,7 @@ describe("corrected statements", () => {
         code: code.id,
         description: "Lawn care",
         rate,
-        service_date: day,
+        serviceDate: day,
       });
     await charge("40.00", "2026-05-02");
     await runCycle(admin, CYCLE, { run_date: RUN_DATE, client_ids: [client.id] });

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Modal, Stack, Text } from "@mantine/core";
+import { Button, Group, Menu, Modal, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { ApiError, describeApiError } from "../../api/api-client";
@@ -16,48 +16,39 @@ const LABELS: Record<StatementRowAction, string> = {
   add_to_pool: "Add to next pool",
 };
 
-/** Corrected, replaced, or no longer proving itself: what a statement row says of its version. */
+/**
+ * Corrected, replaced, or no longer proving itself: what a statement row says of its version, as
+ * short lines under its status (badges were cut off in the narrow column).
+ */
 export function StatementCorrectionBadges({ row }: { row: DocumentRow }) {
   const correction = row.correction;
   if (!correction) return null;
+  const line = (text: string, color: string, title: string) => (
+    <Text size="xs" fw={700} c={color} title={title} style={{ whiteSpace: "nowrap" }}>
+      {text}
+    </Text>
+  );
   return (
-    <Group gap={4} mt={2}>
-      {correction.version > 1 ? (
-        <Badge
-          color="red"
-          variant="light"
-          size="xs"
-          title={`Corrected on ${formatIsoDate(correction.corrected_on)}: version ${String(correction.version)}`}
-        >
-          Corrected {formatIsoDate(correction.corrected_on)}
-        </Badge>
-      ) : null}
-      {correction.replaced_by !== null ? (
-        <Badge
-          color="gray"
-          variant="light"
-          size="xs"
-          title="Kept as it was sent; a corrected version replaced it"
-        >
-          Replaced
-        </Badge>
-      ) : null}
-      {!correction.proves ? (
-        <Badge
-          color="orange"
-          variant="light"
-          size="xs"
-          title="Its period was reopened and changed: it no longer adds up to the ledger"
-        >
-          Needs correction
-        </Badge>
-      ) : null}
-      {correction.queued_for_pool ? (
-        <Badge color="blue" variant="light" size="xs">
-          In next pool
-        </Badge>
-      ) : null}
-    </Group>
+    <>
+      {correction.version > 1
+        ? line(
+            `Corrected ${formatIsoDate(correction.corrected_on)}`,
+            "red.8",
+            `Version ${String(correction.version)}: reissued after its period changed`,
+          )
+        : null}
+      {correction.replaced_by !== null
+        ? line("Replaced", "dimmed", "Kept as it was sent; a corrected version replaced it")
+        : null}
+      {!correction.proves
+        ? line(
+            "Needs correction",
+            "orange.8",
+            "Its period was reopened and changed: it no longer adds up to the ledger",
+          )
+        : null}
+      {correction.queued_for_pool ? line("In next pool", "blue.8", "Prints in the client's next pool") : null}
+    </>
   );
 }
 
