@@ -44,6 +44,7 @@ const OWNERS: Record<string, string> = {
   route_plans: "groups",
   routes: "groups",
   statement_deliveries: "delivery",
+  statement_resends: "delivery",
   statements: "statements",
   stored_amounts: "customers",
   system_messages: "messages",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerParam, listQuerySchema, recordQuerySchema } from "../api/list-query.js";
+import { integerParam, listQuerySchema, queryFlag, recordQuerySchema } from "../api/list-query.js";
 import { calendarDate } from "../calendar/calendar-date.js";
 
 const MAX_IDS = 5000;
@@ -26,6 +26,12 @@ export const documentListQuerySchema = listQuerySchema.extend({
   end_date: calendarDate().optional(),
 });
 export type DocumentListQuery = z.infer<typeof documentListQuerySchema>;
+
+/** The statements list: also `proves=false` (the statements that no longer prove themselves, current versions only). */
+export const statementListQuerySchema = documentListQuerySchema.extend({
+  proves: queryFlag.optional(),
+});
+export type StatementListQuery = z.infer<typeof statementListQuerySchema>;
 
 /** Delete from the combined Invoices and Statements table, which says what kind the id is. */
 export const invoiceDeleteQuerySchema = recordQuerySchema.extend({

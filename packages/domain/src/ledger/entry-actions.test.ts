@@ -4,6 +4,7 @@ import {
   entryActionRefusal,
   entryActions,
   invoiceActions,
+  statementActionRefusal,
   statementActions,
   type EntryActionState,
 } from "./entry-actions.js";
@@ -108,7 +109,24 @@ describe("invoice and statement actions", () => {
   });
 
   it("offers reopen only on a processed statement, its PDF always", () => {
-    expect(statementActions({ status: "processed" })).toEqual(["reopen", "pdf"]);
-    expect(statementActions({ status: "open" })).toEqual(["pdf"]);
+    expect(statementActions({ status: "processed" })).toEqual([
+      "reopen",
+      "resend_email",
+      "add_to_pool",
+      "pdf",
+    ]);
+    expect(statementActions({ status: "open" })).toEqual(["resend_email", "add_to_pool", "pdf"]);
+  });
+
+  it("offers reissue only on a current statement that no longer proves itself, once its period is closed", () => {
+    const failing = { status: "processed", proves: false, statementDate: "2026-06-05" } as const;
+    expect(statementActions({ ...failing, periodClosed: true })).toContain("reissue");
+    expect(statementActions({ ...failing, periodClosed: false })).not.toContain("reissue");
+    expect(statementActionRefusal({ ...failing, periodClosed: false }, "reissue")).toBe(
+      "Close the books through 06/05/2026 again before reissuing: a corrected statement is final once issued.",
+    );
+    // A replaced version is kept as it was sent: only its PDF.
+    expect(statementActions({ ...failing, periodClosed: true, replaced: true })).toEqual(["pdf"]);
+    expect(statementActions({ status: "processed", queuedForPool: true })).not.toContain("add_to_pool");
   });
 });

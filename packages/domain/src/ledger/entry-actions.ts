@@ -8,6 +8,7 @@ import {
   type InvoiceStatus,
 } from "../invoices/invoice-rules.js";
 import { closedPeriodMessage, inClosedPeriod } from "./closed-period.js";
+import { usDate } from "../calendar/calendar-math.js";
 import type { CodeType } from "../codes/code-types.js";
 import { MARKED_FOR_DELETION_MESSAGE } from "./ledger-effect.js";
 import {
@@ -119,18 +120,54 @@ export function invoiceActions(state: InvoiceActionState): OfferedInvoiceAction[
   return INVOICE_ACTIONS.filter((action) => offeredInvoiceRefusal(state, action) === undefined);
 }
 
-export const STATEMENT_ACTIONS = ["reopen", "pdf"] as const;
+export const STATEMENT_ACTIONS = ["reopen", "reissue", "resend_email", "add_to_pool", "pdf"] as const;
 export type StatementAction = (typeof STATEMENT_ACTIONS)[number];
 
-export type StatementActionState = { status: InvoiceStatus };
+export const STATEMENT_REPLACED_MESSAGE =
+  "This statement was replaced by its corrected version; work on the corrected one.";
+export const STATEMENT_PROVES_ITSELF_MESSAGE =
+  "This statement still proves itself: there is nothing to correct.";
+export const CUSTOMER_NO_EMAIL_MESSAGE = "The customer has no email address.";
+export const STATEMENT_QUEUED_FOR_POOL_MESSAGE = "This statement is already waiting for the next print pool.";
+
+/** Reissuing waits for the books to be closed again through the statement's date. */
+export function reissueWhileOpenMessage(statementDate: string): string {
+  return `Close the books through ${usDate(statementDate)} again before reissuing: a corrected statement is final once issued.`;
+}
+
+export type StatementActionState = {
+  status: InvoiceStatus;
+  /** A corrected version replaced it (it is kept as it was sent). */
+  replaced?: boolean;
+  /** What the doctor says of it now (statementMismatches); unknown counts as proving. */
+  proves?: boolean;
+  /** The client's books are closed through the statement's date (reissue waits until they are). */
+  periodClosed?: boolean;
+  statementDate?: string;
+  /** A reprint of it waits for the client's next print pool. */
+  queuedForPool?: boolean;
+  /** The customer has an email address to resend it to (unknown counts as yes). */
+  hasEmail?: boolean;
+};
 
 /** Why the server refuses this action on the statement, or undefined (its PDF is always there). */
 export function statementActionRefusal(
   state: StatementActionState,
   action: StatementAction,
 ): string | undefined {
-  if (action === "reopen") return state.status === "processed" ? undefined : STATEMENT_NOT_PROCESSED_MESSAGE;
-  return undefined;
+  if (action === "pdf") return undefined;
+  if (state.replaced) return STATEMENT_REPLACED_MESSAGE;
+  switch (action) {
+    case "reopen":
+      return state.status === "processed" ? undefined : STATEMENT_NOT_PROCESSED_MESSAGE;
+    case "reissue":
+      if (state.proves !== false) return STATEMENT_PROVES_ITSELF_MESSAGE;
+      return state.periodClosed ? undefined : reissueWhileOpenMessage(state.statementDate ?? "");
+    case "add_to_pool":
+      return state.queuedForPool ? STATEMENT_QUEUED_FOR_POOL_MESSAGE : undefined;
+    case "resend_email":
+      return state.hasEmail === false ? CUSTOMER_NO_EMAIL_MESSAGE : undefined;
+  }
 }
 
 export function statementActions(state: StatementActionState): StatementAction[] {

@@ -94,6 +94,20 @@ export const clientDocumentSchema = z.object({
   /** When its print pool was first downloaded (went to print). */
   printed_at: timestampString.nullable(),
   sent_state: z.enum(DOCUMENT_SENT_STATES),
+  /**
+   * Statements: its version and proof (issue 41): a corrected version (version > 1, corrected_on),
+   * one replaced by its corrected version (replaced_by), one that no longer proves itself after its
+   * period changed (proves false), one waiting for the next print pool. Null for an invoice.
+   */
+  correction: z
+    .object({
+      version: z.number().int(),
+      corrected_on: dateString.nullable(),
+      replaced_by: z.number().int().nullable(),
+      proves: z.boolean(),
+      queued_for_pool: z.boolean(),
+    })
+    .nullable(),
   /** What the server accepts on it now (an invoice's or a statement's actions): the row offers exactly these. */
   actions: z.array(z.union([z.enum(INVOICE_ACTIONS), z.enum(STATEMENT_ACTIONS)])),
 });

@@ -94,13 +94,40 @@ export const statementRecordSchema = z.object({
   overdue_60_days: amountString,
   overdue_90_days: amountString,
   overdue_over_90_days: amountString,
+  /** 1 as issued; a corrected statement is its original's version + 1, with the same number. */
+  version: z.number().int(),
+  /** The corrected version that replaced this one (kept as it was sent); null: the current version. */
+  replaced_by: z.number().int().nullable(),
+  /** The day a corrected version was issued ("Corrected" on its PDF); null on a first version. */
+  corrected_on: dateString.nullable(),
+  /** Whether it proves itself now (the doctor's rules); false after its period was reopened and changed. */
+  proves: z.boolean(),
+  /** A reprint of it waits for the client's next print pool. */
+  queued_for_pool: z.boolean(),
   /** Every action the server accepts on the statement now (the screens offer exactly these). */
   actions: z.array(z.enum(STATEMENT_ACTIONS)),
 });
 export type StatementRecord = z.output<typeof statementRecordSchema>;
 
+/** A statement sent again on its own: by email (one per press) or queued for the next print pool. */
+export const statementResendSchema = z.object({
+  id: z.number().int(),
+  statement_id: z.number().int(),
+  channel: z.enum(["email", "pool"]),
+  /** email: queued, sending, sent or failed; pool: queued until a pool takes it, then sent. */
+  status: z.enum(["queued", "sending", "sent", "failed"]),
+  recipient: z.string(),
+  pool: z.number().int().nullable(),
+  error: z.string().nullable(),
+  created: timestampString,
+  sent: timestampString.nullable(),
+});
+export type StatementResend = z.output<typeof statementResendSchema>;
+
 /** GET /api/statements/{id}/: the statement with the entries and invoices it carried. */
 export const statementDetailSchema = statementRecordSchema.extend({
+  /** Its resends, newest first. */
+  resends: z.array(statementResendSchema),
   transactions: z.array(ledgerLineSchema),
   invoices: z.array(
     z.object({ id: z.number().int(), invoice_num: z.number().int(), invoice_date: dateString }),

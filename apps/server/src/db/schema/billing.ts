@@ -305,11 +305,17 @@ export const statements = pgTable(
      */
     autopayMethod: varchar("autopay_method", { length: 60 }),
     autopayChargeDate: date("autopay_charge_date"),
+    /** 1 as issued; a corrected statement (reissued after its period changed) is its original's + 1. */
+    version: smallint("version").notNull().default(1),
+    /** The corrected version that replaced this one (kept as it was sent); null: the current version. */
+    replacedById: refColumn("replaced_by_id"),
+    /** The business day a corrected version was issued (null on a first version). */
+    correctedOn: date("corrected_on"),
     createdAt: createdAtColumn(),
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.id] }),
-    unique("statements_client_statement_num_key").on(t.clientId, t.statementNum),
+    unique("statements_client_statement_num_key").on(t.clientId, t.statementNum, t.version),
     unique("statements_client_pay_code_key").on(t.clientId, t.payCode),
     index("statements_pool_idx")
       .on(t.clientId, t.poolId)
@@ -317,10 +323,11 @@ export const statements = pgTable(
     clientForeignKey("statements_customer_id_fk", [t.clientId, t.customerId], customers).onDelete("cascade"),
     clientForeignKey("statements_production_run_id_fk", [t.clientId, t.productionRunId], productionRuns),
     index("statements_customer_date_idx").on(t.clientId, t.customerId, t.statementDate),
-    // One statement per customer and production run, whatever a replayed job does.
+    // One statement per customer and production run, whatever a replayed job does (a corrected
+    // version shares its original's run).
     uniqueIndex("statements_run_customer_key")
       .on(t.clientId, t.productionRunId, t.customerId)
-      .where(sql`production_run_id is not null`),
+      .where(sql`production_run_id is not null and version = 1`),
   ],
 );
 
@@ -499,6 +506,43 @@ export const statementDeliveries = pgTable(
       statements,
     ).onDelete("cascade"),
     index("statement_deliveries_run_idx").on(t.clientId, t.productionRunId, t.status),
+  ],
+);
+
+/**
+ * One statement sent again on its own (migration 0043): by email (one row per press, claimed before
+ * it goes) or queued for the client's next print pool (pool_id set when that pool is made). Owned by
+ * modules/delivery (statement-resends.ts).
+ */
+export const statementResends = pgTable(
+  "statement_resends",
+  {
+    clientId: clientIdColumn(),
+    id: idColumn(),
+    statementId: refColumn("statement_id").notNull(),
+    channel: varchar("channel", { length: 8, enum: ["email", "pool"] }).notNull(),
+    status: varchar("status", { length: 8, enum: ["queued", "sending", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
+    recipient: varchar("recipient", { length: 254 }).notNull().default(""),
+    poolId: refColumn("pool_id").references(() => pools.id, { onDelete: "set null" }),
+    messageId: varchar("message_id", { length: 200 }),
+    lastError: text("last_error"),
+    requestedByUserId: refColumn("requested_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    createdAt: createdAtColumn(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.id] }),
+    clientForeignKey("statement_resends_statement_id_fk", [t.clientId, t.statementId], statements).onDelete(
+      "cascade",
+    ),
+    index("statement_resends_statement_idx").on(t.clientId, t.statementId),
+    index("statement_resends_pool_queue_idx")
+      .on(t.clientId)
+      .where(sql`channel = 'pool' and pool_id is null`),
   ],
 );
 

@@ -80,7 +80,7 @@ async function readPool(db: Executor, poolId: number): Promise<PoolRow | undefin
 }
 
 /**
- * The pool's statements in delivery order: customers in a group by group name and stop (a
+ * The pool's statements (its run's, and the reprints it took) in delivery order: customers in a group by group name and stop (a
  * customer in several groups goes with the first), then the rest by customer number.
  */
 async function orderedStatementIds(db: Executor, clientId: number, poolId: number): Promise<number[]> {
@@ -94,7 +94,11 @@ async function orderedStatementIds(db: Executor, clientId: number, poolId: numbe
           join routes r on r.client_id = p.client_id and r.id = p.route_id
           where p.client_id = s.client_id and p.customer_id = s.customer_id
           order by r.route_name, p.stop limit 1) g on true
-        where s.client_id = ${clientId} and s.pool_id = ${poolId}
+        where s.client_id = ${clientId}
+          and (s.pool_id = ${poolId}
+               -- reprints the pool took from the client's queue (statement-resends.ts)
+               or s.id in (select r.statement_id from statement_resends r
+                           where r.client_id = ${clientId} and r.channel = 'pool' and r.pool_id = ${poolId}))
         order by g.route_name is null, g.route_name, g.stop, c.customer_no, s.id`,
     idRowSchema,
   );

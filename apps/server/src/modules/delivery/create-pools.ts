@@ -6,6 +6,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { dbInt, dbText } from "../../db/row-schemas.js";
 import { assignStatementsToPool } from "../statements/statement-marks.js";
 import { POOL_BUILD_JOB, STATEMENT_EMAIL_JOB, type DeliveryJob } from "./delivery-jobs.js";
+import { queuedReprints, takeQueuedReprints } from "./reprint-queue.js";
 
 export const NO_EMAIL_ADDRESS_MESSAGE = "The customer has no email address.";
 
@@ -40,17 +41,21 @@ export async function createRunDeliveries(
   const deliveries = await queryRows(
     tx,
     sql`select delivery, count(*) as statements from statements
-        where client_id = ${clientId} and production_run_id = ${productionRunId}
+        where client_id = ${clientId} and production_run_id = ${productionRunId} and version = 1
         group by delivery`,
     deliveryCountRowSchema,
   );
+  // Statements queued for the client's next pool (reprints, issue 41) go where its mail goes.
+  const reprints = await queuedReprints(tx, clientId);
+  const reprintsTo = poolFulfilmentOf("mail", run.bill_fulfilment);
   const jobs: DeliveryJob[] = [];
   for (const fulfilment of POOL_FULFILMENTS) {
     const members = deliveries.filter(
       (row) => poolFulfilmentOf(row.delivery, run.bill_fulfilment) === fulfilment,
     );
-    if (members.length === 0) continue;
-    const statements = members.reduce((sum, row) => sum + row.statements, 0);
+    const extra = fulfilment === reprintsTo ? reprints : 0;
+    if (members.length === 0 && extra === 0) continue;
+    const statements = members.reduce((sum, row) => sum + row.statements, 0) + extra;
     const name = poolName({ runDate: run.run_date, cycle: run.cycle, clientNo: run.client_no, fulfilment });
     const [pool] = await queryRows(
       tx,
@@ -70,6 +75,7 @@ export async function createRunDeliveries(
       members.map((row) => row.delivery),
       poolId,
     );
+    if (extra > 0) await takeQueuedReprints(tx, clientId, poolId);
     jobs.push({ name: POOL_BUILD_JOB, payload: { poolId } });
   }
   const emails = await queryRows(
@@ -81,7 +87,7 @@ export async function createRunDeliveries(
                case when c.email = '' then ${NO_EMAIL_ADDRESS_MESSAGE} end
         from statements s
         join customers c on c.client_id = s.client_id and c.id = s.customer_id
-        where s.client_id = ${clientId} and s.production_run_id = ${productionRunId}
+        where s.client_id = ${clientId} and s.production_run_id = ${productionRunId} and s.version = 1
           and s.delivery in ('email', 'both')
         on conflict do nothing
         returning id`,

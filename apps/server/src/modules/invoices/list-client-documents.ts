@@ -18,6 +18,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { dbDate, dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { amountDueNowSql, statementDueDateSql } from "../statements/amount-due.sql.js";
 import { isNewerStatement } from "../statements/newer-statement.sql.js";
+import { statementContext, type StatementContext } from "../statements/list-statements.js";
 import type { TenantContext } from "../../http/auth-context.js";
 import { fieldError, notFound } from "../../http/errors.js";
 import { businessToday } from "../../clock.js";
@@ -40,7 +41,12 @@ import { businessToday } from "../../clock.js";
 // has none, as it has not gone out. Overdue: something due and the due date before business today.
 
 /** A document as the list's query returns it: the API's row, with its email's columns flat and no actions. */
-const documentRowSchema = clientDocumentSchema.omit({ email: true, actions: true }).extend({
+const documentRowSchema = clientDocumentSchema.omit({ email: true, actions: true, correction: true }).extend({
+  version: dbInt.nullable(),
+  replaced_by_id: dbInt.nullable(),
+  corrected_on: dbDate.nullable(),
+  queued_for_pool: z.boolean(),
+  has_email: z.boolean(),
   id: dbInt,
   invoice_num: dbInt,
   customer_id: dbInt,
@@ -110,7 +116,7 @@ function documentsOf(clientId: number, dueDays: number, today: string, customerI
   const customerFilter = customerId === undefined ? sql`` : sql`and c.id = ${customerId}`;
   return sql`
     with cust as (
-      select c.id, c.customer_no, c.customer_name, c.total_balance,
+      select c.id, c.customer_no, c.customer_name, c.total_balance, c.email,
              (c.autopay_flag and trim(k.bluepay_account_id) <> '' and k.bluepay_secret_key_encrypted is not null
               and exists (select 1 from customer_payment_methods m
                           where m.client_id = c.client_id and m.customer_id = c.id)) as autopay
@@ -138,7 +144,9 @@ function documentsOf(clientId: number, dueDays: number, today: string, customerI
              end as amount_due,
              case when inv.invoice_status = 'open' then null else inv.invoice_date + ${dueDays}::int end as due_date,
              inv.statement_id, false as carried_forward, inv.autopay,
-             s.delivery, s.pool_id
+             s.delivery, s.pool_id,
+             null::int as version, null::bigint as replaced_by_id, null::date as corrected_on, false as queued_for_pool,
+             false as has_email
       from inv left join statements s on s.client_id = inv.client_id and s.id = inv.statement_id
       union all
       select 'statement'::text, s.id, s.statement_num, s.customer_id, cust.customer_no, cust.customer_name,
@@ -155,7 +163,11 @@ function documentsOf(clientId: number, dueDays: number, today: string, customerI
                recordedChargeDate: sql`(case when nullif(s.autopay_method, '') is not null then s.autopay_charge_date end)`,
                autopayNow: sql`cust.autopay`,
              })},
-             null, newer.id is not null, cust.autopay, s.delivery, s.pool_id
+             null, newer.id is not null, cust.autopay, s.delivery, s.pool_id,
+             s.version::int, s.replaced_by_id, s.corrected_on,
+             exists (select 1 from statement_resends r where r.client_id = s.client_id and r.statement_id = s.id
+                       and r.channel = 'pool' and r.pool_id is null),
+             trim(cust.email) <> ''
       from statements s join cust on cust.id = s.customer_id
       left join lateral (
         select n.id from statements n
@@ -198,7 +210,18 @@ function filtersOf(query: ClientDocumentsQuery): SQL {
   return sql.join(filters, sql` and `);
 }
 
-function toApi(row: Row): ClientDocument {
+function toApi(row: Row, context: StatementContext): ClientDocument {
+  const replaced = row.replaced_by_id !== null;
+  const proves = replaced || !context.failing.has(row.id);
+  const statementState = {
+    status: row.invoice_status,
+    replaced,
+    proves,
+    periodClosed: context.closedThrough !== null && context.closedThrough >= row.invoice_date,
+    statementDate: row.invoice_date,
+    queuedForPool: row.queued_for_pool,
+    hasEmail: row.has_email,
+  };
   return {
     document: row.document,
     id: row.id,
@@ -229,10 +252,20 @@ function toApi(row: Row): ClientDocument {
           },
     printed_at: row.printed_at,
     sent_state: row.sent_state,
+    correction:
+      row.document === "invoice"
+        ? null
+        : {
+            version: row.version ?? 1,
+            corrected_on: row.corrected_on,
+            replaced_by: row.replaced_by_id,
+            proves,
+            queued_for_pool: row.queued_for_pool,
+          },
     actions:
       row.document === "invoice"
         ? invoiceActions({ status: row.invoice_status })
-        : statementActions({ status: row.invoice_status }),
+        : statementActions(statementState),
   };
 }
 
@@ -268,11 +301,18 @@ export async function listClientDocuments(
                  d.invoice_date::text as invoice_date, ${iso("d.created_at")} as created, d.invoice_status,
                  d.amount::text as amount, d.amount_due::text as amount_due, d.due_date::text as due_date,
                  d.overdue, d.statement_id, d.carried_forward, d.autopay, d.delivery, d.email_status,
-                 d.email_recipient, d.email_attempts, d.email_error, d.email_sent, d.printed_at, d.sent_state
+                 d.email_recipient, d.email_attempts, d.email_error, d.email_sent, d.printed_at, d.sent_state,
+                 d.version, d.replaced_by_id, d.corrected_on::text as corrected_on, d.queued_for_pool,
+                 d.has_email
           from (${documents}) d where ${where} order by ${order} limit ${limit} offset ${offset}`,
       documentRowSchema,
     ),
     queryRows(db, sql`select count(*) as count from (${documents}) d where ${where}`, countRowSchema),
   ]);
-  return { count: total?.count ?? 0, results: rows.map(toApi) };
+  const context = await statementContext(
+    db,
+    tenant.clientId,
+    rows.filter((row) => row.document === "statement").map((row) => row.customer_id),
+  );
+  return { count: total?.count ?? 0, results: rows.map((row) => toApi(row, context)) };
 }

@@ -68,3 +68,14 @@ export async function deleteCustomerInvoices(
 ): Promise<void> {
   await tx.delete(invoices).where(and(eq(invoices.clientId, clientId), eq(invoices.customerId, customerId)));
 }
+
+/** A reissued statement's invoices go with its corrected version (they stay processed). */
+export async function moveStatementInvoices(
+  tx: Executor,
+  clientId: number,
+  fromStatementId: number,
+  toStatementId: number,
+): Promise<void> {
+  await tx.execute(sql`update invoices set statement_id = ${toStatementId}
+    where client_id = ${clientId} and statement_id = ${fromStatementId}`);
+}

@@ -39,7 +39,7 @@ const statementRowSchema = z.object({
 type StatementRow = z.output<typeof statementRowSchema>;
 
 /**
- * Every statement of the scope proves itself, or is listed with why: its boxes add up (previous +
+ * Every current statement of the scope (replaced versions are kept as sent and not checked) proves itself, or is listed with why: its boxes add up (previous +
  * charges + late fees + debits − payments − credits = new balance); its previous balance is the
  * customer's previous statement's new balance; its lines are exactly the customer's entries dated
  * in its period (after the previous statement's date, up to its own) and add up to the change of
@@ -62,7 +62,8 @@ export async function statementMismatches(
              s.late_fees, s.debit_adjustments, s.payments, s.credit_adjustments, s.new_balance,
              lag(s.new_balance) over w as prior_new_balance, lag(s.statement_date) over w as prior_date
       from statements s
-      where ${byClient} and ${byCustomer}
+      -- A replaced version is kept as it was sent; its corrected version stands in the chain.
+      where ${byClient} and ${byCustomer} and s.replaced_by_id is null
       window w as (partition by s.client_id, s.customer_id order by s.statement_date, s.id)
     )
     select s.client_id, s.customer_id, s.id, s.statement_num, s.statement_date::text as statement_date,

@@ -53,6 +53,15 @@ export async function deliveryStarted(tx: Executor, part: PartKey): Promise<stri
   const out = await wentOutOfPart(tx, part);
   const attempts = cards?.attempts ?? 0;
   if (attempts > 0) out.push(`${attempts} autopay card charge${attempts === 1 ? "" : "s"} made`);
+  // A corrected version (issue 41) replaced a statement the customer had: the run stands.
+  const [corrected] = await queryRows(
+    tx,
+    sql`select count(*) as attempts from statements
+        where client_id = ${clientId} and production_run_id = ${productionRunId} and version > 1`,
+    cardAttemptsRowSchema,
+  );
+  const reissued = corrected?.attempts ?? 0;
+  if (reissued > 0) out.push(`${reissued} statement${reissued === 1 ? "" : "s"} reissued as corrected`);
   return out;
 }
 

@@ -76,8 +76,12 @@ export async function loadStatementDocuments(
   const client = options.client ?? (await loadBillClient(db, clientId));
   const previous = await queryRows(
     db,
+    // The customer's statement before it: the current versions only (a corrected version's original
+    // has its date and is not its previous statement).
     sql`select s.id, (select max(p.statement_date)::text from statements p
-                      where p.client_id = s.client_id and p.customer_id = s.customer_id and p.id < s.id) as previous
+                      where p.client_id = s.client_id and p.customer_id = s.customer_id and p.replaced_by_id is null
+                        and (p.statement_date < s.statement_date
+                             or (p.statement_date = s.statement_date and p.id < s.id and s.version = 1))) as previous
         from statements s
         where s.client_id = ${clientId} and s.id = any(${sqlArray(unique, "bigint")})`,
     previousDateRowSchema,
@@ -150,6 +154,7 @@ export async function loadStatementDocuments(
             : method
               ? { method, chargeDate: autopayChargeDate(statement.statementDate, client.dueDays) }
               : undefined,
+        corrected: statement.correctedOn ? { on: statement.correctedOn } : undefined,
       },
     });
   }

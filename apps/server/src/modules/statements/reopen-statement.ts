@@ -18,13 +18,20 @@ export async function reopenStatement(
 ): Promise<StatementDetail> {
   return db.transaction(async (tx) => {
     const [statement] = await tx
-      .select({ status: statements.invoiceStatus, customerId: statements.customerId })
+      .select({
+        status: statements.invoiceStatus,
+        customerId: statements.customerId,
+        replacedById: statements.replacedById,
+      })
       .from(statements)
       .where(and(eq(statements.clientId, tenant.clientId), eq(statements.id, id)))
       .for("update")
       .limit(1);
     if (!statement) throw notFound();
-    const refusal = statementActionRefusal({ status: statement.status }, "reopen");
+    const refusal = statementActionRefusal(
+      { status: statement.status, replaced: statement.replacedById !== null },
+      "reopen",
+    );
     if (refusal) throw nonFieldError(refusal);
     await tx
       .update(statements)

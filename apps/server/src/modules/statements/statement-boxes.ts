@@ -12,6 +12,7 @@ import { queryRows } from "../../db/query-rows.js";
 import { dbBool, dbDecimal, dbInt } from "../../db/row-schemas.js";
 import { sqlArray } from "../ledger/sql-arrays.js";
 import { billedByStatement } from "../ledger/statement-runs.js";
+import { billedByCorrectedStatement } from "../ledger/rebill-statement.js";
 
 export type StatementToBox = { statementId: number; previousBalance: string };
 
@@ -79,4 +80,31 @@ export function boxesOfStatementsToMake(
     sql`t.customer_id = any(${ids}) and ${billedByStatement(sql`${statementDate}::date`)}`,
     items.map((item) => ({ owner: item.customerId, previousBalance: item.previousBalance })),
   );
+}
+
+/**
+ * The boxes of a corrected version of a statement, through the same statementBoxes: from the entries
+ * it will bill (billedByCorrectedStatement: its period's entries now), with the previous balance given.
+ */
+export async function boxesOfCorrectedStatement(
+  tx: Executor,
+  clientId: number,
+  input: {
+    customerId: number;
+    fromStatementId: number;
+    priorDate: string | null;
+    statementDate: string;
+    previousBalance: string;
+  },
+): Promise<StatementBoxes> {
+  const boxes = await boxesBy(
+    tx,
+    clientId,
+    "customer_id",
+    sql`t.customer_id = ${input.customerId} and ${billedByCorrectedStatement(input)}`,
+    [{ owner: input.customerId, previousBalance: input.previousBalance }],
+  );
+  const own = boxes.get(input.customerId);
+  if (!own) throw new Error(`boxes of customer ${input.customerId} missing`);
+  return own;
 }

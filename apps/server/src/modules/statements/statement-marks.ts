@@ -37,7 +37,7 @@ export async function assignStatementsToPool(
 ): Promise<void> {
   await tx.execute(
     sql`update statements set pool_id = ${poolId}
-        where client_id = ${clientId} and production_run_id = ${productionRunId}
+        where client_id = ${clientId} and production_run_id = ${productionRunId} and version = 1
           and delivery = any(${sqlArray([...deliveries], "text")})`,
   );
 }

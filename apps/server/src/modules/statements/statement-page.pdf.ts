@@ -28,6 +28,7 @@ import { drawAddressBlock, drawBillHeader, drawSectionTitle } from "../invoices/
 import { drawBillLines } from "../invoices/bill-lines.pdf.js";
 import { drawFigureBoxes, drawFigureStrip, drawNotes } from "../invoices/bill-summary.pdf.js";
 import type { StatementRow } from "./create-statement.js";
+import { drawCorrectedMark } from "./statement-corrected.pdf.js";
 
 /** The statement's own figures the page prints. */
 export type StatementFigures = Pick<
@@ -62,6 +63,8 @@ export type StatementDocument = {
   payLink?: string;
   /** An autopay customer's stored method and the day it is charged: nothing to pay by hand. */
   autopay?: { method: string; chargeDate: string };
+  /** A corrected version (reissued after its period changed): the day it was issued. */
+  corrected?: { on: string };
 };
 
 const STUB_HEIGHT = 112;
@@ -92,6 +95,7 @@ export type StatementPages = { first: number; last: number; label: string };
 export function drawStatement(doc: Pdf, data: StatementDocument): StatementPages {
   const first = currentPage(doc);
   const { client, customer, statement } = data;
+  drawCorrectedMark(doc, data.corrected);
   const facts: [string, string][] = [
     ["Statement No.", statementNo(data)],
     ["Statement Date", usDate(statement.statementDate)],

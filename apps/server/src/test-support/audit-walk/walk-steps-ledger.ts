@@ -1,3 +1,6 @@
+import { and, eq } from "drizzle-orm";
+import { customers } from "../../db/tables.js";
+import { customerWithStatement } from "../payment-fixture.js";
 import type { ApiResponse } from "../test-app.js";
 import { idOf, ok, type WalkStep, type WalkWorld } from "./walk-world.js";
 
@@ -175,6 +178,38 @@ export const ledgerSteps: WalkStep[] = [
     route: "POST /api/statements/{id}/reopen/",
     action: "statement.reopen",
     call: (world) => world.owner.post(`/api/statements/${world.made.statement ?? 0}/reopen/`),
+  },
+  {
+    route: "POST /api/statements/{id}/resend_email/",
+    action: "statement.resend_email",
+    call: async (world) => {
+      const { statementId, customerId } = await customerWithStatement(world.testApp, world.clientId, "12.00");
+      await world.testApp.db
+        .update(customers)
+        .set({ email: "walk.resend@example.com" })
+        .where(and(eq(customers.clientId, world.clientId), eq(customers.id, customerId)));
+      world.made.resendStatement = statementId;
+      return world.owner.post(`/api/statements/${statementId}/resend_email/`);
+    },
+  },
+  {
+    route: "POST /api/statements/{id}/add_to_pool/",
+    action: "statement.add_to_pool",
+    call: (world) => world.owner.post(`/api/statements/${world.made.resendStatement ?? 0}/add_to_pool/`),
+  },
+  {
+    route: "POST /api/statements/{id}/reissue/",
+    action: "statement.reissue",
+    call: async (world) => {
+      // The fixture's statement does not bill its customer's charge, so it does not prove itself;
+      // a correction waits for the books to be closed through its date.
+      const { statementId } = await customerWithStatement(world.testApp, world.clientId, "13.00");
+      await world.admin.post(`/api/clients/${world.clientId}/closed-period/close/`, {
+        closed_through: "2026-01-31",
+        reason: "Walk: before a correction",
+      });
+      return world.owner.post(`/api/statements/${statementId}/reissue/`);
+    },
   },
 ];
 

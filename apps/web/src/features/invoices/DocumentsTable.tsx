@@ -14,6 +14,7 @@ import {
   type DocumentSortField,
 } from "./documents-api";
 import { PageCheckbox } from "../shell/PageCheckbox";
+import { StatementActionsMenu, StatementCorrectionBadges } from "./StatementActions";
 
 const COLUMNS = 10;
 const STATUS_COLORS = { open: "blue", closed: "gray", processed: "teal" } as const;
@@ -34,6 +35,8 @@ export type DocumentsTableProps = {
   onDelete: (row: DocumentRow) => void;
   /** Owners and admins: the document's history in the audit trail. */
   onHistory?: (row: DocumentRow) => void;
+  /** The client, for a statement's own actions (reissue, resend, add to the next pool). */
+  clientId: number;
 };
 
 /** The client's invoices and statements, one page, with their money and how they went out. */
@@ -91,6 +94,7 @@ export function DocumentsTable(props: DocumentsTableProps) {
                 onDownload={() => props.onDownload(row)}
                 onDelete={() => props.onDelete(row)}
                 onHistory={props.onHistory ? () => props.onHistory?.(row) : undefined}
+                clientId={props.clientId}
               />
             ))
           )}
@@ -136,6 +140,7 @@ function DocumentTableRow({
   onDownload,
   onDelete,
   onHistory,
+  clientId,
 }: {
   row: DocumentRow;
   checked: boolean;
@@ -145,6 +150,7 @@ function DocumentTableRow({
   onDownload: () => void;
   onDelete: () => void;
   onHistory?: () => void;
+  clientId: number;
 }) {
   const name = documentName(row);
   const editable = row.actions.includes("edit");
@@ -213,6 +219,7 @@ function DocumentTableRow({
           {STATUS_LABELS[row.invoice_status]}
         </Badge>
         <DeliveryNote row={row} />
+        <StatementCorrectionBadges row={row} />
       </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">
@@ -252,6 +259,7 @@ function DocumentTableRow({
               ) : null}
             </>
           ) : null}
+          <StatementActionsMenu row={row} clientId={clientId} />
           {onHistory ? (
             <Button size="compact-sm" variant="subtle" onClick={onHistory} aria-label={`History of ${name}`}>
               History

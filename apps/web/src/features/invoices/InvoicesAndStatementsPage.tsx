@@ -241,6 +241,7 @@ function DocumentsScreen({ clientId }: { clientId: number }) {
               onDownload={downloadPdf}
               onDelete={setDeleting}
               onHistory={readsHistory ? setHistoryOf : undefined}
+              clientId={clientId}
             />
             <TablePager
               total={total}
