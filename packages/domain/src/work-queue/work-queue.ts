@@ -10,6 +10,7 @@ import { listQuerySchema } from "../api/list-query.js";
 export const WORK_ITEM_KINDS = [
   "cycle_due",
   "run_waiting_approval",
+  "statement_unproven",
   "run_failed",
   "pool_not_downloaded",
   "statement_undeliverable",
@@ -17,7 +18,6 @@ export const WORK_ITEM_KINDS = [
   "payment_unknown",
   "payment_declined",
   "payment_returned",
-  "statement_unproven",
 ] as const;
 export type WorkItemKind = (typeof WORK_ITEM_KINDS)[number];
 

@@ -17,6 +17,7 @@ import { dbDecimal, dbInt, dbText } from "../../db/row-schemas.js";
 import { roleOf, type AuthUser } from "../../http/auth-context.js";
 import { forbidden } from "../../http/errors.js";
 import { listScheduledCycles } from "../production/scheduled-runs.js";
+import { unprovenItems } from "./unproven-statements.js";
 import { WORK_ITEM_QUERIES, type WorkItemRow, type WorkQueueScope } from "./work-queue.queries.js";
 
 /** The kinds a client's owner works on; the provider's admins also run cycles and print pools. */
@@ -58,7 +59,7 @@ function actionOf(row: WorkItemRow): WorkItem["action"] {
     case "statement_undeliverable":
       return { label: "Fix the customers' addresses", to: "/customers" };
     case "statement_unproven":
-      return { label: "Reissue", to: "/invoicesAndStatements" };
+      return { label: "Reissue corrected", to: "/invoicesAndStatements" };
     case "email_failed":
     case "payment_declined":
     case "payment_returned":
@@ -142,8 +143,12 @@ export async function listWorkQueue(
   const kinds = WORK_ITEM_KINDS.filter(
     (kind) => (role === "admin" || OWNER_KINDS.includes(kind)) && (!query.kind || query.kind === kind),
   );
-  // The provider's scheduled cycles lead (their kinds come first), then the records' items.
-  const lead = role === "admin" ? (await scheduledItems(db)).filter((item) => kinds.includes(item.kind)) : [];
+  // The provider's scheduled cycles and the statements to correct lead (their kinds come first),
+  // then the records' items, paged in the database.
+  const lead = [
+    ...(role === "admin" ? await scheduledItems(db) : []),
+    ...(kinds.includes("statement_unproven") ? await unprovenItems(db, scope.clientId) : []),
+  ].filter((item) => kinds.includes(item.kind));
   const { limit, offset } = resolvePaging(query);
   const leadPage = lead.slice(offset, offset + limit);
   const selects = kinds.flatMap((kind) => {

@@ -3,6 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { businessToday, currentClock } from "../../clock.js";
 import {
+  clients,
+  codes,
   gatewayEvents,
   paymentAttempts,
   pools,
@@ -38,6 +40,7 @@ beforeAll(async () => {
   const paying = await customerWithStatement(fixture.testApp, a, "80.00");
   const other = await customerWithStatement(fixture.testApp, b, "30.00");
   ids.customer = paying.customerId;
+  ids.statement = paying.statementId;
   const attempt = (clientId: number, customerId: number, key: string, status: "unknown" | "declined") =>
     db
       .insert(paymentAttempts)
@@ -214,5 +217,45 @@ describe("the work queue (issue 41)", () => {
       .where(and(eq(productionRuns.clientId, fixture.tenants.a.clientId), eq(productionRuns.id, ids.run!)));
     const left = await queue(admin(), { client_id: fixture.tenants.a.clientId });
     expect(left).toEqual([]);
+  });
+
+  it("lists a statement that no longer proves itself after a reopen until it is reissued", async () => {
+    const a = fixture.tenants.a.clientId;
+    await fixture.testApp.db
+      .update(clients)
+      .set({ booksClosedThrough: "2026-01-31" })
+      .where(eq(clients.id, a));
+    const reopened = await admin().post(
+      `/api/clients/${a}/closed-period/reopen/`,
+      { reason: "A charge was missed", closed_through: "2025-12-31" },
+      { client_id: a },
+    );
+    expect(reopened.status, reopened.text).toBe(200);
+    // A charge missed in January, posted into the reopened period: the January statement is short.
+    const [code] = await fixture.testApp.db
+      .select({ id: codes.id })
+      .from(codes)
+      .where(and(eq(codes.clientId, a), eq(codes.code, 100)));
+    const missed = await ownerA().post("/api/transactions/", {
+      customer: ids.customer,
+      code: code?.id,
+      rate: "7.50",
+      serviceDate: "2026-01-20",
+    });
+    expect(missed.status, missed.text).toBe(201);
+    const items = await queue(admin(), { client_id: a, kind: "statement_unproven" });
+    expect(items.map((item) => item.key)).toContain(String(ids.statement));
+    expect(items[0]?.action.label).toBe("Reissue corrected");
+    // Closed again and reissued, the corrected version proves itself: the item leaves the queue.
+    const closed = await admin().post(
+      `/api/clients/${a}/closed-period/close/`,
+      { reason: "Corrected", closed_through: "2026-01-31" },
+      { client_id: a },
+    );
+    expect(closed.status, closed.text).toBe(200);
+    const reissued = await ownerA().post(`/api/statements/${ids.statement}/reissue/`, {});
+    expect(reissued.status, reissued.text).toBe(201);
+    const left = await queue(admin(), { client_id: a, kind: "statement_unproven" });
+    expect(left.map((item) => item.key)).not.toContain(String(ids.statement));
   });
 });
