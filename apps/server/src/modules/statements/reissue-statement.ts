@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { statementActionRefusal, usDate, type AgeingBuckets } from "@cyclebill/domain";
+import { statementActionRefusal, usDate } from "@cyclebill/domain";
 import { z } from "zod";
 import { businessToday } from "../../clock.js";
 import type { Database } from "../../db/database.js";
@@ -14,23 +14,13 @@ import { booksClosedThrough } from "../ledger/closed-period.js";
 import { lockCustomers } from "../ledger/lock-customers.js";
 import { rebillStatement } from "../ledger/rebill-statement.js";
 import { statementMismatches } from "../ledger/statement-mismatches.js";
-import type { AgeingSnapshot } from "../ledger/statement-period.js";
 import { ageCustomerBalances } from "../summary/customer-ageing.queries.js";
 import { getStatement, type StatementDetail } from "./list-statements.js";
 import { isNewerStatement, newestStatementFirst } from "./newer-statement.sql.js";
 import { boxesOfCorrectedStatement } from "./statement-boxes.js";
+import { snapshotOf } from "./write-statements.js";
 
 const priorRowSchema = z.object({ statement_date: dbDate, new_balance: dbDecimal });
-
-function snapshotOf(ageing: AgeingBuckets | undefined): AgeingSnapshot {
-  return {
-    currentBalance: ageing?.current ?? "0",
-    overdue30Days: ageing?.days30 ?? "0",
-    overdue60Days: ageing?.days60 ?? "0",
-    overdue90Days: ageing?.days90 ?? "0",
-    overdueOver90Days: ageing?.over90 ?? "0",
-  };
-}
 
 /**
  * Reissues a statement that no longer proves itself (its period was reopened and changed): a new

@@ -27,7 +27,8 @@ export type WrittenStatements = {
   statementIds: Map<number, number>;
 };
 
-function snapshotOf(ageing: AgeingBuckets | undefined): AgeingSnapshot {
+/** A statement's ageing columns from the one ageing rule's buckets (a run's and a reissue's). */
+export function snapshotOf(ageing: AgeingBuckets | undefined): AgeingSnapshot {
   return {
     currentBalance: ageing?.current ?? "0",
     overdue30Days: ageing?.days30 ?? "0",
