@@ -45,7 +45,8 @@ export const poolNameParamsSchema = z.object({
     .string()
     .min(1)
     .max(80)
-    .regex(/^[A-Za-z0-9._-]+$/, "Not a pool name."),
+    // Never a leading dot: "." and ".." are path segments a URL resolves away, not names.
+    .regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "Not a pool name."),
 });
 
 /** One statement's email: queued, sending, sent or failed with the mail server's answer. */
