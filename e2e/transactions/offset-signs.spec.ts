@@ -122,12 +122,26 @@ describe("offset rows show the sign of what they do to the totals", () => {
       if (!match) throw new Error(`no ${label} in "${totalsText}"`);
       return cents(match[1]!);
     };
-    const amounts = shown.map((row) => cents(row.amount));
-    // The rows add up to the totals above them, split by sign as the totals split them.
+    // The rows add up to the totals above them. A void or reversal counts on the side of the entry
+    // it takes back (issue 41 point 7: a payment's reversal is no charge), so each side nets its
+    // pairs: charges and debits with theirs, credits and payments with theirs.
+    const chargeSide = new Set([
+      "Plain mowing",
+      "Voided mowing",
+      "Voided debit",
+      "Reversed mowing",
+      "Reversed debit",
+    ]);
+    const sideOf = (description: string) =>
+      chargeSide.has(description.replace(/^(VOID|REVERSAL): /, "")) ? "charges" : "credits";
+    const sum = (side: "charges" | "credits") =>
+      shown
+        .filter((row) => sideOf(row.description) === side)
+        .reduce((total, row) => total + cents(row.amount), 0);
     expect({
-      charges: amounts.filter((value) => value > 0).reduce((sum, value) => sum + value, 0),
-      credits: amounts.filter((value) => value < 0).reduce((sum, value) => sum + value, 0),
-      net: amounts.reduce((sum, value) => sum + value, 0),
+      charges: sum("charges"),
+      credits: sum("credits"),
+      net: shown.reduce((total, row) => total + cents(row.amount), 0),
     }).toEqual({ charges: figure("Charges"), credits: figure("Payments and credits"), net: figure("Net") });
 
     // Each offset shows the opposite of its original; the issue's three rows by value.
