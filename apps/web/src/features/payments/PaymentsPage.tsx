@@ -3,7 +3,6 @@ import {
   PAYMENT_LINK_INVALID_MESSAGE,
   STATEMENT_NOT_FOUND_MESSAGE,
   type PaymentResult,
-  type PublicPaymentInfo,
 } from "@cyclebill/domain";
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Text, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
@@ -14,14 +13,20 @@ import { ApiError, describeApiError } from "../../api/api-client";
 import { useSessionToken } from "../../api/session";
 import { useCurrentUser } from "../auth/current-user";
 import { loginPathFor } from "../auth/redirect";
-import { formatAmount, formatIsoDate } from "../../lib/format";
+import { formatAmount } from "../../lib/format";
 import { parseClientId } from "../../shared/client-context";
 import { PaymentForm } from "./PaymentForm";
+import {
+  NoCardPayments,
+  PaymentSummary,
+  ReceiptAlert,
+  ReplacedStatementNote,
+  type Receipt,
+} from "./PaymentPageParts";
 import {
   PAYMENT_PROVIDER,
   PAY_PAGE_TOAST_POSITION,
   REDIRECT_CHECK_MS,
-  noCardPaymentsText,
   type PaymentTarget,
 } from "./payment-form";
 import {
@@ -34,8 +39,6 @@ import {
 /** Spec §9: the statement-id navigation is debounced 1 s. */
 const LOOKUP_DEBOUNCE_MS = 1_000;
 const PAGE_TITLE = `${PAYMENT_PROVIDER} payments`;
-
-type Receipt = { result: PaymentResult; recordPayment: boolean };
 
 /**
  * /payments: the public pay-a-statement page (statement_id, or a typed pay code), and the staff
@@ -146,22 +149,6 @@ export function payTokenFrom(typed: string): string {
   }
 }
 
-function ReceiptAlert({ receipt }: { receipt: Receipt }) {
-  const { result } = receipt;
-  return (
-    <Alert color="teal" title={receipt.recordPayment ? "Payment method stored" : "Payment received"}>
-      <Text size="sm">
-        {receipt.recordPayment
-          ? result.message_response
-          : `${formatAmount(result.amount_response)} from ${[result.name1, result.name2].filter(Boolean).join(" ")}: ${result.message_response}.`}
-      </Text>
-      {receipt.recordPayment ? null : (
-        <Text size="sm">Balance now {formatAmount(result.account_balance)}. Thank you.</Text>
-      )}
-    </Alert>
-  );
-}
-
 /** Approval: the success alert, then close the window; still open 500 ms later, go to `fallback`. */
 function useApprovalHandler(fallback: string, recordPayment: boolean, afterApproval?: () => void) {
   const navigate = useNavigate();
@@ -230,66 +217,6 @@ function StatementPayment({ statementId }: { statementId: string }) {
       ) : info.data.statement?.autopay_notice ? null : (
         <PaymentForm info={info.data} target={{ kind: "statement", statementId }} onApproved={onApproved} />
       )}
-    </Stack>
-  );
-}
-
-/** Where the form would be, for a client without a gateway key: said plainly, before anything is typed. */
-function NoCardPayments({ clientName }: { clientName: string }) {
-  const { title, message } = noCardPaymentsText(clientName);
-  return (
-    <Alert color="gray" variant="light" title={title} role="status">
-      {message}
-    </Alert>
-  );
-}
-
-/** An older statement's link: its balance went forward into the latest statement, which is paid here. */
-function ReplacedStatementNote({
-  replaced,
-  latestNum,
-}: {
-  replaced: { statement_num: number; statement_date: string };
-  latestNum: number;
-}) {
-  return (
-    <Alert color="blue" title="This link is for an earlier statement" role="status">
-      Statement No. {replaced.statement_num} of {formatIsoDate(replaced.statement_date)} has been followed by
-      statement No. {latestNum}, which carries its balance forward. What is due now is shown below.
-    </Alert>
-  );
-}
-
-function PaymentSummary({ info }: { info: PublicPaymentInfo }) {
-  const rows: [string, string][] = [
-    ["Account", `${info.customer_no} · ${info.names || info.company}`],
-    ...(info.statement
-      ? ([
-          [
-            info.statement.replaced_statement ? "Latest statement" : "Statement",
-            `No. ${info.statement.statement_num} of ${formatIsoDate(info.statement.statement_date)}`,
-          ],
-          // An autopay statement asks for nothing: it says what is charged, to which method, when.
-          info.statement.autopay_notice
-            ? ["Autopay", info.statement.autopay_notice]
-            : ["Amount due", `${formatAmount(info.statement.amount_due)} · ${info.statement.due_label}`],
-        ] as [string, string][])
-      : []),
-    ["Account balance", formatAmount(info.accountbalance)],
-  ];
-  return (
-    <Stack gap={4} p="sm" bg="gray.0" style={{ borderRadius: "var(--mantine-radius-sm)" }}>
-      {rows.map(([label, value]) => (
-        <Group key={label} justify="space-between" gap="md" wrap="nowrap">
-          {/* The label keeps to one line ("Amount due" broke in two on a phone); the value wraps. */}
-          <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-            {label}
-          </Text>
-          <Text size="sm" fw={500} ta="right">
-            {value}
-          </Text>
-        </Group>
-      ))}
     </Stack>
   );
 }
